@@ -1,0 +1,115 @@
+//! LLM calls as the engine sees them: requested as effects, answered as events.
+
+use serde::{Deserialize, Serialize};
+
+use super::prompt::Prompt;
+
+/// Identifies one LLM call within a session.
+pub type CallId = u32;
+/// Calls sharing a batch id may run concurrently; the engine waits for all of them.
+pub type BatchId = u32;
+
+/// Which configured model a call should go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlmRole {
+    /// Analysis, questions, designs, refinement and the plan.
+    Designer,
+    /// The devil's-advocate critique; may be a different provider or model.
+    Critic,
+}
+
+/// What a call is for; decides how its answer is parsed and what its heuristic twin is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Purpose {
+    /// Requirement contract analysis (UNDERSTAND).
+    Contract,
+    /// Wording a question for missing slots (UNDERSTAND).
+    Question,
+    /// The task of a non-discussion intent once its slots are filled.
+    Worker,
+    /// 2-3 design proposals (DESIGN).
+    Designs,
+    /// Critique of one design (PRESENT).
+    Critique { design: usize },
+    /// Revised designs after feedback (REFINE).
+    Refine,
+    /// The implementation plan (PLAN).
+    Plan,
+}
+
+/// An LLM request the shell should run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmCall {
+    pub id: CallId,
+    pub batch: BatchId,
+    pub purpose: Purpose,
+    pub role: LlmRole,
+    pub prompt: Prompt,
+    /// When set, streamed text should appear live in this message.
+    pub stream_into: Option<u32>,
+}
+
+/// Token usage as reported by the provider.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+}
+
+/// The broad cause of a failed call; the UI turns it into an actionable message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// 401/403: the key is missing, wrong or lacks permission.
+    Auth,
+    /// 404: wrong model name or base URL.
+    NotFound,
+    /// 429 after the bounded retries.
+    RateLimited,
+    /// 5xx after the bounded retries.
+    Server,
+    /// Other HTTP status (400, 413, ...).
+    BadRequest,
+    /// No answer within the time limit.
+    Timeout,
+    /// Connection refused, DNS failure or a CORS block (the browser cannot tell these apart).
+    Network,
+    /// The stream stopped before the answer was complete.
+    Interrupted,
+    /// The response could not be read as the protocol says.
+    Malformed,
+    /// The model answered with nothing.
+    Empty,
+    /// The user pressed Stop or left the session.
+    Aborted,
+}
+
+/// A failed call: its kind, what the provider or transport said, and any partial text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LlmFailure {
+    pub kind: FailureKind,
+    /// Detail for the user: the provider's own error message when there is one.
+    pub detail: String,
+    /// HTTP status, when the failure came with one.
+    pub status: Option<u16>,
+    /// Text received before a stream broke.
+    pub partial: Option<String>,
+}
+
+/// How a call ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum LlmOutcome {
+    Ok {
+        text: String,
+        /// The model that answered, as the provider reported it.
+        model: String,
+        usage: Option<Usage>,
+        /// Tool calls in the answer, if the prompt offered tools.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<super::prompt::ToolCall>,
+    },
+    Failed(LlmFailure),
+}

@@ -1,0 +1,1 @@
+//! LLM provider protocols (pure) and, in the browser, the transport over fetch.

@@ -1,0 +1,1 @@
+//! Dev-only tooling for end-to-end tests and benchmarks.
