@@ -8,6 +8,7 @@
 pub mod anthropic;
 pub mod completion;
 pub mod error;
+pub mod models;
 pub mod openai;
 pub mod provider;
 pub mod sse;
@@ -16,6 +17,7 @@ mod wire;
 
 pub use completion::Completion;
 pub use error::{failure_message, map_http_error, retry_after_ms, RetryPolicy};
+pub use models::{build_model_list_request, parse_model_list};
 pub use provider::{
     key_required, normalize_base_url, HttpRequest, Method, ProviderConfig, ProviderKind,
 };
