@@ -3,5 +3,6 @@
 
 pub mod base64;
 pub mod http;
+pub mod mock_llm;
 pub mod static_server;
 pub mod tempdir;
