@@ -4,5 +4,6 @@
 pub mod base64;
 pub mod http;
 pub mod mock_llm;
+pub mod sse;
 pub mod static_server;
 pub mod tempdir;
