@@ -7,3 +7,4 @@ pub mod mock_llm;
 pub mod sse;
 pub mod static_server;
 pub mod tempdir;
+pub mod webdriver;

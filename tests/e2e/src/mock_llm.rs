@@ -319,7 +319,13 @@ impl Shared {
         if s.generation != ticket.generation {
             return;
         }
-        if let Some(r) = s.requests.iter_mut().rev().find(|r| r.seq == ticket.seq) {
+        // The first call counts: later ones only confirm the end.
+        if let Some(r) = s
+            .requests
+            .iter_mut()
+            .rev()
+            .find(|r| r.seq == ticket.seq && r.finished_ms.is_none())
+        {
             r.finished_ms = Some(now);
             r.status = status;
         }
@@ -894,9 +900,10 @@ fn model_endpoint(
         Action::Respond(response) => {
             let status = response.status;
             let response = with_cors(response, cors).header(request_id.0, request_id.1);
-            let after = write_whole(conn, &response, cut);
+            // Logged before the bytes go out, so a client that has its answer also
+            // finds it finished in `/__mock/requests`.
             shared.finish(ticket, Some(status));
-            after
+            write_whole(conn, &response, cut)
         }
         Action::Stream(events) => {
             let mut headers = vec![
@@ -910,7 +917,9 @@ fn model_endpoint(
             if cors {
                 headers.extend(cors_headers());
             }
-            let after = write_stream(conn, &headers, events, pacing, cut);
+            let ending = || shared.finish(ticket, Some(200));
+            let after = write_stream(conn, &headers, events, pacing, cut, &ending);
+            // Also when the client went away mid-stream.
             shared.finish(ticket, Some(200));
             after
         }
@@ -948,13 +957,15 @@ fn write_whole(
     Ok(After::Close)
 }
 
-/// Sends SSE events paced by `pacing`, optionally cut after `after_bytes` body bytes.
+/// Sends SSE events paced by `pacing`, optionally cut after `after_bytes` body bytes;
+/// `ending` runs just before the end (proper or cut) reaches the client.
 fn write_stream(
     conn: &mut Connection,
     headers: &[(String, String)],
     events: Vec<Vec<u8>>,
     pacing: Pacing,
     cut: Option<(usize, bool)>,
+    ending: &dyn Fn(),
 ) -> io::Result<After> {
     let framing = match cut {
         Some((_, true)) => Framing::Close,
@@ -981,6 +992,9 @@ fn write_stream(
             None => writer.write_chunk(piece)?,
             Some(left) => {
                 let n = piece.len().min(*left);
+                if n == *left {
+                    ending();
+                }
                 writer.write_chunk(&piece[..n])?;
                 *left -= n;
                 if *left == 0 {
@@ -991,10 +1005,12 @@ fn write_stream(
     }
     if budget.is_some() {
         // A cut stream never gets its proper end, even when the budget outlasted it.
+        ending();
         writer.abandon();
         conn.cut();
         return Ok(After::Close);
     }
+    ending();
     writer.finish()?;
     Ok(if framing == Framing::Close {
         After::Close
