@@ -212,7 +212,7 @@ impl BrowserBuilder {
         let driver = Driver::start(&chromedriver)?;
         let session_id = driver.new_session(&chromium, &self)?;
         let browser = Browser {
-            session: format!("{}/session/{session_id}", driver.url),
+            session_url: format!("{}/session/{session_id}", driver.url),
             session_id: Some(session_id),
             driver,
         };
@@ -473,7 +473,7 @@ impl Drop for Driver {
 
 /// A Chromium session driven through ChromeDriver.
 pub struct Browser {
-    session: String,
+    session_url: String,
     session_id: Option<String>,
     driver: Driver,
 }
@@ -524,7 +524,7 @@ impl Browser {
         body: Option<Value>,
         timeout: Duration,
     ) -> Result<Value, Error> {
-        let url = format!("{}{path}", self.session);
+        let url = format!("{}{path}", self.session_url);
         // W3C wants a JSON object body on every POST, even an empty one.
         let body = match (method, body) {
             ("POST", None) => Some(json!({})),
@@ -784,7 +784,7 @@ impl Browser {
 
     fn delete_session(&mut self) -> Result<(), Error> {
         if self.session_id.take().is_some() {
-            http::request_with_timeout("DELETE", &self.session, None, Duration::from_secs(10))?;
+            http::request_with_timeout("DELETE", &self.session_url, None, Duration::from_secs(10))?;
         }
         Ok(())
     }
