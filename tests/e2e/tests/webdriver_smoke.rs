@@ -249,8 +249,9 @@ fn page_reads_a_streamed_answer_from_the_mock_across_origins() {
     let mock = MockLlm::start(MockConfig {
         pacing: Pacing {
             latency_ms: 0,
-            chunk_delay_ms: 2,
-            chunk_bytes: 5,
+            // An odd size, so chunks end inside lines and inside Hangul characters.
+            chunk_delay_ms: 1,
+            chunk_bytes: 61,
         },
         ..MockConfig::default()
     })
