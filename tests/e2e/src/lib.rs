@@ -1,1 +1,3 @@
 //! Dev-only tooling for end-to-end tests and benchmarks.
+
+pub mod slot_accuracy;
