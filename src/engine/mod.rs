@@ -4,3 +4,4 @@
 pub mod call;
 pub mod lang;
 pub mod prompt;
+pub mod slots;

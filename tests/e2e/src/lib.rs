@@ -1,11 +1,13 @@
 //! Dev-only tooling for end-to-end tests and benchmarks: a minimal HTTP/1.1 layer, a
-//! static file server, a W3C WebDriver client for Chromium and a mock LLM server.
+//! static file server, a W3C WebDriver client for Chromium, a mock LLM server, and the
+//! slot-extraction accuracy table.
 
 #![warn(missing_docs)]
 
 pub mod base64;
 pub mod http;
 pub mod mock_llm;
+pub mod slot_accuracy;
 pub mod sse;
 pub mod static_server;
 pub mod tempdir;
