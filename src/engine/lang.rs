@@ -71,6 +71,30 @@ pub fn normalize(text: &str) -> String {
     out
 }
 
+/// True when the last Hangul syllable of `word` ends in a consonant (has a batchim).
+/// Words not ending in Hangul count as ending in a vowel, except those ending in a digit
+/// that is read with a final consonant (0, 1, 3, 6, 7, 8).
+fn has_batchim(word: &str) -> bool {
+    match word.trim_end().chars().last() {
+        Some(c @ '\u{AC00}'..='\u{D7A3}') => (c as u32 - 0xAC00) % 28 != 0,
+        Some(c) if c.is_ascii_digit() => matches!(c, '0' | '1' | '3' | '6' | '7' | '8'),
+        Some(c) if c.is_ascii_alphabetic() => matches!(c.to_ascii_lowercase(), 'l' | 'm' | 'n' | 'b' | 'k' | 'p' | 't'),
+        _ => false,
+    }
+}
+
+/// `word` followed by the object particle that fits it: "뉴스를", "문서를", "리뷰를", "결과를", "목록을".
+pub fn with_object(word: &str) -> String {
+    format!("{word}{}", if has_batchim(word) { "을" } else { "를" })
+}
+
+/// `word` followed by the instrumental particle that fits it: "표로", "마크다운으로", "파일로".
+pub fn with_instrumental(word: &str) -> String {
+    let last_is_rieul =
+        matches!(word.trim_end().chars().last(), Some(c @ '\u{AC00}'..='\u{D7A3}') if (c as u32 - 0xAC00) % 28 == 8);
+    format!("{word}{}", if has_batchim(word) && !last_is_rieul { "으로" } else { "로" })
+}
+
 /// At most `max` characters of `text`, with an ellipsis when cut.
 pub fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -105,6 +129,17 @@ mod tests {
         assert_eq!(normalize("  Who is it FOR?? "), "who is it for");
         assert_eq!(normalize("누구를 위한 건가요?"), "누구를 위한 건가요");
         assert_eq!(normalize("a-b"), "a b");
+    }
+
+    #[test]
+    fn korean_particles_follow_the_final_sound() {
+        assert_eq!(with_object("뉴스"), "뉴스를");
+        assert_eq!(with_object("목록"), "목록을");
+        assert_eq!(with_instrumental("표"), "표로");
+        assert_eq!(with_instrumental("마크다운 문서"), "마크다운 문서로");
+        assert_eq!(with_instrumental("파일"), "파일로");
+        assert_eq!(with_instrumental("JSON"), "JSON으로");
+        assert_eq!(with_instrumental("보고서"), "보고서로");
     }
 
     #[test]

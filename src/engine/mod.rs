@@ -2,6 +2,23 @@
 //! as arguments, LLM requests go out as effects and their answers come back as events.
 
 pub mod call;
+pub mod contract;
+pub mod critique;
+pub mod design;
+pub mod discussion;
+pub mod gate;
+pub mod grounding;
+pub mod json;
 pub mod lang;
+pub mod memory;
+pub mod plan;
 pub mod prompt;
+pub mod security;
+pub mod session;
+pub mod signals;
 pub mod slots;
+pub mod source;
+pub mod state_machine;
+pub mod words;
+
+pub use session::{Effect, Env, Event, Session};

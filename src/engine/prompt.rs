@@ -28,22 +28,12 @@ pub struct Turn {
 impl Turn {
     /// A plain user turn.
     pub fn user(text: impl Into<String>) -> Self {
-        Turn {
-            role: TurnRole::User,
-            text: text.into(),
-            tool_calls: Vec::new(),
-            tool_call_id: None,
-        }
+        Turn { role: TurnRole::User, text: text.into(), tool_calls: Vec::new(), tool_call_id: None }
     }
 
     /// A plain assistant turn.
     pub fn assistant(text: impl Into<String>) -> Self {
-        Turn {
-            role: TurnRole::Assistant,
-            text: text.into(),
-            tool_calls: Vec::new(),
-            tool_call_id: None,
-        }
+        Turn { role: TurnRole::Assistant, text: text.into(), tool_calls: Vec::new(), tool_call_id: None }
     }
 }
 
@@ -111,11 +101,6 @@ impl Prompt {
 
     /// Total characters of system and turns: a cheap size measure for tests and meters.
     pub fn char_len(&self) -> usize {
-        self.system.chars().count()
-            + self
-                .turns
-                .iter()
-                .map(|t| t.text.chars().count())
-                .sum::<usize>()
+        self.system.chars().count() + self.turns.iter().map(|t| t.text.chars().count()).sum::<usize>()
     }
 }

@@ -141,18 +141,18 @@ impl SlotError {
             (SlotErrorKind::NoPeople, Lang::En) => {
                 "A party needs at least one person: tell me how many are coming.".to_string()
             }
-            (SlotErrorKind::TooManyPeople { said, max }, Lang::Ko) => format!(
-                "{said}명은 너무 많아요. 한 번에 {max}명까지 잡을 수 있으니 인원을 다시 알려 주세요."
-            ),
-            (SlotErrorKind::TooManyPeople { said, max }, Lang::En) => format!(
-                "{said} people is more than one request takes (at most {max}): tell me a smaller party size."
-            ),
-            (SlotErrorKind::ImpossibleTime { hour, minute }, Lang::Ko) => format!(
-                "{hour}시 {minute}분은 없는 시각이에요. 시간을 다시 알려 주세요(예: 12시 30분)."
-            ),
-            (SlotErrorKind::ImpossibleTime { hour, minute }, Lang::En) => format!(
-                "{hour}:{minute:02} is not a time of day: tell me the time again (for example 12:30)."
-            ),
+            (SlotErrorKind::TooManyPeople { said, max }, Lang::Ko) => {
+                format!("{said}명은 너무 많아요. 한 번에 {max}명까지 잡을 수 있으니 인원을 다시 알려 주세요.")
+            }
+            (SlotErrorKind::TooManyPeople { said, max }, Lang::En) => {
+                format!("{said} people is more than one request takes (at most {max}): tell me a smaller party size.")
+            }
+            (SlotErrorKind::ImpossibleTime { hour, minute }, Lang::Ko) => {
+                format!("{hour}시 {minute}분은 없는 시각이에요. 시간을 다시 알려 주세요(예: 12시 30분).")
+            }
+            (SlotErrorKind::ImpossibleTime { hour, minute }, Lang::En) => {
+                format!("{hour}:{minute:02} is not a time of day: tell me the time again (for example 12:30).")
+            }
         }
     }
 }
@@ -270,12 +270,7 @@ fn overlaps<T>(found: &[Mention<T>], start: usize, end: usize) -> bool {
 /// Adds a mention unless an earlier, higher-priority pattern already claimed its span.
 fn claim<T>(found: &mut Vec<Mention<T>>, start: usize, end: usize, rank: u8, value: T) {
     if !overlaps(found, start, end) {
-        found.push(Mention {
-            start,
-            end,
-            rank,
-            value,
-        });
+        found.push(Mention { start, end, rank, value });
     }
 }
 
@@ -288,9 +283,7 @@ fn choose<T>(text: &str, mut mentions: Vec<Mention<T>>) -> Option<T> {
     mentions.sort_by_key(|m| (m.start, m.rank));
     let mut corrected = None;
     for i in 1..mentions.len() {
-        let gap = text
-            .get(mentions[i - 1].end..mentions[i].start)
-            .unwrap_or("");
+        let gap = text.get(mentions[i - 1].end..mentions[i].start).unwrap_or("");
         if has_correction_cue(gap) {
             corrected = Some(i);
         }
@@ -309,8 +302,7 @@ fn is_rejected(text: &str, start: usize, end: usize) -> bool {
     let before = tail(text.get(..start).unwrap_or(""), NEAR);
     // 말고 (not ~), 아니고/아니라 (it isn't ~), 대신 (instead of ~), 빼고 (leaving out ~),
     // optionally after a particle (은/는/이/가/요/도/로).
-    let ko =
-        regex!(r"^[\s,.]*(?:은|는|이|가|요|이요|도|으로|로)?\s*(?:말고|아니고|아니라|대신|빼고)");
+    let ko = regex!(r"^[\s,.]*(?:은|는|이|가|요|이요|도|으로|로)?\s*(?:말고|아니고|아니라|대신|빼고)");
     let en = regex!(
         r"(?i)\b(?:instead\s+of|rather\s+than|not|except|no\s+longer)(?:\s+(?:at|in|near|around|for|on|by|a|an|the|as))*\s*$"
     );
@@ -382,42 +374,27 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
     for (k, &(i, c)) in chars.iter().enumerate() {
         let joiner = (c == '-' || c == '\'')
             && start.is_some()
-            && chars
-                .get(k + 1)
-                .is_some_and(|&(_, next)| next.is_alphanumeric());
+            && chars.get(k + 1).is_some_and(|&(_, next)| next.is_alphanumeric());
         let word_char = c.is_alphanumeric() || joiner;
         let script_change = k > 0
             && chars.get(k - 1).is_some_and(|&(_, prev)| {
-                (prev.is_ascii_alphabetic() && is_hangul(c))
-                    || (is_hangul(prev) && c.is_ascii_alphabetic())
+                (prev.is_ascii_alphabetic() && is_hangul(c)) || (is_hangul(prev) && c.is_ascii_alphabetic())
             });
         if let (true, true, Some(s)) = (word_char, script_change, start) {
-            out.push(Token {
-                start: s,
-                end: i,
-                text: &text[s..i],
-            });
+            out.push(Token { start: s, end: i, text: &text[s..i] });
             start = None;
         }
         match (word_char, start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
-                out.push(Token {
-                    start: s,
-                    end: i,
-                    text: &text[s..i],
-                });
+                out.push(Token { start: s, end: i, text: &text[s..i] });
                 start = None;
             }
             _ => {}
         }
     }
     if let Some(s) = start {
-        out.push(Token {
-            start: s,
-            end: text.len(),
-            text: &text[s..],
-        });
+        out.push(Token { start: s, end: text.len(), text: &text[s..] });
     }
     out
 }
@@ -438,10 +415,7 @@ fn number_value(word: &str) -> Option<u32> {
     if !word.is_empty() && word.len() <= 6 && word.bytes().all(|b| b.is_ascii_digit()) {
         return word.parse().ok();
     }
-    EN_NUMBER_WORDS
-        .iter()
-        .position(|w| *w == word)
-        .and_then(|i| u32::try_from(i).ok())
+    EN_NUMBER_WORDS.iter().position(|w| *w == word).and_then(|i| u32::try_from(i).ok())
 }
 
 /// Native Korean numerals: tens and units, with the count forms used before a counter.
@@ -489,9 +463,7 @@ fn native_korean_number(word: &str) -> Option<u32> {
         return Some(v);
     }
     KO_NATIVE_TENS.iter().find_map(|(tens, t)| {
-        word.strip_prefix(tens)
-            .and_then(|unit| native_value(KO_NATIVE_UNITS, unit))
-            .map(|u| t + u)
+        word.strip_prefix(tens).and_then(|unit| native_value(KO_NATIVE_UNITS, unit)).map(|u| t + u)
     })
 }
 
@@ -521,12 +493,7 @@ struct Clock {
 
 impl Clock {
     fn at(hour: u32, minute: u32) -> Clock {
-        Clock {
-            hour,
-            minute,
-            minutes_before: 0,
-            part: None,
-        }
+        Clock { hour, minute, minutes_before: 0, part: None }
     }
 }
 
@@ -543,12 +510,7 @@ pub fn read_when(text: &str) -> Result<Option<When>, SlotError> {
     if day.is_none() && meal.is_none() && clock.is_none() {
         return Ok(None);
     }
-    Ok(Some(When {
-        day,
-        hour: clock.map(|(h, _)| h),
-        minute: clock.map_or(0, |(_, m)| m),
-        meal,
-    }))
+    Ok(Some(When { day, hour: clock.map(|(h, _)| h), minute: clock.map_or(0, |(_, m)| m), meal }))
 }
 
 /// The time a message names, if any; `None` also for impossible clock times.
@@ -564,12 +526,7 @@ pub fn parse_when(text: &str) -> Option<When> {
 /// (nobody books lunch at 3 a.m.), 7–11 as said (breakfast; a dinner word flips it),
 /// 12 as noon. 밤 (night) 1–5 stays after midnight, 밤 12시 is midnight.
 fn resolve_clock(clock: Clock, meal: Option<Meal>) -> Result<(u8, u8), SlotError> {
-    let impossible = SlotError {
-        kind: SlotErrorKind::ImpossibleTime {
-            hour: clock.hour,
-            minute: clock.minute,
-        },
-    };
+    let impossible = SlotError { kind: SlotErrorKind::ImpossibleTime { hour: clock.hour, minute: clock.minute } };
     if clock.hour > 23 || clock.minute > 59 || clock.minutes_before > 59 {
         return Err(impossible);
     }
@@ -627,8 +584,7 @@ fn day_mentions(text: &str) -> Vec<Mention<DayRef>> {
     }
     // 낼: spoken "tomorrow", only as a word of its own (not 낼게 "I'll pay").
     for (i, w) in text.match_indices("낼") {
-        let alone = !prev_char(text, i).is_some_and(is_hangul)
-            && !next_char(text, i + w.len()).is_some_and(is_hangul);
+        let alone = !prev_char(text, i).is_some_and(is_hangul) && !next_char(text, i + w.len()).is_some_and(is_hangul);
         if alone {
             claim(&mut found, i, i + w.len(), 0, DayRef::Tomorrow);
         }
@@ -666,9 +622,7 @@ fn meal_mentions(text: &str) -> Vec<Mention<Meal>> {
         };
         claim(&mut found, m.start(), m.end(), 0, meal);
     }
-    let en = regex!(
-        r"(?i)\b(breakfast|brunch|lunch(?:time)?|luncheon|dinner|supper|morning|evening|tonight)\b"
-    );
+    let en = regex!(r"(?i)\b(breakfast|brunch|lunch(?:time)?|luncheon|dinner|supper|morning|evening|tonight)\b");
     for m in en.find_iter(text) {
         let meal = match m.as_str().to_ascii_lowercase().as_str() {
             "breakfast" | "morning" => Meal::Breakfast,
@@ -686,8 +640,8 @@ fn meal_mentions(text: &str) -> Vec<Mention<Meal>> {
 /// 시식 (tasting), 시골 (countryside), 시스템 (system), 시적 / 한시적 (temporary),
 /// 시름 (worry), 시점 (point in time), 시트 (sheet), 시기 (period).
 const KO_NOT_CLOCK_AFTER_SI: &[char] = &[
-    '간', '작', '장', '청', '내', '설', '험', '계', '즌', '민', '대', '켜', '키', '식', '골', '스',
-    '적', '름', '점', '트', '기', '티', '리',
+    '간', '작', '장', '청', '내', '설', '험', '계', '즌', '민', '대', '켜', '키', '식', '골', '스', '적', '름', '점',
+    '트', '기', '티', '리',
 ];
 
 /// Words that may stand right before a native hour word (오후한시).
@@ -716,11 +670,7 @@ fn clock_mentions(text: &str) -> Vec<Mention<Clock>> {
         let Some((start, end)) = span(&c, 0) else {
             continue;
         };
-        let amount = if group(&c, 1).eq_ignore_ascii_case("half") {
-            30
-        } else {
-            15
-        };
+        let amount = if group(&c, 1).eq_ignore_ascii_case("half") { 30 } else { 15 };
         let before = !matches!(group(&c, 2).to_ascii_lowercase().as_str(), "past" | "after");
         let base = group(&c, 3).to_ascii_lowercase();
         let (hour, part) = match base.as_str() {
@@ -741,9 +691,7 @@ fn clock_mentions(text: &str) -> Vec<Mention<Clock>> {
     }
 
     // "1pm", "1:30 pm", "seven p.m."
-    let am_pm = regex!(&format!(
-        r"(?i)\b(\d{{1,2}}|{EN_HOURS})(?:[:.](\d{{2}}))?\s*([ap])\.?\s?m\b\.?"
-    ));
+    let am_pm = regex!(&format!(r"(?i)\b(\d{{1,2}}|{EN_HOURS})(?:[:.](\d{{2}}))?\s*([ap])\.?\s?m\b\.?"));
     for c in am_pm.captures_iter(text) {
         let Some((start, end)) = span(&c, 0) else {
             continue;
@@ -752,15 +700,8 @@ fn clock_mentions(text: &str) -> Vec<Mention<Clock>> {
             continue;
         };
         let minute = number_value(group(&c, 2)).unwrap_or(0);
-        let part = if group(&c, 3).eq_ignore_ascii_case("a") {
-            DayPart::Am
-        } else {
-            DayPart::Pm
-        };
-        let clock = Clock {
-            part: Some(part),
-            ..Clock::at(hour, minute)
-        };
+        let part = if group(&c, 3).eq_ignore_ascii_case("a") { DayPart::Am } else { DayPart::Pm };
+        let clock = Clock { part: Some(part), ..Clock::at(hour, minute) };
         claim(&mut found, start, end, 0, clock);
     }
 
@@ -780,19 +721,14 @@ fn clock_mentions(text: &str) -> Vec<Mention<Clock>> {
             }
             let before = tail(text.get(..start).unwrap_or(""), NEAR);
             let boundary_ok = if native {
-                !prev_char(text, start).is_some_and(is_hangul)
-                    || KO_TIME_PREFIXES.iter().any(|p| before.ends_with(p))
+                !prev_char(text, start).is_some_and(is_hangul) || KO_TIME_PREFIXES.iter().any(|p| before.ends_with(p))
             } else {
                 !prev_char(text, start).is_some_and(|p| p.is_ascii_digit())
             };
             if !boundary_ok {
                 continue;
             }
-            let hour = if native {
-                native_korean_number(group(&c, 1))
-            } else {
-                number_value(group(&c, 1))
-            };
+            let hour = if native { native_korean_number(group(&c, 1)) } else { number_value(group(&c, 1)) };
             let Some(hour) = hour else {
                 continue;
             };
@@ -800,10 +736,7 @@ fn clock_mentions(text: &str) -> Vec<Mention<Clock>> {
             let clock = if c.get(5).is_some() {
                 Clock::at(hour, 30)
             } else if c.get(4).is_some() {
-                Clock {
-                    minutes_before: minutes,
-                    ..Clock::at(hour, 0)
-                }
+                Clock { minutes_before: minutes, ..Clock::at(hour, 0) }
             } else {
                 Clock::at(hour, minutes)
             };
@@ -822,20 +755,16 @@ fn clock_mentions(text: &str) -> Vec<Mention<Clock>> {
     // "12:30"
     let colon = regex!(r"\b(\d{1,2}):(\d{2})\b");
     for c in colon.captures_iter(text) {
-        let (Some((start, end)), Some(hour), Some(minute)) = (
-            span(&c, 0),
-            number_value(group(&c, 1)),
-            number_value(group(&c, 2)),
-        ) else {
+        let (Some((start, end)), Some(hour), Some(minute)) =
+            (span(&c, 0), number_value(group(&c, 1)), number_value(group(&c, 2)))
+        else {
             continue;
         };
         claim(&mut found, start, end, 0, Clock::at(hour, minute));
     }
 
     // "at 12", "around seven", unless a count follows ("at 3 people", "around 5 options")
-    let at = regex!(&format!(
-        r"(?i)\b(?:at|around)\s+(\d{{1,2}}|{EN_HOURS})(?:[:.](\d{{2}}))?\b"
-    ));
+    let at = regex!(&format!(r"(?i)\b(?:at|around)\s+(\d{{1,2}}|{EN_HOURS})(?:[:.](\d{{2}}))?\b"));
     let count_follows = regex!(
         r"(?i)^\s*(?:people|persons?|ppl|pax|guests?|of\b|명|인|%|percent|more|times?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?|dollars?|bucks|won|원|km|miles?|blocks?|stops?|stations?|items?|options?|pages?|slides?|things?|places?|restaurants?|spots?|[.,]\d)"
     );
@@ -860,10 +789,7 @@ fn clock_mentions(text: &str) -> Vec<Mention<Clock>> {
         let clock = if word == "midnight" || word == "자정" {
             Clock::at(0, 0)
         } else {
-            Clock {
-                part: Some(DayPart::Lunch),
-                ..Clock::at(12, 0)
-            }
+            Clock { part: Some(DayPart::Lunch), ..Clock::at(12, 0) }
         };
         claim(&mut found, m.start(), m.end(), 0, clock);
     }
@@ -900,11 +826,7 @@ fn local_day_part(text: &str, start: usize, end: usize) -> Option<DayPart> {
     let word = if let Some(c) = en_before.captures(before) {
         group(&c, 1).to_ascii_lowercase()
     } else if let Some(c) = en_after.captures(after) {
-        (1..=4)
-            .map(|i| group(&c, i))
-            .find(|g| !g.is_empty())
-            .unwrap_or("")
-            .to_ascii_lowercase()
+        (1..=4).map(|i| group(&c, i)).find(|g| !g.is_empty()).unwrap_or("").to_ascii_lowercase()
     } else {
         return None;
     };
@@ -931,15 +853,10 @@ pub fn parse_party_size(text: &str) -> Option<u32> {
 /// The party size if one request can take it: 1 to [`MAX_PARTY_SIZE`] people.
 pub fn validate_party_size(n: u32) -> Result<u32, SlotError> {
     match n {
-        0 => Err(SlotError {
-            kind: SlotErrorKind::NoPeople,
-        }),
-        n if n > MAX_PARTY_SIZE => Err(SlotError {
-            kind: SlotErrorKind::TooManyPeople {
-                said: n,
-                max: MAX_PARTY_SIZE,
-            },
-        }),
+        0 => Err(SlotError { kind: SlotErrorKind::NoPeople }),
+        n if n > MAX_PARTY_SIZE => {
+            Err(SlotError { kind: SlotErrorKind::TooManyPeople { said: n, max: MAX_PARTY_SIZE } })
+        }
         n => Ok(n),
     }
 }
@@ -948,17 +865,16 @@ pub fn validate_party_size(n: u32) -> Result<u32, SlotError> {
 /// 명절 (holiday), 명소 (landmark), 명단 (list), 명품 (luxury), 명성 (fame), 명령 (command),
 /// 명언 (quote), 명란 (pollock roe), 명칭 (name), 명확 (clear), 명문 (prestigious),
 /// 명작 (masterpiece), 명물 (speciality), 명당 (a good spot); 당 also after 인/사람 (per person).
-const KO_NOT_PEOPLE_AFTER_MYEONG: &[char] = &[
-    '동', '함', '절', '소', '단', '품', '성', '령', '언', '란', '칭', '확', '문', '작', '물', '당',
-];
+const KO_NOT_PEOPLE_AFTER_MYEONG: &[char] =
+    &['동', '함', '절', '소', '단', '품', '성', '령', '언', '란', '칭', '확', '문', '작', '물', '당'];
 /// Syllables that make 분 part of another word: 분위기 (mood), 분석 (analysis), 분야 (field),
 /// 분량 (amount), 분류 (category), 분리 (split), 분명 (clearly), 분식 (snack food),
 /// 분점 (branch), 분배 (share), 분할 (split), 분노 (anger), 분해 (take apart), 분실 (loss),
 /// 분수 (fountain), 분자 (molecule), 분담 (share), 분쟁 (dispute), 분포 (spread),
 /// 분기 (quarter), 분필 (chalk), 분산 (spread), 분출 (burst), 분당 (per minute / Bundang).
 const KO_NOT_PEOPLE_AFTER_BUN: &[char] = &[
-    '위', '석', '야', '량', '류', '리', '명', '식', '점', '배', '할', '노', '해', '실', '수', '자',
-    '담', '쟁', '포', '기', '필', '산', '출', '당',
+    '위', '석', '야', '량', '류', '리', '명', '식', '점', '배', '할', '노', '해', '실', '수', '자', '담', '쟁', '포',
+    '기', '필', '산', '출', '당',
 ];
 
 fn party_mentions(text: &str) -> Vec<Mention<u32>> {
@@ -980,12 +896,10 @@ fn party_mentions(text: &str) -> Vec<Mention<u32>> {
         }
         let others = match c.get(2) {
             None => 1,
-            Some(m) => {
-                match number_value(m.as_str()).or_else(|| native_korean_number(m.as_str())) {
-                    Some(n) => n,
-                    None => continue,
-                }
-            }
+            Some(m) => match number_value(m.as_str()).or_else(|| native_korean_number(m.as_str())) {
+                Some(n) => n,
+                None => continue,
+            },
         };
         claim(&mut found, start, end, 0, others.saturating_add(1));
     }
@@ -1111,9 +1025,7 @@ fn party_mentions(text: &str) -> Vec<Mention<u32>> {
         }
     }
 
-    let solo = regex!(
-        r"(?i)\b(?:just\s+me|only\s+me|just\s+myself|by\s+myself|me\s+alone|alone|solo|on\s+my\s+own)\b"
-    );
+    let solo = regex!(r"(?i)\b(?:just\s+me|only\s+me|just\s+myself|by\s+myself|me\s+alone|alone|solo|on\s+my\s+own)\b");
     for m in solo.find_iter(text) {
         claim(&mut found, m.start(), m.end(), 0, 1);
     }
@@ -1124,16 +1036,7 @@ fn party_mentions(text: &str) -> Vec<Mention<u32>> {
     for (i, t) in toks.iter().enumerate() {
         let word = t.text;
         // 혼밥/혼술: eating/drinking alone.
-        let alone = [
-            "혼자",
-            "혼자서",
-            "혼자요",
-            "혼자예요",
-            "혼자에요",
-            "혼잔데",
-            "혼자라",
-        ]
-        .contains(&word)
+        let alone = ["혼자", "혼자서", "혼자요", "혼자예요", "혼자에요", "혼잔데", "혼자라"].contains(&word)
             || word.starts_with("혼밥")
             || word.starts_with("혼술");
         if alone {
@@ -1145,25 +1048,19 @@ fn party_mentions(text: &str) -> Vec<Mention<u32>> {
             continue;
         }
         // 이서 / 이서요 / 이요 / 이에요 / 이야 / 이 : "as ~ people"
-        let with_suffix = ["이서요", "이서", "이에요", "이요", "이야", "이"]
-            .iter()
-            .find_map(|s| word.strip_suffix(s));
+        let with_suffix = ["이서요", "이서", "이에요", "이요", "이야", "이"].iter().find_map(|s| word.strip_suffix(s));
         let counted = match with_suffix {
-            Some(stem) => [
-                "둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉", "열",
-            ]
-            .contains(&stem)
-            .then(|| native_korean_number(stem))
-            .flatten(),
+            Some(stem) => ["둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉", "열"]
+                .contains(&stem)
+                .then(|| native_korean_number(stem))
+                .flatten(),
             None => {
                 let after_we = i > 0 && ["우리", "저희"].contains(&toks[i - 1].text);
                 // "점심에 둘, 강남": the numeral ends a clause of its own.
                 let ends_item = toks.get(i + 1).is_none_or(|n| {
-                    text.get(t.end..n.start)
-                        .is_some_and(|gap| gap.chars().any(|c| !c.is_whitespace()))
+                    text.get(t.end..n.start).is_some_and(|gap| gap.chars().any(|c| !c.is_whitespace()))
                 });
-                if (after_we || ends_item) && ["둘", "셋", "넷", "다섯", "여섯"].contains(&word)
-                {
+                if (after_we || ends_item) && ["둘", "셋", "넷", "다섯", "여섯"].contains(&word) {
                     native_korean_number(word)
                 } else {
                     None
@@ -1234,20 +1131,13 @@ const EN_PLACE_NOUNS: &[&str] = &[
 /// 수역 (waters), 권역 (sphere), 직역/의역 (literal/free translation), 성역 (sanctuary),
 /// 병역 (military service), 하역 (unloading), 노역 (labour).
 const KO_NOT_STATIONS: &[&str] = &[
-    "지역", "무역", "번역", "영역", "구역", "전역", "해역", "수역", "권역", "직역", "의역", "성역",
-    "병역", "하역", "노역",
+    "지역", "무역", "번역", "영역", "구역", "전역", "해역", "수역", "권역", "직역", "의역", "성역", "병역", "하역",
+    "노역",
 ];
 
 /// Korean words ending 구 that are not districts: 문방구 (stationer), 비상구 (emergency exit),
 /// 출입구 (doorway), 개찰구 (ticket gate), 놀이기구 (ride), 운동기구 (gym equipment).
-const KO_NOT_DISTRICTS: &[&str] = &[
-    "문방구",
-    "비상구",
-    "출입구",
-    "개찰구",
-    "놀이기구",
-    "운동기구",
-];
+const KO_NOT_DISTRICTS: &[&str] = &["문방구", "비상구", "출입구", "개찰구", "놀이기구", "운동기구"];
 
 /// Particles that can follow a place name: 에서 (at), 으로/로 (to), 에 (at), 이요/요
 /// (it's ~), 은/는/이/가 (topic/subject), 을/를 (object), 도 (also), 의 (of), 랑 (and),
@@ -1262,17 +1152,7 @@ const KO_PARTICLES: &[&str] = &[
 /// Cues after a place name that make the word before it a place whatever it is:
 /// 근처 (near), 부근 (vicinity), 주변 (around), 인근 (nearby), 근방 (nearby), 일대 (area),
 /// 맛집 (good restaurants in), 가까운/가까이 (close to).
-const KO_STRONG_PLACE_CUES: &[&str] = &[
-    "근처",
-    "부근",
-    "주변",
-    "인근",
-    "근방",
-    "일대",
-    "맛집",
-    "가까운",
-    "가까이",
-];
+const KO_STRONG_PLACE_CUES: &[&str] = &["근처", "부근", "주변", "인근", "근방", "일대", "맛집", "가까운", "가까이"];
 /// Cues that also follow ordinary words, so they need a place-like word before them:
 /// 쪽 (side; 오른쪽 is "right side"), 앞 (in front of), 방면/방향 (towards).
 const KO_WEAK_PLACE_CUES: &[&str] = &["쪽", "앞", "방면", "방향"];
@@ -1280,17 +1160,7 @@ const KO_WEAK_PLACE_CUES: &[&str] = &["쪽", "앞", "방면", "방향"];
 /// Generic spots named after a landmark: 출구 (exit), 입구 (entrance), 사거리 (crossroads),
 /// 교차로 (junction), 골목 (alley), 건너편/맞은편 (across from), 뒤편 (behind),
 /// 먹자골목 (food alley); "강남역 2번 출구" keeps the landmark.
-const KO_GENERIC_SPOTS: &[&str] = &[
-    "출구",
-    "입구",
-    "사거리",
-    "교차로",
-    "골목",
-    "건너편",
-    "맞은편",
-    "뒤편",
-    "먹자골목",
-];
+const KO_GENERIC_SPOTS: &[&str] = &["출구", "입구", "사거리", "교차로", "골목", "건너편", "맞은편", "뒤편", "먹자골목"];
 
 /// Words that are never places: here/there (여기/거기/저기/이곳/그곳/어디), anywhere
 /// (아무데나), us/me (우리/저희/나/저), now (지금), neighbourhood (동네),
@@ -1366,10 +1236,7 @@ fn ko_place_like(word: &str) -> bool {
     // 역 (station), 동 (neighbourhood), 입구 (entrance), 입구역 (entrance station),
     // 시장 (market), 사거리 (crossroads)
     for suffix in ["입구역", "입구", "역", "동", "시장", "사거리"] {
-        if word
-            .strip_suffix(suffix)
-            .is_some_and(|stem| KO_AREAS.contains(&stem))
-        {
+        if word.strip_suffix(suffix).is_some_and(|stem| KO_AREAS.contains(&stem)) {
             return true;
         }
     }
@@ -1401,19 +1268,12 @@ fn en_place_like(phrase: &str) -> bool {
     let Some(first) = words.first() else {
         return false;
     };
-    let base = first
-        .split('-')
-        .next()
-        .unwrap_or(first)
-        .trim_end_matches("'s");
+    let base = first.split('-').next().unwrap_or(first).trim_end_matches("'s");
     let base = ["dong", "gu", "ro", "gil", "yeok"]
         .iter()
         .find_map(|s| base.strip_suffix(s).filter(|b| EN_AREAS.contains(b)))
         .unwrap_or(base);
-    EN_AREAS.contains(&base)
-        || words
-            .last()
-            .is_some_and(|w| words.len() > 1 && EN_PLACE_NOUNS.contains(w))
+    EN_AREAS.contains(&base) || words.last().is_some_and(|w| words.len() > 1 && EN_PLACE_NOUNS.contains(w))
 }
 
 /// True unless the candidate is a time, a count, a format, or a vague word.
@@ -1424,18 +1284,13 @@ fn is_place_candidate(candidate: &str) -> bool {
     }
     let lower = candidate.to_ascii_lowercase();
     let first = lower.split_whitespace().next().unwrap_or("");
-    if KO_NOT_PLACES.contains(&candidate)
-        || EN_NOT_PLACES.contains(&lower.as_str())
-        || EN_NOT_PLACES.contains(&first)
-    {
+    if KO_NOT_PLACES.contains(&candidate) || EN_NOT_PLACES.contains(&lower.as_str()) || EN_NOT_PLACES.contains(&first) {
         return false;
     }
     if candidate.chars().all(|c| c.is_ascii_digit()) {
         return false;
     }
-    parse_when(candidate).is_none()
-        && parse_party_size(candidate).is_none()
-        && parse_format(candidate).is_none()
+    parse_when(candidate).is_none() && parse_party_size(candidate).is_none() && parse_format(candidate).is_none()
 }
 
 /// Source ranks for place mentions: a cue beats a known name, which beats a bare list item.
@@ -1450,18 +1305,11 @@ fn place_mentions(text: &str) -> Vec<Mention<String>> {
     let mut add = |start: usize, end: usize, rank: u8, value: &str| {
         let value = value.trim();
         if is_place_candidate(value) {
-            found.push(Mention {
-                start,
-                end,
-                rank,
-                value: value.to_string(),
-            });
+            found.push(Mention { start, end, rank, value: value.to_string() });
         }
     };
-    let spaced = |a: &Token, b: &Token| {
-        text.get(a.end..b.start)
-            .is_some_and(|gap| gap.chars().all(char::is_whitespace))
-    };
+    let spaced =
+        |a: &Token, b: &Token| text.get(a.end..b.start).is_some_and(|gap| gap.chars().all(char::is_whitespace));
 
     for (i, tok) in toks.iter().enumerate() {
         let hangul = tok.text.chars().next().is_some_and(is_hangul);
@@ -1490,9 +1338,7 @@ fn place_mentions(text: &str) -> Vec<Mention<String>> {
                     } else {
                         continue;
                     };
-                    if KO_STRONG_PLACE_CUES.contains(&x_text)
-                        || KO_WEAK_PLACE_CUES.contains(&x_text)
-                    {
+                    if KO_STRONG_PLACE_CUES.contains(&x_text) || KO_WEAK_PLACE_CUES.contains(&x_text) {
                         continue;
                     }
                     let place = ko_stems(x_text).into_iter().find(|s| ko_place_like(s));
@@ -1503,8 +1349,7 @@ fn place_mentions(text: &str) -> Vec<Mention<String>> {
                     let rank = if strong { RANK_CUE } else { RANK_WEAK_CUE };
                     match (place, area_before) {
                         (Some(p), _) => {
-                            let (start, value) =
-                                extend_generic_spot(text, &toks, first_idx, x_start, p);
+                            let (start, value) = extend_generic_spot(text, &toks, first_idx, x_start, p);
                             add(start, x_start + p.len(), rank, &value);
                         }
                         (None, Some(area)) => {
@@ -1512,8 +1357,7 @@ fn place_mentions(text: &str) -> Vec<Mention<String>> {
                             add(area.start, end, rank, &text[area.start..end]);
                         }
                         (None, None) if strong || locative => {
-                            let (start, value) =
-                                extend_generic_spot(text, &toks, first_idx, x_start, x_text);
+                            let (start, value) = extend_generic_spot(text, &toks, first_idx, x_start, x_text);
                             add(start, x_start + x_text.len(), rank, &value);
                         }
                         (None, None) => {}
@@ -1524,23 +1368,13 @@ fn place_mentions(text: &str) -> Vec<Mention<String>> {
             // "을지로에서" (at Euljiro); "Itaewon에서" names the Latin word before it.
             for ending in ["에서는", "에서도", "에서만", "에서요", "에서"] {
                 if let Some(stem) = tok.text.strip_suffix(ending) {
-                    let glued_latin =
-                        (i > 0 && stem.is_empty())
-                            .then(|| &toks[i - 1])
-                            .filter(|prev| {
-                                prev.end == tok.start
-                                    && prev
-                                        .text
-                                        .chars()
-                                        .all(|c| c.is_ascii_alphabetic() || c == '-')
-                            });
+                    let glued_latin = (i > 0 && stem.is_empty()).then(|| &toks[i - 1]).filter(|prev| {
+                        prev.end == tok.start && prev.text.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
+                    });
                     if let Some(prev) = glued_latin {
                         add(prev.start, prev.end, RANK_CUE, prev.text);
                     }
-                    let is_cue = KO_STRONG_PLACE_CUES
-                        .iter()
-                        .chain(KO_WEAK_PLACE_CUES)
-                        .any(|c| stem.ends_with(c));
+                    let is_cue = KO_STRONG_PLACE_CUES.iter().chain(KO_WEAK_PLACE_CUES).any(|c| stem.ends_with(c));
                     if !stem.is_empty() && !is_cue {
                         let (start, value) = extend_generic_spot(text, &toks, i, tok.start, stem);
                         add(start, tok.start + stem.len(), RANK_CUE, &value);
@@ -1572,15 +1406,10 @@ fn place_mentions(text: &str) -> Vec<Mention<String>> {
         };
         let phrase = &text[start..end];
         let first = phrase.chars().next();
-        let accepted = strong
-            || first.is_some_and(|f| f.is_ascii_uppercase() || is_hangul(f))
-            || en_place_like(phrase);
+        let accepted = strong || first.is_some_and(|f| f.is_ascii_uppercase() || is_hangul(f)) || en_place_like(phrase);
         if accepted {
             let value = if first.is_some_and(is_hangul) {
-                ko_stems(phrase)
-                    .into_iter()
-                    .find(|s| ko_place_like(s))
-                    .unwrap_or(phrase)
+                ko_stems(phrase).into_iter().find(|s| ko_place_like(s)).unwrap_or(phrase)
             } else {
                 phrase
             };
@@ -1596,25 +1425,15 @@ fn place_mentions(text: &str) -> Vec<Mention<String>> {
 
 /// "강남역 2번 출구": when the word before a cue is a generic spot (exit, entrance) or a
 /// numbered one, the landmark words before it are part of the place.
-fn extend_generic_spot(
-    text: &str,
-    toks: &[Token],
-    first_idx: usize,
-    start: usize,
-    word: &str,
-) -> (usize, String) {
-    let generic = |w: &str| {
-        KO_GENERIC_SPOTS.contains(&w) || w.chars().next().is_some_and(|c| c.is_ascii_digit())
-    };
+fn extend_generic_spot(text: &str, toks: &[Token], first_idx: usize, start: usize, word: &str) -> (usize, String) {
+    let generic = |w: &str| KO_GENERIC_SPOTS.contains(&w) || w.chars().next().is_some_and(|c| c.is_ascii_digit());
     let mut start = start;
     let mut leftmost = word;
     let mut idx = first_idx;
     let mut steps = 0;
     while generic(leftmost) && idx > 0 && steps < 2 {
         let prev = &toks[idx - 1];
-        let gap_ok = text
-            .get(prev.end..start)
-            .is_some_and(|g| g.chars().all(char::is_whitespace));
+        let gap_ok = text.get(prev.end..start).is_some_and(|g| g.chars().all(char::is_whitespace));
         if !gap_ok || parse_when(prev.text).is_some() || parse_party_size(prev.text).is_some() {
             break;
         }
@@ -1637,8 +1456,7 @@ fn en_known_place(text: &str, toks: &[Token], i: usize) -> Option<(usize, usize)
         return None;
     }
     let next = toks.get(i + 1).filter(|n| {
-        text.get(tok.end..n.start)
-            .is_some_and(|g| g.chars().all(char::is_whitespace))
+        text.get(tok.end..n.start).is_some_and(|g| g.chars().all(char::is_whitespace))
             && EN_PLACE_NOUNS.contains(&n.text.to_ascii_lowercase().as_str())
     });
     if en_place_like(tok.text) {
@@ -1647,9 +1465,7 @@ fn en_known_place(text: &str, toks: &[Token], i: usize) -> Option<(usize, usize)
     let capitalised = tok.text.chars().next()?.is_ascii_uppercase();
     let before_ok = i == 0 || !EN_PHRASE_STOP.contains(&tok.text.to_ascii_lowercase().as_str());
     match next {
-        Some(n) if capitalised && before_ok && n.text.chars().next()?.is_ascii_uppercase() => {
-            Some((tok.start, n.end))
-        }
+        Some(n) if capitalised && before_ok && n.text.chars().next()?.is_ascii_uppercase() => Some((tok.start, n.end)),
         _ => None,
     }
 }
@@ -1657,10 +1473,7 @@ fn en_known_place(text: &str, toks: &[Token], i: usize) -> Option<(usize, usize)
 /// The words after an English cue, up to a stop word, a digit or punctuation.
 fn en_place_phrase(text: &str, toks: &[Token], cue_end: usize) -> Option<(usize, usize)> {
     let mut i = toks.iter().position(|t| t.start >= cue_end)?;
-    let whitespace = |a: usize, b: usize| {
-        text.get(a..b)
-            .is_some_and(|g| g.chars().all(char::is_whitespace))
-    };
+    let whitespace = |a: usize, b: usize| text.get(a..b).is_some_and(|g| g.chars().all(char::is_whitespace));
     if !whitespace(cue_end, toks[i].start) {
         return None;
     }
@@ -1692,13 +1505,7 @@ fn en_place_phrase(text: &str, toks: &[Token], cue_end: usize) -> Option<(usize,
             }
             break;
         }
-        if !t
-            .text
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic())
-            || EN_PHRASE_STOP.contains(&lower.as_str())
-        {
+        if !t.text.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) || EN_PHRASE_STOP.contains(&lower.as_str()) {
             break;
         }
         last = Some(j);
@@ -1712,10 +1519,8 @@ fn en_place_phrase(text: &str, toks: &[Token], cue_end: usize) -> Option<(usize,
 
 /// Korean endings that make a lone word a verb or a reply, not a name: 좋아요 (fine),
 /// 그래 (ok), 맞다 (right), 할까 (shall we)…
-const KO_VERB_ENDINGS: &[char] = &[
-    '다', '요', '죠', '까', '네', '지', '어', '아', '해', '야', '게', '자', '고', '며', '면', '래',
-    '께',
-];
+const KO_VERB_ENDINGS: &[char] =
+    &['다', '요', '죠', '까', '네', '지', '어', '아', '해', '야', '게', '자', '고', '며', '면', '래', '께'];
 
 fn list_item_places(text: &str, add: &mut impl FnMut(usize, usize, u8, &str)) {
     let separators = |c: char| matches!(c, ',' | '/' | '·' | ';' | '\n' | '|');
@@ -1741,20 +1546,11 @@ fn list_item_places(text: &str, add: &mut impl FnMut(usize, usize, u8, &str)) {
         }
         let start = offset + piece.find(trimmed).unwrap_or(0);
         let hangul = trimmed.chars().all(is_hangul);
-        let latin_name = trimmed
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_uppercase())
+        let latin_name = trimmed.chars().next().is_some_and(|c| c.is_ascii_uppercase())
             && trimmed.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
         if hangul {
-            let stem = ko_stems(trimmed)
-                .into_iter()
-                .find(|s| ko_place_like(s))
-                .unwrap_or(trimmed);
-            let verb_like = stem
-                .chars()
-                .next_back()
-                .is_some_and(|c| KO_VERB_ENDINGS.contains(&c));
+            let stem = ko_stems(trimmed).into_iter().find(|s| ko_place_like(s)).unwrap_or(trimmed);
+            let verb_like = stem.chars().next_back().is_some_and(|c| KO_VERB_ENDINGS.contains(&c));
             if stem.chars().count() >= 2 && !verb_like {
                 add(start, start + stem.len(), RANK_LIST_ITEM, stem);
             }
@@ -1841,16 +1637,8 @@ const KO_CANCEL_OBJECTS: &[&str] = &[
     "예약은", "주문", "이번", "이번건",
 ];
 /// Polite closers: 감사합니다/고마워 (thanks), 죄송해요/미안 (sorry).
-const KO_CANCEL_TAILS: &[&str] = &[
-    "감사합니다",
-    "고마워",
-    "고마워요",
-    "고맙습니다",
-    "죄송해요",
-    "죄송합니다",
-    "미안",
-    "미안해요",
-];
+const KO_CANCEL_TAILS: &[&str] =
+    &["감사합니다", "고마워", "고마워요", "고맙습니다", "죄송해요", "죄송합니다", "미안", "미안해요"];
 /// Verbs of calling off: 취소 (cancel), 그만 (stop), 중단/중지 (halt).
 const KO_CANCEL_STEMS: &[&str] = &["취소", "그만", "중단", "중지"];
 /// Endings on those verbs: 해/해요/해줘/해주세요 (do it), 할게/할래 (I will), 하자
@@ -1889,10 +1677,7 @@ pub fn is_cancel(text: &str) -> bool {
     // Drop openers and closers until none is left at either end.
     loop {
         let before = w.len();
-        if let Some(lead) = EN_CANCEL_LEADS
-            .iter()
-            .find(|lead| w.len() > lead.len() && w.starts_with(lead))
-        {
+        if let Some(lead) = EN_CANCEL_LEADS.iter().find(|lead| w.len() > lead.len() && w.starts_with(lead)) {
             w.drain(..lead.len());
         }
         if w.len() > 1 && KO_CANCEL_LEADS.contains(&w[0]) {
@@ -1923,11 +1708,9 @@ pub fn is_cancel(text: &str) -> bool {
         }
     }
     KO_CANCEL_PHRASES.contains(&joined.as_str())
-        || KO_CANCEL_STEMS.iter().any(|stem| {
-            joined
-                .strip_prefix(stem)
-                .is_some_and(|ending| KO_CANCEL_ENDINGS.contains(&ending))
-        })
+        || KO_CANCEL_STEMS
+            .iter()
+            .any(|stem| joined.strip_prefix(stem).is_some_and(|ending| KO_CANCEL_ENDINGS.contains(&ending)))
 }
 
 /// True when the message corrects something said before: "아니 3명이야", "말고 강남역",
@@ -1949,9 +1732,7 @@ pub fn is_correction(text: &str) -> bool {
     let en_strong = regex!(
         r"\b(?:correction|scratch that|let me rephrase|typo|i misspoke|i meant|make it|change it to|change that to|change to|instead)\b"
     );
-    if (ko_strong.is_match(&normalized) && !normalized.contains("뿐만 아니"))
-        || en_strong.is_match(&normalized)
-    {
+    if (ko_strong.is_match(&normalized) && !normalized.contains("뿐만 아니")) || en_strong.is_match(&normalized) {
         return true;
     }
     // Openers: 아니/아니요/아뇨/아니오/아니야/아닌데 (no, that's not it), 잠깐 (wait),
@@ -1972,9 +1753,7 @@ pub fn is_correction(text: &str) -> bool {
         "틀렸어",
         "틀렸어요",
     ];
-    let en_openers = [
-        "no", "nope", "nah", "not", "actually", "wait", "sorry", "oops", "oh", "hmm",
-    ];
+    let en_openers = ["no", "nope", "nah", "not", "actually", "wait", "sorry", "oops", "oh", "hmm"];
     let i_mean = w.len() > 2 && w[0] == "i" && w[1] == "mean";
     if !(ko_openers.contains(&first) || en_openers.contains(&first) || i_mean) {
         return false;
@@ -2023,10 +1802,7 @@ fn carries_value(text: &str) -> bool {
 
 /// English names of each format; ASCII word boundaries keep "code" out of "encode".
 const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
-    (
-        r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b",
-        Format::Markdown,
-    ),
+    (r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b", Format::Markdown),
     (r"(?i)\b(?:tables?|tabular)\b", Format::Table),
     // JSON Lines is still JSON records.
     (r"(?i)\bjson(?:l|\s+lines)?\b", Format::Json),
@@ -2035,22 +1811,13 @@ const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
         r"(?i)\b(?:code|script|scripts|snippets?|javascript|typescript|js|rust|golang|java|sql|bash|shell\s+script|html|css|regex)\b",
         Format::Code,
     ),
-    (
-        r"(?i)\b(?:slides?|slide\s*deck|decks?|presentations?|pptx?|powerpoint|power\s+point|keynote)\b",
-        Format::Slides,
-    ),
+    (r"(?i)\b(?:slides?|slide\s*deck|decks?|presentations?|pptx?|powerpoint|power\s+point|keynote)\b", Format::Slides),
     (r"(?i)\breports?\b", Format::Report),
     (r"(?i)\b(?:proposals?|rfp)\b", Format::Proposal),
     (r"(?i)\bcsv\b", Format::Csv),
     (r"(?i)\b(?:e-?mails?|mail)\b", Format::Email),
-    (
-        r"(?i)\b(?:diagrams?|flow\s*charts?|charts?|mermaid|uml|graphviz|mind\s*maps?|wireframes?)\b",
-        Format::Diagram,
-    ),
-    (
-        r"(?i)\b(?:spreadsheets?|excel|xlsx|google\s+sheets?|gsheets?)\b",
-        Format::Spreadsheet,
-    ),
+    (r"(?i)\b(?:diagrams?|flow\s*charts?|charts?|mermaid|uml|graphviz|mind\s*maps?|wireframes?)\b", Format::Diagram),
+    (r"(?i)\b(?:spreadsheets?|excel|xlsx|google\s+sheets?|gsheets?)\b", Format::Spreadsheet),
 ];
 
 fn en_format_patterns() -> &'static [(Regex, Format)] {
@@ -2058,12 +1825,7 @@ fn en_format_patterns() -> &'static [(Regex, Format)] {
     CELL.get_or_init(|| {
         EN_FORMAT_PATTERNS
             .iter()
-            .map(|(p, f)| {
-                (
-                    Regex::new(p).expect("format pattern is a valid literal"),
-                    *f,
-                )
-            })
+            .map(|(p, f)| (Regex::new(p).expect("format pattern is a valid literal"), *f))
             .collect()
     })
 }
@@ -2086,48 +1848,48 @@ enum KoBound {
 /// 출석 (attendance), 평가 (evaluation). 발표 (presentation), 대표 (representative), 목표
 /// (goal), 투표 (vote), 지표 (indicator), 장표 (slide), 도표 (chart) are not tables.
 const KO_TABLE_PREFIXES: &[&str] = &[
-    "비교", "일정", "시간", "요약", "정리", "가격", "현황", "통계", "점수", "성적", "계획", "예산",
-    "순위", "대조", "체크", "진도", "견적", "근무", "메뉴", "출석", "평가",
+    "비교", "일정", "시간", "요약", "정리", "가격", "현황", "통계", "점수", "성적", "계획", "예산", "순위", "대조",
+    "체크", "진도", "견적", "근무", "메뉴", "출석", "평가",
 ];
 
 /// Korean names of each format, with an English gloss.
 const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
-    ("마크다운", Format::Markdown, KoBound::Free), // markdown
+    ("마크다운", Format::Markdown, KoBound::Free),                  // markdown
     ("표", Format::Table, KoBound::WordOrAfter(KO_TABLE_PREFIXES)), // table
-    ("파이썬", Format::Python, KoBound::Free),     // Python
-    ("파이선", Format::Python, KoBound::Free),     // Python (common misspelling)
-    ("코드", Format::Code, KoBound::Word),         // code
-    ("스크립트", Format::Code, KoBound::Free),     // script
-    ("자바스크립트", Format::Code, KoBound::Free), // JavaScript
-    ("슬라이드", Format::Slides, KoBound::Free),   // slides
-    ("발표자료", Format::Slides, KoBound::Free),   // presentation material
-    ("발표 자료", Format::Slides, KoBound::Free),  // presentation material
-    ("발표용", Format::Slides, KoBound::Free),     // for presenting
-    ("프레젠테이션", Format::Slides, KoBound::Free), // presentation
-    ("피피티", Format::Slides, KoBound::Free),     // PPT
-    ("키노트", Format::Slides, KoBound::Free),     // Keynote
-    ("장표", Format::Slides, KoBound::Free),       // slide pages (business jargon)
-    ("보고서", Format::Report, KoBound::Free),     // report
-    ("리포트", Format::Report, KoBound::Free),     // report
-    ("레포트", Format::Report, KoBound::Free),     // report (common spelling)
-    ("기획서", Format::Proposal, KoBound::Free),   // planning document
-    ("기획안", Format::Proposal, KoBound::Free),   // plan draft
-    ("제안서", Format::Proposal, KoBound::Free),   // proposal
-    ("이메일", Format::Email, KoBound::Free),      // email
-    ("메일", Format::Email, KoBound::Word),        // mail
-    ("다이어그램", Format::Diagram, KoBound::Free), // diagram
-    ("순서도", Format::Diagram, KoBound::Free),    // flowchart
-    ("흐름도", Format::Diagram, KoBound::Free),    // flow diagram
-    ("플로우차트", Format::Diagram, KoBound::Free), // flowchart
-    ("도식", Format::Diagram, KoBound::Free),      // schematic
-    ("도표", Format::Diagram, KoBound::Free),      // chart
-    ("차트", Format::Diagram, KoBound::Free),      // chart
-    ("마인드맵", Format::Diagram, KoBound::Free),  // mind map
-    ("구성도", Format::Diagram, KoBound::Free),    // architecture diagram
-    ("엑셀", Format::Spreadsheet, KoBound::Free),  // Excel
-    ("스프레드시트", Format::Spreadsheet, KoBound::Free), // spreadsheet
-    ("구글 시트", Format::Spreadsheet, KoBound::Free), // Google Sheets
-    ("구글시트", Format::Spreadsheet, KoBound::Free), // Google Sheets
+    ("파이썬", Format::Python, KoBound::Free),                      // Python
+    ("파이선", Format::Python, KoBound::Free),                      // Python (common misspelling)
+    ("코드", Format::Code, KoBound::Word),                          // code
+    ("스크립트", Format::Code, KoBound::Free),                      // script
+    ("자바스크립트", Format::Code, KoBound::Free),                  // JavaScript
+    ("슬라이드", Format::Slides, KoBound::Free),                    // slides
+    ("발표자료", Format::Slides, KoBound::Free),                    // presentation material
+    ("발표 자료", Format::Slides, KoBound::Free),                   // presentation material
+    ("발표용", Format::Slides, KoBound::Free),                      // for presenting
+    ("프레젠테이션", Format::Slides, KoBound::Free),                // presentation
+    ("피피티", Format::Slides, KoBound::Free),                      // PPT
+    ("키노트", Format::Slides, KoBound::Free),                      // Keynote
+    ("장표", Format::Slides, KoBound::Free),                        // slide pages (business jargon)
+    ("보고서", Format::Report, KoBound::Free),                      // report
+    ("리포트", Format::Report, KoBound::Free),                      // report
+    ("레포트", Format::Report, KoBound::Free),                      // report (common spelling)
+    ("기획서", Format::Proposal, KoBound::Free),                    // planning document
+    ("기획안", Format::Proposal, KoBound::Free),                    // plan draft
+    ("제안서", Format::Proposal, KoBound::Free),                    // proposal
+    ("이메일", Format::Email, KoBound::Free),                       // email
+    ("메일", Format::Email, KoBound::Word),                         // mail
+    ("다이어그램", Format::Diagram, KoBound::Free),                 // diagram
+    ("순서도", Format::Diagram, KoBound::Free),                     // flowchart
+    ("흐름도", Format::Diagram, KoBound::Free),                     // flow diagram
+    ("플로우차트", Format::Diagram, KoBound::Free),                 // flowchart
+    ("도식", Format::Diagram, KoBound::Free),                       // schematic
+    ("도표", Format::Diagram, KoBound::Free),                       // chart
+    ("차트", Format::Diagram, KoBound::Free),                       // chart
+    ("마인드맵", Format::Diagram, KoBound::Free),                   // mind map
+    ("구성도", Format::Diagram, KoBound::Free),                     // architecture diagram
+    ("엑셀", Format::Spreadsheet, KoBound::Free),                   // Excel
+    ("스프레드시트", Format::Spreadsheet, KoBound::Free),           // spreadsheet
+    ("구글 시트", Format::Spreadsheet, KoBound::Free),              // Google Sheets
+    ("구글시트", Format::Spreadsheet, KoBound::Free),               // Google Sheets
 ];
 
 /// What may follow a bounded Korean format word: particles 로/으로 (as), 를/을 (object),
@@ -2172,11 +1934,9 @@ fn ko_format_word_fits(text: &str, at: usize, word: &str, bound: KoBound) -> boo
     };
     let before = text.get(..at).unwrap_or("");
     let left_ok = !prev_char(text, at).is_some_and(is_hangul)
-        || prefixes.iter().any(|p| {
-            before
-                .strip_suffix(p)
-                .is_some_and(|rest| !rest.chars().next_back().is_some_and(is_hangul))
-        });
+        || prefixes
+            .iter()
+            .any(|p| before.strip_suffix(p).is_some_and(|rest| !rest.chars().next_back().is_some_and(is_hangul)));
     let after = text.get(at + word.len()..).unwrap_or("");
     let tail_end = after.find(|c: char| !is_hangul(c)).unwrap_or(after.len());
     let tail = &after[..tail_end];
@@ -2191,12 +1951,21 @@ fn ko_format_word_fits(text: &str, at: usize, word: &str, bound: KoBound) -> boo
 pub fn parse_format(text: &str) -> Option<Format> {
     let text = mask_non_formats(&prepare(text));
     let mut mentions = Vec::new();
+    let rank = |text: &str, start: usize, end: usize, format: Format| {
+        // A form stated as the output ("as a table", "표로", "JSON 형식") outranks a
+        // format merely named ("a weekly report as a table" is a table).
+        if is_stated_output(text, start, end) {
+            format.specificity()
+        } else {
+            format.specificity() + 10
+        }
+    };
     for (pattern, format) in en_format_patterns() {
         for m in pattern.find_iter(&text) {
             mentions.push(Mention {
                 start: m.start(),
                 end: m.end(),
-                rank: format.specificity(),
+                rank: rank(&text, m.start(), m.end(), *format),
                 value: *format,
             });
         }
@@ -2207,13 +1976,25 @@ pub fn parse_format(text: &str) -> Option<Format> {
                 mentions.push(Mention {
                     start: at,
                     end: at + word.len(),
-                    rank: format.specificity(),
+                    rank: rank(&text, at, at + word.len(), *format),
                     value: *format,
                 });
             }
         }
     }
     choose(&text, mentions)
+}
+
+/// True when the words around a format mention make it the requested output form:
+/// "as a …", "into …", "… format"; Korean "…로", "…으로", "… 형식", "… 형태".
+fn is_stated_output(text: &str, start: usize, end: usize) -> bool {
+    let before = tail(text.get(..start).unwrap_or(""), NEAR).to_lowercase();
+    let after = head(text.get(end..).unwrap_or(""), NEAR);
+    let en_before = regex!(r"(?i)\b(?:as|into)\s+(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?$");
+    let en_after = regex!(r"(?i)^\s*(?:format|form)\b");
+    // 로/으로 (as/into), 형식/형태 (format/form), 파일 (file)
+    let ko_after = regex!(r"^(?:으로|로|\s*형식|\s*형태|\s*파일)");
+    en_before.is_match(&before) || en_after.is_match(after) || ko_after.is_match(after)
 }
 
 #[cfg(test)]
@@ -2223,12 +2004,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn when(day: Option<DayRef>, hour: Option<u8>, minute: u8, meal: Option<Meal>) -> When {
-        When {
-            day,
-            hour,
-            minute,
-            meal,
-        }
+        When { day, hour, minute, meal }
     }
 
     fn clock(text: &str) -> Option<(u8, u8)> {
@@ -2317,39 +2093,15 @@ mod tests {
     #[test]
     fn when_keeps_day_and_meal_without_clock() {
         let cases = [
-            (
-                "내일 점심",
-                when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch)),
-            ),
-            (
-                "모레 저녁",
-                when(Some(DayRef::DayAfterTomorrow), None, 0, Some(Meal::Dinner)),
-            ),
-            (
-                "내일모레 점심",
-                when(Some(DayRef::DayAfterTomorrow), None, 0, Some(Meal::Lunch)),
-            ),
+            ("내일 점심", when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch))),
+            ("모레 저녁", when(Some(DayRef::DayAfterTomorrow), None, 0, Some(Meal::Dinner))),
+            ("내일모레 점심", when(Some(DayRef::DayAfterTomorrow), None, 0, Some(Meal::Lunch))),
             ("오늘", when(Some(DayRef::Today), None, 0, None)),
-            (
-                "낼 점심 어때",
-                when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch)),
-            ),
-            (
-                "tomorrow lunch",
-                when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch)),
-            ),
-            (
-                "tonight",
-                when(Some(DayRef::Today), None, 0, Some(Meal::Dinner)),
-            ),
-            (
-                "the day after tomorrow",
-                when(Some(DayRef::DayAfterTomorrow), None, 0, None),
-            ),
-            (
-                "내일 12시 반",
-                when(Some(DayRef::Tomorrow), Some(12), 30, None),
-            ),
+            ("낼 점심 어때", when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch))),
+            ("tomorrow lunch", when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch))),
+            ("tonight", when(Some(DayRef::Today), None, 0, Some(Meal::Dinner))),
+            ("the day after tomorrow", when(Some(DayRef::DayAfterTomorrow), None, 0, None)),
+            ("내일 12시 반", when(Some(DayRef::Tomorrow), Some(12), 30, None)),
         ];
         for (text, want) in cases {
             assert_eq!(parse_when(text), Some(want), "{text}");
@@ -2359,26 +2111,10 @@ mod tests {
     #[test]
     fn when_display_shows_day_then_clock_or_meal() {
         let cases = [
-            (
-                when(Some(DayRef::Tomorrow), Some(12), 30, None),
-                Lang::Ko,
-                "내일 12:30",
-            ),
-            (
-                when(None, Some(12), 30, Some(Meal::Lunch)),
-                Lang::Ko,
-                "12:30",
-            ),
-            (
-                when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch)),
-                Lang::Ko,
-                "내일 점심",
-            ),
-            (
-                when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch)),
-                Lang::En,
-                "tomorrow lunch",
-            ),
+            (when(Some(DayRef::Tomorrow), Some(12), 30, None), Lang::Ko, "내일 12:30"),
+            (when(None, Some(12), 30, Some(Meal::Lunch)), Lang::Ko, "12:30"),
+            (when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch)), Lang::Ko, "내일 점심"),
+            (when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch)), Lang::En, "tomorrow lunch"),
             (when(None, Some(13), 30, None), Lang::En, "13:30"),
             (when(None, Some(9), 5, None), Lang::En, "9:05"),
         ];
@@ -2414,20 +2150,9 @@ mod tests {
     fn when_rejects_impossible_clock_times() {
         for text in ["25시", "12:75", "12시 75분", "내일 25시", "24시"] {
             assert_eq!(parse_when(text), None, "{text}");
-            assert!(
-                matches!(
-                    read_when(text),
-                    Err(SlotError {
-                        kind: SlotErrorKind::ImpossibleTime { .. }
-                    })
-                ),
-                "{text}"
-            );
+            assert!(matches!(read_when(text), Err(SlotError { kind: SlotErrorKind::ImpossibleTime { .. } })), "{text}");
         }
-        assert_eq!(
-            read_when("점심 먹자"),
-            Ok(Some(when(None, None, 0, Some(Meal::Lunch))))
-        );
+        assert_eq!(read_when("점심 먹자"), Ok(Some(when(None, None, 0, Some(Meal::Lunch)))));
         assert_eq!(read_when("hello"), Ok(None));
     }
 
@@ -2443,10 +2168,7 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(clock(text), Some(want), "{text}");
         }
-        assert_eq!(
-            parse_when("오늘 말고 내일").and_then(|w| w.day),
-            Some(DayRef::Tomorrow)
-        );
+        assert_eq!(parse_when("오늘 말고 내일").and_then(|w| w.day), Some(DayRef::Tomorrow));
     }
 
     #[test]
@@ -2530,28 +2252,15 @@ mod tests {
 
     #[test]
     fn party_size_ignores_times_and_places() {
-        for text in [
-            "2시",
-            "12시 30분",
-            "을지로3가",
-            "2호선",
-            "3번 출구",
-            "1pm",
-            "at 2",
-            "3",
-        ] {
+        for text in ["2시", "12시 30분", "을지로3가", "2호선", "3번 출구", "1pm", "at 2", "3"] {
             assert_eq!(parse_party_size(text), None, "{text}");
         }
     }
 
     #[test]
     fn party_size_follows_corrections() {
-        let cases = [
-            ("2명, 아니 3명", 3),
-            ("3명 말고 4명", 4),
-            ("2 people, no, 3 people", 3),
-            ("actually 3 people", 3),
-        ];
+        let cases =
+            [("2명, 아니 3명", 3), ("3명 말고 4명", 4), ("2 people, no, 3 people", 3), ("actually 3 people", 3)];
         for (text, want) in cases {
             assert_eq!(parse_party_size(text), Some(want), "{text}");
         }
@@ -2561,10 +2270,7 @@ mod tests {
     fn validate_party_size_accepts_one_to_fifty() {
         assert_eq!(validate_party_size(1), Ok(1));
         assert_eq!(validate_party_size(50), Ok(50));
-        assert_eq!(
-            validate_party_size(0).map_err(|e| e.kind),
-            Err(SlotErrorKind::NoPeople)
-        );
+        assert_eq!(validate_party_size(0).map_err(|e| e.kind), Err(SlotErrorKind::NoPeople));
         assert_eq!(
             validate_party_size(51).map_err(|e| e.kind),
             Err(SlotErrorKind::TooManyPeople { said: 51, max: 50 })
@@ -2626,10 +2332,7 @@ mod tests {
             ("Seongsu-dong, 3 people", Some("Seongsu-dong")),
             ("near 강남역 for 2", Some("강남역")),
             ("let's meet at Yeouido Park at noon", Some("Yeouido Park")),
-            (
-                "meet at Itaewon station exit 3",
-                Some("Itaewon station exit 3"),
-            ),
+            ("meet at Itaewon station exit 3", Some("Itaewon station exit 3")),
         ];
         for (text, want) in cases {
             assert_eq!(parse_place(text).as_deref(), want, "{text}");
@@ -2687,10 +2390,7 @@ mod tests {
             ("I want to cancel", true),
             ("취소 정책이 뭐야", false),
             ("cancel culture essay", false),
-            (
-                "write a report on how airlines handle cancel requests and refunds",
-                false,
-            ),
+            ("write a report on how airlines handle cancel requests and refunds", false),
             ("다 됐어", false),
             ("don't stop", false),
             ("취소하지 마", false),
@@ -2828,6 +2528,19 @@ mod tests {
     }
 
     #[test]
+    fn format_stated_as_the_output_wins_over_a_named_deliverable() {
+        let cases = [
+            ("weekly report on support tickets as a table", Some(Format::Table)),
+            ("보고서를 표로 정리해줘", Some(Format::Table)),
+            ("a weekly report with a table inside", Some(Format::Report)),
+            ("회의록을 JSON 형식으로", Some(Format::Json)),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_format(text), want, "{text}");
+        }
+    }
+
+    #[test]
     fn format_labels_cover_every_format_in_both_languages() {
         assert_eq!(Format::all().len(), 12);
         for format in Format::all() {
@@ -2840,16 +2553,8 @@ mod tests {
 
     #[test]
     fn slot_types_serialize_in_snake_case() {
-        assert_eq!(
-            serde_json::to_string(&DayRef::DayAfterTomorrow)
-                .ok()
-                .as_deref(),
-            Some("\"day_after_tomorrow\"")
-        );
-        assert_eq!(
-            serde_json::to_string(&Format::Spreadsheet).ok().as_deref(),
-            Some("\"spreadsheet\"")
-        );
+        assert_eq!(serde_json::to_string(&DayRef::DayAfterTomorrow).ok().as_deref(), Some("\"day_after_tomorrow\""));
+        assert_eq!(serde_json::to_string(&Format::Spreadsheet).ok().as_deref(), Some("\"spreadsheet\""));
         let value = when(Some(DayRef::Tomorrow), Some(12), 30, Some(Meal::Lunch));
         let json = serde_json::to_string(&value).unwrap_or_default();
         assert_eq!(serde_json::from_str::<When>(&json).ok(), Some(value));
@@ -2906,16 +2611,14 @@ mod tests {
         .collect();
         // A deterministic pseudo-random mix of fragments.
         let fragments = [
-            "12", "시", " ", "명", "반", "pm", ":", "근처", "에서", "near ", "표", "코드", "둘이",
-            "열", "at ", "for ", "말고", "아니", "ㅠ", "🍜", "-", "'", ",",
+            "12", "시", " ", "명", "반", "pm", ":", "근처", "에서", "near ", "표", "코드", "둘이", "열", "at ", "for ",
+            "말고", "아니", "ㅠ", "🍜", "-", "'", ",",
         ];
         let mut seed: u64 = 0x5EED;
         for _ in 0..300 {
             let mut s = String::new();
             for _ in 0..(seed % 9) {
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let index = usize::try_from((seed >> 33) % fragments.len() as u64).unwrap_or(0);
                 s.push_str(fragments[index]);
             }

@@ -19,14 +19,8 @@ pub fn headers(cfg: &ProviderConfig) -> Vec<(String, String)> {
     if let Some(key) = cfg.key() {
         headers.push(("x-api-key".to_string(), key.to_string()));
     }
-    headers.push((
-        "anthropic-version".to_string(),
-        ANTHROPIC_VERSION.to_string(),
-    ));
-    headers.push((
-        "anthropic-dangerous-direct-browser-access".to_string(),
-        "true".to_string(),
-    ));
+    headers.push(("anthropic-version".to_string(), ANTHROPIC_VERSION.to_string()));
+    headers.push(("anthropic-dangerous-direct-browser-access".to_string(), "true".to_string()));
     headers
 }
 
@@ -45,11 +39,7 @@ pub fn build_request(cfg: &ProviderConfig, prompt: &Prompt, stream: bool) -> Htt
 /// The JSON body of a messages request.
 pub fn request_body(cfg: &ProviderConfig, prompt: &Prompt, stream: bool) -> Value {
     // Anthropic has no JSON mode: the instruction is the only lever.
-    let system = if prompt.json_output {
-        with_json_instruction(&prompt.system)
-    } else {
-        prompt.system.clone()
-    };
+    let system = if prompt.json_output { with_json_instruction(&prompt.system) } else { prompt.system.clone() };
 
     let mut messages: Vec<Value> = Vec::with_capacity(prompt.turns.len());
     // Results of parallel tool calls go back together in one user message, before any text.
@@ -141,15 +131,12 @@ fn tool_input(arguments: &str) -> Value {
 
 /// Reads a non-streaming messages answer.
 pub fn parse_response(body: &str) -> Result<Completion, LlmFailure> {
-    let value: Value =
-        serde_json::from_str(body).map_err(|_| malformed("the answer is not JSON", body))?;
+    let value: Value = serde_json::from_str(body).map_err(|_| malformed("the answer is not JSON", body))?;
     if let Some(failure) = failure_from_error_value(&value) {
         return Err(failure);
     }
-    let blocks = value
-        .get("content")
-        .and_then(Value::as_array)
-        .ok_or_else(|| malformed("the answer has no content", body))?;
+    let blocks =
+        value.get("content").and_then(Value::as_array).ok_or_else(|| malformed("the answer has no content", body))?;
     let mut text = String::new();
     let mut tool_calls = Vec::new();
     for block in blocks {
@@ -168,10 +155,7 @@ pub fn parse_response(body: &str) -> Result<Completion, LlmFailure> {
         }
     }
     let usage = value.get("usage").map(usage_counts).and_then(|(i, o)| {
-        (i.is_some() || o.is_some()).then(|| Usage {
-            input_tokens: i.unwrap_or(0),
-            output_tokens: o.unwrap_or(0),
-        })
+        (i.is_some() || o.is_some()).then(|| Usage { input_tokens: i.unwrap_or(0), output_tokens: o.unwrap_or(0) })
     });
     Ok(Completion {
         text,
@@ -185,31 +169,20 @@ pub fn parse_response(body: &str) -> Result<Completion, LlmFailure> {
 /// Input and output token counts; input includes prompt-cache reads and writes, since they
 /// fill the context window all the same.
 fn usage_counts(usage: &Value) -> (Option<u32>, Option<u32>) {
-    let parts: Vec<u32> = [
-        "input_tokens",
-        "cache_creation_input_tokens",
-        "cache_read_input_tokens",
-    ]
-    .iter()
-    .filter_map(|k| count(usage, k))
-    .collect();
+    let parts: Vec<u32> = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
+        .iter()
+        .filter_map(|k| count(usage, k))
+        .collect();
     let input = (!parts.is_empty()).then(|| parts.iter().fold(0u32, |a, b| a.saturating_add(*b)));
     (input, count(usage, "output_tokens"))
 }
 
 /// Reads one event of a messages stream; the `type` inside the data names it, the SSE
 /// `event:` field is the fallback.
-pub(crate) fn parse_stream_event(
-    event: Option<&str>,
-    data: &str,
-) -> Result<Vec<WireEvent>, LlmFailure> {
-    let value: Value =
-        serde_json::from_str(data).map_err(|_| malformed("a stream event is not JSON", data))?;
+pub(crate) fn parse_stream_event(event: Option<&str>, data: &str) -> Result<Vec<WireEvent>, LlmFailure> {
+    let value: Value = serde_json::from_str(data).map_err(|_| malformed("a stream event is not JSON", data))?;
     let kind = str_field(&value, "type").or(event).unwrap_or_default();
-    let index = value
-        .get("index")
-        .and_then(Value::as_u64)
-        .and_then(|i| usize::try_from(i).ok());
+    let index = value.get("index").and_then(Value::as_u64).and_then(|i| usize::try_from(i).ok());
     let mut events = Vec::new();
     match kind {
         "message_start" => {
@@ -257,9 +230,7 @@ pub(crate) fn parse_stream_event(
                     key: index,
                     id: None,
                     name: None,
-                    arguments: str_field(delta, "partial_json")
-                        .unwrap_or_default()
-                        .to_string(),
+                    arguments: str_field(delta, "partial_json").unwrap_or_default().to_string(),
                     fallback_arguments: None,
                 })),
                 // Thinking, signature and citation deltas are not part of the answer.
@@ -301,10 +272,7 @@ mod tests {
     }
 
     fn body_of(req: &HttpRequest) -> Value {
-        req.body
-            .as_deref()
-            .and_then(|b| serde_json::from_str(b).ok())
-            .unwrap_or(Value::Null)
+        req.body.as_deref().and_then(|b| serde_json::from_str(b).ok()).unwrap_or(Value::Null)
     }
 
     #[test]
@@ -344,9 +312,7 @@ mod tests {
         assert_eq!(body["stream"], true);
         assert!(body.get("response_format").is_none());
         let no_system = request_body(&claude(), &Prompt::single("", "x").expecting_json(), false);
-        assert!(no_system["system"]
-            .as_str()
-            .is_some_and(|s| s.starts_with("Answer with a single JSON object only")));
+        assert!(no_system["system"].as_str().is_some_and(|s| s.starts_with("Answer with a single JSON object only")));
     }
 
     #[test]
@@ -361,16 +327,8 @@ mod tests {
             role: TurnRole::Assistant,
             text: "Checking both.".into(),
             tool_calls: vec![
-                ToolCall {
-                    id: "toolu_1".into(),
-                    name: "get_weather".into(),
-                    arguments: r#"{"city":"Seoul"}"#.into(),
-                },
-                ToolCall {
-                    id: "toolu_2".into(),
-                    name: "get_weather".into(),
-                    arguments: "not json".into(),
-                },
+                ToolCall { id: "toolu_1".into(), name: "get_weather".into(), arguments: r#"{"city":"Seoul"}"#.into() },
+                ToolCall { id: "toolu_2".into(), name: "get_weather".into(), arguments: "not json".into() },
             ],
             tool_call_id: None,
         });
@@ -419,11 +377,7 @@ mod tests {
         prompt.turns.push(Turn {
             role: TurnRole::Assistant,
             text: String::new(),
-            tool_calls: vec![ToolCall {
-                id: "t".into(),
-                name: "f".into(),
-                arguments: String::new(),
-            }],
+            tool_calls: vec![ToolCall { id: "t".into(), name: "f".into(), arguments: String::new() }],
             tool_call_id: None,
         });
         prompt.turns.push(Turn {
@@ -463,10 +417,7 @@ mod tests {
             Ok(Completion {
                 text: "Let me check.".into(),
                 model: "claude-sonnet-4-5-20250929".into(),
-                usage: Some(Usage {
-                    input_tokens: 120,
-                    output_tokens: 30
-                }),
+                usage: Some(Usage { input_tokens: 120, output_tokens: 30 }),
                 tool_calls: vec![ToolCall {
                     id: "toolu_9".into(),
                     name: "get_weather".into(),
@@ -480,10 +431,7 @@ mod tests {
     #[test]
     fn non_streaming_errors_and_junk_are_failures() {
         let cases = [
-            (
-                r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
-                FailureKind::Server,
-            ),
+            (r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#, FailureKind::Server),
             (
                 r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
                 FailureKind::Auth,
@@ -492,11 +440,7 @@ mod tests {
             ("<html>", FailureKind::Malformed),
         ];
         for (body, kind) in cases {
-            assert_eq!(
-                parse_response(body).map_err(|f| f.kind),
-                Err(kind),
-                "{body}"
-            );
+            assert_eq!(parse_response(body).map_err(|f| f.kind), Err(kind), "{body}");
         }
     }
 
@@ -505,18 +449,9 @@ mod tests {
         let cases: [(&str, Vec<WireEvent>); 8] = [
             (
                 r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-x","stop_reason":null,"usage":{"input_tokens":25,"output_tokens":1}}}"#,
-                vec![
-                    WireEvent::Model("claude-x".into()),
-                    WireEvent::Usage {
-                        input: Some(25),
-                        output: Some(1),
-                    },
-                ],
+                vec![WireEvent::Model("claude-x".into()), WireEvent::Usage { input: Some(25), output: Some(1) }],
             ),
-            (
-                r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
-                vec![],
-            ),
+            (r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#, vec![]),
             (
                 r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}"#,
                 vec![WireEvent::Text("Hi".into())],
@@ -543,13 +478,7 @@ mod tests {
             ),
             (
                 r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":15}}"#,
-                vec![
-                    WireEvent::Finish("end_turn".into()),
-                    WireEvent::Usage {
-                        input: None,
-                        output: Some(15),
-                    },
-                ],
+                vec![WireEvent::Finish("end_turn".into()), WireEvent::Usage { input: None, output: Some(15) }],
             ),
             (r#"{"type":"message_stop"}"#, vec![WireEvent::Done]),
             (r#"{"type": "ping"}"#, vec![]),

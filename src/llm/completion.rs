@@ -33,12 +33,7 @@ impl Completion {
 impl From<Result<Completion, LlmFailure>> for LlmOutcome {
     fn from(result: Result<Completion, LlmFailure>) -> Self {
         match result {
-            Ok(c) => LlmOutcome::Ok {
-                text: c.text,
-                model: c.model,
-                usage: c.usage,
-                tool_calls: c.tool_calls,
-            },
+            Ok(c) => LlmOutcome::Ok { text: c.text, model: c.model, usage: c.usage, tool_calls: c.tool_calls },
             Err(f) => LlmOutcome::Failed(f),
         }
     }
@@ -56,10 +51,7 @@ mod tests {
         let c = Completion {
             text: "hi".into(),
             model: "m".into(),
-            usage: Some(Usage {
-                input_tokens: 1,
-                output_tokens: 2,
-            }),
+            usage: Some(Usage { input_tokens: 1, output_tokens: 2 }),
             tool_calls: vec![],
             stop_reason: Some("stop".into()),
         };
@@ -69,19 +61,11 @@ mod tests {
             LlmOutcome::Ok {
                 text: "hi".into(),
                 model: "m".into(),
-                usage: Some(Usage {
-                    input_tokens: 1,
-                    output_tokens: 2
-                }),
+                usage: Some(Usage { input_tokens: 1, output_tokens: 2 }),
                 tool_calls: vec![],
             }
         );
-        let failure = LlmFailure {
-            kind: FailureKind::Empty,
-            detail: String::new(),
-            status: None,
-            partial: None,
-        };
+        let failure = LlmFailure { kind: FailureKind::Empty, detail: String::new(), status: None, partial: None };
         let outcome: LlmOutcome = Err(failure.clone()).into();
         assert_eq!(outcome, LlmOutcome::Failed(failure));
     }
@@ -96,10 +80,7 @@ mod tests {
             (None, false),
         ];
         for (reason, want) in cases {
-            let c = Completion {
-                stop_reason: reason.map(String::from),
-                ..Completion::default()
-            };
+            let c = Completion { stop_reason: reason.map(String::from), ..Completion::default() };
             assert_eq!(c.is_truncated(), want, "{reason:?}");
         }
     }

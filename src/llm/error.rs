@@ -11,9 +11,7 @@
 use regex_lite::Regex;
 use serde_json::Value;
 
-use super::provider::{
-    header_value, host_of, is_local_host, port_of, ProviderConfig, ProviderKind,
-};
+use super::provider::{header_value, host_of, is_local_host, port_of, ProviderConfig, ProviderKind};
 use crate::engine::call::{FailureKind, LlmFailure};
 use crate::engine::lang::{clip, Lang};
 
@@ -36,12 +34,7 @@ pub fn kind_for_status(status: u16) -> FailureKind {
 /// Beyond the status: OpenAI's `insufficient_quota` 429 is `BadRequest`, since waiting does not
 /// help and the provider's message says to check billing; an OpenAI-compatible server's 400
 /// that says the model does not exist is `NotFound`, so the advice names the model.
-pub fn map_http_error(
-    kind: ProviderKind,
-    status: u16,
-    headers: &[(String, String)],
-    body: &str,
-) -> LlmFailure {
+pub fn map_http_error(kind: ProviderKind, status: u16, headers: &[(String, String)], body: &str) -> LlmFailure {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     let code = parsed.as_ref().and_then(error_code);
     let detail = match parsed.as_ref().and_then(provider_message) {
@@ -61,12 +54,7 @@ pub fn map_http_error(
     {
         failure_kind = FailureKind::NotFound;
     }
-    LlmFailure {
-        kind: failure_kind,
-        detail: clean_detail(&detail),
-        status: Some(status),
-        partial: None,
-    }
+    LlmFailure { kind: failure_kind, detail: clean_detail(&detail), status: Some(status), partial: None }
 }
 
 /// A failure from an error object a provider sent with a success status or inside a stream:
@@ -92,22 +80,12 @@ pub(crate) fn failure_from_error_value(value: &Value) -> Option<LlmFailure> {
         // An error in the middle of an answer is most likely the server's trouble.
         .unwrap_or(FailureKind::Server);
     let detail = provider_message(value).unwrap_or_default();
-    Some(LlmFailure {
-        kind,
-        detail: clean_detail(&detail),
-        status,
-        partial: None,
-    })
+    Some(LlmFailure { kind, detail: clean_detail(&detail), status, partial: None })
 }
 
 /// The provider's own error message in a JSON error body, if there is one.
 pub fn provider_message(value: &Value) -> Option<String> {
-    let text = |v: Option<&Value>| {
-        v.and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-    };
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(String::from);
     match value.get("error") {
         Some(Value::String(s)) if !s.trim().is_empty() => return Some(s.trim().to_string()),
         Some(error @ Value::Object(_)) => {
@@ -139,10 +117,9 @@ fn kind_for_error_code(code: &str) -> Option<FailureKind> {
         "not_found_error" | "model_not_found" => FailureKind::NotFound,
         "rate_limit_error" | "rate_limit_exceeded" => FailureKind::RateLimited,
         "api_error" | "overloaded_error" | "server_error" => FailureKind::Server,
-        "invalid_request_error"
-        | "request_too_large"
-        | "insufficient_quota"
-        | "context_length_exceeded" => FailureKind::BadRequest,
+        "invalid_request_error" | "request_too_large" | "insufficient_quota" | "context_length_exceeded" => {
+            FailureKind::BadRequest
+        }
         "timeout_error" => FailureKind::Timeout,
         _ => return None,
     })
@@ -152,14 +129,7 @@ fn kind_for_error_code(code: &str) -> Option<FailureKind> {
 fn says_model_is_missing(detail: &str) -> bool {
     let d = detail.to_ascii_lowercase();
     d.contains("model")
-        && [
-            "not found",
-            "does not exist",
-            "not a valid model",
-            "no such model",
-        ]
-        .iter()
-        .any(|p| d.contains(p))
+        && ["not found", "does not exist", "not a valid model", "no such model"].iter().any(|p| d.contains(p))
 }
 
 fn looks_like_html(headers: &[(String, String)], body: &str) -> bool {
@@ -201,13 +171,8 @@ pub fn redact_secrets(text: &str, key: Option<&str>) -> String {
 /// How long the server asked us to wait, from `retry-after-ms` or `Retry-After` (seconds);
 /// `None` when absent or in the HTTP-date form.
 pub fn retry_after_ms(headers: &[(String, String)]) -> Option<u64> {
-    let number = |name: &str| {
-        header_value(headers, name)?
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|n| n.is_finite() && *n >= 0.0)
-    };
+    let number =
+        |name: &str| header_value(headers, name)?.trim().parse::<f64>().ok().filter(|n| n.is_finite() && *n >= 0.0);
     if let Some(ms) = number("retry-after-ms") {
         return Some(ms.round() as u64);
     }
@@ -227,11 +192,7 @@ pub struct RetryPolicy {
 
 impl Default for RetryPolicy {
     fn default() -> Self {
-        RetryPolicy {
-            max_retries: 2,
-            base_delay_ms: 1_000,
-            max_delay_ms: 20_000,
-        }
+        RetryPolicy { max_retries: 2, base_delay_ms: 1_000, max_delay_ms: 20_000 }
     }
 }
 
@@ -244,18 +205,11 @@ impl RetryPolicy {
 
     /// Milliseconds to wait before retrying, or `None` to give up; `attempt` is how many
     /// retries have already been made (0 after the first failure).
-    pub fn delay_before_retry(
-        &self,
-        attempt: u32,
-        failure: &LlmFailure,
-        retry_after_ms: Option<u64>,
-    ) -> Option<u64> {
+    pub fn delay_before_retry(&self, attempt: u32, failure: &LlmFailure, retry_after_ms: Option<u64>) -> Option<u64> {
         if attempt >= self.max_retries || !self.retries(failure) {
             return None;
         }
-        let backoff = self
-            .base_delay_ms
-            .saturating_mul(1u64.checked_shl(attempt).unwrap_or(u64::MAX));
+        let backoff = self.base_delay_ms.saturating_mul(1u64.checked_shl(attempt).unwrap_or(u64::MAX));
         Some(retry_after_ms.unwrap_or(backoff).min(self.max_delay_ms))
     }
 }
@@ -451,19 +405,11 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn failure(kind: FailureKind, status: Option<u16>, detail: &str) -> LlmFailure {
-        LlmFailure {
-            kind,
-            detail: detail.into(),
-            status,
-            partial: None,
-        }
+        LlmFailure { kind, detail: detail.into(), status, partial: None }
     }
 
     fn headers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(n, v)| (n.to_string(), v.to_string()))
-            .collect()
+        pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
     }
 
     #[test]
@@ -514,16 +460,8 @@ mod tests {
                 r#"{"object":"error","message":"The model `x` does not exist.","type":"NotFoundError","code":404}"#,
                 "The model `x` does not exist.",
             ),
-            (
-                ProviderKind::OpenAiCompatible,
-                r#"{"detail":"Not authenticated"}"#,
-                "Not authenticated",
-            ),
-            (
-                ProviderKind::OpenAiCompatible,
-                "  upstream\n  timed out ",
-                "upstream timed out",
-            ),
+            (ProviderKind::OpenAiCompatible, r#"{"detail":"Not authenticated"}"#, "Not authenticated"),
+            (ProviderKind::OpenAiCompatible, "  upstream\n  timed out ", "upstream timed out"),
             (
                 ProviderKind::OpenAi,
                 "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",
@@ -596,16 +534,8 @@ mod tests {
                 FailureKind::RateLimited,
                 None,
             ),
-            (
-                r#"{"error":{"message":"upstream failed","code":502}}"#,
-                FailureKind::Server,
-                Some(502),
-            ),
-            (
-                r#"{"error":{"message":"bad","type":"invalid_request_error"}}"#,
-                FailureKind::BadRequest,
-                None,
-            ),
+            (r#"{"error":{"message":"upstream failed","code":502}}"#, FailureKind::Server, Some(502)),
+            (r#"{"error":{"message":"bad","type":"invalid_request_error"}}"#, FailureKind::BadRequest, None),
             (r#"{"error":"boom"}"#, FailureKind::Server, None),
         ];
         for (body, kind, status) in cases {
@@ -614,8 +544,7 @@ mod tests {
             assert_eq!(f.as_ref().map(|f| f.kind), Some(kind), "{body}");
             assert_eq!(f.and_then(|f| f.status), status, "{body}");
         }
-        let ok: Value =
-            serde_json::from_str(r#"{"choices":[],"error":null}"#).unwrap_or(Value::Null);
+        let ok: Value = serde_json::from_str(r#"{"choices":[],"error":null}"#).unwrap_or(Value::Null);
         assert_eq!(failure_from_error_value(&ok), None);
     }
 
@@ -626,10 +555,7 @@ mod tests {
             (&[("Retry-After", "3")], Some(3_000)),
             (&[("retry-after", " 1.5 ")], Some(1_500)),
             (&[("retry-after-ms", "250")], Some(250)),
-            (
-                &[("retry-after", "9"), ("retry-after-ms", "120")],
-                Some(120),
-            ),
+            (&[("retry-after", "9"), ("retry-after-ms", "120")], Some(120)),
             (&[("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")], None),
             (&[("retry-after", "-4")], None),
             (&[("retry-after", "NaN")], None),
@@ -669,16 +595,10 @@ mod tests {
         assert_eq!(policy.delay_before_retry(0, &f, None), Some(1_000));
         assert_eq!(policy.delay_before_retry(1, &f, None), Some(2_000));
         assert_eq!(policy.delay_before_retry(2, &f, None), None);
-        let patient = RetryPolicy {
-            max_retries: 10,
-            ..RetryPolicy::default()
-        };
+        let patient = RetryPolicy { max_retries: 10, ..RetryPolicy::default() };
         assert_eq!(patient.delay_before_retry(6, &f, None), Some(20_000));
         assert_eq!(patient.delay_before_retry(9, &f, None), Some(20_000));
-        let unbounded = RetryPolicy {
-            max_retries: u32::MAX,
-            ..RetryPolicy::default()
-        };
+        let unbounded = RetryPolicy { max_retries: u32::MAX, ..RetryPolicy::default() };
         assert_eq!(unbounded.delay_before_retry(200, &f, None), Some(20_000));
     }
 
@@ -700,8 +620,7 @@ mod tests {
     }
 
     fn openai() -> ProviderConfig {
-        ProviderConfig::new(ProviderKind::OpenAi, "gpt-4o-mini")
-            .with_key("sk-test-1234567890abcdef")
+        ProviderConfig::new(ProviderKind::OpenAi, "gpt-4o-mini").with_key("sk-test-1234567890abcdef")
     }
 
     fn ollama() -> ProviderConfig {
@@ -723,12 +642,7 @@ mod tests {
                 "Anthropic refused the request because no key is set (401): add a key in Settings.",
                 "설정에서 키를 입력하세요.",
             ),
-            (
-                failure(FailureKind::Auth, Some(403), ""),
-                openai(),
-                "\"gpt-4o-mini\"",
-                "\"gpt-4o-mini\"",
-            ),
+            (failure(FailureKind::Auth, Some(403), ""), openai(), "\"gpt-4o-mini\"", "\"gpt-4o-mini\""),
             (
                 failure(FailureKind::NotFound, Some(404), ""),
                 openai(),
@@ -827,11 +741,7 @@ mod tests {
     fn network_message_for_local_servers_gives_concrete_cors_steps() {
         let f = failure(FailureKind::Network, None, "");
         let cases = [
-            (
-                "http://localhost:11434/v1",
-                "OLLAMA_ORIGINS=* ollama serve",
-                "LM Studio",
-            ),
+            ("http://localhost:11434/v1", "OLLAMA_ORIGINS=* ollama serve", "LM Studio"),
             ("http://127.0.0.1:1234/v1", "Enable CORS", "OLLAMA"),
             ("http://localhost:8080/v1", "llama-server --host", "OLLAMA"),
         ];

@@ -18,9 +18,7 @@ mod wire;
 pub use completion::Completion;
 pub use error::{failure_message, map_http_error, retry_after_ms, RetryPolicy};
 pub use models::{build_model_list_request, parse_model_list};
-pub use provider::{
-    key_required, normalize_base_url, HttpRequest, Method, ProviderConfig, ProviderKind,
-};
+pub use provider::{key_required, normalize_base_url, HttpRequest, Method, ProviderConfig, ProviderKind};
 pub use sse::{SseDecoder, SseEvent};
 pub use stream::{StreamAccumulator, StreamDelta};
 
@@ -30,9 +28,7 @@ use crate::engine::prompt::Prompt;
 /// The chat request for a prompt, in the configured provider's protocol.
 pub fn build_chat_request(cfg: &ProviderConfig, prompt: &Prompt, stream: bool) -> HttpRequest {
     match cfg.kind {
-        ProviderKind::OpenAi | ProviderKind::OpenAiCompatible => {
-            openai::build_request(cfg, prompt, stream)
-        }
+        ProviderKind::OpenAi | ProviderKind::OpenAiCompatible => openai::build_request(cfg, prompt, stream),
         ProviderKind::Anthropic => anthropic::build_request(cfg, prompt, stream),
     }
 }

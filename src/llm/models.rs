@@ -14,26 +14,18 @@ pub fn build_model_list_request(cfg: &ProviderConfig) -> HttpRequest {
     let (url, headers) = match cfg.kind {
         ProviderKind::Anthropic => (cfg.endpoint("/models?limit=1000"), anthropic::headers(cfg)),
         ProviderKind::OpenAi | ProviderKind::OpenAiCompatible => {
-            let headers = cfg
-                .key()
-                .map(|key| vec![("authorization".to_string(), format!("Bearer {key}"))])
-                .unwrap_or_default();
+            let headers =
+                cfg.key().map(|key| vec![("authorization".to_string(), format!("Bearer {key}"))]).unwrap_or_default();
             (cfg.endpoint("/models"), headers)
         }
     };
-    HttpRequest {
-        method: Method::Get,
-        url,
-        headers,
-        body: None,
-    }
+    HttpRequest { method: Method::Get, url, headers, body: None }
 }
 
 /// Model ids from a model list, sorted and without duplicates: OpenAI and Anthropic
 /// `{"data":[{"id":..}]}` or Ollama `/api/tags` `{"models":[{"name":..}]}`.
 pub fn parse_model_list(body: &str) -> Result<Vec<String>, LlmFailure> {
-    let value: Value =
-        serde_json::from_str(body).map_err(|_| malformed("the model list is not JSON", body))?;
+    let value: Value = serde_json::from_str(body).map_err(|_| malformed("the model list is not JSON", body))?;
     if let Some(failure) = failure_from_error_value(&value) {
         return Err(failure);
     }
@@ -41,12 +33,7 @@ pub fn parse_model_list(body: &str) -> Result<Vec<String>, LlmFailure> {
         .get("data")
         .and_then(Value::as_array)
         .map(|items| (items, "id"))
-        .or_else(|| {
-            value
-                .get("models")
-                .and_then(Value::as_array)
-                .map(|items| (items, "name"))
-        });
+        .or_else(|| value.get("models").and_then(Value::as_array).map(|items| (items, "name")));
     let Some((items, field)) = entries else {
         return Err(malformed("the model list has no `data` or `models`", body));
     };
@@ -92,21 +79,13 @@ mod tests {
                     ("anthropic-dangerous-direct-browser-access", "true"),
                 ],
             ),
-            (
-                build_model_list_request(&local),
-                "http://localhost:11434/v1/models",
-                vec![],
-            ),
+            (build_model_list_request(&local), "http://localhost:11434/v1/models", vec![]),
         ];
         for (req, url, headers) in cases {
             assert_eq!(req.method, Method::Get);
             assert_eq!(req.url, url);
             assert_eq!(req.body, None);
-            let got: Vec<(&str, &str)> = req
-                .headers
-                .iter()
-                .map(|(n, v)| (n.as_str(), v.as_str()))
-                .collect();
+            let got: Vec<(&str, &str)> = req.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
             assert_eq!(got, headers, "{url}");
         }
     }
@@ -127,17 +106,10 @@ mod tests {
                 vec!["llama3.2:latest", "qwen2.5:7b"],
             ),
             (r#"{"models":[]}"#, vec![]),
-            (
-                r#"{"data":["a"," ",{"id":""},{"model":"b"}]}"#,
-                vec!["a", "b"],
-            ),
+            (r#"{"data":["a"," ",{"id":""},{"model":"b"}]}"#, vec!["a", "b"]),
         ];
         for (body, want) in cases {
-            assert_eq!(
-                parse_model_list(body),
-                Ok(want.iter().map(|s| s.to_string()).collect()),
-                "{body}"
-            );
+            assert_eq!(parse_model_list(body), Ok(want.iter().map(|s| s.to_string()).collect()), "{body}");
         }
     }
 
@@ -146,17 +118,10 @@ mod tests {
         let cases = [
             ("<html>", FailureKind::Malformed),
             (r#"{"object":"list"}"#, FailureKind::Malformed),
-            (
-                r#"{"error":{"message":"Incorrect API key","code":"invalid_api_key"}}"#,
-                FailureKind::Auth,
-            ),
+            (r#"{"error":{"message":"Incorrect API key","code":"invalid_api_key"}}"#, FailureKind::Auth),
         ];
         for (body, kind) in cases {
-            assert_eq!(
-                parse_model_list(body).map_err(|f| f.kind),
-                Err(kind),
-                "{body}"
-            );
+            assert_eq!(parse_model_list(body).map_err(|f| f.kind), Err(kind), "{body}");
         }
     }
 }

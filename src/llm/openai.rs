@@ -6,10 +6,7 @@ use super::completion::Completion;
 use super::error::failure_from_error_value;
 use super::provider::{HttpRequest, Method, ProviderConfig, ProviderKind};
 use super::stream::{ToolDelta, WireEvent};
-use super::wire::{
-    arguments_or_empty_object, count, malformed, str_field, temperature_number,
-    with_json_instruction,
-};
+use super::wire::{arguments_or_empty_object, count, malformed, str_field, temperature_number, with_json_instruction};
 use crate::engine::call::{FailureKind, LlmFailure, Usage};
 use crate::engine::prompt::{Prompt, ToolCall, TurnRole};
 
@@ -60,11 +57,7 @@ pub fn request_body(cfg: &ProviderConfig, prompt: &Prompt, stream: bool) -> Valu
                         })
                     })
                     .collect();
-                let content = if turn.text.is_empty() {
-                    Value::Null
-                } else {
-                    Value::String(turn.text.clone())
-                };
+                let content = if turn.text.is_empty() { Value::Null } else { Value::String(turn.text.clone()) };
                 json!({"role": "assistant", "content": content, "tool_calls": calls})
             }
             TurnRole::Tool => json!({
@@ -128,25 +121,18 @@ fn mentions_json(prompt: &Prompt) -> bool {
 /// OpenAI reasoning models accept only the default temperature and reject any other value.
 fn has_fixed_temperature(model: &str) -> bool {
     let model = model.trim().to_ascii_lowercase();
-    ["o1", "o3", "o4", "gpt-5"]
-        .iter()
-        .any(|prefix| model.starts_with(prefix))
+    ["o1", "o3", "o4", "gpt-5"].iter().any(|prefix| model.starts_with(prefix))
 }
 
 /// True when a server refused the request because of `response_format` (LM Studio accepts
 /// only `json_schema`): the caller may resend the prompt with `json_output` off.
 pub fn rejects_json_mode(failure: &LlmFailure) -> bool {
-    failure.kind == FailureKind::BadRequest
-        && failure
-            .detail
-            .to_ascii_lowercase()
-            .contains("response_format")
+    failure.kind == FailureKind::BadRequest && failure.detail.to_ascii_lowercase().contains("response_format")
 }
 
 /// Reads a non-streaming chat completions answer.
 pub fn parse_response(body: &str) -> Result<Completion, LlmFailure> {
-    let value: Value =
-        serde_json::from_str(body).map_err(|_| malformed("the answer is not JSON", body))?;
+    let value: Value = serde_json::from_str(body).map_err(|_| malformed("the answer is not JSON", body))?;
     if let Some(failure) = failure_from_error_value(&value) {
         return Err(failure);
     }
@@ -158,9 +144,7 @@ pub fn parse_response(body: &str) -> Result<Completion, LlmFailure> {
     let message = choice.get("message").unwrap_or(&Value::Null);
     let mut text = content_text(message.get("content"));
     if text.is_empty() {
-        text = str_field(message, "refusal")
-            .unwrap_or_default()
-            .to_string();
+        text = str_field(message, "refusal").unwrap_or_default().to_string();
     }
     let tool_calls = message
         .get("tool_calls")
@@ -209,10 +193,8 @@ fn arguments_text(arguments: Option<&Value>) -> String {
 fn usage_of(usage: &Value) -> Option<Usage> {
     let input = count(usage, "prompt_tokens");
     let output = count(usage, "completion_tokens");
-    (input.is_some() || output.is_some()).then(|| Usage {
-        input_tokens: input.unwrap_or(0),
-        output_tokens: output.unwrap_or(0),
-    })
+    (input.is_some() || output.is_some())
+        .then(|| Usage { input_tokens: input.unwrap_or(0), output_tokens: output.unwrap_or(0) })
 }
 
 /// Reads one `data:` payload of a chat completions stream.
@@ -220,8 +202,7 @@ pub(crate) fn parse_stream_data(data: &str) -> Result<Vec<WireEvent>, LlmFailure
     if data.trim() == "[DONE]" {
         return Ok(vec![WireEvent::Done]);
     }
-    let value: Value =
-        serde_json::from_str(data).map_err(|_| malformed("a stream chunk is not JSON", data))?;
+    let value: Value = serde_json::from_str(data).map_err(|_| malformed("a stream chunk is not JSON", data))?;
     if let Some(failure) = failure_from_error_value(&value) {
         return Ok(vec![WireEvent::Failed(failure)]);
     }
@@ -231,22 +212,14 @@ pub(crate) fn parse_stream_data(data: &str) -> Result<Vec<WireEvent>, LlmFailure
     }
     let choices = value.get("choices").and_then(Value::as_array);
     // Only the first choice: prompts never ask for more than one.
-    let choice = choices.and_then(|cs| {
-        cs.iter()
-            .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
-    });
+    let choice = choices.and_then(|cs| cs.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0));
     if let Some(choice) = choice {
         let delta = choice.get("delta").unwrap_or(&Value::Null);
         let text = content_text(delta.get("content"));
         if !text.is_empty() {
             events.push(WireEvent::Text(text));
         }
-        for call in delta
-            .get("tool_calls")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for call in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
             let function = call.get("function").unwrap_or(&Value::Null);
             let arguments = match function.get("arguments") {
                 Some(Value::String(s)) => s.clone(),
@@ -254,10 +227,7 @@ pub(crate) fn parse_stream_data(data: &str) -> Result<Vec<WireEvent>, LlmFailure
                 _ => String::new(),
             };
             events.push(WireEvent::Tool(ToolDelta {
-                key: call
-                    .get("index")
-                    .and_then(Value::as_u64)
-                    .and_then(|i| usize::try_from(i).ok()),
+                key: call.get("index").and_then(Value::as_u64).and_then(|i| usize::try_from(i).ok()),
                 id: str_field(call, "id").map(String::from),
                 name: str_field(function, "name").map(String::from),
                 arguments,
@@ -269,10 +239,8 @@ pub(crate) fn parse_stream_data(data: &str) -> Result<Vec<WireEvent>, LlmFailure
         }
     }
     if let Some(usage) = value.get("usage").filter(|u| u.is_object()) {
-        events.push(WireEvent::Usage {
-            input: count(usage, "prompt_tokens"),
-            output: count(usage, "completion_tokens"),
-        });
+        events
+            .push(WireEvent::Usage { input: count(usage, "prompt_tokens"), output: count(usage, "completion_tokens") });
     }
     Ok(events)
 }
@@ -305,10 +273,7 @@ mod tests {
     }
 
     fn body_of(req: &HttpRequest) -> Value {
-        req.body
-            .as_deref()
-            .and_then(|b| serde_json::from_str(b).ok())
-            .unwrap_or(Value::Null)
+        req.body.as_deref().and_then(|b| serde_json::from_str(b).ok()).unwrap_or(Value::Null)
     }
 
     #[test]
@@ -445,11 +410,7 @@ mod tests {
 
     #[test]
     fn temperature_is_clamped_and_non_numbers_are_left_out() {
-        let cases = [
-            (3.5, Some(json!(2.0))),
-            (-1.0, Some(json!(0.0))),
-            (f32::NAN, None),
-        ];
+        let cases = [(3.5, Some(json!(2.0))), (-1.0, Some(json!(0.0))), (f32::NAN, None)];
         for (t, want) in cases {
             let mut prompt = Prompt::single("s", "u");
             prompt.temperature = t;
@@ -468,10 +429,7 @@ mod tests {
             Ok(Completion {
                 text: "안녕하세요".into(),
                 model: "gpt-4o-mini-2024-07-18".into(),
-                usage: Some(Usage {
-                    input_tokens: 12,
-                    output_tokens: 5
-                }),
+                usage: Some(Usage { input_tokens: 12, output_tokens: 5 }),
                 tool_calls: vec![],
                 stop_reason: Some("stop".into()),
             })
@@ -495,11 +453,7 @@ mod tests {
                         name: "get_weather".into(),
                         arguments: r#"{"city":"Seoul"}"#.into()
                     },
-                    ToolCall {
-                        id: "call_b".into(),
-                        name: "now".into(),
-                        arguments: "{}".into()
-                    },
+                    ToolCall { id: "call_b".into(), name: "now".into(), arguments: "{}".into() },
                 ],
                 None
             ))
@@ -509,21 +463,14 @@ mod tests {
     #[test]
     fn non_streaming_answer_variants_from_other_servers() {
         let cases = [
-            (
-                r#"{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}]}"#,
-                "ab",
-            ),
+            (r#"{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}]}"#, "ab"),
             (
                 r#"{"choices":[{"message":{"content":null,"refusal":"I can't help with that."}}]}"#,
                 "I can't help with that.",
             ),
         ];
         for (body, want) in cases {
-            assert_eq!(
-                parse_response(body).map(|c| c.text),
-                Ok(want.to_string()),
-                "{body}"
-            );
+            assert_eq!(parse_response(body).map(|c| c.text), Ok(want.to_string()), "{body}");
         }
     }
 
@@ -539,26 +486,16 @@ mod tests {
             ),
         ];
         for (body, kind) in cases {
-            assert_eq!(
-                parse_response(body).map_err(|f| f.kind),
-                Err(kind),
-                "{body}"
-            );
+            assert_eq!(parse_response(body).map_err(|f| f.kind), Err(kind), "{body}");
         }
     }
 
     #[test]
     fn json_mode_rejection_is_recognised() {
         let lm_studio = r#"{"error":"'response_format.type' must be 'json_schema' or 'text'"}"#;
-        let f = super::super::error::map_http_error(
-            ProviderKind::OpenAiCompatible,
-            400,
-            &[],
-            lm_studio,
-        );
+        let f = super::super::error::map_http_error(ProviderKind::OpenAiCompatible, 400, &[], lm_studio);
         assert!(rejects_json_mode(&f));
-        let other =
-            super::super::error::map_http_error(ProviderKind::OpenAiCompatible, 400, &[], "bad");
+        let other = super::super::error::map_http_error(ProviderKind::OpenAiCompatible, 400, &[], "bad");
         assert!(!rejects_json_mode(&other));
     }
 
@@ -570,16 +507,10 @@ mod tests {
                 r#"{"model":"m","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}],"usage":null}"#,
                 vec![WireEvent::Model("m".into()), WireEvent::Text("Hi".into())],
             ),
-            (
-                r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
-                vec![WireEvent::Finish("stop".into())],
-            ),
+            (r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#, vec![WireEvent::Finish("stop".into())]),
             (
                 r#"{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}"#,
-                vec![WireEvent::Usage {
-                    input: Some(3),
-                    output: Some(4),
-                }],
+                vec![WireEvent::Usage { input: Some(3), output: Some(4) }],
             ),
             (
                 r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_x","type":"function","function":{"name":"f","arguments":""}}]}}]}"#,
@@ -595,9 +526,6 @@ mod tests {
         for (data, want) in cases {
             assert_eq!(parse_stream_data(data), Ok(want), "{data}");
         }
-        assert_eq!(
-            parse_stream_data("{oops").map_err(|f| f.kind),
-            Err(FailureKind::Malformed)
-        );
+        assert_eq!(parse_stream_data("{oops").map_err(|f| f.kind), Err(FailureKind::Malformed));
     }
 }

@@ -69,22 +69,13 @@ pub struct ProviderConfig {
 impl ProviderConfig {
     /// A config with the kind's default base URL and no key.
     pub fn new(kind: ProviderKind, model: impl Into<String>) -> Self {
-        ProviderConfig {
-            kind,
-            base_url: kind.default_base_url().to_string(),
-            model: model.into(),
-            api_key: None,
-        }
+        ProviderConfig { kind, base_url: kind.default_base_url().to_string(), model: model.into(), api_key: None }
     }
 
     /// The same config with this key (blank means none).
     pub fn with_key(mut self, key: impl Into<String>) -> Self {
         let key = key.into();
-        self.api_key = if key.trim().is_empty() {
-            None
-        } else {
-            Some(key)
-        };
+        self.api_key = if key.trim().is_empty() { None } else { Some(key) };
         self
     }
 
@@ -96,10 +87,7 @@ impl ProviderConfig {
 
     /// The key to send, trimmed; `None` when unset or blank.
     pub fn key(&self) -> Option<&str> {
-        self.api_key
-            .as_deref()
-            .map(str::trim)
-            .filter(|k| !k.is_empty())
+        self.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty())
     }
 
     /// The normalized base URL, or the kind's default when none was entered.
@@ -152,11 +140,7 @@ pub fn normalize_base_url(url: &str) -> String {
         return url;
     }
     if !url.contains("://") {
-        let scheme = if is_local_host(host_of(&format!("http://{url}"))) {
-            "http://"
-        } else {
-            "https://"
-        };
+        let scheme = if is_local_host(host_of(&format!("http://{url}"))) { "http://" } else { "https://" };
         url = format!("{scheme}{url}");
     }
     for suffix in ENDPOINT_SUFFIXES {
@@ -274,10 +258,7 @@ impl fmt::Debug for HttpRequest {
 
 /// The value of a header in a list, looked up without regard to case.
 pub fn header_value<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.as_str())
+    headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 
 #[cfg(test)]
@@ -290,37 +271,19 @@ mod tests {
     fn normalize_base_url_cleans_what_people_paste() {
         let cases = [
             ("https://api.openai.com/v1", "https://api.openai.com/v1"),
-            (
-                "  https://api.openai.com/v1/  ",
-                "https://api.openai.com/v1",
-            ),
+            ("  https://api.openai.com/v1/  ", "https://api.openai.com/v1"),
             ("https://api.openai.com", "https://api.openai.com/v1"),
             ("https://api.openai.com/", "https://api.openai.com/v1"),
             ("http://localhost:11434", "http://localhost:11434/v1"),
             ("http://localhost:11434/v1//", "http://localhost:11434/v1"),
-            (
-                "https://openrouter.ai/api/v1",
-                "https://openrouter.ai/api/v1",
-            ),
-            (
-                "https://openrouter.ai/api/v1/",
-                "https://openrouter.ai/api/v1",
-            ),
+            ("https://openrouter.ai/api/v1", "https://openrouter.ai/api/v1"),
+            ("https://openrouter.ai/api/v1/", "https://openrouter.ai/api/v1"),
             ("http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"),
             ("localhost:1234", "http://localhost:1234/v1"),
             ("my-vllm.example.com", "https://my-vllm.example.com/v1"),
-            (
-                "http://localhost:11434/v1/chat/completions",
-                "http://localhost:11434/v1",
-            ),
-            (
-                "https://api.anthropic.com/v1/messages",
-                "https://api.anthropic.com/v1",
-            ),
-            (
-                "https://api.openai.com/v1/models",
-                "https://api.openai.com/v1",
-            ),
+            ("http://localhost:11434/v1/chat/completions", "http://localhost:11434/v1"),
+            ("https://api.anthropic.com/v1/messages", "https://api.anthropic.com/v1"),
+            ("https://api.openai.com/v1/models", "https://api.openai.com/v1"),
             ("", ""),
             ("   ", ""),
         ];
@@ -346,10 +309,7 @@ mod tests {
     fn empty_base_url_falls_back_to_the_default() {
         let mut cfg = ProviderConfig::new(ProviderKind::OpenAi, "gpt-4o-mini");
         cfg.base_url = "  ".into();
-        assert_eq!(
-            cfg.endpoint("/chat/completions"),
-            "https://api.openai.com/v1/chat/completions"
-        );
+        assert_eq!(cfg.endpoint("/chat/completions"), "https://api.openai.com/v1/chat/completions");
     }
 
     #[test]
@@ -382,8 +342,7 @@ mod tests {
     #[test]
     fn serialized_config_has_no_key_and_reads_back_without_one() {
         let secret = "sk-ant-SECRETSECRETSECRET";
-        let cfg =
-            ProviderConfig::new(ProviderKind::Anthropic, "claude-sonnet-4-5").with_key(secret);
+        let cfg = ProviderConfig::new(ProviderKind::Anthropic, "claude-sonnet-4-5").with_key(secret);
         let json = serde_json::to_string(&cfg).unwrap_or_default();
         assert!(!json.contains(secret), "{json}");
         assert!(json.contains("\"anthropic\""), "{json}");

@@ -157,11 +157,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn ev(event: Option<&str>, data: &str) -> SseEvent {
-        SseEvent {
-            event: event.map(String::from),
-            data: data.into(),
-            id: None,
-        }
+        SseEvent { event: event.map(String::from), data: data.into(), id: None }
     }
 
     fn decode_whole(bytes: &[u8]) -> Vec<SseEvent> {
@@ -190,10 +186,7 @@ mod tests {
             ("data: a\ndata: b\n\n", vec![ev(None, "a\nb")]),
             ("data\n\n", vec![ev(None, "")]),
             ("data:\ndata:\n\n", vec![ev(None, "\n")]),
-            (
-                "event: message_start\ndata: {}\n\n",
-                vec![ev(Some("message_start"), "{}")],
-            ),
+            ("event: message_start\ndata: {}\n\n", vec![ev(Some("message_start"), "{}")]),
             (": keep-alive\n\ndata: x\n\n", vec![ev(None, "x")]),
             ("event: ping\n\n", vec![]),
             ("retry: 3000\nfoo: bar\ndata: y\n\n", vec![ev(None, "y")]),
@@ -212,11 +205,7 @@ mod tests {
             "data: a\r\n\ndata: b\n\r\n",
         ];
         for input in cases {
-            assert_eq!(
-                decode_whole(input.as_bytes()),
-                vec![ev(None, "a"), ev(None, "b")],
-                "{input:?}"
-            );
+            assert_eq!(decode_whole(input.as_bytes()), vec![ev(None, "a"), ev(None, "b")], "{input:?}");
         }
     }
 
@@ -279,10 +268,7 @@ mod tests {
     #[test]
     fn sse_decoder_replaces_invalid_utf8_without_panicking() {
         let got = decode_whole(b"data: a\xFF\xFEb\n\ndata: \xE2\x82\n\n");
-        assert_eq!(
-            got,
-            vec![ev(None, "a\u{FFFD}\u{FFFD}b"), ev(None, "\u{FFFD}")]
-        );
+        assert_eq!(got, vec![ev(None, "a\u{FFFD}\u{FFFD}b"), ev(None, "\u{FFFD}")]);
     }
 
     #[test]
@@ -322,7 +308,8 @@ mod tests {
 
     #[test]
     fn sse_decoder_gives_identical_events_however_the_bytes_are_split() {
-        let stream = "event: a\r\ndata: 첫째 줄\r\ndata: second\r\n\r\n: comment\n\nid: 1\ndata: 🎉 done\r\rdata: tail".as_bytes();
+        let stream = "event: a\r\ndata: 첫째 줄\r\ndata: second\r\n\r\n: comment\n\nid: 1\ndata: 🎉 done\r\rdata: tail"
+            .as_bytes();
         let want = decode_whole(stream);
         assert_eq!(want.len(), 3);
         for cut in 0..=stream.len() {

@@ -124,8 +124,7 @@ impl StreamAccumulator {
     pub fn push_bytes(&mut self, chunk: &[u8]) -> Vec<StreamDelta> {
         if !self.saw_event && self.raw_body.len() < RAW_BODY_LIMIT {
             let room = RAW_BODY_LIMIT - self.raw_body.len();
-            self.raw_body
-                .extend_from_slice(&chunk[..chunk.len().min(room)]);
+            self.raw_body.extend_from_slice(&chunk[..chunk.len().min(room)]);
         }
         let events = self.decoder.push(chunk);
         self.push_events(&events)
@@ -183,12 +182,7 @@ impl StreamAccumulator {
     /// Ends the stream with a failure from outside it (Stop, timeout, a read error), keeping
     /// the text so far as `partial`.
     pub fn into_failure(self, kind: FailureKind, detail: impl Into<String>) -> LlmFailure {
-        LlmFailure {
-            kind,
-            detail: detail.into(),
-            status: None,
-            partial: non_empty(self.text),
-        }
+        LlmFailure { kind, detail: detail.into(), status: None, partial: non_empty(self.text) }
     }
 
     /// Ends the stream: the completion, or why there is none (see the module docs).
@@ -202,14 +196,9 @@ impl StreamAccumulator {
         if !self.saw_event {
             return self.finish_without_events();
         }
-        let complete = self.done
-            || (self.kind == ProviderKind::OpenAiCompatible && self.stop_reason.is_some());
+        let complete = self.done || (self.kind == ProviderKind::OpenAiCompatible && self.stop_reason.is_some());
         if !complete {
-            let marker = if self.kind.speaks_openai() {
-                "[DONE]"
-            } else {
-                "message_stop"
-            };
+            let marker = if self.kind.speaks_openai() { "[DONE]" } else { "message_stop" };
             return Err(LlmFailure {
                 kind: FailureKind::Interrupted,
                 detail: format!("the stream ended before {marker}"),
@@ -286,11 +275,7 @@ impl StreamAccumulator {
                     slot.fallback_arguments = delta.fallback_arguments;
                 }
                 slot.arguments.push_str(&delta.arguments);
-                deltas.push(StreamDelta::ToolCall {
-                    index,
-                    name: slot.name.clone(),
-                    arguments_delta: delta.arguments,
-                });
+                deltas.push(StreamDelta::ToolCall { index, name: slot.name.clone(), arguments_delta: delta.arguments });
             }
             WireEvent::Usage { input, output } => {
                 let mut usage = self.usage.unwrap_or_default();
@@ -329,9 +314,7 @@ impl StreamAccumulator {
                 let last = self.tools.len().checked_sub(1);
                 match (&delta.id, last) {
                     (Some(id), Some(last))
-                        if !id.is_empty()
-                            && !self.tools[last].id.is_empty()
-                            && self.tools[last].id != *id =>
+                        if !id.is_empty() && !self.tools[last].id.is_empty() && self.tools[last].id != *id =>
                     {
                         None
                     }
@@ -340,10 +323,7 @@ impl StreamAccumulator {
             }
         };
         found.unwrap_or_else(|| {
-            self.tools.push(ToolSlot {
-                key: delta.key,
-                ..ToolSlot::default()
-            });
+            self.tools.push(ToolSlot { key: delta.key, ..ToolSlot::default() });
             self.tools.len() - 1
         })
     }
@@ -351,33 +331,24 @@ impl StreamAccumulator {
 
 /// A failure for an `event: error` whose data is not an error object.
 fn error_event_failure(data: &str) -> LlmFailure {
-    serde_json::from_str::<Value>(data)
-        .ok()
-        .and_then(|v| failure_from_error_value(&v))
-        .unwrap_or_else(|| LlmFailure {
-            kind: FailureKind::Server,
-            detail: crate::engine::lang::clip(data.trim(), 300),
-            status: None,
-            partial: None,
-        })
+    serde_json::from_str::<Value>(data).ok().and_then(|v| failure_from_error_value(&v)).unwrap_or_else(|| LlmFailure {
+        kind: FailureKind::Server,
+        detail: crate::engine::lang::clip(data.trim(), 300),
+        status: None,
+        partial: None,
+    })
 }
 
 /// The `Empty` failure, saying why when the stop reason tells.
 pub(crate) fn empty_failure(stop_reason: Option<&str>) -> LlmFailure {
     let detail = match stop_reason {
         Some("length" | "max_tokens") => {
-            "the token limit was reached before any answer (reasoning models spend tokens thinking first)"
-                .to_string()
+            "the token limit was reached before any answer (reasoning models spend tokens thinking first)".to_string()
         }
         Some(reason) => format!("stop reason: {reason}"),
         None => String::new(),
     };
-    LlmFailure {
-        kind: FailureKind::Empty,
-        detail,
-        status: None,
-        partial: None,
-    }
+    LlmFailure { kind: FailureKind::Empty, detail, status: None, partial: None }
 }
 
 fn non_empty(text: String) -> Option<String> {
@@ -450,11 +421,7 @@ mod tests {
     }
 
     fn tool(id: &str, name: &str, arguments: &str) -> ToolCall {
-        ToolCall {
-            id: id.into(),
-            name: name.into(),
-            arguments: arguments.into(),
-        }
+        ToolCall { id: id.into(), name: name.into(), arguments: arguments.into() }
     }
 
     #[test]
@@ -465,10 +432,7 @@ mod tests {
             Ok(Completion {
                 text: "날씨를 확인할게요 🌧".into(),
                 model: "gpt-4o-mini-2024-07-18".into(),
-                usage: Some(Usage {
-                    input_tokens: 81,
-                    output_tokens: 42
-                }),
+                usage: Some(Usage { input_tokens: 81, output_tokens: 42 }),
                 tool_calls: vec![
                     tool("call_a", "get_weather", r#"{"city": "서울"}"#),
                     tool("call_b", "get_weather", r#"{"city": "부산"}"#),
@@ -481,30 +445,15 @@ mod tests {
             vec![
                 StreamDelta::Text("날씨를 ".into()),
                 StreamDelta::Text("확인할게요 🌧".into()),
-                StreamDelta::ToolCall {
-                    index: 0,
-                    name: "get_weather".into(),
-                    arguments_delta: String::new()
-                },
-                StreamDelta::ToolCall {
-                    index: 0,
-                    name: "get_weather".into(),
-                    arguments_delta: "{\"city\": ".into()
-                },
-                StreamDelta::ToolCall {
-                    index: 0,
-                    name: "get_weather".into(),
-                    arguments_delta: "\"서울\"}".into()
-                },
+                StreamDelta::ToolCall { index: 0, name: "get_weather".into(), arguments_delta: String::new() },
+                StreamDelta::ToolCall { index: 0, name: "get_weather".into(), arguments_delta: "{\"city\": ".into() },
+                StreamDelta::ToolCall { index: 0, name: "get_weather".into(), arguments_delta: "\"서울\"}".into() },
                 StreamDelta::ToolCall {
                     index: 1,
                     name: "get_weather".into(),
                     arguments_delta: "{\"city\": \"부산\"}".into()
                 },
-                StreamDelta::Usage(Usage {
-                    input_tokens: 81,
-                    output_tokens: 42
-                }),
+                StreamDelta::Usage(Usage { input_tokens: 81, output_tokens: 42 }),
             ]
         );
     }
@@ -517,29 +466,17 @@ mod tests {
             Ok(Completion {
                 text: "서울 날씨를 볼게요 ☔".into(),
                 model: "claude-sonnet-4-5-20250929".into(),
-                usage: Some(Usage {
-                    input_tokens: 472,
-                    output_tokens: 89
-                }),
+                usage: Some(Usage { input_tokens: 472, output_tokens: 89 }),
                 tool_calls: vec![tool("toolu_01", "get_weather", r#"{"city": "서울"}"#)],
                 stop_reason: Some("tool_use".into()),
             })
         );
-        let usages: Vec<&StreamDelta> = deltas
-            .iter()
-            .filter(|d| matches!(d, StreamDelta::Usage(_)))
-            .collect();
+        let usages: Vec<&StreamDelta> = deltas.iter().filter(|d| matches!(d, StreamDelta::Usage(_))).collect();
         assert_eq!(
             usages,
             vec![
-                &StreamDelta::Usage(Usage {
-                    input_tokens: 472,
-                    output_tokens: 2
-                }),
-                &StreamDelta::Usage(Usage {
-                    input_tokens: 472,
-                    output_tokens: 89
-                }),
+                &StreamDelta::Usage(Usage { input_tokens: 472, output_tokens: 2 }),
+                &StreamDelta::Usage(Usage { input_tokens: 472, output_tokens: 89 }),
             ]
         );
         assert_eq!(streamed_text(&deltas), "서울 날씨를 볼게요 ☔");
@@ -576,19 +513,14 @@ mod tests {
             .unwrap_or(0);
         let (_, result) = run_str(ProviderKind::OpenAi, &OPENAI_STREAM[..cut]);
         let failure = result.err();
-        assert_eq!(
-            failure.as_ref().map(|f| f.kind),
-            Some(FailureKind::Interrupted)
-        );
-        assert_eq!(
-            failure.and_then(|f| f.partial),
-            Some("날씨를 확인할게요 🌧".to_string())
-        );
+        assert_eq!(failure.as_ref().map(|f| f.kind), Some(FailureKind::Interrupted));
+        assert_eq!(failure.and_then(|f| f.partial), Some("날씨를 확인할게요 🌧".to_string()));
     }
 
     #[test]
     fn official_openai_stream_needs_done_even_after_a_finish_reason() {
-        let stream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n";
+        let stream =
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n";
         let (_, result) = run_str(ProviderKind::OpenAi, stream);
         assert_eq!(result.map_err(|f| f.kind), Err(FailureKind::Interrupted));
     }
@@ -611,10 +543,7 @@ mod tests {
         let stream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"},\"finish_reason\":null}]}\n\n";
         let (_, result) = run_str(ProviderKind::OpenAiCompatible, stream);
         let failure = result.err();
-        assert_eq!(
-            failure.as_ref().map(|f| f.kind),
-            Some(FailureKind::Interrupted)
-        );
+        assert_eq!(failure.as_ref().map(|f| f.kind), Some(FailureKind::Interrupted));
         assert_eq!(failure.and_then(|f| f.partial), Some("Hel".into()));
     }
 
@@ -623,14 +552,8 @@ mod tests {
         let cut = ANTHROPIC_STREAM.find("event: message_stop").unwrap_or(0);
         let (_, result) = run_str(ProviderKind::Anthropic, &ANTHROPIC_STREAM[..cut]);
         let failure = result.err();
-        assert_eq!(
-            failure.as_ref().map(|f| f.kind),
-            Some(FailureKind::Interrupted)
-        );
-        assert_eq!(
-            failure.and_then(|f| f.partial),
-            Some("서울 날씨를 볼게요 ☔".into())
-        );
+        assert_eq!(failure.as_ref().map(|f| f.kind), Some(FailureKind::Interrupted));
+        assert_eq!(failure.and_then(|f| f.partial), Some("서울 날씨를 볼게요 ☔".into()));
     }
 
     #[test]
@@ -648,16 +571,8 @@ mod tests {
         for (kind, stream) in cases {
             let (_, result) = run_str(kind, stream);
             let failure = result.err();
-            assert_eq!(
-                failure.as_ref().map(|f| f.kind),
-                Some(FailureKind::Malformed),
-                "{kind:?}"
-            );
-            assert_eq!(
-                failure.and_then(|f| f.partial),
-                Some("Hi".into()),
-                "{kind:?}"
-            );
+            assert_eq!(failure.as_ref().map(|f| f.kind), Some(FailureKind::Malformed), "{kind:?}");
+            assert_eq!(failure.and_then(|f| f.partial), Some("Hi".into()), "{kind:?}");
         }
     }
 
@@ -698,16 +613,8 @@ mod tests {
         for (kind, stream, want_kind, want_detail) in cases {
             let (_, result) = run_str(kind, stream);
             let failure = result.err();
-            assert_eq!(
-                failure.as_ref().map(|f| f.kind),
-                Some(want_kind),
-                "{stream}"
-            );
-            assert_eq!(
-                failure.map(|f| f.detail),
-                Some(want_detail.into()),
-                "{stream}"
-            );
+            assert_eq!(failure.as_ref().map(|f| f.kind), Some(want_kind), "{stream}");
+            assert_eq!(failure.map(|f| f.detail), Some(want_detail.into()), "{stream}");
         }
     }
 
@@ -728,25 +635,15 @@ mod tests {
         for (kind, stream, detail) in cases {
             let (_, result) = run_str(kind, stream);
             let failure = result.err();
-            assert_eq!(
-                failure.as_ref().map(|f| f.kind),
-                Some(FailureKind::Empty),
-                "{kind:?}"
-            );
-            assert!(
-                failure.is_some_and(|f| f.detail.contains(detail)),
-                "{kind:?}"
-            );
+            assert_eq!(failure.as_ref().map(|f| f.kind), Some(FailureKind::Empty), "{kind:?}");
+            assert!(failure.is_some_and(|f| f.detail.contains(detail)), "{kind:?}");
         }
     }
 
     #[test]
     fn empty_body_is_interrupted_without_partial() {
         let (_, result) = run(ProviderKind::OpenAi, &[]);
-        assert_eq!(
-            result.map_err(|f| (f.kind, f.partial)),
-            Err((FailureKind::Interrupted, None))
-        );
+        assert_eq!(result.map_err(|f| (f.kind, f.partial)), Err((FailureKind::Interrupted, None)));
     }
 
     #[test]
@@ -762,11 +659,7 @@ mod tests {
                 r#"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#,
                 Err(FailureKind::RateLimited),
             ),
-            (
-                ProviderKind::OpenAi,
-                "<html>bad gateway</html>",
-                Err(FailureKind::Malformed),
-            ),
+            (ProviderKind::OpenAi, "<html>bad gateway</html>", Err(FailureKind::Malformed)),
         ];
         for (kind, body, want) in cases {
             let (_, result) = run_str(kind, body);
@@ -776,9 +669,8 @@ mod tests {
 
     #[test]
     fn events_after_the_end_marker_are_ignored() {
-        let stream = format!(
-            "{OPENAI_STREAM}data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"late\"}}}}]}}\n\n"
-        );
+        let stream =
+            format!("{OPENAI_STREAM}data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"late\"}}}}]}}\n\n");
         let (deltas, result) = run_str(ProviderKind::OpenAi, &stream);
         assert!(!streamed_text(&deltas).contains("late"));
         assert!(result.is_ok_and(|c| !c.text.contains("late")));
@@ -801,10 +693,7 @@ mod tests {
         let text = acc.text().to_string();
         assert!(!text.is_empty());
         let failure = acc.into_failure(FailureKind::Aborted, "");
-        assert_eq!(
-            (failure.kind, failure.partial),
-            (FailureKind::Aborted, Some(text))
-        );
+        assert_eq!((failure.kind, failure.partial), (FailureKind::Aborted, Some(text)));
     }
 
     #[test]
@@ -818,10 +707,7 @@ mod tests {
         let (_, result) = run_str(ProviderKind::OpenAiCompatible, stream);
         assert_eq!(
             result.map(|c| c.tool_calls),
-            Ok(vec![
-                tool("c1", "a", r#"{"x":1}"#),
-                tool("c2", "b", r#"{"y":2}"#)
-            ])
+            Ok(vec![tool("c1", "a", r#"{"x":1}"#), tool("c2", "b", r#"{"y":2}"#)])
         );
     }
 
@@ -833,10 +719,7 @@ mod tests {
             "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
         );
         let (_, result) = run_str(ProviderKind::Anthropic, stream);
-        assert_eq!(
-            result.map(|c| c.tool_calls),
-            Ok(vec![tool("t1", "now", "{}")])
-        );
+        assert_eq!(result.map(|c| c.tool_calls), Ok(vec![tool("t1", "now", "{}")]));
     }
 
     #[test]

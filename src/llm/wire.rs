@@ -32,10 +32,7 @@ pub(crate) fn temperature_number(t: f32, max: f32) -> Option<Value> {
 
 /// A token count field, when present and a non-negative integer.
 pub(crate) fn count(value: &Value, key: &str) -> Option<u32> {
-    value
-        .get(key)
-        .and_then(Value::as_u64)
-        .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+    value.get(key).and_then(Value::as_u64).map(|n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
 /// A string field, when present and a string.

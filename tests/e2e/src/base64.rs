@@ -42,8 +42,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, Base64Error> {
     for group in unpadded.chunks(4) {
         let mut acc = 0u32;
         for (i, &c) in group.iter().enumerate() {
-            let v = sextet(c)
-                .ok_or_else(|| Base64Error(format!("unexpected character {:?}", c as char)))?;
+            let v = sextet(c).ok_or_else(|| Base64Error(format!("unexpected character {:?}", c as char)))?;
             acc |= v << (18 - 6 * i);
         }
         let bytes = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];

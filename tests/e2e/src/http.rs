@@ -72,9 +72,7 @@ impl std::error::Error for HttpError {}
 impl From<io::Error> for HttpError {
     fn from(e: io::Error) -> Self {
         match e.kind() {
-            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => {
-                HttpError::Timeout("waiting for the peer".into())
-            }
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => HttpError::Timeout("waiting for the peer".into()),
             io::ErrorKind::UnexpectedEof => HttpError::Incomplete(e.to_string()),
             _ => HttpError::Io(e),
         }
@@ -83,10 +81,7 @@ impl From<io::Error> for HttpError {
 
 /// True for the error kinds a socket timeout produces.
 pub fn is_timeout(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-    )
+    matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
 }
 
 /// Header fields in arrival order; names compare case-insensitively.
@@ -96,10 +91,7 @@ pub struct Headers(pub Vec<(String, String)>);
 impl Headers {
     /// The first value of a header, by case-insensitive name.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        self.0.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
     /// Whether a header is present.
@@ -140,10 +132,7 @@ pub struct Request {
 impl Request {
     /// The target's path, without query or fragment.
     pub fn path(&self) -> &str {
-        self.target
-            .split(['?', '#'])
-            .next()
-            .unwrap_or(self.target.as_str())
+        self.target.split(['?', '#']).next().unwrap_or(self.target.as_str())
     }
 
     /// The target's query string, if any.
@@ -184,17 +173,13 @@ fn parse_json_body(body: &[u8]) -> Result<Value, HttpError> {
 /// Reads one line ending in LF (CR stripped); `None` at a clean end of input.
 fn read_line(r: &mut impl BufRead, limit: usize) -> Result<Option<String>, HttpError> {
     let mut buf = Vec::new();
-    (&mut *r)
-        .take(limit as u64 + 1)
-        .read_until(b'\n', &mut buf)?;
+    (&mut *r).take(limit as u64 + 1).read_until(b'\n', &mut buf)?;
     if buf.is_empty() {
         return Ok(None);
     }
     if buf.last() != Some(&b'\n') {
         if buf.len() > limit {
-            return Err(HttpError::BadMessage(format!(
-                "line longer than {limit} bytes"
-            )));
+            return Err(HttpError::BadMessage(format!("line longer than {limit} bytes")));
         }
         return Err(HttpError::Incomplete("inside a line".into()));
     }
@@ -202,25 +187,20 @@ fn read_line(r: &mut impl BufRead, limit: usize) -> Result<Option<String>, HttpE
     if buf.last() == Some(&b'\r') {
         buf.pop();
     }
-    String::from_utf8(buf)
-        .map(Some)
-        .map_err(|_| HttpError::BadMessage("line is not UTF-8".into()))
+    String::from_utf8(buf).map(Some).map_err(|_| HttpError::BadMessage("line is not UTF-8".into()))
 }
 
 fn read_headers(r: &mut impl BufRead) -> Result<Headers, HttpError> {
     let mut headers = Vec::new();
     let mut total = 0;
     loop {
-        let line = read_line(r, MAX_LINE)?
-            .ok_or_else(|| HttpError::Incomplete("inside the header block".into()))?;
+        let line = read_line(r, MAX_LINE)?.ok_or_else(|| HttpError::Incomplete("inside the header block".into()))?;
         if line.is_empty() {
             return Ok(Headers(headers));
         }
         total += line.len();
         if total > MAX_HEAD {
-            return Err(HttpError::BadMessage(format!(
-                "header block larger than {MAX_HEAD} bytes"
-            )));
+            return Err(HttpError::BadMessage(format!("header block larger than {MAX_HEAD} bytes")));
         }
         let (name, value) = line
             .split_once(':')
@@ -234,14 +214,9 @@ fn read_headers(r: &mut impl BufRead) -> Result<Headers, HttpError> {
 }
 
 /// Reads a chunked body into `out`, keeping what arrived even when it fails.
-fn read_chunked_into(
-    r: &mut impl BufRead,
-    out: &mut Vec<u8>,
-    limit: usize,
-) -> Result<(), HttpError> {
+fn read_chunked_into(r: &mut impl BufRead, out: &mut Vec<u8>, limit: usize) -> Result<(), HttpError> {
     loop {
-        let line = read_line(r, MAX_LINE)?
-            .ok_or_else(|| HttpError::Incomplete("before a chunk size".into()))?;
+        let line = read_line(r, MAX_LINE)?.ok_or_else(|| HttpError::Incomplete("before a chunk size".into()))?;
         let size_text = line.split(';').next().unwrap_or("").trim();
         let size = usize::from_str_radix(size_text, 16)
             .map_err(|_| HttpError::BadMessage(format!("bad chunk size {line:?}")))?;
@@ -259,9 +234,7 @@ fn read_chunked_into(
         }
         let got = (&mut *r).take(size as u64).read_to_end(out)?;
         if got < size {
-            return Err(HttpError::Incomplete(format!(
-                "chunk of {size} bytes ended after {got}"
-            )));
+            return Err(HttpError::Incomplete(format!("chunk of {size} bytes ended after {got}")));
         }
         match read_line(r, 2)? {
             Some(l) if l.is_empty() => {}
@@ -282,11 +255,9 @@ pub fn decode_chunked(data: &[u8]) -> (Vec<u8>, bool) {
 fn content_length(headers: &Headers) -> Result<Option<usize>, HttpError> {
     match headers.get("content-length") {
         None => Ok(None),
-        Some(v) => v
-            .trim()
-            .parse::<usize>()
-            .map(Some)
-            .map_err(|_| HttpError::BadMessage(format!("bad Content-Length {v:?}"))),
+        Some(v) => {
+            v.trim().parse::<usize>().map(Some).map_err(|_| HttpError::BadMessage(format!("bad Content-Length {v:?}")))
+        }
     }
 }
 
@@ -326,13 +297,7 @@ pub fn read_request(r: &mut impl BufRead) -> Result<Option<Request>, HttpError> 
             }
         }
     };
-    Ok(Some(Request {
-        method,
-        target,
-        version,
-        headers,
-        body,
-    }))
+    Ok(Some(Request { method, target, version, headers, body }))
 }
 
 /// The standard reason phrase of a status code.
@@ -393,25 +358,17 @@ pub struct Response {
 impl Response {
     /// An empty response with this status.
     pub fn new(status: u16) -> Self {
-        Response {
-            status,
-            headers: Vec::new(),
-            body: Vec::new(),
-        }
+        Response { status, headers: Vec::new(), body: Vec::new() }
     }
 
     /// A JSON response.
     pub fn json(status: u16, value: &Value) -> Self {
-        Response::new(status)
-            .header("Content-Type", "application/json")
-            .body(value.to_string())
+        Response::new(status).header("Content-Type", "application/json").body(value.to_string())
     }
 
     /// A response with a body of the given content type.
     pub fn with_body(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Self {
-        Response::new(status)
-            .header("Content-Type", content_type)
-            .body(body)
+        Response::new(status).header("Content-Type", content_type).body(body)
     }
 
     /// The same response with one more header field.
@@ -469,23 +426,14 @@ pub struct StreamWriter<W: Write> {
 
 impl<W: Write> StreamWriter<W> {
     /// Writes the status line and headers (plus the framing header) and flushes.
-    pub fn start(
-        mut inner: W,
-        status: u16,
-        headers: &[(String, String)],
-        framing: Framing,
-    ) -> io::Result<Self> {
+    pub fn start(mut inner: W, status: u16, headers: &[(String, String)], framing: Framing) -> io::Result<Self> {
         let framing_header = match framing {
             Framing::Chunked => ("Transfer-Encoding", "chunked".to_string()),
             Framing::Close => ("Connection", "close".to_string()),
         };
         write_head(&mut inner, status, headers, &[framing_header])?;
         inner.flush()?;
-        Ok(StreamWriter {
-            inner,
-            framing,
-            body_bytes: 0,
-        })
+        Ok(StreamWriter { inner, framing, body_bytes: 0 })
     }
 
     /// Writes and flushes one piece of the body (empty pieces are skipped).
@@ -555,17 +503,13 @@ impl ClientResponse {
 }
 
 /// Reads one response; `head_request` says the body is absent whatever the headers say.
-pub fn read_response(
-    r: &mut impl BufRead,
-    head_request: bool,
-) -> Result<ClientResponse, HttpError> {
-    let line = read_line(r, MAX_LINE)?
-        .ok_or_else(|| HttpError::Incomplete("no response at all".into()))?;
+pub fn read_response(r: &mut impl BufRead, head_request: bool) -> Result<ClientResponse, HttpError> {
+    let line = read_line(r, MAX_LINE)?.ok_or_else(|| HttpError::Incomplete("no response at all".into()))?;
     let mut parts = line.splitn(3, ' ');
     let status = match (parts.next(), parts.next()) {
-        (Some(v), Some(code)) if v.starts_with("HTTP/1.") => code
-            .parse::<u16>()
-            .map_err(|_| HttpError::BadMessage(format!("bad status line {line:?}")))?,
+        (Some(v), Some(code)) if v.starts_with("HTTP/1.") => {
+            code.parse::<u16>().map_err(|_| HttpError::BadMessage(format!("bad status line {line:?}")))?
+        }
         _ => return Err(HttpError::BadMessage(format!("bad status line {line:?}"))),
     };
     let headers = read_headers(r)?;
@@ -590,11 +534,7 @@ pub fn read_response(
         }
         body
     };
-    Ok(ClientResponse {
-        status,
-        headers,
-        body,
-    })
+    Ok(ClientResponse { status, headers, body })
 }
 
 /// The parts of an `http://` URL this client needs.
@@ -676,9 +616,7 @@ pub fn send(
     }
     let mut stream = match (stream, last_err) {
         (Some(s), _) => s,
-        (None, Some(e)) if is_timeout(&e) => {
-            return Err(HttpError::Timeout(format!("connecting to {url}")))
-        }
+        (None, Some(e)) if is_timeout(&e) => return Err(HttpError::Timeout(format!("connecting to {url}"))),
         (None, Some(e)) => return Err(HttpError::Io(e)),
         (None, None) => return Err(HttpError::BadUrl(url.to_string())),
     };
@@ -686,11 +624,8 @@ pub fn send(
     stream.set_write_timeout(Some(timeout))?;
     stream.set_nodelay(true)?;
 
-    let mut head = format!(
-        "{method} {} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
-        parsed.target,
-        parsed.host_header()
-    );
+    let mut head =
+        format!("{method} {} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", parsed.target, parsed.host_header());
     for (n, v) in headers {
         head.push_str(&format!("{n}: {v}\r\n"));
     }
@@ -704,15 +639,11 @@ pub fn send(
     if let Some(b) = body {
         out.extend_from_slice(b);
     }
-    stream
-        .write_all(&out)
-        .map_err(|e| with_context(e, method, url))?;
+    stream.write_all(&out).map_err(|e| with_context(e, method, url))?;
     stream.flush()?;
     let mut reader = BufReader::new(stream);
     read_response(&mut reader, method.eq_ignore_ascii_case("HEAD")).map_err(|e| match e {
-        HttpError::Timeout(_) => {
-            HttpError::Timeout(format!("after {timeout:?} waiting for {method} {url}"))
-        }
+        HttpError::Timeout(_) => HttpError::Timeout(format!("after {timeout:?} waiting for {method} {url}")),
         other => other,
     })
 }
@@ -817,26 +748,20 @@ impl Server {
         let handler: Arc<Handler> = Arc::new(handler);
         let accept_stop = stop.clone();
         let conn_name = format!("{name}-conn");
-        let accept_thread = thread::Builder::new()
-            .name(format!("{name}-accept"))
-            .spawn(move || {
-                for stream in listener.incoming() {
-                    if accept_stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let Ok(stream) = stream else { continue };
-                    let stop = accept_stop.clone();
-                    let handler = handler.clone();
-                    let _ = thread::Builder::new()
-                        .name(conn_name.clone())
-                        .spawn(move || serve_connection(stream, stop, &*handler));
+        let accept_thread = thread::Builder::new().name(format!("{name}-accept")).spawn(move || {
+            for stream in listener.incoming() {
+                if accept_stop.load(Ordering::SeqCst) {
+                    break;
                 }
-            })?;
-        Ok(Server {
-            addr,
-            stop,
-            accept_thread: Some(accept_thread),
-        })
+                let Ok(stream) = stream else { continue };
+                let stop = accept_stop.clone();
+                let handler = handler.clone();
+                let _ = thread::Builder::new()
+                    .name(conn_name.clone())
+                    .spawn(move || serve_connection(stream, stop, &*handler));
+            }
+        })?;
+        Ok(Server { addr, stop, accept_thread: Some(accept_thread) })
     }
 
     /// The bound address.
@@ -949,9 +874,7 @@ mod tests {
     #[test]
     fn header_names_are_case_insensitive_and_values_trimmed() {
         let req =
-            parse("GET / HTTP/1.1\r\nX-Api-Key:   k1  \r\nConnection: keep-alive, Close\r\n\r\n")
-                .unwrap()
-                .unwrap();
+            parse("GET / HTTP/1.1\r\nX-Api-Key:   k1  \r\nConnection: keep-alive, Close\r\n\r\n").unwrap().unwrap();
         assert_eq!(req.header("x-api-key"), Some("k1"));
         assert!(req.wants_close());
     }
@@ -964,11 +887,9 @@ mod tests {
 
     #[test]
     fn chunked_request_body_is_decoded() {
-        let req = parse(
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\n\r\n",
-        )
-        .unwrap()
-        .unwrap();
+        let req = parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\n\r\n")
+            .unwrap()
+            .unwrap();
         assert_eq!(req.body, b"abcde");
     }
 
@@ -979,10 +900,7 @@ mod tests {
 
     #[test]
     fn body_over_ten_megabytes_is_refused_before_reading() {
-        let raw = format!(
-            "POST / HTTP/1.1\r\nContent-Length: {}\r\n\r\n",
-            MAX_BODY + 1
-        );
+        let raw = format!("POST / HTTP/1.1\r\nContent-Length: {}\r\n\r\n", MAX_BODY + 1);
         assert!(matches!(parse(&raw), Err(HttpError::TooLarge(n)) if n == MAX_BODY + 1));
     }
 
@@ -995,10 +913,7 @@ mod tests {
             "POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
         ];
         for raw in cases {
-            assert!(
-                matches!(parse(raw), Err(HttpError::BadMessage(_))),
-                "{raw:?} should be a bad message"
-            );
+            assert!(matches!(parse(raw), Err(HttpError::BadMessage(_))), "{raw:?} should be a bad message");
         }
     }
 
@@ -1056,21 +971,14 @@ mod tests {
     #[test]
     fn urls_are_split_into_host_port_and_target() {
         let cases = [
-            (
-                "http://127.0.0.1:9515/session/1/url",
-                ("127.0.0.1", 9515, "/session/1/url"),
-            ),
+            ("http://127.0.0.1:9515/session/1/url", ("127.0.0.1", 9515, "/session/1/url")),
             ("http://localhost", ("localhost", 80, "/")),
             ("http://127.0.0.1:80?q=1", ("127.0.0.1", 80, "/?q=1")),
             ("http://[::1]:8080/x#frag", ("::1", 8080, "/x")),
         ];
         for (url, (host, port, target)) in cases {
             let u = HttpUrl::parse(url).unwrap();
-            assert_eq!(
-                (u.host.as_str(), u.port, u.target.as_str()),
-                (host, port, target),
-                "{url}"
-            );
+            assert_eq!((u.host.as_str(), u.port, u.target.as_str()), (host, port, target), "{url}");
         }
         for bad in ["https://x/", "ftp://x", "http://", "http://h:notaport/"] {
             assert!(HttpUrl::parse(bad).is_err(), "{bad}");
@@ -1092,10 +1000,7 @@ mod tests {
     #[test]
     fn response_writer_adds_content_length() {
         let mut out = Vec::new();
-        Response::json(201, &serde_json::json!({"a": "b"}))
-            .header("X-Test", "1")
-            .write_to(&mut out)
-            .unwrap();
+        Response::json(201, &serde_json::json!({"a": "b"})).header("X-Test", "1").write_to(&mut out).unwrap();
         let text = String::from_utf8(out.clone()).unwrap();
         assert!(text.starts_with("HTTP/1.1 201 Created\r\n"), "{text}");
         let resp = read_response(&mut Cursor::new(out), false).unwrap();

@@ -134,11 +134,7 @@ pub struct FaultRule {
 impl FaultRule {
     /// A rule hitting the next request of any role and path.
     pub fn new(fault: Fault) -> FaultRule {
-        FaultRule {
-            fault,
-            role: None,
-            path: None,
-        }
+        FaultRule { fault, role: None, path: None }
     }
 
     /// The same rule, only for requests of this role.
@@ -154,10 +150,7 @@ impl FaultRule {
     }
 
     fn matches(&self, path: &str, role: Option<&str>) -> bool {
-        let path_ok = self
-            .path
-            .as_deref()
-            .is_none_or(|p| path == p || path.ends_with(p));
+        let path_ok = self.path.as_deref().is_none_or(|p| path == p || path.ends_with(p));
         let role_ok = self.role.is_none() || self.role.as_deref() == role;
         path_ok && role_ok
     }
@@ -180,11 +173,7 @@ pub struct ScriptedReply {
 impl ScriptedReply {
     /// A text answer for the next request of `role` (any role when `None`).
     pub fn text(role: Option<&str>, reply: impl Into<String>) -> ScriptedReply {
-        ScriptedReply {
-            role: role.map(str::to_string),
-            reply: Value::String(reply.into()),
-            tool_calls: Vec::new(),
-        }
+        ScriptedReply { role: role.map(str::to_string), reply: Value::String(reply.into()), tool_calls: Vec::new() }
     }
 
     /// The answer's text.
@@ -320,12 +309,7 @@ impl Shared {
             return;
         }
         // The first call counts: later ones only confirm the end.
-        if let Some(r) = s
-            .requests
-            .iter_mut()
-            .rev()
-            .find(|r| r.seq == ticket.seq && r.finished_ms.is_none())
-        {
+        if let Some(r) = s.requests.iter_mut().rev().find(|r| r.seq == ticket.seq && r.finished_ms.is_none()) {
             r.finished_ms = Some(now);
             r.status = status;
         }
@@ -351,10 +335,7 @@ impl Shared {
     /// only the first one matching the path, if it is a `cors` fault.
     fn take_preflight_cors_fault(&self, path: &str) -> bool {
         let mut s = self.lock();
-        let first = s
-            .faults
-            .iter()
-            .position(|f| f.role.is_none() && f.matches(path, None));
+        let first = s.faults.iter().position(|f| f.role.is_none() && f.matches(path, None));
         match first {
             Some(i) if s.faults[i].fault == Fault::Cors => {
                 s.faults.remove(i);
@@ -366,10 +347,7 @@ impl Shared {
 
     fn take_script(&self, role: Option<&str>) -> Option<ScriptedReply> {
         let mut s = self.lock();
-        let i = s
-            .scripts
-            .iter()
-            .position(|r| r.role.is_none() || r.role.as_deref() == role)?;
+        let i = s.scripts.iter().position(|r| r.role.is_none() || r.role.as_deref() == role)?;
         s.scripts.remove(i)
     }
 }
@@ -403,9 +381,7 @@ impl MockLlm {
             started: Instant::now(),
         });
         let handler_shared = shared.clone();
-        let server = Server::start(config.port, "mock-llm", move |req, conn| {
-            handle(&handler_shared, req, conn)
-        })?;
+        let server = Server::start(config.port, "mock-llm", move |req, conn| handle(&handler_shared, req, conn))?;
         Ok(MockLlm { server, shared })
     }
 
@@ -495,10 +471,7 @@ fn provider_of_path(path: &str) -> Provider {
 fn cors_headers() -> Vec<(String, String)> {
     vec![
         ("Access-Control-Allow-Origin".into(), "*".into()),
-        (
-            "Access-Control-Expose-Headers".into(),
-            "retry-after, x-request-id, request-id".into(),
-        ),
+        ("Access-Control-Expose-Headers".into(), "retry-after, x-request-id, request-id".into()),
     ]
 }
 
@@ -590,11 +563,9 @@ fn redacted_headers(req: &Request) -> BTreeMap<String, String> {
 fn content_text(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p.as_str().or_else(|| p["text"].as_str()))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Value::Array(parts) => {
+            parts.iter().filter_map(|p| p.as_str().or_else(|| p["text"].as_str())).collect::<Vec<_>>().join("\n")
+        }
         _ => String::new(),
     }
 }
@@ -603,10 +574,7 @@ fn system_text(provider: Provider, body: &Value) -> String {
     match provider {
         Provider::OpenAi => body["messages"]
             .as_array()
-            .and_then(|m| {
-                m.iter()
-                    .find(|m| m["role"] == "system" || m["role"] == "developer")
-            })
+            .and_then(|m| m.iter().find(|m| m["role"] == "system" || m["role"] == "developer"))
             .map(|m| content_text(&m["content"]))
             .unwrap_or_default(),
         Provider::Anthropic => content_text(&body["system"]),
@@ -640,24 +608,17 @@ fn auth_failure(shared: &Shared, req: &Request, provider: Provider) -> Option<(u
                 )),
                 Some(v) => {
                     let given = v.strip_prefix("Bearer ").unwrap_or(v).trim();
-                    (given != key).then(|| {
-                        (
-                            401,
-                            format!("Incorrect API key provided: {} (mock).", mask_key(given)),
-                        )
-                    })
+                    (given != key).then(|| (401, format!("Incorrect API key provided: {} (mock).", mask_key(given))))
                 }
             }
         }
         Provider::Anthropic => {
-            let browser_ok = req
-                .header("anthropic-dangerous-direct-browser-access")
-                .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+            let browser_ok =
+                req.header("anthropic-dangerous-direct-browser-access").is_some_and(|v| v.eq_ignore_ascii_case("true"));
             if req.header("origin").is_some() && !browser_ok {
                 return Some((
                     401,
-                    "CORS requests must set 'anthropic-dangerous-direct-browser-access' header (mock)"
-                        .into(),
+                    "CORS requests must set 'anthropic-dangerous-direct-browser-access' header (mock)".into(),
                 ));
             }
             let Some(given) = req.header("x-api-key") else {
@@ -688,14 +649,10 @@ fn invalid_request(provider: Provider, body: &Value) -> Option<String> {
     match provider {
         Provider::OpenAi => {
             let has_options = !body["stream_options"].is_null();
-            (has_options && body["stream"] != true).then(|| {
-                "The 'stream_options' parameter is only allowed when 'stream' is enabled (mock)."
-                    .into()
-            })
+            (has_options && body["stream"] != true)
+                .then(|| "The 'stream_options' parameter is only allowed when 'stream' is enabled (mock).".into())
         }
-        Provider::Anthropic => {
-            (!body["max_tokens"].is_u64()).then(|| "max_tokens: Field required (mock)".into())
-        }
+        Provider::Anthropic => (!body["max_tokens"].is_u64()).then(|| "max_tokens: Field required (mock)".into()),
     }
 }
 
@@ -732,18 +689,11 @@ fn status_fault_response(
     response
 }
 
-fn model_endpoint(
-    shared: &Shared,
-    req: Request,
-    conn: &mut Connection,
-    endpoint: Endpoint,
-) -> io::Result<After> {
+fn model_endpoint(shared: &Shared, req: Request, conn: &mut Connection, endpoint: Endpoint) -> io::Result<After> {
     let path = req.path().to_string();
     let provider = match endpoint {
         Endpoint::Chat(p) => p,
-        Endpoint::Models
-            if req.header("x-api-key").is_some() || req.header("anthropic-version").is_some() =>
-        {
+        Endpoint::Models if req.header("x-api-key").is_some() || req.header("anthropic-version").is_some() => {
             Provider::Anthropic
         }
         Endpoint::Models => Provider::OpenAi,
@@ -774,27 +724,20 @@ fn model_endpoint(
             status: None,
             fault: None,
         });
-        Ticket {
-            seq,
-            generation: s.generation,
-        }
+        Ticket { seq, generation: s.generation }
     };
     let pacing = shared.lock().pacing;
     let seq = ticket.seq;
 
     let mut cors = true;
     let mut cut = None;
-    let mut shape = StreamShape {
-        include_usage: body["stream_options"]["include_usage"] == true,
-        malformed: false,
-    };
+    let mut shape = StreamShape { include_usage: body["stream_options"]["include_usage"] == true, malformed: false };
     let mut empty = false;
 
     let action = 'decide: {
         if matches!(endpoint, Endpoint::Chat(_)) {
             if let Err(e) = &parsed {
-                let message =
-                    format!("We could not parse the JSON body of your request (mock): {e}");
+                let message = format!("We could not parse the JSON body of your request (mock): {e}");
                 break 'decide Action::Respond(error_response(provider, 400, Some(&message), seq));
             }
         }
@@ -809,18 +752,8 @@ fn model_endpoint(
         if let Some(fault) = shared.take_fault(&path, role.as_deref()) {
             shared.note_fault(ticket, fault.kind());
             match fault {
-                Fault::Status {
-                    status,
-                    retry_after,
-                    body,
-                } => {
-                    break 'decide Action::Respond(status_fault_response(
-                        provider,
-                        status,
-                        retry_after,
-                        body,
-                        seq,
-                    ))
+                Fault::Status { status, retry_after, body } => {
+                    break 'decide Action::Respond(status_fault_response(provider, status, retry_after, body, seq))
                 }
                 Fault::Hang { ms } => break 'decide Action::Hang(Duration::from_millis(ms)),
                 Fault::Drop => break 'decide Action::Drop,
@@ -831,34 +764,20 @@ fn model_endpoint(
             }
         }
         if endpoint == Endpoint::Models {
-            let body = if empty {
-                json!({"object": "list", "data": [], "has_more": false})
-            } else {
-                wire::models_body()
-            };
+            let body =
+                if empty { json!({"object": "list", "data": [], "has_more": false}) } else { wire::models_body() };
             break 'decide Action::Respond(if shape.malformed {
-                Response::with_body(
-                    200,
-                    "application/json",
-                    "{\"object\":\"list\",\"data\":[{\"id\":",
-                )
+                Response::with_body(200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":")
             } else {
                 Response::json(200, &body)
             });
         }
         // Scripts are only spent on answers whose text reaches the client.
-        let script = if empty || !cors {
-            None
-        } else {
-            shared.take_script(role.as_deref())
-        };
+        let script = if empty || !cors { None } else { shared.take_script(role.as_deref()) };
         let (text, tool_calls) = match script {
             _ if empty => (String::new(), Vec::new()),
             Some(s) => (s.reply_text(), s.tool_calls.clone()),
-            None => (
-                default_reply(role.as_deref(), &last_user_text(&body)),
-                Vec::new(),
-            ),
+            None => (default_reply(role.as_deref(), &last_user_text(&body)), Vec::new()),
         };
         let reply = Reply {
             seq,
@@ -870,11 +789,7 @@ fn model_endpoint(
         if stream {
             Action::Stream(wire::sse_events(provider, &reply, shape))
         } else if shape.malformed {
-            Action::Respond(Response::with_body(
-                200,
-                "application/json",
-                wire::malformed_body(provider, &reply),
-            ))
+            Action::Respond(Response::with_body(200, "application/json", wire::malformed_body(provider, &reply)))
         } else {
             Action::Respond(Response::json(200, &wire::json_body(provider, &reply)))
         }
@@ -907,10 +822,7 @@ fn model_endpoint(
         }
         Action::Stream(events) => {
             let mut headers = vec![
-                (
-                    "Content-Type".to_string(),
-                    "text/event-stream; charset=utf-8".to_string(),
-                ),
+                ("Content-Type".to_string(), "text/event-stream; charset=utf-8".to_string()),
                 ("Cache-Control".to_string(), "no-cache".to_string()),
                 (request_id.0.to_string(), request_id.1),
             ];
@@ -927,23 +839,14 @@ fn model_endpoint(
 }
 
 /// Writes a complete response, or with a cut only its first `after_bytes` body bytes.
-fn write_whole(
-    conn: &mut Connection,
-    response: &Response,
-    cut: Option<(usize, bool)>,
-) -> io::Result<After> {
+fn write_whole(conn: &mut Connection, response: &Response, cut: Option<(usize, bool)>) -> io::Result<After> {
     let Some((after_bytes, clean)) = cut else {
         response.write_to(conn.stream())?;
         return Ok(After::KeepAlive);
     };
     let sent = &response.body[..after_bytes.min(response.body.len())];
     if clean {
-        let mut w = StreamWriter::start(
-            conn.stream(),
-            response.status,
-            &response.headers,
-            Framing::Close,
-        )?;
+        let mut w = StreamWriter::start(conn.stream(), response.status, &response.headers, Framing::Close)?;
         w.write_chunk(sent)?;
         w.abandon();
     } else {
@@ -974,11 +877,7 @@ fn write_stream(
     let pieces: Vec<Vec<u8>> = if pacing.chunk_bytes == 0 {
         events
     } else {
-        events
-            .concat()
-            .chunks(pacing.chunk_bytes)
-            .map(<[u8]>::to_vec)
-            .collect()
+        events.concat().chunks(pacing.chunk_bytes).map(<[u8]>::to_vec).collect()
     };
     let mut out = conn.stream().try_clone()?;
     let mut writer = StreamWriter::start(&mut out, 200, headers, framing)?;
@@ -1012,11 +911,7 @@ fn write_stream(
     }
     ending();
     writer.finish()?;
-    Ok(if framing == Framing::Close {
-        After::Close
-    } else {
-        After::KeepAlive
-    })
+    Ok(if framing == Framing::Close { After::Close } else { After::KeepAlive })
 }
 
 fn parse_list<T: DeserializeOwned>(value: Value) -> Result<Vec<T>, String> {
@@ -1124,11 +1019,7 @@ mod tests {
         let cases = [
             (
                 json!({"kind": "status", "status": 429, "retry_after": 2}),
-                FaultRule::new(Fault::Status {
-                    status: 429,
-                    retry_after: Some(2),
-                    body: None,
-                }),
+                FaultRule::new(Fault::Status { status: 429, retry_after: Some(2), body: None }),
             ),
             (
                 json!({"kind": "hang", "ms": 500, "role": "critic"}),
@@ -1136,11 +1027,7 @@ mod tests {
             ),
             (
                 json!({"kind": "cut", "after_bytes": 10, "path": "/v1/messages"}),
-                FaultRule::new(Fault::Cut {
-                    after_bytes: 10,
-                    clean: false,
-                })
-                .path("/v1/messages"),
+                FaultRule::new(Fault::Cut { after_bytes: 10, clean: false }).path("/v1/messages"),
             ),
             (json!({"kind": "cors"}), FaultRule::new(Fault::Cors)),
             (json!({"kind": "drop"}), FaultRule::new(Fault::Drop)),
@@ -1184,10 +1071,7 @@ mod tests {
     fn invalid_bodies_are_refused_per_provider() {
         let ok = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
         assert_eq!(invalid_request(Provider::OpenAi, &ok), None);
-        assert!(
-            invalid_request(Provider::Anthropic, &ok).is_some(),
-            "max_tokens is required"
-        );
+        assert!(invalid_request(Provider::Anthropic, &ok).is_some(), "max_tokens is required");
         let mut with_options = ok.clone();
         with_options["stream_options"] = json!({"include_usage": true});
         assert!(invalid_request(Provider::OpenAi, &with_options).is_some());

@@ -57,9 +57,7 @@ pub struct AccuracyReport {
 impl AccuracyReport {
     /// Correct answers and answers given, over all slots.
     pub fn overall(&self) -> (usize, usize) {
-        self.slots
-            .iter()
-            .fold((0, 0), |(c, t), s| (c + s.correct, t + s.total))
+        self.slots.iter().fold((0, 0), |(c, t), s| (c + s.correct, t + s.total))
     }
 
     /// Share of correct answers over all slots.
@@ -97,14 +95,7 @@ fn extract(utterance: &str) -> [String; 4] {
 pub fn evaluate(dataset: &str) -> AccuracyReport {
     let mut report = AccuracyReport {
         utterances: 0,
-        slots: SLOTS
-            .iter()
-            .map(|&slot| SlotScore {
-                slot,
-                correct: 0,
-                total: 0,
-            })
-            .collect(),
+        slots: SLOTS.iter().map(|&slot| SlotScore { slot, correct: 0, total: 0 }).collect(),
         misses: Vec::new(),
         malformed: Vec::new(),
     };
@@ -152,22 +143,10 @@ impl fmt::Display for AccuracyReport {
         writeln!(f, "slot accuracy on {} utterances", self.utterances)?;
         writeln!(f, "{:<12} {:>8} {:>8}", "slot", "correct", "accuracy")?;
         for s in &self.slots {
-            writeln!(
-                f,
-                "{:<12} {:>8} {:>7.1}%",
-                s.slot,
-                format!("{}/{}", s.correct, s.total),
-                s.ratio() * 100.0
-            )?;
+            writeln!(f, "{:<12} {:>8} {:>7.1}%", s.slot, format!("{}/{}", s.correct, s.total), s.ratio() * 100.0)?;
         }
         let (correct, total) = self.overall();
-        writeln!(
-            f,
-            "{:<12} {:>8} {:>7.1}%",
-            "overall",
-            format!("{correct}/{total}"),
-            self.overall_ratio() * 100.0
-        )?;
+        writeln!(f, "{:<12} {:>8} {:>7.1}%", "overall", format!("{correct}/{total}"), self.overall_ratio() * 100.0)?;
         if !self.malformed.is_empty() {
             writeln!(f, "malformed lines: {:?}", self.malformed)?;
         }

@@ -29,10 +29,7 @@ pub fn parse_events(body: &str) -> Vec<SseEvent> {
         }
         if line.is_empty() {
             if saw_field && !data.is_empty() {
-                events.push(SseEvent {
-                    event: event.take(),
-                    data: data.join("\n"),
-                });
+                events.push(SseEvent { event: event.take(), data: data.join("\n") });
             }
             event = None;
             data.clear();
@@ -83,9 +80,7 @@ pub fn summarize(events: &[SseEvent]) -> StreamSummary {
             summary.text.push_str(t);
         }
         if v["type"] == "content_block_delta" && v["delta"]["type"] == "text_delta" {
-            summary
-                .text
-                .push_str(v["delta"]["text"].as_str().unwrap_or(""));
+            summary.text.push_str(v["delta"]["text"].as_str().unwrap_or(""));
         }
         if v["type"] == "message_stop" {
             summary.finished = true;
@@ -105,18 +100,9 @@ mod tests {
         assert_eq!(
             events,
             vec![
-                SseEvent {
-                    event: Some("ping".into()),
-                    data: "{\"type\":\"ping\"}".into()
-                },
-                SseEvent {
-                    event: None,
-                    data: "a\nb".into()
-                },
-                SseEvent {
-                    event: None,
-                    data: "[DONE]".into()
-                },
+                SseEvent { event: Some("ping".into()), data: "{\"type\":\"ping\"}".into() },
+                SseEvent { event: None, data: "a\nb".into() },
+                SseEvent { event: None, data: "[DONE]".into() },
             ]
         );
     }

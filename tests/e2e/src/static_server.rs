@@ -21,14 +21,10 @@ impl StaticServer {
 
     /// Serves `dir` on 127.0.0.1:`port` (0 picks a free port).
     pub fn start_on(dir: &Path, port: u16) -> io::Result<StaticServer> {
-        let root = dir.canonicalize().map_err(|e| {
-            io::Error::new(e.kind(), format!("cannot serve {}: {e}", dir.display()))
-        })?;
+        let root =
+            dir.canonicalize().map_err(|e| io::Error::new(e.kind(), format!("cannot serve {}: {e}", dir.display())))?;
         if !root.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{} is not a directory", root.display()),
-            ));
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{} is not a directory", root.display())));
         }
         let shared_root = Arc::new(root.clone());
         let server = Server::start(port, "static", move |req, conn| {
@@ -67,24 +63,18 @@ fn answer(root: &Path, req: &Request) -> Response {
         return plain(404, "not found");
     };
     match fs::read(&path) {
-        Ok(bytes) => {
-            Response::with_body(200, mime_type(&path), bytes).header("Cache-Control", "no-store")
-        }
+        Ok(bytes) => Response::with_body(200, mime_type(&path), bytes).header("Cache-Control", "no-store"),
         Err(_) => plain(404, "not found"),
     }
 }
 
 fn plain(status: u16, text: &str) -> Response {
-    Response::with_body(status, "text/plain; charset=utf-8", text)
-        .header("Cache-Control", "no-store")
+    Response::with_body(status, "text/plain; charset=utf-8", text).header("Cache-Control", "no-store")
 }
 
 /// The Content-Type served for a file, by extension.
 pub fn mime_type(path: &Path) -> &'static str {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(|e| e.to_ascii_lowercase());
+    let ext = path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase());
     match ext.as_deref() {
         Some("html" | "htm") => "text/html; charset=utf-8",
         Some("js" | "mjs") => "text/javascript; charset=utf-8",

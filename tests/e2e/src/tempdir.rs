@@ -20,25 +20,16 @@ impl TempDir {
     pub fn new(label: &str) -> io::Result<TempDir> {
         let base = std::env::temp_dir();
         for _ in 0..100 {
-            let nanos = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.subsec_nanos())
-                .unwrap_or(0);
+            let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
             let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-            let path = base.join(format!(
-                "deliberate-e2e-{label}-{}-{n}-{nanos}",
-                std::process::id()
-            ));
+            let path = base.join(format!("deliberate-e2e-{label}-{}-{n}-{nanos}", std::process::id()));
             match fs::create_dir(&path) {
                 Ok(()) => return Ok(TempDir { path }),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e),
             }
         }
-        Err(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            "could not find a free temporary directory name",
-        ))
+        Err(io::Error::new(io::ErrorKind::AlreadyExists, "could not find a free temporary directory name"))
     }
 
     /// The directory's path.

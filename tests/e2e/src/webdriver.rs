@@ -96,20 +96,11 @@ impl fmt::Display for Error {
         match self {
             Error::Launch(m) => write!(f, "could not start the browser: {m}"),
             Error::Http(e) => write!(f, "talking to ChromeDriver failed: {e}"),
-            Error::WebDriver {
-                command,
-                status,
-                error,
-                message,
-            } => {
+            Error::WebDriver { command, status, error, message } => {
                 let first_line = message.lines().next().unwrap_or("");
                 write!(f, "{command} failed ({status} {error}): {first_line}")
             }
-            Error::Timeout {
-                what,
-                waited,
-                page_text,
-            } => write!(
+            Error::Timeout { what, waited, page_text } => write!(
                 f,
                 "timed out after {:.1}s waiting for {what}; the page said:\n---\n{page_text}\n---",
                 waited.as_secs_f64()
@@ -146,13 +137,7 @@ pub struct BrowserBuilder {
 
 impl Default for BrowserBuilder {
     fn default() -> Self {
-        BrowserBuilder {
-            args: Vec::new(),
-            prefs: Map::new(),
-            window: (1280, 900),
-            chromium: None,
-            chromedriver: None,
-        }
+        BrowserBuilder { args: Vec::new(), prefs: Map::new(), window: (1280, 900), chromium: None, chromedriver: None }
     }
 }
 
@@ -194,12 +179,14 @@ impl BrowserBuilder {
 
     /// Starts ChromeDriver and a Chromium session.
     pub fn launch(self) -> Result<Browser, Error> {
-        let chromium = self.chromium.clone().unwrap_or_else(|| {
-            env_path("DELIBERATE_CHROMIUM").unwrap_or_else(|| DEFAULT_CHROMIUM.into())
-        });
-        let chromedriver = self.chromedriver.clone().unwrap_or_else(|| {
-            env_path("CHROMEDRIVER").unwrap_or_else(|| DEFAULT_CHROMEDRIVER.into())
-        });
+        let chromium = self
+            .chromium
+            .clone()
+            .unwrap_or_else(|| env_path("DELIBERATE_CHROMIUM").unwrap_or_else(|| DEFAULT_CHROMIUM.into()));
+        let chromedriver = self
+            .chromedriver
+            .clone()
+            .unwrap_or_else(|| env_path("CHROMEDRIVER").unwrap_or_else(|| DEFAULT_CHROMEDRIVER.into()));
         for (what, path) in [("Chromium", &chromium), ("ChromeDriver", &chromedriver)] {
             if !path.is_file() {
                 return Err(Error::Launch(format!(
@@ -230,9 +217,7 @@ impl BrowserBuilder {
 }
 
 fn env_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
+    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
 }
 
 fn free_port() -> io::Result<u16> {
@@ -279,11 +264,7 @@ impl Driver {
             let profile = TempDir::new("chromium")?;
             fs::create_dir(profile.path().join("profile"))?;
             let port = free_port()?;
-            let tag = profile
-                .path()
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let tag = profile.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let log = File::create(profile.path().join("chromedriver.log"))?;
             let child = Command::new(chromedriver)
                 .arg(format!("--port={port}"))
@@ -293,15 +274,8 @@ impl Driver {
                 .stderr(log)
                 .process_group(0)
                 .spawn()
-                .map_err(|e| {
-                    Error::Launch(format!("cannot run {}: {e}", chromedriver.display()))
-                })?;
-            let mut driver = Driver {
-                child,
-                url: format!("http://127.0.0.1:{port}"),
-                tag,
-                profile,
-            };
+                .map_err(|e| Error::Launch(format!("cannot run {}: {e}", chromedriver.display())))?;
+            let mut driver = Driver { child, url: format!("http://127.0.0.1:{port}"), tag, profile };
             match driver.wait_until_ready() {
                 Ok(()) => return Ok(driver),
                 Err(problem) => last_problem = problem,
@@ -315,14 +289,9 @@ impl Driver {
         let status_url = format!("{}/status", self.url);
         loop {
             if let Ok(Some(exit)) = self.child.try_wait() {
-                return Err(format!(
-                    "ChromeDriver exited ({exit}) before it was ready:\n{}",
-                    self.log_tail()
-                ));
+                return Err(format!("ChromeDriver exited ({exit}) before it was ready:\n{}", self.log_tail()));
             }
-            if let Ok((200, v)) =
-                http::request_with_timeout("GET", &status_url, None, Duration::from_secs(2))
-            {
+            if let Ok((200, v)) = http::request_with_timeout("GET", &status_url, None, Duration::from_secs(2)) {
                 if v["value"]["ready"] == true {
                     return Ok(());
                 }
@@ -340,14 +309,8 @@ impl Driver {
 
     fn new_session(&self, chromium: &Path, options: &BrowserBuilder) -> Result<String, Error> {
         let mut args: Vec<String> = REQUIRED_ARGS.iter().map(|a| a.to_string()).collect();
-        args.push(format!(
-            "--window-size={},{}",
-            options.window.0, options.window.1
-        ));
-        args.push(format!(
-            "--user-data-dir={}",
-            self.user_data_dir().display()
-        ));
+        args.push(format!("--window-size={},{}", options.window.0, options.window.1));
+        args.push(format!("--user-data-dir={}", self.user_data_dir().display()));
         args.extend(options.args.iter().cloned());
         let mut chrome_options = json!({
             "binary": chromium.display().to_string(),
@@ -362,14 +325,8 @@ impl Driver {
             "goog:loggingPrefs": {"browser": "ALL"},
         }}});
         let url = format!("{}/session", self.url);
-        let (status, v) =
-            http::request_with_timeout("POST", &url, Some(&capabilities), SESSION_TIMEOUT)
-                .map_err(|e| {
-                    Error::Launch(format!(
-                        "creating a session failed: {e}\n{}",
-                        self.log_tail()
-                    ))
-                })?;
+        let (status, v) = http::request_with_timeout("POST", &url, Some(&capabilities), SESSION_TIMEOUT)
+            .map_err(|e| Error::Launch(format!("creating a session failed: {e}\n{}", self.log_tail())))?;
         match v["value"]["sessionId"].as_str() {
             Some(id) if status == 200 => Ok(id.to_string()),
             _ => Err(Error::Launch(format!(
@@ -394,11 +351,7 @@ impl Driver {
         };
         let mut found = Vec::new();
         for entry in entries.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<i32>().ok())
-            else {
+            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
                 continue;
             };
             if pid == own_pid {
@@ -418,9 +371,8 @@ impl Driver {
             let tagged = fs::read(dir.join("environ"))
                 .map(|env| env.split(|b| *b == 0).any(|e| e == tag_entry.as_bytes()))
                 .unwrap_or(false);
-            let names_profile = fs::read(dir.join("cmdline"))
-                .map(|c| String::from_utf8_lossy(&c).contains(&profile))
-                .unwrap_or(false);
+            let names_profile =
+                fs::read(dir.join("cmdline")).map(|c| String::from_utf8_lossy(&c).contains(&profile)).unwrap_or(false);
             if in_group || tagged || names_profile {
                 found.push((pid, zombie));
             }
@@ -546,10 +498,7 @@ impl Browser {
             return Err(Error::WebDriver {
                 command: format!("{method} {path}"),
                 status,
-                error: value["error"]
-                    .as_str()
-                    .unwrap_or("unknown error")
-                    .to_string(),
+                error: value["error"].as_str().unwrap_or("unknown error").to_string(),
                 message: value["message"].as_str().unwrap_or("").to_string(),
             });
         }
@@ -558,8 +507,7 @@ impl Browser {
 
     /// Opens a URL and waits for the page load.
     pub fn goto(&self, url: &str) -> Result<(), Error> {
-        self.command("POST", "/url", Some(json!({"url": url})))
-            .map(|_| ())
+        self.command("POST", "/url", Some(json!({"url": url}))).map(|_| ())
     }
 
     /// The current page's URL.
@@ -581,26 +529,14 @@ impl Browser {
 
     /// The first element matching a CSS selector, or a `no such element` error naming it.
     pub fn find(&self, css: &str) -> Result<Element<'_>, Error> {
-        let v = self.command(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
+        let v = self.command("POST", "/element", Some(json!({"using": "css selector", "value": css})));
         match v {
-            Ok(v) => self.element_from(&v).ok_or_else(|| {
-                Error::Protocol(format!("find({css:?}) returned no element reference: {v}"))
-            }),
-            Err(Error::WebDriver {
-                command,
-                status,
-                error,
-                message,
-            }) if error == "no such element" => Err(Error::WebDriver {
-                command: format!("{command} {css:?}"),
-                status,
-                error,
-                message,
-            }),
+            Ok(v) => self
+                .element_from(&v)
+                .ok_or_else(|| Error::Protocol(format!("find({css:?}) returned no element reference: {v}"))),
+            Err(Error::WebDriver { command, status, error, message }) if error == "no such element" => {
+                Err(Error::WebDriver { command: format!("{command} {css:?}"), status, error, message })
+            }
             Err(e) => Err(e),
         }
     }
@@ -616,23 +552,16 @@ impl Browser {
 
     /// Every element matching a CSS selector, in document order.
     pub fn find_all(&self, css: &str) -> Result<Vec<Element<'_>>, Error> {
-        let v = self.command(
-            "POST",
-            "/elements",
-            Some(json!({"using": "css selector", "value": css})),
-        )?;
+        let v = self.command("POST", "/elements", Some(json!({"using": "css selector", "value": css})))?;
         self.elements_from(&v, css)
     }
 
     fn elements_from(&self, v: &Value, css: &str) -> Result<Vec<Element<'_>>, Error> {
-        let list = v
-            .as_array()
-            .ok_or_else(|| Error::Protocol(format!("find_all({css:?}) returned {v}")))?;
+        let list = v.as_array().ok_or_else(|| Error::Protocol(format!("find_all({css:?}) returned {v}")))?;
         list.iter()
             .map(|item| {
-                self.element_from(item).ok_or_else(|| {
-                    Error::Protocol(format!("find_all({css:?}) returned a non-element {item}"))
-                })
+                self.element_from(item)
+                    .ok_or_else(|| Error::Protocol(format!("find_all({css:?}) returned a non-element {item}")))
             })
             .collect()
     }
@@ -640,22 +569,13 @@ impl Browser {
     /// The element a JSON value refers to (as returned by a script), if it is one.
     pub fn element_from(&self, value: &Value) -> Option<Element<'_>> {
         // "ELEMENT" is the pre-W3C (JSON wire protocol) key, still seen from old drivers.
-        let id = value[ELEMENT_KEY]
-            .as_str()
-            .or_else(|| value["ELEMENT"].as_str());
-        id.map(|id| Element {
-            browser: self,
-            id: id.to_string(),
-        })
+        let id = value[ELEMENT_KEY].as_str().or_else(|| value["ELEMENT"].as_str());
+        id.map(|id| Element { browser: self, id: id.to_string() })
     }
 
     /// Runs a synchronous script (`return ...;`) with arguments and returns its result.
     pub fn execute(&self, script: &str, args: Vec<Value>) -> Result<Value, Error> {
-        self.command(
-            "POST",
-            "/execute/sync",
-            Some(json!({"script": script, "args": args})),
-        )
+        self.command("POST", "/execute/sync", Some(json!({"script": script, "args": args})))
     }
 
     /// Runs an asynchronous script: it gets a callback as its last argument
@@ -689,20 +609,12 @@ impl Browser {
 
     /// Resizes the window (outer size, in CSS pixels).
     pub fn set_window_size(&self, width: u32, height: u32) -> Result<(), Error> {
-        self.command(
-            "POST",
-            "/window/rect",
-            Some(json!({"width": width, "height": height})),
-        )
-        .map(|_| ())
+        self.command("POST", "/window/rect", Some(json!({"width": width, "height": height}))).map(|_| ())
     }
 
     /// The page's `document.body.innerText` (empty when there is no body).
     pub fn page_text(&self) -> Result<String, Error> {
-        let v = self.execute(
-            "return document.body ? document.body.innerText : '';",
-            Vec::new(),
-        )?;
+        let v = self.execute("return document.body ? document.body.innerText : '';", Vec::new())?;
         as_string(v, "page text")
     }
 
@@ -744,11 +656,7 @@ impl Browser {
                     Ok(t) => clip(&t, PAGE_TEXT_LIMIT),
                     Err(e) => format!("(could not read the page: {e})"),
                 };
-                return Err(Error::Timeout {
-                    what: what.to_string(),
-                    waited: started.elapsed(),
-                    page_text,
-                });
+                return Err(Error::Timeout { what: what.to_string(), waited: started.elapsed(), page_text });
             }
             thread::sleep(POLL_INTERVAL);
         }
@@ -756,19 +664,12 @@ impl Browser {
 
     /// Waits for an element matching a CSS selector to exist.
     pub fn wait_for_element(&self, css: &str, timeout: Duration) -> Result<Element<'_>, Error> {
-        self.wait_for(timeout, &format!("an element matching {css:?}"), |_| {
-            self.try_find(css)
-        })
+        self.wait_for(timeout, &format!("an element matching {css:?}"), |_| self.try_find(css))
     }
 
     /// Waits until an element matching a CSS selector shows text containing `needle`;
     /// returns the whole text.
-    pub fn wait_for_text(
-        &self,
-        css: &str,
-        needle: &str,
-        timeout: Duration,
-    ) -> Result<String, Error> {
+    pub fn wait_for_text(&self, css: &str, needle: &str, timeout: Duration) -> Result<String, Error> {
         self.wait_for(timeout, &format!("{css:?} to contain {needle:?}"), |b| {
             Ok(match b.try_find(css)? {
                 Some(e) => Some(e.text()?).filter(|t| t.contains(needle)),
@@ -801,10 +702,7 @@ impl Drop for Browser {
 fn as_string(v: Value, what: &str) -> Result<String, Error> {
     match v {
         Value::String(s) => Ok(s),
-        other => Err(Error::Protocol(format!(
-            "{what} should be a string, got {}",
-            clip(&other.to_string(), 200)
-        ))),
+        other => Err(Error::Protocol(format!("{what} should be a string, got {}", clip(&other.to_string(), 200)))),
     }
 }
 
@@ -825,23 +723,17 @@ impl<'b> Element<'b> {
 
     /// Clicks the element (scrolling it into view).
     pub fn click(&self) -> Result<(), Error> {
-        self.browser
-            .command("POST", &self.path("/click"), None)
-            .map(|_| ())
+        self.browser.command("POST", &self.path("/click"), None).map(|_| ())
     }
 
     /// Types text into the element as key presses; any Unicode text, Hangul included.
     pub fn send_keys(&self, text: &str) -> Result<(), Error> {
-        self.browser
-            .command("POST", &self.path("/value"), Some(json!({"text": text})))
-            .map(|_| ())
+        self.browser.command("POST", &self.path("/value"), Some(json!({"text": text}))).map(|_| ())
     }
 
     /// Empties an input or textarea.
     pub fn clear(&self) -> Result<(), Error> {
-        self.browser
-            .command("POST", &self.path("/clear"), None)
-            .map(|_| ())
+        self.browser.command("POST", &self.path("/clear"), None).map(|_| ())
     }
 
     /// The rendered text.
@@ -852,9 +744,7 @@ impl<'b> Element<'b> {
 
     /// An HTML attribute, `None` when absent.
     pub fn attr(&self, name: &str) -> Result<Option<String>, Error> {
-        let v = self
-            .browser
-            .command("GET", &self.path(&format!("/attribute/{name}")), None)?;
+        let v = self.browser.command("GET", &self.path(&format!("/attribute/{name}")), None)?;
         match v {
             Value::Null => Ok(None),
             Value::String(s) => Ok(Some(s)),
@@ -864,24 +754,19 @@ impl<'b> Element<'b> {
 
     /// A DOM property, e.g. `value` or `checked`, as JSON.
     pub fn prop(&self, name: &str) -> Result<Value, Error> {
-        self.browser
-            .command("GET", &self.path(&format!("/property/{name}")), None)
+        self.browser.command("GET", &self.path(&format!("/property/{name}")), None)
     }
 
     /// Whether the element is displayed.
     pub fn is_displayed(&self) -> Result<bool, Error> {
-        let v = self
-            .browser
-            .command("GET", &self.path("/displayed"), None)?;
-        v.as_bool()
-            .ok_or_else(|| Error::Protocol(format!("displayed should be a bool, got {v}")))
+        let v = self.browser.command("GET", &self.path("/displayed"), None)?;
+        v.as_bool().ok_or_else(|| Error::Protocol(format!("displayed should be a bool, got {v}")))
     }
 
     /// Whether the element is enabled (not `disabled`).
     pub fn is_enabled(&self) -> Result<bool, Error> {
         let v = self.browser.command("GET", &self.path("/enabled"), None)?;
-        v.as_bool()
-            .ok_or_else(|| Error::Protocol(format!("enabled should be a bool, got {v}")))
+        v.as_bool().ok_or_else(|| Error::Protocol(format!("enabled should be a bool, got {v}")))
     }
 
     /// The first descendant matching a CSS selector.
@@ -891,9 +776,7 @@ impl<'b> Element<'b> {
             &self.path("/element"),
             Some(json!({"using": "css selector", "value": css})),
         )?;
-        self.browser
-            .element_from(&v)
-            .ok_or_else(|| Error::Protocol(format!("find({css:?}) returned {v}")))
+        self.browser.element_from(&v).ok_or_else(|| Error::Protocol(format!("find({css:?}) returned {v}")))
     }
 
     /// Every descendant matching a CSS selector.
@@ -925,25 +808,15 @@ mod tests {
             page_text: "Error: key rejected".into(),
         };
         let shown = e.to_string();
-        assert!(
-            shown.contains("1.5s") && shown.contains("the plan"),
-            "{shown}"
-        );
+        assert!(shown.contains("1.5s") && shown.contains("the plan"), "{shown}");
         assert!(shown.contains("key rejected"));
     }
 
     #[test]
     fn missing_binaries_fail_with_a_hint() {
-        let err = Browser::builder()
-            .chromedriver("/nonexistent/chromedriver")
-            .launch()
-            .err()
-            .unwrap();
+        let err = Browser::builder().chromedriver("/nonexistent/chromedriver").launch().err().unwrap();
         let shown = err.to_string();
-        assert!(
-            shown.contains("/nonexistent/chromedriver") || shown.contains("Chromium"),
-            "{shown}"
-        );
+        assert!(shown.contains("/nonexistent/chromedriver") || shown.contains("Chromium"), "{shown}");
         assert!(shown.contains("./dev setup"), "{shown}");
     }
 }

@@ -48,38 +48,18 @@ fn anthropic_body(role: &str, user: &str, stream: bool) -> Value {
     })
 }
 
-const ANTHROPIC_HEADERS: [(&str, &str); 3] = [
-    ("Content-Type", "application/json"),
-    ("x-api-key", "sk-ant-test"),
-    ("anthropic-version", "2023-06-01"),
-];
+const ANTHROPIC_HEADERS: [(&str, &str); 3] =
+    [("Content-Type", "application/json"), ("x-api-key", "sk-ant-test"), ("anthropic-version", "2023-06-01")];
 
 fn openai(mock: &MockLlm, body: &Value) -> ClientResponse {
     let bytes = body.to_string().into_bytes();
-    let headers = [
-        ("Content-Type", "application/json"),
-        ("Authorization", "Bearer sk-test"),
-    ];
-    send(
-        "POST",
-        &format!("{}/chat/completions", mock.base_url()),
-        &headers,
-        Some(&bytes),
-        TIMEOUT,
-    )
-    .unwrap()
+    let headers = [("Content-Type", "application/json"), ("Authorization", "Bearer sk-test")];
+    send("POST", &format!("{}/chat/completions", mock.base_url()), &headers, Some(&bytes), TIMEOUT).unwrap()
 }
 
 fn anthropic_with(mock: &MockLlm, headers: &[(&str, &str)], body: &Value) -> ClientResponse {
     let bytes = body.to_string().into_bytes();
-    send(
-        "POST",
-        &format!("{}/messages", mock.base_url()),
-        headers,
-        Some(&bytes),
-        TIMEOUT,
-    )
-    .unwrap()
+    send("POST", &format!("{}/messages", mock.base_url()), headers, Some(&bytes), TIMEOUT).unwrap()
 }
 
 fn anthropic(mock: &MockLlm, body: &Value) -> ClientResponse {
@@ -94,10 +74,7 @@ fn raw_exchange(mock: &MockLlm, request: &[u8]) -> (String, Vec<u8>) {
     let mut out = Vec::new();
     let _ = s.read_to_end(&mut out);
     match out.windows(4).position(|w| w == b"\r\n\r\n") {
-        Some(i) => (
-            String::from_utf8_lossy(&out[..i]).into_owned(),
-            out[i + 4..].to_vec(),
-        ),
+        Some(i) => (String::from_utf8_lossy(&out[..i]).into_owned(), out[i + 4..].to_vec()),
         None => (String::from_utf8_lossy(&out).into_owned(), Vec::new()),
     }
 }
@@ -136,17 +113,10 @@ fn openai_non_stream_answers_with_the_roles_default_reply() {
 #[test]
 fn openai_stream_reassembles_to_the_default_reply_even_when_split_inside_characters() {
     let mock = mock();
-    mock.set_pacing(Pacing {
-        latency_ms: 0,
-        chunk_delay_ms: 0,
-        chunk_bytes: 7,
-    });
+    mock.set_pacing(Pacing { latency_ms: 0, chunk_delay_ms: 0, chunk_bytes: 7 });
     let resp = openai(&mock, &openai_body("planner", "Plan a trip", true));
     assert_eq!(resp.status, 200);
-    assert_eq!(
-        resp.header("content-type"),
-        Some("text/event-stream; charset=utf-8")
-    );
+    assert_eq!(resp.header("content-type"), Some("text/event-stream; charset=utf-8"));
     assert_eq!(resp.header("transfer-encoding"), Some("chunked"));
     let events = parse_events(&resp.text());
     let summary = summarize(&events);
@@ -181,28 +151,13 @@ fn anthropic_stream_sends_the_real_event_sequence() {
     let mock = mock();
     let resp = anthropic(&mock, &anthropic_body("worker", "Do it", true));
     let events = parse_events(&resp.text());
-    let names: Vec<&str> = events
-        .iter()
-        .map(|e| e.event.as_deref().unwrap_or(""))
-        .collect();
-    assert_eq!(
-        &names[..3],
-        ["message_start", "content_block_start", "ping"]
-    );
-    assert_eq!(
-        &names[names.len() - 3..],
-        ["content_block_stop", "message_delta", "message_stop"]
-    );
-    assert!(names[3..names.len() - 3]
-        .iter()
-        .all(|n| *n == "content_block_delta"));
+    let names: Vec<&str> = events.iter().map(|e| e.event.as_deref().unwrap_or("")).collect();
+    assert_eq!(&names[..3], ["message_start", "content_block_start", "ping"]);
+    assert_eq!(&names[names.len() - 3..], ["content_block_stop", "message_delta", "message_stop"]);
+    assert!(names[3..names.len() - 3].iter().all(|n| *n == "content_block_delta"));
     for e in &events {
         let v: Value = serde_json::from_str(&e.data).unwrap();
-        assert_eq!(
-            v["type"].as_str(),
-            e.event.as_deref(),
-            "data type matches event name"
-        );
+        assert_eq!(v["type"].as_str(), e.event.as_deref(), "data type matches event name");
     }
     let delta: Value = serde_json::from_str(&events[events.len() - 2].data).unwrap();
     assert_eq!(delta["delta"]["stop_reason"], "end_turn");
@@ -217,32 +172,17 @@ fn models_lists_two_mock_models() {
     let mock = mock();
     let (status, v) = http::request("GET", &format!("{}/models", mock.base_url()), None).unwrap();
     assert_eq!(status, 200);
-    let ids: Vec<&str> = v["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = v["data"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["mock-small", "mock-large"]);
 }
 
 #[test]
 fn unknown_paths_are_404_with_cors() {
     let mock = mock();
-    let resp = send(
-        "GET",
-        &format!("{}/v1/nope", mock.url()),
-        &[],
-        None,
-        TIMEOUT,
-    )
-    .unwrap();
+    let resp = send("GET", &format!("{}/v1/nope", mock.url()), &[], None, TIMEOUT).unwrap();
     assert_eq!(resp.status, 404);
     assert_eq!(resp.header("access-control-allow-origin"), Some("*"));
-    assert!(resp.json().unwrap()["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("/v1/nope"));
+    assert!(resp.json().unwrap()["error"]["message"].as_str().unwrap().contains("/v1/nope"));
 }
 
 fn preflight(mock: &MockLlm, path: &str) -> ClientResponse {
@@ -274,13 +214,9 @@ fn preflight_allows_the_providers_headers() {
         assert!(methods.contains(m), "{methods}");
     }
     let allowed = resp.header("access-control-allow-headers").unwrap();
-    for h in [
-        "authorization",
-        "content-type",
-        "x-api-key",
-        "anthropic-version",
-        "anthropic-dangerous-direct-browser-access",
-    ] {
+    for h in
+        ["authorization", "content-type", "x-api-key", "anthropic-version", "anthropic-dangerous-direct-browser-access"]
+    {
         assert!(allowed.contains(h), "{h} in {allowed}");
     }
     assert!(resp.header("access-control-max-age").is_some());
@@ -293,26 +229,16 @@ fn cors_fault_strips_access_control_headers_from_preflight_then_response() {
     mock.fault(Fault::Cors);
     let pre = preflight(&mock, "/v1/chat/completions");
     assert_eq!(pre.status, 204);
-    assert!(pre
-        .headers
-        .iter()
-        .all(|(n, _)| !n.to_ascii_lowercase().starts_with("access-control-")));
+    assert!(pre.headers.iter().all(|(n, _)| !n.to_ascii_lowercase().starts_with("access-control-")));
     // Consumed by the preflight: the next exchange is normal again.
-    assert!(preflight(&mock, "/v1/chat/completions")
-        .header("access-control-allow-origin")
-        .is_some());
+    assert!(preflight(&mock, "/v1/chat/completions").header("access-control-allow-origin").is_some());
 
     // A role-filtered cors fault cannot match a preflight; it hits the response instead.
     mock.push_fault(FaultRule::new(Fault::Cors).role("critic"));
-    assert!(preflight(&mock, "/v1/chat/completions")
-        .header("access-control-allow-origin")
-        .is_some());
+    assert!(preflight(&mock, "/v1/chat/completions").header("access-control-allow-origin").is_some());
     let resp = openai(&mock, &openai_body("critic", "x", false));
     assert_eq!(resp.status, 200);
-    assert!(resp
-        .headers
-        .iter()
-        .all(|(n, _)| !n.to_ascii_lowercase().starts_with("access-control-")));
+    assert!(resp.headers.iter().all(|(n, _)| !n.to_ascii_lowercase().starts_with("access-control-")));
     let again = openai(&mock, &openai_body("critic", "x", false));
     assert_eq!(again.header("access-control-allow-origin"), Some("*"));
 }
@@ -330,11 +256,7 @@ fn status_faults_use_each_providers_error_json_and_retry_after() {
         (503, "server_error", "overloaded_error"),
     ];
     for (status, openai_type, anthropic_type) in cases {
-        mock.fault(Fault::Status {
-            status,
-            retry_after: Some(3),
-            body: None,
-        });
+        mock.fault(Fault::Status { status, retry_after: Some(3), body: None });
         let resp = openai(&mock, &openai_body("designer", "x", true));
         assert_eq!(resp.status, status);
         assert_eq!(resp.header("retry-after"), Some("3"));
@@ -343,11 +265,7 @@ fn status_faults_use_each_providers_error_json_and_retry_after() {
         assert_eq!(v["error"]["type"], openai_type, "{status}");
         assert!(v["error"]["message"].as_str().unwrap().contains("mock"));
 
-        mock.fault(Fault::Status {
-            status,
-            retry_after: None,
-            body: None,
-        });
+        mock.fault(Fault::Status { status, retry_after: None, body: None });
         let resp = anthropic(&mock, &anthropic_body("designer", "x", false));
         assert_eq!(resp.status, status);
         assert_eq!(resp.header("retry-after"), None);
@@ -356,10 +274,7 @@ fn status_faults_use_each_providers_error_json_and_retry_after() {
         assert_eq!(v["error"]["type"], anthropic_type, "{status}");
     }
     // Consumed: the next request is answered normally.
-    assert_eq!(
-        openai(&mock, &openai_body("designer", "x", false)).status,
-        200
-    );
+    assert_eq!(openai(&mock, &openai_body("designer", "x", false)).status, 200);
 }
 
 #[test]
@@ -372,10 +287,7 @@ fn status_fault_with_a_custom_body_sends_it_as_is() {
     });
     let resp = openai(&mock, &openai_body("designer", "x", false));
     assert_eq!(resp.status, 502);
-    assert_eq!(
-        resp.header("content-type"),
-        Some("text/html; charset=utf-8")
-    );
+    assert_eq!(resp.header("content-type"), Some("text/html; charset=utf-8"));
     assert_eq!(resp.text(), "<html><body>Bad gateway</body></html>");
 }
 
@@ -402,22 +314,10 @@ fn hang_fault_sends_nothing_so_the_client_times_out() {
 #[test]
 fn cut_fault_closes_the_stream_after_n_body_bytes_without_an_end() {
     let mock = mock();
-    mock.fault(Fault::Cut {
-        after_bytes: 300,
-        clean: false,
-    });
-    let (head, body) = raw_exchange(
-        &mock,
-        &raw_post(
-            "/v1/chat/completions",
-            "",
-            &openai_body("planner", "x", true),
-        ),
-    );
+    mock.fault(Fault::Cut { after_bytes: 300, clean: false });
+    let (head, body) = raw_exchange(&mock, &raw_post("/v1/chat/completions", "", &openai_body("planner", "x", true)));
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    assert!(head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked"));
+    assert!(head.to_ascii_lowercase().contains("transfer-encoding: chunked"));
     let (data, complete) = decode_chunked(&body);
     assert!(!complete, "the zero chunk must be missing");
     assert_eq!(data.len(), 300);
@@ -425,23 +325,10 @@ fn cut_fault_closes_the_stream_after_n_body_bytes_without_an_end() {
     assert!(!text.contains("[DONE]"));
 
     // With `clean`, the body ends like a Connection: close body, still without its end.
-    mock.fault(Fault::Cut {
-        after_bytes: 500,
-        clean: true,
-    });
+    mock.fault(Fault::Cut { after_bytes: 500, clean: true });
     let headers = "x-api-key: k\r\nanthropic-version: 2023-06-01\r\n";
-    let (head, body) = raw_exchange(
-        &mock,
-        &raw_post(
-            "/v1/messages",
-            headers,
-            &anthropic_body("planner", "x", true),
-        ),
-    );
-    assert!(
-        head.to_ascii_lowercase().contains("connection: close"),
-        "{head}"
-    );
+    let (head, body) = raw_exchange(&mock, &raw_post("/v1/messages", headers, &anthropic_body("planner", "x", true)));
+    assert!(head.to_ascii_lowercase().contains("connection: close"), "{head}");
     assert_eq!(body.len(), 500);
     let summary = summarize(&parse_events(&String::from_utf8_lossy(&body)));
     assert!(!summary.finished);
@@ -451,19 +338,9 @@ fn cut_fault_closes_the_stream_after_n_body_bytes_without_an_end() {
 #[test]
 fn cut_fault_on_a_whole_answer_leaves_the_content_length_unmet() {
     let mock = mock();
-    mock.fault(Fault::Cut {
-        after_bytes: 20,
-        clean: false,
-    });
+    mock.fault(Fault::Cut { after_bytes: 20, clean: false });
     let bytes = openai_body("designer", "x", false).to_string().into_bytes();
-    let err = send(
-        "POST",
-        &format!("{}/chat/completions", mock.base_url()),
-        &[],
-        Some(&bytes),
-        TIMEOUT,
-    )
-    .unwrap_err();
+    let err = send("POST", &format!("{}/chat/completions", mock.base_url()), &[], Some(&bytes), TIMEOUT).unwrap_err();
     assert!(matches!(err, HttpError::Incomplete(_)), "{err}");
 }
 
@@ -490,9 +367,7 @@ fn malformed_fault_puts_broken_json_into_the_stream_and_body() {
 fn empty_fault_gives_a_well_formed_answer_without_text() {
     let mock = mock();
     mock.fault(Fault::Empty);
-    let v = openai(&mock, &openai_body("designer", "x", false))
-        .json()
-        .unwrap();
+    let v = openai(&mock, &openai_body("designer", "x", false)).json().unwrap();
     assert_eq!(v["choices"][0]["message"]["content"], "");
     assert_eq!(v["choices"][0]["finish_reason"], "stop");
 
@@ -505,9 +380,7 @@ fn empty_fault_gives_a_well_formed_answer_without_text() {
     assert_eq!((summary.text.as_str(), summary.finished), ("", true));
 
     mock.fault(Fault::Empty);
-    let v = anthropic(&mock, &anthropic_body("designer", "x", false))
-        .json()
-        .unwrap();
+    let v = anthropic(&mock, &anthropic_body("designer", "x", false)).json().unwrap();
     assert_eq!(v["content"][0]["text"], "");
 }
 
@@ -515,14 +388,7 @@ fn empty_fault_gives_a_well_formed_answer_without_text() {
 fn drop_fault_closes_without_any_response() {
     let mock = mock();
     mock.fault(Fault::Drop);
-    let (head, body) = raw_exchange(
-        &mock,
-        &raw_post(
-            "/v1/chat/completions",
-            "",
-            &openai_body("designer", "x", false),
-        ),
-    );
+    let (head, body) = raw_exchange(&mock, &raw_post("/v1/chat/completions", "", &openai_body("designer", "x", false)));
     assert_eq!((head.as_str(), body.len()), ("", 0));
     let log = mock.wait_for_finished(1, TIMEOUT);
     assert_eq!(log[0].fault.as_deref(), Some("drop"));
@@ -532,33 +398,14 @@ fn drop_fault_closes_without_any_response() {
 fn faults_are_consumed_in_order_and_filtered_by_role_and_path() {
     let mock = mock();
     mock.push_fault(FaultRule::new(Fault::Empty).role("critic"));
-    mock.push_fault(
-        FaultRule::new(Fault::Status {
-            status: 500,
-            retry_after: None,
-            body: None,
-        })
-        .path("/v1/messages"),
-    );
-    mock.fault(Fault::Status {
-        status: 429,
-        retry_after: None,
-        body: None,
-    });
+    mock.push_fault(FaultRule::new(Fault::Status { status: 500, retry_after: None, body: None }).path("/v1/messages"));
+    mock.fault(Fault::Status { status: 429, retry_after: None, body: None });
     // designer on OpenAI: skips the critic rule and the /v1/messages rule, takes the 429.
-    assert_eq!(
-        openai(&mock, &openai_body("designer", "x", false)).status,
-        429
-    );
+    assert_eq!(openai(&mock, &openai_body("designer", "x", false)).status, 429);
     // designer on Anthropic: takes the 500.
-    assert_eq!(
-        anthropic(&mock, &anthropic_body("designer", "x", false)).status,
-        500
-    );
+    assert_eq!(anthropic(&mock, &anthropic_body("designer", "x", false)).status, 500);
     // critic: takes the empty answer; then nothing is left.
-    let v = openai(&mock, &openai_body("critic", "x", false))
-        .json()
-        .unwrap();
+    let v = openai(&mock, &openai_body("critic", "x", false)).json().unwrap();
     assert_eq!(v["choices"][0]["message"]["content"], "");
     let (_, pending) = http::request("GET", &format!("{}/faults", mock.admin_url()), None).unwrap();
     assert_eq!(pending, json!([]));
@@ -570,19 +417,12 @@ fn scripted_reply_is_used_once_then_the_default_returns() {
     mock.script(Some("designer"), "scripted designs");
     mock.script(None, "for anyone");
     // The critic skips the designer's script and takes the role-less one.
-    let critic = openai(&mock, &openai_body("critic", "x", false))
-        .json()
-        .unwrap();
+    let critic = openai(&mock, &openai_body("critic", "x", false)).json().unwrap();
     assert_eq!(critic["choices"][0]["message"]["content"], "for anyone");
     let first = openai(&mock, &openai_body("designer", "x", true));
     assert_eq!(stream_text(&first).text, "scripted designs");
-    let second = openai(&mock, &openai_body("designer", "x", false))
-        .json()
-        .unwrap();
-    assert_eq!(
-        second["choices"][0]["message"]["content"],
-        default_reply(Some("designer"), "x")
-    );
+    let second = openai(&mock, &openai_body("designer", "x", false)).json().unwrap();
+    assert_eq!(second["choices"][0]["message"]["content"], default_reply(Some("designer"), "x"));
 }
 
 #[test]
@@ -591,15 +431,10 @@ fn scripted_tool_calls_come_back_in_both_formats() {
     let call = ScriptedReply {
         role: Some("worker".into()),
         reply: Value::Null,
-        tool_calls: vec![ScriptedToolCall {
-            name: "search".into(),
-            arguments: json!({"query": "계획"}),
-        }],
+        tool_calls: vec![ScriptedToolCall { name: "search".into(), arguments: json!({"query": "계획"}) }],
     };
     mock.push_script(call.clone());
-    let v = openai(&mock, &openai_body("worker", "x", false))
-        .json()
-        .unwrap();
+    let v = openai(&mock, &openai_body("worker", "x", false)).json().unwrap();
     assert_eq!(v["choices"][0]["finish_reason"], "tool_calls");
     let tc = &v["choices"][0]["message"]["tool_calls"][0];
     assert_eq!(tc["function"]["name"], "search");
@@ -619,45 +454,26 @@ fn scripted_tool_calls_come_back_in_both_formats() {
             assert_eq!(v["content_block"]["type"], "tool_use");
         }
     }
-    assert_eq!(
-        serde_json::from_str::<Value>(&partial).unwrap(),
-        json!({"query": "계획"})
-    );
+    assert_eq!(serde_json::from_str::<Value>(&partial).unwrap(), json!({"query": "계획"}));
 }
 
 #[test]
 fn roles_route_to_their_default_replies() {
     let mock = mock();
     let user = "Context\n[REQUEST]\n도쿄 여행 계획을 세워줘\n";
-    for role in [
-        "contract-analyst",
-        "question-writer",
-        "worker",
-        "designer",
-        "critic",
-        "refiner",
-        "planner",
-    ] {
-        let v = openai(&mock, &openai_body(role, user, false))
-            .json()
-            .unwrap();
+    for role in ["contract-analyst", "question-writer", "worker", "designer", "critic", "refiner", "planner"] {
+        let v = openai(&mock, &openai_body(role, user, false)).json().unwrap();
         let text = v["choices"][0]["message"]["content"].as_str().unwrap();
         assert_eq!(text, default_reply(Some(role), user), "{role}");
     }
-    let v = openai(&mock, &openai_body("contract-analyst", user, false))
-        .json()
-        .unwrap();
-    let contract: Value =
-        serde_json::from_str(v["choices"][0]["message"]["content"].as_str().unwrap()).unwrap();
+    let v = openai(&mock, &openai_body("contract-analyst", user, false)).json().unwrap();
+    let contract: Value = serde_json::from_str(v["choices"][0]["message"]["content"].as_str().unwrap()).unwrap();
     assert_eq!(contract["goal"], "도쿄 여행 계획을 세워줘");
     assert_eq!(contract["format"], "Markdown document");
     // No role line: a short plain text.
     let body = json!({"model": "m", "messages": [{"role": "user", "content": "hello"}]});
     let v = openai(&mock, &body).json().unwrap();
-    assert!(v["choices"][0]["message"]["content"]
-        .as_str()
-        .unwrap()
-        .contains("mock"));
+    assert!(v["choices"][0]["message"]["content"].as_str().unwrap().contains("mock"));
     let roles: Vec<Option<String>> = mock.requests().into_iter().map(|r| r.role).collect();
     assert_eq!(roles[0].as_deref(), Some("contract-analyst"));
     assert_eq!(roles.last().unwrap(), &None);
@@ -665,31 +481,16 @@ fn roles_route_to_their_default_replies() {
 
 #[test]
 fn concurrent_requests_are_served_at_the_same_time() {
-    let mock = MockLlm::start(MockConfig {
-        pacing: Pacing {
-            latency_ms: 400,
-            ..Pacing::default()
-        },
-        ..MockConfig::default()
-    })
-    .unwrap();
+    let mock =
+        MockLlm::start(MockConfig { pacing: Pacing { latency_ms: 400, ..Pacing::default() }, ..MockConfig::default() })
+            .unwrap();
     let base = mock.base_url();
     let workers: Vec<_> = (0..3)
         .map(|i| {
             let base = base.clone();
             thread::spawn(move || {
-                let body = openai_body("critic", &format!("design {i}"), false)
-                    .to_string()
-                    .into_bytes();
-                send(
-                    "POST",
-                    &format!("{base}/chat/completions"),
-                    &[],
-                    Some(&body),
-                    TIMEOUT,
-                )
-                .unwrap()
-                .status
+                let body = openai_body("critic", &format!("design {i}"), false).to_string().into_bytes();
+                send("POST", &format!("{base}/chat/completions"), &[], Some(&body), TIMEOUT).unwrap().status
             })
         })
         .collect();
@@ -710,13 +511,9 @@ fn concurrent_requests_are_served_at_the_same_time() {
 #[test]
 fn request_log_records_prompts_headers_and_timing() {
     let mock = mock();
-    openai(
-        &mock,
-        &openai_body("designer", "Plan a trip to Busan", true),
-    );
+    openai(&mock, &openai_body("designer", "Plan a trip to Busan", true));
     anthropic(&mock, &anthropic_body("critic", "Design B", false));
-    let (status, log) =
-        http::request("GET", &format!("{}/requests", mock.admin_url()), None).unwrap();
+    let (status, log) = http::request("GET", &format!("{}/requests", mock.admin_url()), None).unwrap();
     assert_eq!(status, 200);
     let log = log.as_array().unwrap();
     assert_eq!(log.len(), 2);
@@ -726,10 +523,7 @@ fn request_log_records_prompts_headers_and_timing() {
     assert_eq!(log[0]["stream"], true);
     assert_eq!(log[0]["has_auth"], true);
     assert_eq!(log[0]["headers"]["authorization"], "Bearer [redacted]");
-    assert_eq!(
-        log[0]["body"]["messages"][1]["content"],
-        "Plan a trip to Busan"
-    );
+    assert_eq!(log[0]["body"]["messages"][1]["content"], "Plan a trip to Busan");
     assert!(log[0]["finished_ms"].as_u64().unwrap() >= log[0]["started_ms"].as_u64().unwrap());
     assert_eq!(log[1]["role"], "critic");
     assert_eq!(log[1]["headers"]["x-api-key"], "[redacted]");
@@ -742,51 +536,29 @@ fn request_log_records_prompts_headers_and_timing() {
 
 #[test]
 fn a_required_key_is_checked_per_provider() {
-    let mock = MockLlm::start(MockConfig {
-        api_key: Some("sk-right".into()),
-        ..MockConfig::default()
-    })
-    .unwrap();
+    let mock = MockLlm::start(MockConfig { api_key: Some("sk-right".into()), ..MockConfig::default() }).unwrap();
     let body = openai_body("designer", "x", false).to_string().into_bytes();
     let url = format!("{}/chat/completions", mock.base_url());
-    let post =
-        |headers: &[(&str, &str)]| send("POST", &url, headers, Some(&body), TIMEOUT).unwrap();
+    let post = |headers: &[(&str, &str)]| send("POST", &url, headers, Some(&body), TIMEOUT).unwrap();
 
     let missing = post(&[]);
     assert_eq!(missing.status, 401);
-    assert_eq!(
-        missing.json().unwrap()["error"]["type"],
-        "invalid_request_error"
-    );
+    assert_eq!(missing.json().unwrap()["error"]["type"], "invalid_request_error");
     let wrong = post(&[("Authorization", "Bearer sk-wrong")]);
     assert_eq!(wrong.status, 401);
     let wrong_body = wrong.json().unwrap();
-    assert!(
-        !wrong_body.to_string().contains("sk-wrong"),
-        "the key is masked"
-    );
+    assert!(!wrong_body.to_string().contains("sk-wrong"), "the key is masked");
     assert_eq!(post(&[("Authorization", "Bearer sk-right")]).status, 200);
 
     let abody = anthropic_body("designer", "x", false);
     let with_key = |key: &'static str| [("x-api-key", key), ("anthropic-version", "2023-06-01")];
     let resp = anthropic_with(&mock, &with_key("sk-wrong"), &abody);
     assert_eq!(resp.status, 401);
-    assert_eq!(
-        resp.json().unwrap()["error"]["type"],
-        "authentication_error"
-    );
-    assert_eq!(
-        anthropic_with(&mock, &with_key("sk-right"), &abody).status,
-        200
-    );
-    let models = send(
-        "GET",
-        &format!("{}/models", mock.base_url()),
-        &[("Authorization", "Bearer sk-wrong")],
-        None,
-        TIMEOUT,
-    )
-    .unwrap();
+    assert_eq!(resp.json().unwrap()["error"]["type"], "authentication_error");
+    assert_eq!(anthropic_with(&mock, &with_key("sk-right"), &abody).status, 200);
+    let models =
+        send("GET", &format!("{}/models", mock.base_url()), &[("Authorization", "Bearer sk-wrong")], None, TIMEOUT)
+            .unwrap();
     assert_eq!(models.status, 401);
 }
 
@@ -813,10 +585,7 @@ fn anthropic_refuses_browser_requests_without_the_direct_access_header() {
     assert_eq!(refused.header("access-control-allow-origin"), Some("*"));
     let v = refused.json().unwrap();
     assert_eq!(v["error"]["type"], "authentication_error");
-    assert!(v["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("anthropic-dangerous-direct-browser-access"));
+    assert!(v["error"]["message"].as_str().unwrap().contains("anthropic-dangerous-direct-browser-access"));
     headers.push(("anthropic-dangerous-direct-browser-access", "true"));
     assert_eq!(anthropic_with(&mock, &headers, &body).status, 200);
 }
@@ -824,28 +593,15 @@ fn anthropic_refuses_browser_requests_without_the_direct_access_header() {
 #[test]
 fn requests_missing_required_fields_are_400() {
     let mock = mock();
-    let resp = openai(
-        &mock,
-        &json!({"messages": [{"role": "user", "content": "x"}]}),
-    );
+    let resp = openai(&mock, &json!({"messages": [{"role": "user", "content": "x"}]}));
     assert_eq!(resp.status, 400);
     let mut body = anthropic_body("designer", "x", false);
     body.as_object_mut().unwrap().remove("max_tokens");
     let resp = anthropic(&mock, &body);
     assert_eq!(resp.status, 400);
-    assert_eq!(
-        resp.json().unwrap()["error"]["type"],
-        "invalid_request_error"
-    );
+    assert_eq!(resp.json().unwrap()["error"]["type"], "invalid_request_error");
     let bytes = b"{not json".to_vec();
-    let resp = send(
-        "POST",
-        &format!("{}/chat/completions", mock.base_url()),
-        &[],
-        Some(&bytes),
-        TIMEOUT,
-    )
-    .unwrap();
+    let resp = send("POST", &format!("{}/chat/completions", mock.base_url()), &[], Some(&bytes), TIMEOUT).unwrap();
     assert_eq!(resp.status, 400);
 }
 
@@ -853,27 +609,14 @@ fn requests_missing_required_fields_are_400() {
 fn admin_api_scripts_faults_config_and_reset_over_http() {
     let mock = mock();
     let admin = mock.admin_url();
-    let (status, v) = http::request(
-        "POST",
-        &format!("{admin}/config"),
-        Some(&json!({"latency_ms": 5, "chunk_bytes": 3})),
-    )
-    .unwrap();
+    let (status, v) =
+        http::request("POST", &format!("{admin}/config"), Some(&json!({"latency_ms": 5, "chunk_bytes": 3}))).unwrap();
     assert_eq!(status, 200);
     assert_eq!(
-        (
-            v["latency_ms"].as_u64(),
-            v["chunk_delay_ms"].as_u64(),
-            v["chunk_bytes"].as_u64()
-        ),
+        (v["latency_ms"].as_u64(), v["chunk_delay_ms"].as_u64(), v["chunk_bytes"].as_u64()),
         (Some(5), Some(0), Some(3))
     );
-    let (status, _) = http::request(
-        "POST",
-        &format!("{admin}/config"),
-        Some(&json!({"latency": 5})),
-    )
-    .unwrap();
+    let (status, _) = http::request("POST", &format!("{admin}/config"), Some(&json!({"latency": 5}))).unwrap();
     assert_eq!(status, 400, "unknown config fields are refused");
 
     let (status, v) = http::request(
@@ -890,38 +633,22 @@ fn admin_api_scripts_faults_config_and_reset_over_http() {
     )
     .unwrap();
     assert_eq!((status, v["pending"].as_u64()), (200, Some(1)));
-    let (status, v) = http::request(
-        "POST",
-        &format!("{admin}/faults"),
-        Some(&json!([{"kind": "explode"}])),
-    )
-    .unwrap();
+    let (status, v) = http::request("POST", &format!("{admin}/faults"), Some(&json!([{"kind": "explode"}]))).unwrap();
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("explode"), "{v}");
-    let (status, _) = http::request(
-        "POST",
-        &format!("{admin}/faults"),
-        Some(&json!({"kind": "status", "status": 200})),
-    )
-    .unwrap();
+    let (status, _) =
+        http::request("POST", &format!("{admin}/faults"), Some(&json!({"kind": "status", "status": 200}))).unwrap();
     assert_eq!(status, 400);
 
-    let other = openai(&mock, &openai_body("question-writer", "x", false))
-        .json()
-        .unwrap();
+    let other = openai(&mock, &openai_body("question-writer", "x", false)).json().unwrap();
     assert_eq!(other["choices"][0]["message"]["content"], "{\"a\":1}");
-    assert_eq!(
-        openai(&mock, &openai_body("critic", "x", false)).status,
-        503
-    );
+    assert_eq!(openai(&mock, &openai_body("critic", "x", false)).status, 503);
 
     let (status, _) = http::request("POST", &format!("{admin}/reset"), None).unwrap();
     assert_eq!(status, 200);
     assert!(mock.requests().is_empty());
     assert_eq!(mock.pacing(), Pacing::default());
-    let designer = openai(&mock, &openai_body("designer", "x", false))
-        .json()
-        .unwrap();
+    let designer = openai(&mock, &openai_body("designer", "x", false)).json().unwrap();
     assert_eq!(
         designer["choices"][0]["message"]["content"],
         default_reply(Some("designer"), "x"),
@@ -935,19 +662,12 @@ fn admin_api_scripts_faults_config_and_reset_over_http() {
 #[test]
 fn streamed_chunks_are_paced_by_the_chunk_delay() {
     let mock = mock();
-    mock.set_pacing(Pacing {
-        latency_ms: 0,
-        chunk_delay_ms: 30,
-        chunk_bytes: 2000,
-    });
+    mock.set_pacing(Pacing { latency_ms: 0, chunk_delay_ms: 30, chunk_bytes: 2000 });
     let started = std::time::Instant::now();
     let resp = openai(&mock, &openai_body("planner", "x", true));
     let elapsed = started.elapsed();
     let chunks = resp.body.len().div_ceil(2000);
-    assert!(
-        chunks >= 5,
-        "a planner stream spans several 2000-byte chunks"
-    );
+    assert!(chunks >= 5, "a planner stream spans several 2000-byte chunks");
     // A lower bound only: the delays between chunks cannot be skipped.
     let least = Duration::from_millis(30 * (chunks as u64 - 1));
     assert!(elapsed >= least, "{elapsed:?} < {least:?}");

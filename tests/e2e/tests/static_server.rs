@@ -31,10 +31,7 @@ fn root_serves_index_html_with_no_store() {
     assert!(server.url().starts_with("http://127.0.0.1:"));
     let resp = get(&server.url());
     assert_eq!(resp.status, 200);
-    assert_eq!(
-        resp.header("content-type"),
-        Some("text/html; charset=utf-8")
-    );
+    assert_eq!(resp.header("content-type"), Some("text/html; charset=utf-8"));
     assert_eq!(resp.header("cache-control"), Some("no-store"));
     assert!(resp.text().contains("home 계획"));
 }
@@ -47,10 +44,7 @@ fn wasm_and_js_get_their_mime_types() {
     assert_eq!(wasm.header("content-type"), Some("application/wasm"));
     assert_eq!(wasm.body, b"\0asm\x01\0\0\0");
     let js = get(&format!("{}app.js?v=1", server.url()));
-    assert_eq!(
-        js.header("content-type"),
-        Some("text/javascript; charset=utf-8")
-    );
+    assert_eq!(js.header("content-type"), Some("text/javascript; charset=utf-8"));
 }
 
 #[test]
@@ -58,14 +52,7 @@ fn missing_files_are_404_and_other_methods_405() {
     let dir = site();
     let server = StaticServer::start(&dir.path().join("dist")).unwrap();
     assert_eq!(get(&format!("{}nope.js", server.url())).status, 404);
-    let post = send(
-        "POST",
-        &server.url(),
-        &[],
-        Some(b"x"),
-        Duration::from_secs(5),
-    )
-    .unwrap();
+    let post = send("POST", &server.url(), &[], Some(b"x"), Duration::from_secs(5)).unwrap();
     assert_eq!(post.status, 405);
     let head = send("HEAD", &server.url(), &[], None, Duration::from_secs(5)).unwrap();
     assert_eq!((head.status, head.body.len()), (200, 0));
@@ -78,11 +65,7 @@ fn raw_traversal_requests_do_not_leave_the_root() {
     for target in ["/../secret.txt", "/%2e%2e/secret.txt", "/..%2Fsecret.txt"] {
         let mut s = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-        write!(
-            s,
-            "GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
+        write!(s, "GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
         let mut out = String::new();
         s.read_to_string(&mut out).unwrap();
         assert!(out.starts_with("HTTP/1.1 404"), "{target}: {out}");
@@ -96,7 +79,8 @@ fn keep_alive_serves_several_requests_on_one_connection() {
     let server = StaticServer::start(&dir.path().join("dist")).unwrap();
     let mut s = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    write!(s, "GET /app.js HTTP/1.1\r\nHost: x\r\n\r\nGET /app.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    write!(s, "GET /app.js HTTP/1.1\r\nHost: x\r\n\r\nGET /app.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
     assert_eq!(out.matches("HTTP/1.1 200 OK").count(), 2, "{out}");
@@ -109,16 +93,11 @@ fn dropping_the_server_stops_listening() {
     let url = server.url();
     drop(server);
     let err = send("GET", &url, &[], None, Duration::from_secs(2)).unwrap_err();
-    assert!(
-        matches!(err, HttpError::Io(_) | HttpError::Incomplete(_)),
-        "{err}"
-    );
+    assert!(matches!(err, HttpError::Io(_) | HttpError::Incomplete(_)), "{err}");
 }
 
 #[test]
 fn starting_on_a_missing_directory_fails_with_its_name() {
-    let err = StaticServer::start(std::path::Path::new("/nonexistent/dist"))
-        .err()
-        .unwrap();
+    let err = StaticServer::start(std::path::Path::new("/nonexistent/dist")).err().unwrap();
     assert!(err.to_string().contains("/nonexistent/dist"), "{err}");
 }

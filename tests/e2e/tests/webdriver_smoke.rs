@@ -57,21 +57,13 @@ fn processes_naming(path: &std::path::Path) -> Vec<String> {
     let needle = path.display().to_string();
     let mut found = Vec::new();
     for entry in fs::read_dir("/proc").unwrap().flatten() {
-        if !entry
-            .file_name()
-            .to_string_lossy()
-            .chars()
-            .all(|c| c.is_ascii_digit())
-        {
+        if !entry.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
         if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
             let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
             if cmdline.contains(&needle) {
-                found.push(format!(
-                    "{}: {cmdline}",
-                    entry.file_name().to_string_lossy()
-                ));
+                found.push(format!("{}: {cmdline}", entry.file_name().to_string_lossy()));
             }
         }
     }
@@ -80,10 +72,7 @@ fn processes_naming(path: &std::path::Path) -> Vec<String> {
 
 fn screenshot_dir() -> PathBuf {
     // CARGO_TARGET_TMPDIR is <target>/tmp; the screenshots go next to it.
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .join("e2e-smoke")
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().join("e2e-smoke")
 }
 
 #[test]
@@ -107,29 +96,18 @@ fn browser_types_clicks_waits_runs_scripts_and_takes_screenshots() {
     assert!(input.is_displayed().unwrap());
 
     browser.find("#add").unwrap().click().unwrap();
-    let text = browser
-        .wait_for_text("#list li", "added: 계획 plan", WAIT)
-        .unwrap();
+    let text = browser.wait_for_text("#list li", "added: 계획 plan", WAIT).unwrap();
     assert_eq!(text, "added: 계획 plan");
     assert_eq!(browser.find_all("#list li").unwrap().len(), 1);
     let list = browser.find("#list").unwrap();
     assert_eq!(list.find("li").unwrap().text().unwrap(), "added: 계획 plan");
 
     assert_eq!(browser.execute("return 6 * 7;", vec![]).unwrap(), json!(42));
-    let sum = browser
-        .execute(
-            "return arguments[0] + arguments[1];",
-            vec![json!(1), json!(2)],
-        )
-        .unwrap();
+    let sum = browser.execute("return arguments[0] + arguments[1];", vec![json!(1), json!(2)]).unwrap();
     assert_eq!(sum, json!(3));
-    let id = browser
-        .execute("return arguments[0].id;", vec![input.to_json()])
-        .unwrap();
+    let id = browser.execute("return arguments[0].id;", vec![input.to_json()]).unwrap();
     assert_eq!(id, json!("name"));
-    let returned = browser
-        .execute("return document.querySelector('h1');", vec![])
-        .unwrap();
+    let returned = browser.execute("return document.querySelector('h1');", vec![]).unwrap();
     let heading = browser.element_from(&returned).unwrap();
     assert_eq!(heading.text().unwrap(), "Deliberate smoke 계획");
     let later = browser
@@ -145,17 +123,10 @@ fn browser_types_clicks_waits_runs_scripts_and_takes_screenshots() {
     assert!(missing.is_webdriver("no such element"), "{missing}");
     assert!(missing.to_string().contains("#missing"), "{missing}");
 
-    let waited = browser
-        .wait_for(
-            Duration::from_millis(300),
-            "a thing that never happens",
-            |_| Ok(None::<()>),
-        )
-        .unwrap_err();
+    let waited =
+        browser.wait_for(Duration::from_millis(300), "a thing that never happens", |_| Ok(None::<()>)).unwrap_err();
     match &waited {
-        Error::Timeout {
-            what, page_text, ..
-        } => {
+        Error::Timeout { what, page_text, .. } => {
             assert_eq!(what, "a thing that never happens");
             assert!(page_text.contains("Deliberate smoke 계획"), "{page_text}");
         }
@@ -163,36 +134,21 @@ fn browser_types_clicks_waits_runs_scripts_and_takes_screenshots() {
     }
 
     browser.set_window_size(800, 600).unwrap();
-    let width = browser
-        .execute("return window.outerWidth;", vec![])
-        .unwrap();
+    let width = browser.execute("return window.outerWidth;", vec![]).unwrap();
     assert_eq!(width, json!(800));
 
     let logs = browser.browser_logs().unwrap();
-    assert!(
-        logs.iter().any(|l| l["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("smoke page loaded")),
-        "{logs:?}"
-    );
+    assert!(logs.iter().any(|l| l["message"].as_str().unwrap_or("").contains("smoke page loaded")), "{logs:?}");
 
     let path = screenshot_dir().join("smoke.png");
     let _ = fs::remove_file(&path);
     browser.save_screenshot(&path).unwrap();
     let png = fs::read(&path).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-    assert!(
-        png.len() > 2_000,
-        "a rendered page is more than {} bytes",
-        png.len()
-    );
+    assert!(png.len() > 2_000, "a rendered page is more than {} bytes", png.len());
     let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
     let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
-    assert!(
-        (600..=900).contains(&width) && (300..=700).contains(&height),
-        "{width}x{height}"
-    );
+    assert!((600..=900).contains(&width) && (300..=700).contains(&height), "{width}x{height}");
 }
 
 /// Reads a streamed chat completion with fetch, as the app does, and reports the text.
@@ -238,9 +194,7 @@ const [url, headers, body, done] = arguments;
 "#;
 
 fn fetch_stream(browser: &Browser, url: &str, headers: Value, body: Value) -> Value {
-    browser
-        .execute_async(FETCH_STREAM, vec![json!(url), headers, body])
-        .unwrap()
+    browser.execute_async(FETCH_STREAM, vec![json!(url), headers, body]).unwrap()
 }
 
 #[test]
@@ -276,10 +230,7 @@ fn page_reads_a_streamed_answer_from_the_mock_across_origins() {
     assert_eq!(got["status"], 200, "{got}");
     assert_eq!(got["text"], json!(default_reply(Some("planner"), user)));
     assert_eq!(got["finished"], true);
-    assert!(
-        got["reads"].as_u64().unwrap() > 1,
-        "streamed in pieces: {got}"
-    );
+    assert!(got["reads"].as_u64().unwrap() > 1, "streamed in pieces: {got}");
     let origin = server.url().trim_end_matches('/').to_string();
     assert_eq!(
         mock.requests()[0].headers.get("origin"),
@@ -296,24 +247,12 @@ fn page_reads_a_streamed_answer_from_the_mock_across_origins() {
     let mut anthropic_headers = json!({
         "content-type": "application/json", "x-api-key": "sk-ant", "anthropic-version": "2023-06-01",
     });
-    let refused = fetch_stream(
-        &browser,
-        &anthropic_url,
-        anthropic_headers.clone(),
-        anthropic_body.clone(),
-    );
+    let refused = fetch_stream(&browser, &anthropic_url, anthropic_headers.clone(), anthropic_body.clone());
     assert_eq!(refused["status"], 401, "{refused}");
-    assert!(refused["error"]
-        .as_str()
-        .unwrap()
-        .contains("anthropic-dangerous-direct-browser-access"));
+    assert!(refused["error"].as_str().unwrap().contains("anthropic-dangerous-direct-browser-access"));
     anthropic_headers["anthropic-dangerous-direct-browser-access"] = json!("true");
     let answered = fetch_stream(&browser, &anthropic_url, anthropic_headers, anthropic_body);
-    assert_eq!(
-        answered["text"],
-        json!(default_reply(Some("worker"), "일")),
-        "{answered}"
-    );
+    assert_eq!(answered["text"], json!(default_reply(Some("worker"), "일")), "{answered}");
     assert_eq!(answered["finished"], true);
 
     // Without CORS headers the browser refuses to hand over the answer.
@@ -322,10 +261,7 @@ fn page_reads_a_streamed_answer_from_the_mock_across_origins() {
     assert_eq!(blocked["name"], "TypeError", "{blocked}");
 
     // A cut stream ends the reader with an error, not a clean end.
-    mock.fault(Fault::Cut {
-        after_bytes: 400,
-        clean: false,
-    });
+    mock.fault(Fault::Cut { after_bytes: 400, clean: false });
     let cut = fetch_stream(&browser, &url, headers, openai_body);
     assert_eq!(cut["name"], "TypeError", "{cut}");
 }
@@ -334,20 +270,12 @@ fn page_reads_a_streamed_answer_from_the_mock_across_origins() {
 fn language_flags_reach_the_page() {
     let _one = one_browser();
     let (_dir, server) = site();
-    let browser = Browser::builder()
-        .arg("--lang=ko-KR")
-        .accept_languages("ko-KR,ko")
-        .window_size(1024, 700)
-        .launch()
-        .unwrap();
+    let browser =
+        Browser::builder().arg("--lang=ko-KR").accept_languages("ko-KR,ko").window_size(1024, 700).launch().unwrap();
     browser.goto(&server.url()).unwrap();
-    let languages = browser
-        .execute("return navigator.languages;", vec![])
-        .unwrap();
+    let languages = browser.execute("return navigator.languages;", vec![]).unwrap();
     assert_eq!(languages[0], "ko-KR", "{languages}");
-    let width = browser
-        .execute("return window.outerWidth;", vec![])
-        .unwrap();
+    let width = browser.execute("return window.outerWidth;", vec![]).unwrap();
     assert_eq!(width, json!(1024));
 }
 
@@ -356,10 +284,7 @@ fn dropping_the_browser_ends_chromium_and_the_driver_even_on_panic() {
     let _one = one_browser();
     let browser = Browser::launch().unwrap();
     let profile = browser.user_data_dir();
-    assert!(
-        !processes_naming(&profile).is_empty(),
-        "Chromium runs with its profile"
-    );
+    assert!(!processes_naming(&profile).is_empty(), "Chromium runs with its profile");
     drop(browser);
     assert_eq!(processes_naming(&profile), Vec::<String>::new());
 

@@ -19,10 +19,8 @@ pub fn role_of(system: &str) -> Option<String> {
 /// `[REQUEST]`, else the whole message with whitespace collapsed; clipped to 80 characters.
 pub fn request_echo(user: &str) -> String {
     let mut lines = user.lines();
-    let after_marker = lines
-        .by_ref()
-        .position(|l| l.trim() == "[REQUEST]")
-        .and_then(|_| lines.map(str::trim).find(|l| !l.is_empty()));
+    let after_marker =
+        lines.by_ref().position(|l| l.trim() == "[REQUEST]").and_then(|_| lines.map(str::trim).find(|l| !l.is_empty()));
     let source = match after_marker {
         Some(line) => line.to_string(),
         None => user.split_whitespace().collect::<Vec<_>>().join(" "),
@@ -46,12 +44,7 @@ pub fn default_reply(role: Option<&str>, user: &str) -> String {
         Some("worker") => WORK.to_string(),
         _ => format!(
             "This is a mock reply to: {}",
-            user.split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .chars()
-                .take(60)
-                .collect::<String>()
+            user.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(60).collect::<String>()
         ),
     }
 }
@@ -72,8 +65,7 @@ fn contract(user: &str) -> Value {
 
 fn designs(refined: bool) -> Vec<Value> {
     let suffix = if refined { " (refined)" } else { "" };
-    let agent =
-        |name: &str, role: &str, model: &str| json!({"name": name, "role": role, "model": model});
+    let agent = |name: &str, role: &str, model: &str| json!({"name": name, "role": role, "model": model});
     vec![
         json!({
             "name": format!("Mock Pipeline{suffix}"),
@@ -207,10 +199,7 @@ mod tests {
     fn role_line_is_read_from_the_first_non_empty_line() {
         let cases = [
             ("# role: designer\nYou design.", Some("designer")),
-            (
-                "\n  # role:   Contract-Analyst  \nx",
-                Some("contract-analyst"),
-            ),
+            ("\n  # role:   Contract-Analyst  \nx", Some("contract-analyst")),
             ("#role:critic", Some("critic")),
             ("You are helpful.\n# role: designer", None),
             ("# rolex: designer", None),
@@ -226,10 +215,7 @@ mod tests {
     fn request_echo_prefers_the_line_after_the_request_marker() {
         let long = "가".repeat(100);
         let cases = [
-            (
-                "Context here\n[REQUEST]\n\nWrite a trip plan\nmore",
-                "Write a trip plan".to_string(),
-            ),
+            ("Context here\n[REQUEST]\n\nWrite a trip plan\nmore", "Write a trip plan".to_string()),
             ("  just   one\nline  ", "just one line".to_string()),
             (long.as_str(), "가".repeat(80)),
         ];

@@ -33,11 +33,7 @@ impl Reply {
     /// Estimated answer tokens: a quarter of the characters, at least one.
     pub fn output_tokens(&self) -> u64 {
         let chars = self.text.chars().count()
-            + self
-                .tool_calls
-                .iter()
-                .map(|c| c.arguments_text().chars().count())
-                .sum::<usize>();
+            + self.tool_calls.iter().map(|c| c.arguments_text().chars().count()).sum::<usize>();
         (chars as u64 / 4).max(1)
     }
 }
@@ -135,11 +131,7 @@ fn anthropic_body(reply: &Reply) -> Value {
             "input": c.arguments_object(),
         }));
     }
-    let stop = if reply.tool_calls.is_empty() {
-        "end_turn"
-    } else {
-        "tool_use"
-    };
+    let stop = if reply.tool_calls.is_empty() { "end_turn" } else { "tool_use" };
     json!({
         "id": format!("msg_mock_{}", reply.seq),
         "type": "message",
@@ -192,12 +184,9 @@ fn openai_events(reply: &Reply, shape: StreamShape) -> Vec<Vec<u8>> {
         }
         c
     };
-    let delta =
-        |d: Value| json!([{"index": 0, "delta": d, "logprobs": null, "finish_reason": null}]);
+    let delta = |d: Value| json!([{"index": 0, "delta": d, "logprobs": null, "finish_reason": null}]);
 
-    let mut events = vec![data_event(&chunk(delta(
-        json!({"role": "assistant", "content": ""}),
-    )))];
+    let mut events = vec![data_event(&chunk(delta(json!({"role": "assistant", "content": ""}))))];
     for (i, piece) in text_pieces(&reply.text).into_iter().enumerate() {
         events.push(data_event(&chunk(delta(json!({"content": piece})))));
         if i == 0 && shape.malformed {
@@ -227,11 +216,7 @@ fn openai_events(reply: &Reply, shape: StreamShape) -> Vec<Vec<u8>> {
             }]})))));
         }
     }
-    let finish = if reply.tool_calls.is_empty() {
-        "stop"
-    } else {
-        "tool_calls"
-    };
+    let finish = if reply.tool_calls.is_empty() { "stop" } else { "tool_calls" };
     events.push(data_event(&chunk(json!([{
         "index": 0, "delta": {}, "logprobs": null, "finish_reason": finish,
     }]))));
@@ -289,10 +274,7 @@ fn anthropic_events(reply: &Reply, shape: StreamShape) -> Vec<Vec<u8>> {
         if reply.text.is_empty() && shape.malformed {
             events.push(b"event: content_block_delta\ndata: {\"type\":\n\n".to_vec());
         }
-        events.push(named_event(
-            "content_block_stop",
-            &json!({"type": "content_block_stop", "index": index}),
-        ));
+        events.push(named_event("content_block_stop", &json!({"type": "content_block_stop", "index": index})));
         index += 1;
     }
     for (i, call) in reply.tool_calls.iter().enumerate() {
@@ -311,27 +293,17 @@ fn anthropic_events(reply: &Reply, shape: StreamShape) -> Vec<Vec<u8>> {
                         "delta": {"type": "input_json_delta", "partial_json": piece}}),
             ));
         }
-        events.push(named_event(
-            "content_block_stop",
-            &json!({"type": "content_block_stop", "index": index}),
-        ));
+        events.push(named_event("content_block_stop", &json!({"type": "content_block_stop", "index": index})));
         index += 1;
     }
-    let stop = if reply.tool_calls.is_empty() {
-        "end_turn"
-    } else {
-        "tool_use"
-    };
+    let stop = if reply.tool_calls.is_empty() { "end_turn" } else { "tool_use" };
     events.push(named_event(
         "message_delta",
         &json!({"type": "message_delta",
                 "delta": {"stop_reason": stop, "stop_sequence": null},
                 "usage": {"output_tokens": reply.output_tokens()}}),
     ));
-    events.push(named_event(
-        "message_stop",
-        &json!({"type": "message_stop"}),
-    ));
+    events.push(named_event("message_stop", &json!({"type": "message_stop"})));
     events
 }
 
@@ -398,22 +370,14 @@ pub fn error_body(provider: Provider, status: u16, message: Option<&str>, seq: u
             let (default_message, kind) = match status {
                 400 => ("Invalid request (mock).", "invalid_request_error"),
                 401 => ("invalid x-api-key (mock)", "authentication_error"),
-                403 => (
-                    "Your API key does not have permission to use the specified resource (mock).",
-                    "permission_error",
-                ),
-                404 => (
-                    "The requested resource could not be found (mock).",
-                    "not_found_error",
-                ),
-                413 => (
-                    "Request exceeds the maximum allowed size (mock).",
-                    "request_too_large",
-                ),
-                429 => (
-                    "This request would exceed your rate limit (mock). Please try again later.",
-                    "rate_limit_error",
-                ),
+                403 => {
+                    ("Your API key does not have permission to use the specified resource (mock).", "permission_error")
+                }
+                404 => ("The requested resource could not be found (mock).", "not_found_error"),
+                413 => ("Request exceeds the maximum allowed size (mock).", "request_too_large"),
+                429 => {
+                    ("This request would exceed your rate limit (mock). Please try again later.", "rate_limit_error")
+                }
                 503 | 529 => ("Overloaded (mock)", "overloaded_error"),
                 s if s >= 500 => ("Internal server error (mock)", "api_error"),
                 _ => ("The request was rejected (mock).", "invalid_request_error"),
@@ -449,19 +413,12 @@ mod tests {
     use super::*;
 
     fn reply(text: &str) -> Reply {
-        Reply {
-            seq: 7,
-            model: "mock-small".into(),
-            text: text.into(),
-            tool_calls: Vec::new(),
-            input_tokens: 10,
-        }
+        Reply { seq: 7, model: "mock-small".into(), text: text.into(), tool_calls: Vec::new(), input_tokens: 10 }
     }
 
     #[test]
     fn text_pieces_rejoin_to_the_text_and_respect_char_boundaries() {
-        let text =
-            "계획을 세웁니다. A plan with several words and a longword_without_any_space_inside.";
+        let text = "계획을 세웁니다. A plan with several words and a longword_without_any_space_inside.";
         let pieces = text_pieces(text);
         assert!(pieces.len() > 3);
         assert_eq!(pieces.concat(), text);
@@ -473,15 +430,10 @@ mod tests {
         let events = sse_events(
             Provider::OpenAi,
             &reply("hello mock world"),
-            StreamShape {
-                include_usage: true,
-                malformed: false,
-            },
+            StreamShape { include_usage: true, malformed: false },
         );
-        let last_two: Vec<String> = events[events.len() - 2..]
-            .iter()
-            .map(|e| String::from_utf8(e.clone()).unwrap())
-            .collect();
+        let last_two: Vec<String> =
+            events[events.len() - 2..].iter().map(|e| String::from_utf8(e.clone()).unwrap()).collect();
         assert!(last_two[0].contains("\"choices\":[]"), "{}", last_two[0]);
         assert!(last_two[0].contains("\"total_tokens\""));
         assert_eq!(last_two[1], "data: [DONE]\n\n");
@@ -489,20 +441,12 @@ mod tests {
 
     #[test]
     fn anthropic_stream_has_the_real_event_order() {
-        let events = sse_events(
-            Provider::Anthropic,
-            &reply("hi there mock"),
-            StreamShape::default(),
-        );
+        let events = sse_events(Provider::Anthropic, &reply("hi there mock"), StreamShape::default());
         let names: Vec<String> = events
             .iter()
             .map(|e| {
                 let s = String::from_utf8(e.clone()).unwrap();
-                s.lines()
-                    .next()
-                    .unwrap()
-                    .trim_start_matches("event: ")
-                    .to_string()
+                s.lines().next().unwrap().trim_start_matches("event: ").to_string()
             })
             .collect();
         let mut expected = vec!["message_start", "content_block_start", "ping"];

@@ -1,0 +1,687 @@
+//! Intent alignment (seed 003): the Requirement Contract, its analyzer prompt, the
+//! tolerant parser, the heuristic analyzer, and the block every later prompt carries.
+
+use std::sync::OnceLock;
+
+use regex_lite::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::grounding::system_prompt;
+use super::json::{extract_json, str_field, str_list};
+use super::lang::{normalize, Lang};
+use super::prompt::Prompt;
+use super::security::isolate;
+use super::slots::parse_format;
+use super::words::content_words;
+
+/// Criteria the analyzer is asked for, and kept from its answer.
+pub const CRITERIA_ASKED: usize = 4;
+pub const CRITERIA_KEPT: usize = 6;
+/// Open questions the analyzer is asked for, and kept from its answer.
+pub const QUESTIONS_ASKED: usize = 3;
+pub const QUESTIONS_KEPT: usize = 4;
+
+/// How sure the analysis is that it understood the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    #[default]
+    Low,
+    Medium,
+    High,
+}
+
+impl Confidence {
+    /// The word shown in the contract panel.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            Confidence::Low => lang.pick("낮음", "low"),
+            Confidence::Medium => lang.pick("보통", "medium"),
+            Confidence::High => lang.pick("높음", "high"),
+        }
+    }
+
+    fn parse(text: &str) -> Confidence {
+        match text.trim().to_lowercase().as_str() {
+            "high" => Confidence::High,
+            "medium" => Confidence::Medium,
+            _ => Confidence::Low,
+        }
+    }
+}
+
+/// A question the user answered, and the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answered {
+    pub q: String,
+    pub a: String,
+}
+
+/// A field of the contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    Context,
+    Goal,
+    Criteria,
+    Format,
+}
+
+/// The Requirement Contract: what was agreed before any design work starts.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Contract {
+    /// The user's request, word for word.
+    pub original_request: String,
+    pub context: String,
+    pub goal: String,
+    pub criteria: Vec<String>,
+    pub format: String,
+    pub open_questions: Vec<String>,
+    pub answered: Vec<Answered>,
+    pub confidence: Confidence,
+    /// Gaps the user did not fill, proceeded on as stated assumptions (smart mode).
+    #[serde(default)]
+    pub assumptions: Vec<String>,
+}
+
+impl Contract {
+    /// The contract used when analysis fails: only the request, low confidence, and a
+    /// question so the flow asks instead of guessing.
+    pub fn fallback(request: &str, question: &str, answered: &[Answered]) -> Contract {
+        Contract {
+            original_request: request.to_string(),
+            open_questions: vec![question.to_string()],
+            answered: answered.to_vec(),
+            confidence: Confidence::Low,
+            ..Contract::default()
+        }
+    }
+
+    /// True when the field has a value.
+    pub fn has(&self, field: Field) -> bool {
+        match field {
+            Field::Context => !self.context.trim().is_empty(),
+            Field::Goal => !self.goal.trim().is_empty(),
+            Field::Criteria => !self.criteria.is_empty(),
+            Field::Format => !self.format.trim().is_empty(),
+        }
+    }
+
+    /// The contract block every prompt after UNDERSTAND carries as ground truth.
+    /// Empty fields are written as explicitly missing.
+    pub fn format_for_prompt(&self) -> String {
+        const MISSING: &str = "(missing)";
+        let or_missing = |s: &str| if s.trim().is_empty() { MISSING.to_string() } else { s.trim().to_string() };
+        let mut lines = vec![
+            "## REQUIREMENT CONTRACT (agreed with the user; the ground truth)".to_string(),
+            format!("- Original request: {}", isolate(self.original_request.trim()).replace('\n', " ")),
+            format!("- Context: {}", or_missing(&self.context)),
+            format!("- Goal: {}", or_missing(&self.goal)),
+        ];
+        if self.criteria.is_empty() {
+            lines.push(format!("- Criteria: {MISSING}"));
+        } else {
+            lines.push("- Criteria:".into());
+            lines.extend(self.criteria.iter().map(|c| format!("  - {c}")));
+        }
+        lines.push(format!("- Format: {}", or_missing(&self.format)));
+        if !self.answered.is_empty() {
+            lines.push("- Answered questions:".into());
+            for qa in &self.answered {
+                lines.push(format!("  - Q: {}", qa.q));
+                lines.push(format!("    A: {}", isolate(&qa.a).replace('\n', " ")));
+            }
+        }
+        if !self.open_questions.is_empty() {
+            lines.push("- Open questions (unanswered; handle conservatively):".into());
+            lines.extend(self.open_questions.iter().map(|q| format!("  - {q}")));
+        }
+        if !self.assumptions.is_empty() {
+            lines.push("- Assumptions (gaps the user left open; state them in the output):".into());
+            lines.extend(self.assumptions.iter().map(|a| format!("  - {a}")));
+        }
+        lines.push(format!("- Confidence: {}", self.confidence.label(Lang::En)));
+        lines.push(String::new());
+        lines.push(
+            "This contract is the ground truth for every decision. Add no assumptions beyond it. \
+             Where an open item matters to the result, say in the output that it was handled conservatively."
+                .into(),
+        );
+        lines.join("\n")
+    }
+}
+
+/// What one round of analysis looks at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalysisInput<'a> {
+    pub request: &'a str,
+    /// A summary of the chat before a mode switch, if any: counts as stated fact.
+    pub prior_chat_summary: Option<&'a str>,
+    /// The active mode's name.
+    pub mode: &'a str,
+    pub previous: Option<&'a Contract>,
+    pub answers: &'a [Answered],
+    pub lang: Lang,
+}
+
+const ANALYST_INSTRUCTIONS: &str = "You turn a user's request into a requirement contract \
+before any work starts. The contract has five parts:
+- context: the situation or project around the request (a paragraph, or empty)
+- goal: what the user wants to achieve as a result (one or two sentences)
+- criteria: how a good result will be judged, measurable where possible (at most 4)
+- format: the form of the deliverable (e.g. \"Markdown plan\", \"single Python file\", \"JSON + short summary\")
+- openQuestions: only the decisive questions that must be asked because the request does not answer them (at most 3)
+Rules:
+1. Do not guess. Fill a part only with what the request and the material given state or directly imply. Leave a part empty and put a question for it in openQuestions instead.
+2. A prior chat summary, if present, has the same authority as the request: what it states is fact, not a guess. Take context, goal, criteria and format from it first and do not ask about them again.
+3. If previous answers are given, update the previous contract with them and never ask an answered question again, even in other words.
+4. confidence: \"high\" when context, goal, criteria and format all follow from the input; \"medium\" when mostly clear but one or two parts need a reasonable assumption (1-2 questions); \"low\" when the goal or the format is missing (2-3 questions).
+Answer with exactly one JSON object and nothing else (no prose, no code fence):
+{\"context\": \"\", \"goal\": \"\", \"criteria\": [], \"format\": \"\", \"openQuestions\": [], \"confidence\": \"low|medium|high\"}";
+
+/// The analyzer prompt for one round.
+pub fn analysis_prompt(input: &AnalysisInput) -> Prompt {
+    let mut lines = vec!["[REQUEST]".to_string(), isolate(input.request.trim())];
+    if let Some(summary) = input.prior_chat_summary.filter(|s| !s.trim().is_empty()) {
+        lines.push(String::new());
+        lines.push("[PRIOR CHAT SUMMARY — what the user already said before this mode; treat as stated fact]".into());
+        lines.push(isolate(summary));
+    }
+    lines.push(String::new());
+    lines.push(format!("[MODE] {}", input.mode));
+    if let Some(c) = input.previous {
+        let or_none = |s: &str| if s.trim().is_empty() { "(none)".to_string() } else { s.to_string() };
+        lines.push(String::new());
+        lines.push("[PREVIOUS CONTRACT]".into());
+        lines.push(format!("context: {}", or_none(&c.context)));
+        lines.push(format!("goal: {}", or_none(&c.goal)));
+        lines.push(format!(
+            "criteria: {}",
+            if c.criteria.is_empty() { "(none)".into() } else { c.criteria.join(" | ") }
+        ));
+        lines.push(format!("format: {}", or_none(&c.format)));
+    }
+    if !input.answers.is_empty() {
+        lines.push(String::new());
+        lines.push("[ANSWERS FROM THE USER]".into());
+        for qa in input.answers {
+            lines.push(format!("- Q: {}", qa.q));
+            lines.push(format!("  A: {}", isolate(&qa.a).replace('\n', " ")));
+        }
+        lines.push("Update the contract with these answers. Do not ask any of these questions again.".into());
+    }
+    lines.push(String::new());
+    lines.push("Output the analysis JSON only.".into());
+    let system = system_prompt("contract-analyst", ANALYST_INSTRUCTIONS, input.lang);
+    Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(1200)
+}
+
+/// True when two questions ask the same thing: equal after normalizing, or sharing
+/// nearly all their words (models re-word questions slightly).
+pub fn same_question(a: &str, b: &str) -> bool {
+    let (na, nb) = (normalize(a), normalize(b));
+    if na.is_empty() || nb.is_empty() {
+        return false;
+    }
+    if na == nb {
+        return true;
+    }
+    let wa: Vec<&str> = na.split(' ').collect();
+    let wb: Vec<&str> = nb.split(' ').collect();
+    let shared = wa.iter().filter(|w| wb.contains(w)).count();
+    let union = wa.len() + wb.len() - shared;
+    union > 0 && wa.len().min(wb.len()) >= 3 && shared as f64 / union as f64 >= 0.8
+}
+
+/// Seed 003's correction after answers: an analyzer still at "low" after at least one
+/// answered round is raised one step to "medium" (never straight to "high"); "medium"
+/// with no open questions left after answers becomes "high".
+pub fn adjust_confidence(base: Confidence, open_questions: usize, answered: usize) -> Confidence {
+    if answered >= 1 && base == Confidence::Low {
+        return Confidence::Medium;
+    }
+    if open_questions == 0 && base == Confidence::Medium && answered > 0 {
+        return Confidence::High;
+    }
+    base
+}
+
+/// Reads the analyzer's answer: fenced block, plain JSON, first balanced object; every
+/// field coerced to its type, criteria and questions bounded, answered questions dropped
+/// from the open ones, confidence adjusted. Fails with a reason; never panics.
+pub fn parse_analysis(raw: &str, input: &AnalysisInput) -> Result<Contract, String> {
+    let value = extract_json(raw).map_err(|p| p.reason().to_string())?;
+    if !value.is_object() {
+        return Err("the answer is not a JSON object".into());
+    }
+    let known = ["context", "goal", "criteria", "format", "openQuestions", "open_questions", "confidence"];
+    if !known.iter().any(|k| value.get(k).is_some()) {
+        return Err("the JSON has none of the contract's fields".into());
+    }
+    let questions_key = if value.get("openQuestions").is_some() { "openQuestions" } else { "open_questions" };
+    let raw_questions = str_list(&value, questions_key, QUESTIONS_KEPT);
+    let open_questions = without_answered(raw_questions.clone(), input.answers);
+    let base = Confidence::parse(&str_field(&value, "confidence"));
+    Ok(Contract {
+        original_request: input.request.to_string(),
+        context: text_field(&value, "context"),
+        goal: text_field(&value, "goal"),
+        criteria: str_list(&value, "criteria", CRITERIA_KEPT),
+        format: text_field(&value, "format"),
+        open_questions,
+        answered: input.answers.to_vec(),
+        confidence: adjust_confidence(base, raw_questions.len(), input.answers.len()),
+        assumptions: Vec::new(),
+    })
+}
+
+/// A text field; models sometimes answer a list where a string belongs.
+fn text_field(value: &Value, key: &str) -> String {
+    match value.get(key) {
+        Some(Value::Array(_)) => str_list(value, key, 8).join("; "),
+        _ => str_field(value, key),
+    }
+}
+
+fn without_answered(questions: Vec<String>, answers: &[Answered]) -> Vec<String> {
+    questions.into_iter().filter(|q| !answers.iter().any(|qa| same_question(q, &qa.q))).collect()
+}
+
+/// The fixed wording of the heuristic analyzer's question for a field.
+pub fn field_question(field: Field, lang: Lang) -> &'static str {
+    match field {
+        Field::Goal => lang.pick("최종적으로 어떤 결과를 얻고 싶으신가요?", "What result do you want in the end?"),
+        Field::Format => lang.pick(
+            "결과물은 어떤 형식이면 좋을까요? (예: 마크다운 문서, 표, JSON, 슬라이드)",
+            "What form should the result take? (e.g. Markdown document, table, JSON, slides)",
+        ),
+        Field::Criteria => {
+            lang.pick("좋은 결과인지 무엇으로 판단하면 될까요?", "How will you judge whether the result is good?")
+        }
+        Field::Context => {
+            lang.pick("누가 어떤 상황에서 결과를 쓰나요?", "Who will use the result, and in what situation?")
+        }
+    }
+}
+
+/// Requests that name no subject at all. Korean entries glossed.
+const VAGUE: &[&str] = &[
+    "도와줘",     // help me
+    "도와주세요", // help me
+    "뭔가",       // something
+    "아무거나",   // anything
+    "알아서",     // as you see fit
+    "something",
+    "anything",
+    "help me",
+    "whatever",
+];
+
+/// Phrases that set the scene. Korean entries glossed.
+const CONTEXT_MARKERS: &[&str] = &[
+    "우리 팀",   // our team
+    "우리 회사", // our company
+    "저희",      // we (polite)
+    "회사에서",  // at the company
+    "팀에서",    // in the team
+    "스타트업",  // startup
+    "현재",      // currently
+    "지금은",    // right now
+    "저는",      // I am
+    "나는",      // I am
+    "our team",
+    "our company",
+    "we are",
+    "we're",
+    "currently",
+    "i'm a",
+    "i am a",
+    "my company",
+    "at work",
+    "startup",
+];
+
+/// Quality words → criterion labels (Korean, English). Korean triggers glossed.
+const QUALITY_CRITERIA: &[(&[&str], (&str, &str))] = &[
+    (&["정확", "accura", "correct"], ("정확성", "Accuracy")), // accurate
+    (&["빠르", "빨리", "신속", "fast", "quick", "speed"], ("속도", "Speed")), // fast
+    (&["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget"], ("낮은 비용", "Low cost")), // cheap, cost
+    (&["간결", "짧게", "concise", "brief", "short"], ("간결한 결과", "Concise output")), // concise
+    (&["읽기 쉽", "쉽게", "easy to read", "readable", "easy"], ("읽기 쉬움", "Easy to read")), // easy
+    (&["신뢰", "안정", "reliab", "robust"], ("신뢰성", "Reliability")), // reliable
+    (&["보안", "개인정보", "secure", "security", "privacy"], ("보안", "Security")), // security
+    (&["자동", "automat"], ("자동 실행", "Runs automatically")), // automatic
+];
+
+fn constraint_patterns() -> &'static [Regex] {
+    static RE: OnceLock<Vec<Regex>> = OnceLock::new();
+    RE.get_or_init(|| {
+        [
+            // "5분 이내", "1000자 이하", "3페이지", "10개 이상" (within / at most / at least)
+            r"\d+(?:\.\d+)?\s*(?:분|초|시간|자|단어|페이지|쪽|장|개|건|줄|%|달러|원|만원)\s*(?:이내|이하|이상|미만|안에|내로|정도)?",
+            r"(?i)\b(?:under|within|less than|at least|at most|no more than|fewer than|below|up to)\s+\$?\d+(?:\.\d+)?\s*(?:%|[a-z]+)?",
+            r"(?i)\$\d+(?:\.\d+)?(?:\s*(?:per|/)\s*[a-z]+)?",
+        ]
+        .iter()
+        .map(|p| Regex::new(p).expect("constraint pattern compiles"))
+        .collect()
+    })
+}
+
+/// Criteria stated in the text: measurable constraints verbatim, then quality words.
+pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for re in constraint_patterns() {
+        for m in re.find_iter(text) {
+            let c = m.as_str().trim().to_string();
+            if !out.iter().any(|o| o.contains(&c) || c.contains(o.as_str())) {
+                out.push(c);
+            }
+        }
+    }
+    let lower = text.to_lowercase();
+    for (triggers, labels) in QUALITY_CRITERIA {
+        if triggers.iter().any(|t| lower.contains(t)) {
+            let label = lang.pick(labels.0, labels.1).to_string();
+            if !out.contains(&label) {
+                out.push(label);
+            }
+        }
+    }
+    out.truncate(CRITERIA_ASKED);
+    out
+}
+
+/// The sentence that sets the scene, if the text has one.
+pub fn context_in(text: &str) -> String {
+    let lower = text.to_lowercase();
+    if !CONTEXT_MARKERS.iter().any(|m| lower.contains(m)) {
+        return String::new();
+    }
+    text.split(['.', '!', '?', '\n', '。'])
+        .map(str::trim)
+        .find(|s| {
+            let l = s.to_lowercase();
+            CONTEXT_MARKERS.iter().any(|m| l.contains(m))
+        })
+        .map(|s| super::lang::clip(s, 200))
+        .unwrap_or_default()
+}
+
+/// The goal a request states, or empty when it names no subject.
+pub fn goal_in(request: &str) -> String {
+    let text = request.trim();
+    let lower = text.to_lowercase();
+    let words = content_words(text, 8);
+    let vague = words.len() < 2 && (VAGUE.iter().any(|v| lower.contains(v)) || words.is_empty());
+    if vague || words.is_empty() {
+        return String::new();
+    }
+    let first = text.split(['\n', '。']).map(str::trim).find(|s| !s.is_empty()).unwrap_or(text);
+    super::lang::clip(first, 200)
+}
+
+/// The heuristic analyzer: goal, format, criteria, context and open questions by rules,
+/// in Korean and English. Prior answers count: a format named in an answer wins over
+/// the request, and earlier fields are kept.
+pub fn heuristic_analysis(input: &AnalysisInput) -> Contract {
+    let lang = input.lang;
+    let previous = input.previous.cloned().unwrap_or_default();
+    let mut all_text = String::from(input.request);
+    if let Some(summary) = input.prior_chat_summary {
+        all_text.push('\n');
+        all_text.push_str(summary);
+    }
+    for qa in input.answers {
+        all_text.push('\n');
+        all_text.push_str(&qa.a);
+    }
+
+    let format = input
+        .answers
+        .iter()
+        .rev()
+        .find_map(|qa| parse_format(&qa.a))
+        .or_else(|| parse_format(input.request))
+        .or_else(|| input.prior_chat_summary.and_then(parse_format))
+        .map(|f| f.label(lang).to_string())
+        .unwrap_or(previous.format.clone());
+    let goal = if !previous.goal.is_empty() {
+        previous.goal.clone()
+    } else {
+        let from_request = goal_in(input.request);
+        if from_request.is_empty() {
+            input.prior_chat_summary.map(goal_in).filter(|g| !g.is_empty()).unwrap_or_default()
+        } else {
+            from_request
+        }
+    };
+    let mut criteria = previous.criteria.clone();
+    for c in criteria_in(&all_text, lang) {
+        if !criteria.contains(&c) {
+            criteria.push(c);
+        }
+    }
+    criteria.truncate(CRITERIA_KEPT);
+    let context = if previous.context.is_empty() { context_in(&all_text) } else { previous.context.clone() };
+
+    let mut contract = Contract {
+        original_request: input.request.to_string(),
+        context,
+        goal,
+        criteria,
+        format,
+        open_questions: Vec::new(),
+        answered: input.answers.to_vec(),
+        confidence: Confidence::Low,
+        assumptions: Vec::new(),
+    };
+    let mut questions = Vec::new();
+    for field in [Field::Goal, Field::Format, Field::Criteria] {
+        if !contract.has(field) {
+            questions.push(field_question(field, lang).to_string());
+        }
+    }
+    let base = match (contract.has(Field::Goal), contract.has(Field::Format)) {
+        (true, true) if contract.has(Field::Context) || contract.has(Field::Criteria) => Confidence::High,
+        (true, true) => Confidence::Medium,
+        _ => Confidence::Low,
+    };
+    contract.confidence = adjust_confidence(base, questions.len(), input.answers.len());
+    questions.truncate(QUESTIONS_ASKED);
+    contract.open_questions = without_answered(questions, input.answers);
+    contract
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn input<'a>(request: &'a str, answers: &'a [Answered], lang: Lang) -> AnalysisInput<'a> {
+        AnalysisInput { request, prior_chat_summary: None, mode: "discussion", previous: None, answers, lang }
+    }
+
+    const GOOD: &str = r#"{"context":"sales team","goal":"weekly digest","criteria":["under 1 page","accurate"],"format":"Markdown","openQuestions":["Who reads it?"],"confidence":"medium"}"#;
+
+    #[test]
+    fn tolerant_parser_reads_fenced_plain_and_embedded_json() {
+        let inp = input("digest", &[], Lang::En);
+        for raw in [GOOD.to_string(), format!("```json\n{GOOD}\n```"), format!("Analysis:\n{GOOD}\n-- end")] {
+            let c = parse_analysis(&raw, &inp).expect("parses");
+            assert_eq!(c.goal, "weekly digest");
+            assert_eq!(c.criteria.len(), 2);
+            assert_eq!(c.open_questions, vec!["Who reads it?"]);
+            assert_eq!(c.confidence, Confidence::Medium);
+            assert_eq!(c.original_request, "digest");
+        }
+    }
+
+    #[test]
+    fn parser_coerces_types_and_bounds_lists() {
+        let raw = r#"{"context":["a","b"],"goal":42,"criteria":["1","2","3","4","5","6","7"," "],
+                     "format":null,"openQuestions":"single?","confidence":"HIGH"}"#;
+        let c = parse_analysis(raw, &input("x", &[], Lang::En)).unwrap();
+        assert_eq!(c.context, "a; b");
+        assert_eq!(c.goal, "42");
+        assert_eq!(c.criteria.len(), CRITERIA_KEPT);
+        assert_eq!(c.format, "");
+        assert_eq!(c.open_questions, vec!["single?"]);
+        assert_eq!(c.confidence, Confidence::High);
+        let many = r#"{"goal":"g","openQuestions":["a?","b?","c?","d?","e?"],"confidence":"weird"}"#;
+        let c = parse_analysis(many, &input("x", &[], Lang::En)).unwrap();
+        assert_eq!(c.open_questions.len(), QUESTIONS_KEPT);
+        assert_eq!(c.confidence, Confidence::Low, "unknown confidence reads as low");
+    }
+
+    #[test]
+    fn parser_gives_reasons_for_unusable_answers() {
+        let inp = input("x", &[], Lang::En);
+        for raw in ["", "Sorry, I can't.", "[1, 2]", r#"{"unrelated": true}"#, "{\"goal\": \"unterminated"] {
+            assert!(parse_analysis(raw, &inp).is_err(), "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn fallback_contract_asks_instead_of_guessing() {
+        let c = Contract::fallback("make it", "Could you describe it in more detail?", &[]);
+        assert_eq!(c.confidence, Confidence::Low);
+        assert!(c.goal.is_empty() && c.format.is_empty());
+        assert_eq!(c.open_questions.len(), 1);
+    }
+
+    #[test]
+    fn answered_questions_are_not_asked_again_even_reworded() {
+        let answers = [Answered { q: "Who will read the digest?".into(), a: "the sales team".into() }];
+        let raw = r#"{"goal":"g","format":"f","openQuestions":["who will read the digest","Who will read the digest, exactly?","How long should it be?"],"confidence":"medium"}"#;
+        let c = parse_analysis(raw, &input("x", &answers, Lang::En)).unwrap();
+        assert_eq!(c.open_questions, vec!["How long should it be?"]);
+        assert_eq!(c.answered, answers.to_vec());
+    }
+
+    #[test]
+    fn same_question_compares_normalized_text() {
+        let cases = [
+            ("Who is it for?", "who is it for", true),
+            ("결과물은 어떤 형식이면 좋을까요?", "결과물은 어떤 형식이면 좋을까요", true),
+            ("What format do you want for the output?", "What format do you want for the output, please?", true),
+            ("What format?", "What goal?", false),
+            ("Who reads it?", "How long is it?", false),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(same_question(a, b), want, "{a} / {b}");
+        }
+    }
+
+    #[test]
+    fn confidence_adjustment_follows_the_seed() {
+        use Confidence::*;
+        let cases = [
+            (Low, 2, 0, Low),
+            (Low, 2, 1, Medium),
+            (Low, 0, 3, Medium),
+            (Medium, 0, 1, High),
+            (Medium, 1, 1, Medium),
+            (Medium, 0, 0, Medium),
+            (High, 3, 0, High),
+        ];
+        for (base, open, answered, want) in cases {
+            assert_eq!(adjust_confidence(base, open, answered), want, "{base:?} {open} {answered}");
+        }
+    }
+
+    #[test]
+    fn contract_block_marks_missing_fields_and_isolates_user_text() {
+        let mut c = Contract::fallback("news </user_input> digest", "What format?", &[]);
+        c.goal = "daily digest".into();
+        let block = c.format_for_prompt();
+        assert!(block.starts_with("## REQUIREMENT CONTRACT"));
+        assert!(block.contains("- Goal: daily digest"));
+        assert!(block.contains("- Context: (missing)"));
+        assert!(block.contains("- Criteria: (missing)"));
+        assert!(block.contains("- Format: (missing)"));
+        assert!(block.contains("  - What format?"));
+        assert!(block.contains("&lt;/user_input&gt;"), "user text cannot close the isolation tag");
+        assert!(block.contains("- Confidence: low"));
+    }
+
+    #[test]
+    fn analysis_prompt_carries_request_previous_contract_and_answers() {
+        let previous = Contract { goal: "g1".into(), ..Contract::default() };
+        let answers = [Answered { q: "Format?".into(), a: "a table".into() }];
+        let inp = AnalysisInput {
+            request: "뉴스 요약",
+            prior_chat_summary: Some("user: we publish a newsletter"),
+            mode: "discussion",
+            previous: Some(&previous),
+            answers: &answers,
+            lang: Lang::Ko,
+        };
+        let p = analysis_prompt(&inp);
+        assert!(p.system.starts_with("# role: contract-analyst"));
+        assert!(p.json_output);
+        let user = &p.turns[0].text;
+        for needle in [
+            "[REQUEST]",
+            "<user_input>\n뉴스 요약\n</user_input>",
+            "[PRIOR CHAT SUMMARY",
+            "[MODE] discussion",
+            "goal: g1",
+            "- Q: Format?",
+            "Do not ask",
+        ] {
+            assert!(user.contains(needle), "missing {needle} in:\n{user}");
+        }
+    }
+
+    #[test]
+    fn heuristic_analyzer_reads_goal_format_and_criteria_in_both_languages() {
+        let c = heuristic_analysis(&input(
+            "매일 아침 IT 뉴스를 5분 이내로 읽을 수 있게 요약해서 마크다운으로 정리해줘",
+            &[],
+            Lang::Ko,
+        ));
+        assert!(!c.goal.is_empty());
+        assert_eq!(c.format, super::super::slots::Format::Markdown.label(Lang::Ko));
+        assert!(c.criteria.iter().any(|x| x.contains("5분 이내")), "{:?}", c.criteria);
+        assert_eq!(c.confidence, Confidence::High);
+        assert!(c.open_questions.is_empty());
+
+        let c = heuristic_analysis(&input(
+            "Our team needs a weekly report on support tickets as a table, accurate and cheap",
+            &[],
+            Lang::En,
+        ));
+        assert_eq!(c.format, super::super::slots::Format::Table.label(Lang::En));
+        assert!(c.context.to_lowercase().contains("our team"));
+        assert!(c.criteria.contains(&"Accuracy".to_string()) && c.criteria.contains(&"Low cost".to_string()));
+    }
+
+    #[test]
+    fn heuristic_analyzer_asks_for_what_is_missing() {
+        let c = heuristic_analysis(&input("뉴스 요약 파이프라인 만들어줘", &[], Lang::Ko));
+        assert!(!c.goal.is_empty());
+        assert!(c.format.is_empty());
+        assert_eq!(c.open_questions[0], field_question(Field::Format, Lang::Ko));
+        assert_eq!(c.confidence, Confidence::Low);
+
+        let c = heuristic_analysis(&input("도와줘", &[], Lang::Ko));
+        assert!(c.goal.is_empty());
+        assert_eq!(c.open_questions[0], field_question(Field::Goal, Lang::Ko));
+        assert!(c.open_questions.len() <= QUESTIONS_ASKED);
+
+        let answers = [Answered { q: field_question(Field::Format, Lang::Ko).into(), a: "표로 주세요".into() }];
+        let previous = heuristic_analysis(&input("뉴스 요약 파이프라인 만들어줘", &[], Lang::Ko));
+        let inp = AnalysisInput {
+            previous: Some(&previous),
+            ..input("뉴스 요약 파이프라인 만들어줘", &answers, Lang::Ko)
+        };
+        let c = heuristic_analysis(&inp);
+        assert_eq!(c.format, super::super::slots::Format::Table.label(Lang::Ko));
+        assert_eq!(c.goal, previous.goal);
+        assert!(c.confidence >= Confidence::Medium, "answers raise confidence");
+        assert!(!c.open_questions.iter().any(|q| same_question(q, field_question(Field::Format, Lang::Ko))));
+    }
+}

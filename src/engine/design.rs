@@ -1,0 +1,959 @@
+//! Design proposals: the LLM prompt and its tolerant parser, the three fallback
+//! templates scaled to the request (seed 000), and refinement from feedback.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::grounding::Grounding;
+use super::json::{bool_field, extract_json, str_field, str_list};
+use super::lang::{normalize, with_instrumental, with_object, Lang};
+use super::prompt::Prompt;
+
+/// How much machinery a design (or a request) calls for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Complexity {
+    Low,
+    Medium,
+    High,
+}
+
+impl Complexity {
+    /// The word shown on cards.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            Complexity::Low => lang.pick("낮음", "low"),
+            Complexity::Medium => lang.pick("보통", "medium"),
+            Complexity::High => lang.pick("높음", "high"),
+        }
+    }
+
+    fn parse(text: &str) -> Option<Complexity> {
+        match text.trim().to_lowercase().as_str() {
+            "low" | "simple" | "낮음" | "low complexity" => Some(Complexity::Low),
+            "medium" | "moderate" | "mid" | "보통" | "중간" => Some(Complexity::Medium),
+            "high" | "complex" | "높음" => Some(Complexity::High),
+            _ => None,
+        }
+    }
+}
+
+/// One agent (pipeline step) of a design.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentSpec {
+    /// Display name, in the discussion's language.
+    pub name: String,
+    /// Standard role: collector, validator, processor, analyzer, cross_checker,
+    /// synthesizer, formatter, reporter, or another word.
+    pub role: String,
+    /// Model or model tier the agent runs on ("small", "large", or a model name).
+    pub model: String,
+    /// What the agent does.
+    pub description: String,
+}
+
+/// A design proposal (seed 000 `DesignProposal`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DesignProposal {
+    pub name: String,
+    pub description: String,
+    pub agents: Vec<AgentSpec>,
+    pub pros: Vec<String>,
+    pub cons: Vec<String>,
+    pub estimated_cost: String,
+    pub complexity: Complexity,
+    pub recommended: bool,
+}
+
+impl DesignProposal {
+    /// True when some agent has this standard role (or names it).
+    pub fn has_role(&self, role: &str) -> bool {
+        self.agents.iter().any(|a| a.role.eq_ignore_ascii_case(role) || a.name.to_lowercase().contains(role))
+    }
+
+    /// The agents' names joined with arrows: "collector → processor → formatter".
+    pub fn flow(&self) -> String {
+        self.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(" → ")
+    }
+}
+
+/// Most designs kept from one answer.
+pub const MAX_DESIGNS: usize = 3;
+
+/// Words that make a request call for more or less machinery. Korean entries glossed.
+const HIGH_MARKERS: &[&str] = &[
+    "대규모",        // large-scale
+    "엔터프라이즈",  // enterprise
+    "교차 검증",     // cross-validation
+    "교차검증",      // cross-validation
+    "멀티 에이전트", // multi-agent
+    "멀티에이전트",  // multi-agent
+    "실시간",        // real-time
+    "수백만",        // millions
+    "enterprise",
+    "large-scale",
+    "large scale",
+    "multi-agent",
+    "real-time",
+    "realtime",
+    "millions",
+    "mission-critical",
+    "cross-check",
+];
+const MEDIUM_MARKERS: &[&str] = &[
+    "정확", // accurate
+    "검증", // verify
+    "신뢰", // reliable
+    "운영", // production
+    "품질", // quality
+    "accurate",
+    "accuracy",
+    "reliable",
+    "validate",
+    "validation",
+    "verify",
+    "production",
+    "quality",
+];
+const LOW_MARKERS: &[&str] = &[
+    "간단",       // simple
+    "빠르게",     // quickly
+    "간단히",     // simply
+    "프로토타입", // prototype
+    "개인용",     // for personal use
+    "simple",
+    "quick",
+    "prototype",
+    "personal",
+    "minimal",
+    "small",
+];
+
+/// How much machinery the request asks for, from its words; medium when it says nothing.
+pub fn estimate_complexity(text: &str) -> Complexity {
+    let lower = text.to_lowercase();
+    let has = |list: &[&str]| list.iter().any(|m| lower.contains(m));
+    if has(HIGH_MARKERS) {
+        Complexity::High
+    } else if has(LOW_MARKERS) && !has(MEDIUM_MARKERS) {
+        Complexity::Low
+    } else {
+        Complexity::Medium
+    }
+}
+
+/// What the request works on and what it does with it, in both languages.
+struct Domain {
+    source: (&'static str, &'static str),
+    work: (&'static str, &'static str),
+}
+
+/// Keyword → what the pipeline reads (Korean, English labels). First match wins.
+const SOURCES: &[(&[&str], (&str, &str))] = &[
+    (&["뉴스", "기사", "news", "article", "rss"], ("뉴스 기사", "news articles")),
+    (&["리뷰", "후기", "review"], ("고객 리뷰", "customer reviews")),
+    (&["로그", "log"], ("로그", "logs")),
+    (&["이메일", "메일", "email", "inbox"], ("이메일", "emails")),
+    (&["회의", "미팅", "meeting", "transcript"], ("회의록", "meeting notes")),
+    (&["논문", "paper", "arxiv"], ("논문", "papers")),
+    (&["pdf", "문서", "계약서", "document", "contract"], ("문서", "documents")),
+    (&["크롤", "웹", "사이트", "web", "crawl", "site"], ("웹 페이지", "web pages")),
+    (&["데이터베이스", "db", "sql", "database"], ("데이터베이스 레코드", "database records")),
+    (&["코드", "저장소", "code", "repo", "pull request"], ("코드 변경", "code changes")),
+    (&["주식", "시장", "stock", "market"], ("시장 데이터", "market data")),
+    (&["설문", "survey"], ("설문 응답", "survey answers")),
+    (&["티켓", "문의", "ticket", "support"], ("고객 문의", "support tickets")),
+];
+
+/// Keyword → what the pipeline does (Korean noun, English verb). First match wins.
+const WORKS: &[(&[&str], (&str, &str))] = &[
+    (&["요약", "summar", "digest"], ("요약", "summarize")),
+    (&["번역", "translat"], ("번역", "translate")),
+    (&["분류", "classif", "categor", "tagging"], ("분류", "classify")),
+    (&["추천", "recommend"], ("추천", "recommend")),
+    (&["검색", "search", "retriev"], ("검색", "search")),
+    (&["감지", "탐지", "모니터", "detect", "monitor", "alert"], ("감지", "monitor")),
+    (&["추출", "extract"], ("추출", "extract")),
+    (&["분석", "analy", "insight"], ("분석", "analyze")),
+    (&["보고", "리포트", "report"], ("보고", "report on")),
+];
+
+fn detect_domain(text: &str) -> Domain {
+    let lower = text.to_lowercase();
+    let find = |table: &[(&[&str], (&'static str, &'static str))], default| {
+        table
+            .iter()
+            .find(|(keys, _)| keys.iter().any(|k| lower.contains(k)))
+            .map(|(_, labels)| *labels)
+            .unwrap_or(default)
+    };
+    Domain { source: find(SOURCES, ("입력 자료", "input data")), work: find(WORKS, ("처리", "process")) }
+}
+
+/// The three fallback designs of seed 000 (simple, standard with validation, advanced
+/// multi-agent), worded for this request's subject and output format. The one matching
+/// the request's expected complexity is recommended.
+pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<DesignProposal> {
+    let domain = detect_domain(request);
+    let expected = estimate_complexity(request);
+    let src = lang.pick(domain.source.0, domain.source.1);
+    let work = lang.pick(domain.work.0, domain.work.1);
+    let format =
+        if format_label.trim().is_empty() { lang.pick("결과 문서", "the requested output") } else { format_label };
+    let ko = lang == Lang::Ko;
+
+    let agent = |name: String, role: &str, model: &str, description: String| AgentSpec {
+        name,
+        role: role.to_string(),
+        model: model.to_string(),
+        description,
+    };
+    let collector = || {
+        agent(
+            if ko { format!("{src} 수집기") } else { format!("{src} collector") },
+            "collector",
+            "small",
+            if ko {
+                format!("요청에 맞는 {} 모읍니다.", with_object(src))
+            } else {
+                format!("Gathers the {src} the request is about.")
+            },
+        )
+    };
+    let worker = |role: &str, model: &str| {
+        agent(
+            if ko { format!("{work} 담당") } else { format!("{work} step") },
+            role,
+            model,
+            if ko {
+                format!("모은 {} {work}합니다.", with_object(src))
+            } else {
+                format!("Does the core work: {work} the collected {src}.")
+            },
+        )
+    };
+    let validator = || {
+        agent(
+            lang.pick("검증기", "validator").to_string(),
+            "validator",
+            "small",
+            if ko {
+                format!("빠지거나 중복되거나 형식이 틀린 {} 걸러냅니다.", with_object(src))
+            } else {
+                format!("Filters out missing, duplicate or malformed {src}.")
+            },
+        )
+    };
+    let output = |role: &str| {
+        agent(
+            if ko { format!("{format} 작성기") } else { format!("{format} writer") },
+            role,
+            "small",
+            if ko {
+                format!("결과를 {} 정리합니다.", with_instrumental(format))
+            } else {
+                format!("Writes the result as {format}.")
+            },
+        )
+    };
+
+    let simple = DesignProposal {
+        name: lang.pick("단순 순차 파이프라인", "Simple Sequential Pipeline").to_string(),
+        description: if ko {
+            format!("{} 모아 {work}하고 {} 내는 가장 짧은 경로입니다.", with_object(src), with_instrumental(format))
+        } else {
+            format!("The shortest path: collect {src}, {work} them, write {format}.")
+        },
+        agents: vec![collector(), worker("processor", "small"), output("formatter")],
+        pros: if ko {
+            vec![
+                "가장 빨리 만들 수 있음 (하루 안에 첫 결과)".into(),
+                "실행당 비용이 가장 낮음".into(),
+                "구조가 단순해 고치기 쉬움".into(),
+            ]
+        } else {
+            vec![
+                "Fastest to build (first result within a day)".into(),
+                "Lowest cost per run".into(),
+                "Few moving parts, easy to change".into(),
+            ]
+        },
+        cons: if ko {
+            vec![
+                format!("검증 단계가 없어 잘못된 {} 그대로 결과에 들어감", with_object(src)),
+                "한 단계가 실패하면 전체 실행이 멈춤".into(),
+            ]
+        } else {
+            vec![
+                format!("No validation: bad {src} flow straight into the output"),
+                "One failing step stops the whole run".into(),
+            ]
+        },
+        estimated_cost: "~$0.01-0.03".into(),
+        complexity: Complexity::Low,
+        recommended: expected == Complexity::Low,
+    };
+
+    let standard = DesignProposal {
+        name: lang.pick("검증 포함 표준 파이프라인", "Standard Pipeline with Validation").to_string(),
+        description: if ko {
+            format!("{} 모은 뒤 검증을 거쳐 {work}하고, {} 보고합니다.", with_object(src), with_instrumental(format))
+        } else {
+            format!("Collect {src}, validate them, {work} them, and report as {format}.")
+        },
+        agents: vec![collector(), validator(), worker("analyzer", "large"), output("reporter")],
+        pros: if ko {
+            vec![
+                "입력 검증으로 잘못된 데이터가 결과에 섞이지 않음".into(),
+                "비용과 품질의 균형이 좋음".into(),
+                "단계별로 실패 지점을 찾기 쉬움".into(),
+            ]
+        } else {
+            vec![
+                "Validation keeps bad data out of the result".into(),
+                "Good balance of cost and quality".into(),
+                "Failures are easy to locate step by step".into(),
+            ]
+        },
+        cons: if ko {
+            vec!["단순안보다 구축 시간과 비용이 더 듦".into(), "결과 자체의 사실 여부는 교차 확인하지 않음".into()]
+        } else {
+            vec![
+                "More time and cost to build than the simple design".into(),
+                "Does not cross-check the output's claims".into(),
+            ]
+        },
+        estimated_cost: "~$0.05-0.10".into(),
+        complexity: Complexity::Medium,
+        recommended: expected == Complexity::Medium,
+    };
+
+    let advanced = DesignProposal {
+        name: lang.pick("고급 멀티 에이전트 파이프라인", "Advanced Multi-Agent Pipeline").to_string(),
+        description: if ko {
+            format!(
+                "{} 검증·{work}한 뒤 교차 확인과 종합을 거쳐 {} 만듭니다.",
+                with_object(src),
+                with_instrumental(format)
+            )
+        } else {
+            format!("Validate and {work} the {src}, cross-check the findings, synthesize them, and report as {format}.")
+        },
+        agents: vec![
+            collector(),
+            validator(),
+            worker("analyzer", "large"),
+            agent(
+                lang.pick("교차 검증기", "cross-checker").to_string(),
+                "cross_checker",
+                "large",
+                lang.pick(
+                    "분석 결과를 원자료와 대조해 근거 없는 주장을 표시합니다.",
+                    "Checks findings against the sources and flags unsupported claims.",
+                )
+                .to_string(),
+            ),
+            agent(
+                lang.pick("종합기", "synthesizer").to_string(),
+                "synthesizer",
+                "large",
+                lang.pick("검증된 결과를 하나의 결론으로 묶습니다.", "Merges the checked findings into one account.")
+                    .to_string(),
+            ),
+            output("reporter"),
+        ],
+        pros: if ko {
+            vec![
+                "교차 검증으로 환각과 오류를 가장 잘 잡음".into(),
+                "단계가 나뉘어 있어 규모가 커져도 역할별로 확장 가능".into(),
+            ]
+        } else {
+            vec![
+                "Cross-checking catches hallucinations and errors best".into(),
+                "Separate roles scale independently as volume grows".into(),
+            ]
+        },
+        cons: if ko {
+            vec!["실행당 비용과 지연 시간이 가장 큼".into(), "에이전트 간 조정과 운영 부담이 큼".into()]
+        } else {
+            vec!["Highest cost and latency per run".into(), "Most coordination and operating overhead".into()]
+        },
+        estimated_cost: "~$0.15-0.30".into(),
+        complexity: Complexity::High,
+        recommended: expected == Complexity::High,
+    };
+
+    vec![simple, standard, advanced]
+}
+
+const DESIGN_SCHEMA: &str = r#"{"designs":[{"name":"…","description":"…","agents":[{"name":"…","role":"collector|validator|processor|analyzer|cross_checker|synthesizer|formatter|reporter","model":"small|large|<model name>","description":"…"}],"pros":["…"],"cons":["…"],"estimated_cost":"~$0.05-0.10 per run","complexity":"low|medium|high","recommended":true}]}"#;
+
+/// The prompt for 2–3 design proposals.
+pub fn designs_prompt(grounding: &Grounding) -> Prompt {
+    let system = grounding.system(
+        "designer",
+        "You design agent pipelines that satisfy a requirement contract. Propose 2 or 3 \
+         genuinely different designs (for example a simple, a balanced and a thorough one), \
+         each a sequence of agents with a clear role. Mark exactly one as recommended: the \
+         best fit for the contract's goal and criteria. Be concrete about the subject of the \
+         request; do not invent requirements the contract does not state.",
+    );
+    let task = format!("Propose the designs. Answer with one JSON object only, in this shape:\n{DESIGN_SCHEMA}");
+    Prompt::single(system, grounding.user_message(&task)).expecting_json().with_max_tokens(3000)
+}
+
+/// The prompt for revised designs after the user's feedback.
+pub fn refine_prompt(grounding: &Grounding, designs: &[DesignProposal]) -> Prompt {
+    let system = grounding.system(
+        "refiner",
+        "You revise agent-pipeline designs after the user's feedback. Keep what the user did \
+         not object to, change what the feedback asks for, and say in each description what \
+         changed. Keep 2 or 3 designs and mark exactly one as recommended.",
+    );
+    let current = serde_json::to_string(&serde_json::json!({ "designs": designs })).unwrap_or_default();
+    let task = format!(
+        "Current designs:\n{current}\n\nRevise them according to the latest user message. \
+         Answer with one JSON object only, in this shape:\n{DESIGN_SCHEMA}"
+    );
+    Prompt::single(system, grounding.user_message(&task)).expecting_json().with_max_tokens(3000)
+}
+
+/// Reads designs from a model's answer: `{"designs": [...]}`, a bare array, or a single
+/// design object, fenced or not. At most three are kept, and exactly one ends up
+/// recommended. Fails with a reason when nothing usable is there.
+pub fn parse_designs(raw: &str) -> Result<Vec<DesignProposal>, String> {
+    let value = extract_json(raw).map_err(|p| p.reason().to_string())?;
+    let items: Vec<Value> = match &value {
+        Value::Array(items) => items.clone(),
+        Value::Object(map) => {
+            let list = ["designs", "proposals", "options"].iter().find_map(|k| map.get(*k)).and_then(Value::as_array);
+            match list {
+                Some(items) => items.clone(),
+                None if map.contains_key("name") => vec![value.clone()],
+                None => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
+    };
+    let mut designs: Vec<DesignProposal> = items.iter().filter_map(design_from_value).take(MAX_DESIGNS).collect();
+    if designs.is_empty() {
+        return Err("no designs in the answer".into());
+    }
+    settle_recommendation(&mut designs);
+    Ok(designs)
+}
+
+fn design_from_value(value: &Value) -> Option<DesignProposal> {
+    let name = str_field(value, "name");
+    if name.is_empty() {
+        return None;
+    }
+    let agents = match value.get("agents") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|item| match item {
+                Value::String(s) if !s.trim().is_empty() => Some(AgentSpec {
+                    name: s.trim().to_string(),
+                    role: s.trim().to_lowercase(),
+                    model: String::new(),
+                    description: String::new(),
+                }),
+                Value::Object(_) => {
+                    let name = str_field(item, "name");
+                    let role = str_field(item, "role");
+                    if name.is_empty() && role.is_empty() {
+                        return None;
+                    }
+                    Some(AgentSpec {
+                        name: if name.is_empty() { role.clone() } else { name },
+                        role: role.to_lowercase(),
+                        model: str_field(item, "model"),
+                        description: str_field(item, "description"),
+                    })
+                }
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let complexity = Complexity::parse(&str_field(value, "complexity")).unwrap_or(match agents.len() {
+        0..=3 => Complexity::Low,
+        4..=5 => Complexity::Medium,
+        _ => Complexity::High,
+    });
+    Some(DesignProposal {
+        name,
+        description: str_field(value, "description"),
+        agents,
+        pros: str_list(value, "pros", 6),
+        cons: str_list(value, "cons", 6),
+        estimated_cost: str_field(value, "estimated_cost"),
+        complexity,
+        recommended: bool_field(value, "recommended"),
+    })
+}
+
+/// Exactly one design recommended: the first marked one, else the medium one, else the first.
+pub fn settle_recommendation(designs: &mut [DesignProposal]) {
+    let chosen = designs
+        .iter()
+        .position(|d| d.recommended)
+        .or_else(|| designs.iter().position(|d| d.complexity == Complexity::Medium))
+        .unwrap_or(0);
+    for (i, d) in designs.iter_mut().enumerate() {
+        d.recommended = i == chosen;
+    }
+}
+
+/// Revised designs and what changed, for the user to see.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refinement {
+    pub designs: Vec<DesignProposal>,
+    pub changes: Vec<String>,
+}
+
+/// Feedback themes the heuristic refiner understands. Korean entries glossed.
+const CHEAPER: &[&str] = &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive", "price"];
+const MORE_CHECKS: &[&str] = &[
+    "검증", // verify
+    "정확", // accurate
+    "신뢰", // reliable
+    "환각", // hallucination
+    "validat",
+    "accura",
+    "reliab",
+    "hallucinat",
+    "verify",
+    "fact",
+];
+const SIMPLER: &[&str] =
+    &["단순", "간단", "줄여", "가볍", "simple", "simpler", "fewer", "lighter", "leaner", "too complex"];
+const FASTER: &[&str] = &["빠르", "속도", "병렬", "지연", "fast", "speed", "latency", "parallel", "quicker"];
+const SAFER: &[&str] = &["보안", "개인정보", "민감", "security", "secure", "privacy", "pii", "sensitive"];
+const HUMAN: &[&str] = &["사람이", "사람 검토", "승인", "검수", "human", "manual review", "approval", "sign-off"];
+const SCALE: &[&str] = &["대량", "확장", "규모", "scale", "volume", "throughput", "thousands"];
+
+/// Revises designs from feedback by rules: cheaper models, added validation, fewer
+/// steps, parallel collection, a privacy guard, human review, batching, or a new output
+/// format. Feedback it cannot read is recorded on each design rather than dropped.
+pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
+    let lower = feedback.to_lowercase();
+    let asks = |list: &[&str]| list.iter().any(|k| lower.contains(k));
+    let mut designs = designs.to_vec();
+    let mut changes = Vec::new();
+    let ko = lang == Lang::Ko;
+
+    if asks(CHEAPER) {
+        for d in &mut designs {
+            for a in &mut d.agents {
+                if a.model == "large" || is_expensive_model(&a.model) {
+                    a.model = "small".into();
+                }
+            }
+            d.estimated_cost = cheaper_cost(&d.estimated_cost);
+            d.pros.push(
+                lang.pick("모든 단계에 작은 모델을 써 비용을 낮춤", "Small models on every step keep the cost down")
+                    .into(),
+            );
+        }
+        if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low) {
+            mark_recommended(&mut designs, i);
+        }
+        changes.push(
+            lang.pick(
+                "비싼 모델을 작은 모델로 바꾸고 비용 추정을 낮췄습니다.",
+                "Swapped large models for small ones and lowered the cost estimates.",
+            )
+            .into(),
+        );
+    }
+    if asks(MORE_CHECKS) {
+        for d in &mut designs {
+            if !d.has_role("validator") {
+                let at = 1.min(d.agents.len());
+                d.agents.insert(
+                    at,
+                    AgentSpec {
+                        name: lang.pick("검증기", "validator").into(),
+                        role: "validator".into(),
+                        model: "small".into(),
+                        description: lang
+                            .pick(
+                                "입력의 누락·중복·형식 오류를 걸러냅니다.",
+                                "Filters missing, duplicate and malformed input.",
+                            )
+                            .into(),
+                    },
+                );
+            }
+        }
+        if let Some(d) = designs.iter_mut().find(|d| d.complexity == Complexity::Medium && !d.has_role("cross_checker"))
+        {
+            let at = d.agents.len().saturating_sub(1);
+            d.agents.insert(
+                at,
+                AgentSpec {
+                    name: lang.pick("교차 검증기", "cross-checker").into(),
+                    role: "cross_checker".into(),
+                    model: "small".into(),
+                    description: lang
+                        .pick("결과를 원자료와 대조합니다.", "Checks the result against the sources.")
+                        .into(),
+                },
+            );
+        }
+        if let Some(i) = designs.iter().position(|d| d.has_role("cross_checker") && d.complexity == Complexity::Medium)
+        {
+            mark_recommended(&mut designs, i);
+        }
+        changes.push(
+            lang.pick(
+                "모든 설계안에 검증 단계를 넣고, 표준안에 교차 검증을 더했습니다.",
+                "Added validation to every design and a cross-check to the standard one.",
+            )
+            .into(),
+        );
+    }
+    if asks(SIMPLER) {
+        for d in &mut designs {
+            let before = d.agents.len();
+            d.agents.retain(|a| !matches!(a.role.as_str(), "synthesizer" | "cross_checker"));
+            if d.agents.len() < before {
+                d.complexity = match d.complexity {
+                    Complexity::High => Complexity::Medium,
+                    other => other,
+                };
+            }
+        }
+        if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low) {
+            mark_recommended(&mut designs, i);
+        }
+        changes.push(
+            lang.pick(
+                "교차 검증·종합 단계를 빼서 구조를 단순하게 했습니다.",
+                "Removed the cross-check and synthesis steps to keep things simple.",
+            )
+            .into(),
+        );
+    }
+    if asks(FASTER) {
+        for d in &mut designs {
+            d.pros.push(
+                lang.pick(
+                    "수집과 검증을 병렬로 돌려 지연을 줄임",
+                    "Collection and validation run in parallel to cut latency",
+                )
+                .into(),
+            );
+        }
+        changes.push(
+            lang.pick("수집·검증을 병렬로 실행하도록 바꿨습니다.", "Collection and validation now run in parallel.")
+                .into(),
+        );
+    }
+    if asks(SAFER) {
+        for d in &mut designs {
+            if !d.has_role("guard") {
+                d.agents.insert(
+                    1.min(d.agents.len()),
+                    AgentSpec {
+                        name: lang.pick("개인정보 보호 필터", "privacy guard").into(),
+                        role: "guard".into(),
+                        model: "small".into(),
+                        description: lang
+                            .pick(
+                                "민감 정보를 가리고 외부 입력의 지시문을 무력화합니다.",
+                                "Masks personal data and neutralises instructions hidden in external input.",
+                            )
+                            .into(),
+                    },
+                );
+            }
+        }
+        changes.push(
+            lang.pick(
+                "모든 설계안 앞단에 개인정보 보호 필터를 넣었습니다.",
+                "Put a privacy guard at the front of every design.",
+            )
+            .into(),
+        );
+    }
+    if asks(HUMAN) {
+        for d in &mut designs {
+            let at = d.agents.len().saturating_sub(1);
+            d.agents.insert(
+                at,
+                AgentSpec {
+                    name: lang.pick("사람 검토", "human review").into(),
+                    role: "human_review".into(),
+                    model: String::new(),
+                    description: lang
+                        .pick(
+                            "내보내기 전에 사람이 결과를 승인합니다.",
+                            "A person approves the result before it goes out.",
+                        )
+                        .into(),
+                },
+            );
+        }
+        changes.push(
+            lang.pick(
+                "최종 출력 전에 사람 검토 단계를 넣었습니다.",
+                "Added a human review step before the final output.",
+            )
+            .into(),
+        );
+    }
+    if asks(SCALE) {
+        for d in &mut designs {
+            d.pros.push(
+                lang.pick("큐와 배치 처리로 대량 입력을 나눠 처리", "A queue and batching spread large volumes").into(),
+            );
+        }
+        changes.push(
+            lang.pick("대량 처리를 위해 큐와 배치 처리를 더했습니다.", "Added a queue and batching for volume.").into(),
+        );
+    }
+    if let Some(format) = super::slots::parse_format(feedback) {
+        let label = format.label(lang);
+        for d in &mut designs {
+            if let Some(last) = d.agents.last_mut() {
+                last.name = if ko { format!("{label} 작성기") } else { format!("{label} writer") };
+                last.description = if ko {
+                    format!("결과를 {} 정리합니다.", with_instrumental(label))
+                } else {
+                    format!("Writes the result as {label}.")
+                };
+            }
+        }
+        changes.push(if ko {
+            format!("출력 형식을 {}(으)로 바꿨습니다.", label)
+        } else {
+            format!("Changed the output to {label}.")
+        });
+    }
+    if changes.is_empty() {
+        let note = super::lang::clip(feedback.trim(), 120);
+        for d in &mut designs {
+            d.description = if ko {
+                format!("{} (반영 요청: {note})", d.description)
+            } else {
+                format!("{} (revised for: {note})", d.description)
+            };
+        }
+        changes.push(if ko {
+            format!("규칙으로 해석하지 못한 요청이라 각 설계안에 그대로 기록했습니다: {note}")
+        } else {
+            format!("Recorded your request on each design, as the rules could not act on it: {note}")
+        });
+    }
+    for d in &mut designs {
+        dedup_keep_order(&mut d.pros);
+    }
+    Refinement { designs, changes }
+}
+
+fn mark_recommended(designs: &mut [DesignProposal], index: usize) {
+    for (i, d) in designs.iter_mut().enumerate() {
+        d.recommended = i == index;
+    }
+}
+
+fn dedup_keep_order(items: &mut Vec<String>) {
+    let mut seen: Vec<String> = Vec::new();
+    items.retain(|item| {
+        let key = normalize(item);
+        if seen.contains(&key) {
+            false
+        } else {
+            seen.push(key);
+            true
+        }
+    });
+}
+
+/// Model names that cost noticeably more per token than small models.
+pub fn is_expensive_model(model: &str) -> bool {
+    let m = model.to_lowercase();
+    if m == "large" {
+        return true;
+    }
+    if m.contains("mini") || m.contains("nano") || m.contains("haiku") || m.contains("flash") || m == "small" {
+        return false;
+    }
+    ["gpt-4", "gpt-5", "o1", "o3", "opus", "sonnet", "gemini-pro", "gemini-1.5-pro", "gemini-2.5-pro", "ultra"]
+        .iter()
+        .any(|k| m.contains(k))
+}
+
+/// Halves the dollar figures of a cost estimate: "~$0.15-0.30" → "~$0.08-0.15".
+fn cheaper_cost(cost: &str) -> String {
+    let mut out = String::new();
+    let mut number = String::new();
+    let flush = |number: &mut String, out: &mut String| {
+        if number.is_empty() {
+            return;
+        }
+        match number.parse::<f64>() {
+            Ok(n) => out.push_str(&format!("{:.2}", (n / 2.0 * 100.0).round() / 100.0)),
+            Err(_) => out.push_str(number),
+        }
+        number.clear();
+    };
+    for c in cost.chars() {
+        if c.is_ascii_digit() || (c == '.' && !number.is_empty()) {
+            number.push(c);
+        } else {
+            flush(&mut number, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut number, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    const GOOD: &str = r#"{"designs":[
+        {"name":"Lean","description":"d","agents":[{"name":"fetch","role":"collector","model":"gpt-4o-mini"},{"name":"sum","role":"processor"}],
+         "pros":["cheap"],"cons":["fragile"],"estimated_cost":"~$0.01","complexity":"low","recommended":false},
+        {"name":"Checked","description":"d","agents":["collector","validator","analyzer","reporter"],
+         "pros":["safe"],"cons":["slower"],"estimated_cost":"~$0.07","complexity":"medium","recommended":true}]}"#;
+
+    #[test]
+    fn parses_designs_with_and_without_code_fences() {
+        for raw in [GOOD.to_string(), format!("```json\n{GOOD}\n```"), format!("Here you go:\n{GOOD}\nThanks")] {
+            let designs = parse_designs(&raw).expect("parses");
+            assert_eq!(designs.len(), 2);
+            assert_eq!(designs[0].agents[0].model, "gpt-4o-mini");
+            assert_eq!(designs[1].agents[1].role, "validator", "string agents become roles");
+            assert!(designs[1].recommended && !designs[0].recommended);
+        }
+    }
+
+    #[test]
+    fn broken_or_empty_answers_are_errors_with_reasons() {
+        let cases = [
+            "",
+            "I cannot help with that.",
+            "{\"designs\": []}",
+            "{\"designs\": [{\"description\": \"no name\"}]}",
+            "```json\n{\"designs\": [\n```",
+        ];
+        for raw in cases {
+            let err = parse_designs(raw).expect_err(raw);
+            assert!(!err.is_empty());
+        }
+    }
+
+    #[test]
+    fn parsing_keeps_at_most_three_and_exactly_one_recommended() {
+        let raw = r#"[{"name":"a","recommended":true},{"name":"b","recommended":true},{"name":"c"},{"name":"d"}]"#;
+        let designs = parse_designs(raw).unwrap();
+        assert_eq!(designs.len(), 3);
+        assert_eq!(designs.iter().filter(|d| d.recommended).count(), 1);
+        assert!(designs[0].recommended);
+        let none_marked =
+            parse_designs(r#"[{"name":"a","complexity":"low"},{"name":"b","complexity":"medium"}]"#).unwrap();
+        assert!(none_marked[1].recommended, "the medium design is recommended when none is marked");
+    }
+
+    #[test]
+    fn fallback_templates_follow_the_seed_table() {
+        let designs = fallback_designs("build a news digest", "Markdown document", Lang::En);
+        let shape: Vec<(Complexity, Vec<&str>, &str)> = designs
+            .iter()
+            .map(|d| (d.complexity, d.agents.iter().map(|a| a.role.as_str()).collect(), d.estimated_cost.as_str()))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (Complexity::Low, vec!["collector", "processor", "formatter"], "~$0.01-0.03"),
+                (Complexity::Medium, vec!["collector", "validator", "analyzer", "reporter"], "~$0.05-0.10"),
+                (
+                    Complexity::High,
+                    vec!["collector", "validator", "analyzer", "cross_checker", "synthesizer", "reporter"],
+                    "~$0.15-0.30"
+                ),
+            ]
+        );
+        assert_eq!(designs[0].name, "Simple Sequential Pipeline");
+        assert_eq!(designs.iter().filter(|d| d.recommended).count(), 1);
+    }
+
+    #[test]
+    fn fallback_templates_speak_about_the_request() {
+        let ko = fallback_designs("매일 아침 IT 뉴스를 요약해서 슬랙으로 보내줘", "마크다운 문서", Lang::Ko);
+        assert_eq!(ko[0].name, "단순 순차 파이프라인");
+        assert_eq!(ko[0].agents[0].name, "뉴스 기사 수집기");
+        assert_eq!(ko[0].agents[1].name, "요약 담당");
+        assert!(ko[0].description.contains("마크다운 문서로"), "{}", ko[0].description);
+        let en = fallback_designs("Classify support tickets for a quick prototype", "Table", Lang::En);
+        assert_eq!(en[0].agents[0].name, "support tickets collector");
+        assert!(en[1].description.contains("classify"));
+        assert!(en[0].recommended, "a quick prototype asks for the simple design");
+        let reviews = fallback_designs("고객 리뷰 분석", "", Lang::Ko);
+        assert_ne!(reviews[0].agents[0].name, ko[0].agents[0].name);
+    }
+
+    #[test]
+    fn complexity_is_estimated_from_request_words() {
+        let cases = [
+            ("간단한 프로토타입", Complexity::Low),
+            ("a quick personal script", Complexity::Low),
+            ("뉴스 요약", Complexity::Medium),
+            ("정확한 검증이 필요한 운영용 파이프라인", Complexity::Medium),
+            ("simple but accurate", Complexity::Medium),
+            ("대규모 실시간 분석", Complexity::High),
+            ("enterprise multi-agent system", Complexity::High),
+        ];
+        for (text, want) in cases {
+            assert_eq!(estimate_complexity(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn heuristic_refinement_acts_on_feedback_themes() {
+        let base = fallback_designs("news digest", "Markdown document", Lang::En);
+        let cheaper = refine_heuristic(&base, "too expensive, make it cheaper", Lang::En);
+        assert!(cheaper.designs.iter().all(|d| d.agents.iter().all(|a| a.model != "large")));
+        assert_eq!(cheaper.designs[2].estimated_cost, "~$0.08-0.15");
+        assert!(cheaper.designs[0].recommended);
+        assert_eq!(cheaper.changes.len(), 1);
+
+        let checked = refine_heuristic(&base, "검증을 더 강화해 주세요", Lang::Ko);
+        assert!(checked.designs.iter().all(|d| d.has_role("validator")));
+        assert!(checked.designs[1].has_role("cross_checker"));
+
+        let simpler = refine_heuristic(&base, "simpler please, fewer agents", Lang::En);
+        assert!(!simpler.designs[2].has_role("synthesizer"));
+        assert_eq!(simpler.designs[2].complexity, Complexity::Medium);
+
+        let table = refine_heuristic(&base, "결과는 표로 주세요", Lang::Ko);
+        assert!(table.designs[0].agents.last().unwrap().name.contains('표'));
+
+        let unknown = refine_heuristic(&base, "use purple branding", Lang::En);
+        assert!(unknown.designs[0].description.contains("purple branding"));
+        assert_eq!(unknown.designs.len(), 3);
+    }
+
+    #[test]
+    fn expensive_models_are_recognised() {
+        let cases = [
+            ("gpt-4o", true),
+            ("gpt-4o-mini", false),
+            ("claude-3-opus", true),
+            ("claude-3-haiku", false),
+            ("large", true),
+            ("small", false),
+            ("llama3", false),
+        ];
+        for (model, want) in cases {
+            assert_eq!(is_expensive_model(model), want, "{model}");
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! A test driver for the engine: steps a session with events and answers its LLM calls
+//! from a script, counting every call, so whole discussions run with no browser and no
+//! network, natively and in wasm.
+
+#![allow(dead_code)]
+
+use deliberate::engine::call::{LlmCall, LlmFailure, LlmOutcome, Purpose, Usage};
+use deliberate::engine::lang::Lang;
+use deliberate::engine::session::{Body, Effect, Env, Event, QuestionCard, Session, Settings};
+use deliberate::engine::state_machine::Stage;
+
+/// What the scripted LLM answers a call with.
+pub type Script = Box<dyn FnMut(&LlmCall) -> LlmOutcome>;
+
+/// Drives a session like the browser shell does.
+pub struct Driver {
+    pub session: Session,
+    pub env: Env,
+    script: Option<Script>,
+    /// Every LLM call the engine asked for, in order.
+    pub calls: Vec<LlmCall>,
+    /// For each step, the calls it started (a batch runs concurrently).
+    pub batches: Vec<Vec<LlmCall>>,
+}
+
+impl Driver {
+    /// A driver with no LLM configured.
+    pub fn offline() -> Self {
+        Self::with_settings(Settings::default(), None)
+    }
+
+    /// A driver whose LLM answers from `script`.
+    pub fn with_llm(script: impl FnMut(&LlmCall) -> LlmOutcome + 'static) -> Self {
+        Self::with_settings(Settings::default(), Some(Box::new(script)))
+    }
+
+    /// A driver with the given settings and optional LLM.
+    pub fn with_settings(settings: Settings, script: Option<Script>) -> Self {
+        let llm = script.is_some();
+        Driver {
+            session: Session::new("test", Lang::En, settings, 1_000),
+            env: Env { now: 1_000, designer: llm, critic: llm },
+            script,
+            calls: Vec::new(),
+            batches: Vec::new(),
+        }
+    }
+
+    /// Applies an event and answers every LLM call it leads to.
+    pub fn step(&mut self, event: Event) -> &mut Self {
+        self.env.now += 1_000;
+        let effects = self.session.step(event, &self.env);
+        self.run(effects);
+        self
+    }
+
+    fn run(&mut self, effects: Vec<Effect>) {
+        let started: Vec<LlmCall> = effects
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::CallLlm(call) => Some(call),
+                _ => None,
+            })
+            .collect();
+        if started.is_empty() {
+            return;
+        }
+        self.batches.push(started.clone());
+        self.calls.extend(started.iter().cloned());
+        // All calls of a batch are in flight before the first one answers.
+        for call in started {
+            let outcome = match self.script.as_mut() {
+                Some(script) => script(&call),
+                None => panic!("the engine asked an LLM although none is configured: {:?}", call.purpose),
+            };
+            self.env.now += 500;
+            let effects = self.session.step(Event::LlmResult { call: call.id, outcome }, &self.env);
+            self.run(effects);
+        }
+    }
+
+    /// Sends a user message.
+    pub fn say(&mut self, text: &str) -> &mut Self {
+        self.step(Event::UserMessage { text: text.to_string() })
+    }
+
+    /// Answers the open question card.
+    pub fn answer(&mut self, answers: &[&str]) -> &mut Self {
+        let card = self.open_card().expect("a question card is open").id;
+        self.step(Event::Answer { card, answers: answers.iter().map(|a| a.to_string()).collect() })
+    }
+
+    /// The open question card, if any.
+    pub fn open_card(&self) -> Option<QuestionCard> {
+        self.session.open_card().cloned()
+    }
+
+    /// The current stage.
+    pub fn stage(&self) -> Stage {
+        self.session.discussion.stage()
+    }
+
+    /// Bodies of all messages, in order.
+    pub fn bodies(&self) -> Vec<&Body> {
+        self.session.messages.iter().map(|m| &m.body).collect()
+    }
+
+    /// Calls made for one purpose.
+    pub fn calls_for(&self, purpose: Purpose) -> usize {
+        self.calls.iter().filter(|c| c.purpose == purpose).count()
+    }
+}
+
+/// A successful answer.
+pub fn ok(text: &str) -> LlmOutcome {
+    LlmOutcome::Ok {
+        text: text.to_string(),
+        model: "test-model".into(),
+        usage: Some(Usage { input_tokens: 10, output_tokens: 5 }),
+        tool_calls: Vec::new(),
+    }
+}
+
+/// A failed call.
+pub fn failed(kind: deliberate::engine::call::FailureKind) -> LlmOutcome {
+    LlmOutcome::Failed(LlmFailure { kind, detail: "scripted failure".into(), status: None, partial: None })
+}
+
+/// Valid model answers for each purpose, for scripts that need the happy path.
+pub fn good_answer(call: &LlmCall) -> LlmOutcome {
+    match call.purpose {
+        Purpose::Contract => ok(
+            r#"{"context":"","goal":"A daily IT news digest","criteria":["fits on one page"],"format":"Markdown document","openQuestions":[],"confidence":"high"}"#,
+        ),
+        Purpose::Question => ok(r#"{"question":"What time suits you?","options":["12:00","12:30"]}"#),
+        Purpose::Worker => ok("1. Noodles\n2. Rice\n3. Soup"),
+        Purpose::Designs | Purpose::Refine => ok(r#"{"designs":[
+            {"name":"LLM Lean","description":"d","agents":[{"name":"fetch","role":"collector","model":"small"},{"name":"write","role":"formatter","model":"small"}],"pros":["cheap"],"cons":["thin"],"estimated_cost":"~$0.01","complexity":"low","recommended":false},
+            {"name":"LLM Checked","description":"d","agents":[{"name":"fetch","role":"collector"},{"name":"check","role":"validator"},{"name":"write","role":"reporter"}],"pros":["safe"],"cons":["slower"],"estimated_cost":"~$0.05","complexity":"medium","recommended":true}]}"#),
+        Purpose::Critique { .. } => ok(
+            r#"{"weaknesses":["w"],"risks":["r"],"edge_cases":["e"],"security_concerns":["s"],"cost_concerns":["c"],"scalability_notes":["n"],"overall_score":0.7,"recommendation":"fine"}"#,
+        ),
+        Purpose::Plan => ok("# LLM plan\n\n1. Build it"),
+    }
+}
