@@ -1,0 +1,226 @@
+//! The artifacts pane: the contract and slots (filled vs missing), the current designs
+//! with their critique scores, and where the plan stands. Updated live from the session.
+
+use leptos::prelude::*;
+
+use super::cards::SourceBadge;
+use super::i18n::strings;
+use super::shell::Shell;
+use crate::engine::gate::{slot_label, GateStatus};
+
+/// Everything the current discussion has produced so far.
+#[component]
+pub fn Artifacts() -> impl IntoView {
+    view! {
+        <ContractPanel />
+        <SlotsPanel />
+        <DesignsPanel />
+        <PlanPanel />
+    }
+}
+
+/// The requirement contract, each field marked filled or missing.
+#[component]
+fn ContractPanel() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let contract = Memo::new(move |_| shell.session.with(|s| s.discussion.contract.clone()));
+    let source = Memo::new(move |_| shell.session.with(|s| s.discussion.contract_source.clone()));
+    let row = move |label: fn(&super::i18n::Strings) -> &'static str, value: String| {
+        let filled = !value.trim().is_empty();
+        view! {
+            <div class="field" class:missing=!filled data-filled=filled.to_string()>
+                <dt>
+                    <span class="mark" aria-hidden="true">{if filled { "●" } else { "○" }}</span>
+                    {move || label(t())}
+                </dt>
+                <dd>{if filled { value } else { t().missing.to_string() }}</dd>
+            </div>
+        }
+    };
+    view! {
+        <section class="panel contract-panel" aria-labelledby="contract-title">
+            <div class="panel-head">
+                <h2 id="contract-title">{move || t().contract_title}</h2>
+                {move || source.get().map(|s| view! { <SourceBadge source=s /> })}
+            </div>
+            {move || match contract.get() {
+                None => view! { <p class="empty">{t().no_request}</p> }.into_any(),
+                Some(c) => {
+                    let confidence = c.confidence;
+                    let level = match confidence {
+                        crate::engine::contract::Confidence::Low => 1,
+                        crate::engine::contract::Confidence::Medium => 2,
+                        crate::engine::contract::Confidence::High => 3,
+                    };
+                    view! {
+                        <dl class="contract">
+                            {row(|s| s.original_request, c.original_request.clone())}
+                            {row(|s| s.context, c.context.clone())}
+                            {row(|s| s.goal, c.goal.clone())}
+                            {row(|s| s.criteria, c.criteria.join(" · "))}
+                            {row(|s| s.format, c.format.clone())}
+                        </dl>
+                        <div class="confidence" data-level=level.to_string()>
+                            <span>{t().confidence}</span>
+                            <span class="pips" aria-hidden="true">
+                                {(1..=3).map(|i| view! { <span class=if i <= level { "pip on" } else { "pip" }></span> }).collect_view()}
+                            </span>
+                            <span class="confidence-label">{confidence.label(shell.ui_lang.get())}</span>
+                        </div>
+                        {(!c.open_questions.is_empty()).then(|| view! {
+                            <h3>{t().open_questions}</h3>
+                            <ul class="open-questions">{c.open_questions.iter().map(|q| view! { <li>{q.clone()}</li> }).collect_view()}</ul>
+                        })}
+                        {(!c.answered.is_empty()).then(|| view! {
+                            <h3>{t().answered_questions}</h3>
+                            <ul class="answered">
+                                {c.answered.iter().map(|qa| view! { <li><span class="q">{qa.q.clone()}</span>" → "<span class="a">{qa.a.clone()}</span></li> }).collect_view()}
+                            </ul>
+                        })}
+                        {(!c.assumptions.is_empty()).then(|| view! {
+                            <h3>{t().assumptions}</h3>
+                            <ul class="assumptions">{c.assumptions.iter().map(|a| view! { <li>{a.clone()}</li> }).collect_view()}</ul>
+                        })}
+                    }
+                    .into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+/// The gate's slots: required ones filled or missing, and the gate's status.
+#[component]
+fn SlotsPanel() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let gate = Memo::new(move |_| shell.session.with(|s| s.discussion.gate.clone()));
+    view! {
+        <section class="panel slots-panel" aria-labelledby="slots-title">
+            <div class="panel-head">
+                <h2 id="slots-title">{move || t().slots_title}</h2>
+                {move || gate.get().map(|g| {
+                    let status = match g.status {
+                        GateStatus::Completed => t().gate_complete,
+                        GateStatus::Cancelled => t().gate_cancelled,
+                        GateStatus::Collecting => "",
+                    };
+                    view! { <span class="gate-status" data-status=format!("{:?}", g.status).to_lowercase()>{status}</span> }
+                })}
+            </div>
+            {move || match gate.get() {
+                None => view! { <p class="empty">{t().no_request}</p> }.into_any(),
+                Some(g) => {
+                    let lang = shell.ui_lang.get();
+                    let names: Vec<String> = g.required_slots.iter().chain(g.optional_slots.iter()).cloned().collect();
+                    view! {
+                        <ul class="slots">
+                            {names
+                                .into_iter()
+                                .map(|name| {
+                                    let value = g.slots.get(&name).map(|v| v.display(lang));
+                                    let required = g.required_slots.contains(&name);
+                                    let filled = value.is_some();
+                                    let asked = g.ask_counts.get(&name).copied().unwrap_or(0);
+                                    view! {
+                                        <li class="slot" class:filled=filled class:required=required data-slot=name.clone() data-filled=filled.to_string()>
+                                            <span class="slot-name">{slot_label(&name, lang)}{required.then_some(" *")}</span>
+                                            <span class="slot-value">{value.unwrap_or_else(|| t().missing.to_string())}</span>
+                                            {(asked > 0 && !filled).then(|| view! { <span class="asked">{format!("×{asked}")}</span> })}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                    .into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+/// The current designs with their critique scores as bars.
+#[component]
+fn DesignsPanel() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let rows = Memo::new(move |_| {
+        shell.session.with(|s| {
+            let d = &s.discussion;
+            d.designs
+                .iter()
+                .enumerate()
+                .map(|(i, design)| {
+                    let score = d
+                        .critiques
+                        .get(i)
+                        .and_then(|c| c.as_ref())
+                        .map(|r| (r.critique.overall_score * 100.0).round() as u32);
+                    let chosen = d.selected_design.as_ref().is_some_and(|x| x.name == design.name);
+                    (design.name.clone(), design.recommended, score, chosen)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <section class="panel designs-panel" aria-labelledby="designs-title">
+            <div class="panel-head">
+                <h2 id="designs-title">{move || t().designs_title}</h2>
+            </div>
+            {move || {
+                let rows = rows.get();
+                if rows.is_empty() {
+                    return view! { <p class="empty">{t().no_designs}</p> }.into_any();
+                }
+                view! {
+                    <ol class="design-scores">
+                        {rows
+                            .into_iter()
+                            .map(|(name, recommended, score, chosen)| {
+                                let percent = score.unwrap_or(0);
+                                view! {
+                                    <li class:chosen=chosen>
+                                        <span class="name">{name}{recommended.then(|| format!(" · {}", t().recommended))}{chosen.then(|| format!(" · {}", t().chosen))}</span>
+                                        <span class="score-bar small" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow=percent.to_string()>
+                                            <span style=format!("width: {percent}%")></span>
+                                        </span>
+                                        <span class="score-value">{score.map(|s| s.to_string()).unwrap_or_else(|| "…".into())}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ol>
+                }
+                .into_any()
+            }}
+        </section>
+    }
+}
+
+/// Whether the plan exists yet.
+#[component]
+fn PlanPanel() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let plan = Memo::new(move |_| {
+        shell.session.with(|s| {
+            s.discussion.plan.as_ref().map(|p| {
+                (p.source.clone(), p.markdown.lines().next().unwrap_or("").trim_start_matches('#').trim().to_string())
+            })
+        })
+    });
+    view! {
+        <section class="panel plan-panel" aria-labelledby="plan-title">
+            <div class="panel-head">
+                <h2 id="plan-title">{move || t().plan_title}</h2>
+                {move || plan.get().map(|(s, _)| view! { <SourceBadge source=s /> })}
+            </div>
+            {move || match plan.get() {
+                None => view! { <p class="empty">{t().no_plan}</p> }.into_any(),
+                Some((_, title)) => view! { <p class="plan-title">{title}</p> }.into_any(),
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,354 @@
+//! Cards in the conversation: questions to answer, design proposals, critique scores,
+//! and the plan; plus the badge saying who made an artifact.
+
+use leptos::prelude::*;
+
+use super::i18n::strings;
+use super::markdown_view::Markdown;
+use super::shell::Shell;
+use crate::engine::critique::Lens;
+use crate::engine::design::DesignProposal;
+use crate::engine::plan::Plan;
+use crate::engine::session::{CardKind, Event, QuestionCard, Reviewed};
+use crate::engine::source::Source;
+use crate::engine::state_machine::Stage;
+
+/// Who made an artifact: an LLM (its model) or the heuristics, always visible.
+#[component]
+pub fn SourceBadge(source: Source) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let is_llm = source.is_llm();
+    let label = source.clone();
+    view! {
+        <span
+            class=if is_llm { "badge badge-llm" } else { "badge badge-heuristic" }
+            data-source=if is_llm { "llm" } else { "heuristic" }
+            title=move || if is_llm { strings(shell.ui_lang.get()).llm_hint } else { strings(shell.ui_lang.get()).heuristic_hint }
+        >
+            {move || {
+                let text = label.badge(shell.ui_lang.get());
+                if is_llm { format!("LLM · {text}") } else { text }
+            }}
+        </span>
+    }
+}
+
+/// A card of questions: options as buttons, "Other" as free text, one submit.
+/// A card with a single choice question answers on the first click.
+#[component]
+pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let card_id = card.id;
+    let answers: Vec<RwSignal<String>> = card.questions.iter().map(|_| RwSignal::new(String::new())).collect();
+    let answered = card.answers.clone();
+    let single_choice = card.questions.len() == 1 && !card.questions[0].options.is_empty();
+    let submit = {
+        let answers = answers.clone();
+        move || {
+            let values: Vec<String> = answers.iter().map(|a| a.get_untracked()).collect();
+            if values.iter().all(|v| v.trim().is_empty()) {
+                return;
+            }
+            shell.dispatch(Event::Answer { card: card_id, answers: values });
+        }
+    };
+    let kind_class = match card.kind {
+        CardKind::Clarify => "clarify",
+        CardKind::ConfirmAssumptions => "confirm",
+        CardKind::ChooseDesign => "choose",
+    };
+    let questions = card
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(qi, q)| {
+            let value = answers[qi];
+            let given = answered.as_ref().and_then(|a| a.get(qi).cloned());
+            let group = format!("q-{card_id}-{qi}");
+            let options = q
+                .options
+                .iter()
+                .map(|option| {
+                    let option = option.clone();
+                    let label = option.clone();
+                    let submit = submit.clone();
+                    let chosen = given.as_deref() == Some(option.as_str());
+                    let locked = given.is_some();
+                    view! {
+                        <button
+                            type="button"
+                            class="option"
+                            role="radio"
+                            aria-checked=move || (chosen || value.get() == option).to_string()
+                            disabled=locked
+                            on:click=move |_| {
+                                value.set(label.clone());
+                                if single_choice {
+                                    submit();
+                                }
+                            }
+                        >
+                            {option.clone()}
+                        </button>
+                    }
+                })
+                .collect_view();
+            let show_other = q.allow_other && given.is_none();
+            let other_id = format!("{group}-other");
+            view! {
+                <fieldset class="question">
+                    <legend>{q.text.clone()}</legend>
+                    <div class="options" role="radiogroup" aria-label=q.text.clone()>
+                        {options}
+                    </div>
+                    <Show when=move || show_other>
+                        <label class="sr-only" for=other_id.clone()>{move || t().other}</label>
+                        <input
+                            id=other_id.clone()
+                            class="other"
+                            type="text"
+                            placeholder=move || if value.get().is_empty() { t().other_placeholder } else { "" }
+                            prop:value=move || value.get()
+                            on:input=move |ev| value.set(event_target_value(&ev))
+                        />
+                    </Show>
+                    {given.clone().map(|a| {
+                        let shown = if a.is_empty() { strings(shell.ui_lang.get_untracked()).skipped.to_string() } else { a };
+                        view! { <p class="given"><span class="given-label">{move || t().answered}</span>" "{shown}</p> }
+                    })}
+                </fieldset>
+            }
+        })
+        .collect_view();
+    let open = answered.is_none();
+    let submit_click = submit.clone();
+    view! {
+        <div class=format!("card question-card {kind_class}") data-card=card_id.to_string() data-open=open.to_string()>
+            <div class="card-head">
+                <h3>{move || t().questions_title}</h3>
+                <SourceBadge source=card.source.clone() />
+            </div>
+            {questions}
+            <Show when=move || open && !single_choice>
+                <button class="button primary submit" type="button" on:click={
+                    let submit = submit_click.clone();
+                    move |_| submit()
+                }>
+                    {move || t().answer}
+                </button>
+            </Show>
+        </div>
+    }
+}
+
+/// The proposals of one round as cards; the latest round's cards can be chosen.
+#[component]
+pub fn DesignsView(
+    message_id: u32,
+    round: u32,
+    designs: Vec<DesignProposal>,
+    source: Source,
+    changes: Vec<String>,
+) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let lang = move || shell.ui_lang.get();
+    // Only the newest design message is live, and only while a choice is open.
+    let live = Memo::new(move |_| {
+        shell.session.with(|s| {
+            let newest = s
+                .messages
+                .iter()
+                .rev()
+                .find(|m| matches!(m.body, crate::engine::session::Body::DesignsPresented { .. }))
+                .map(|m| m.id);
+            newest == Some(message_id) && matches!(s.discussion.stage(), Stage::Debate | Stage::Confirm) && !s.is_busy()
+        })
+    });
+    let chosen =
+        Memo::new(move |_| shell.session.with(|s| s.discussion.selected_design.as_ref().map(|d| d.name.clone())));
+    let has_changes = !changes.is_empty();
+    view! {
+        <div class="designs-block">
+            <div class="card-head">
+                <h3>{move || format!("{} · {} {}", t().designs_title, t().round, round)}</h3>
+                <SourceBadge source=source.clone() />
+            </div>
+            <Show when=move || has_changes>
+                <div class="changes">
+                    <strong>{move || t().changes}</strong>
+                    <ul>{changes.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
+                </div>
+            </Show>
+            <div class="design-grid">
+                {designs
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, d)| {
+                        let name = d.name.clone();
+                        let is_chosen = move || chosen.get().as_deref() == Some(name.as_str()) && !live.get();
+                        let complexity = d.complexity;
+                        view! {
+                            <article class="card design-card" class:recommended=d.recommended data-design=index.to_string()>
+                                <header>
+                                    <span class="design-index">{(index + 1).to_string()}</span>
+                                    <h4>{d.name.clone()}</h4>
+                                    <Show when=move || d.recommended>
+                                        <span class="badge badge-recommended">{move || t().recommended}</span>
+                                    </Show>
+                                    <Show when=is_chosen>
+                                        <span class="badge badge-chosen">{move || t().chosen}</span>
+                                    </Show>
+                                </header>
+                                <p class="description">{d.description.clone()}</p>
+                                <div class="flow" aria-label=move || t().agents>
+                                    {d.agents
+                                        .iter()
+                                        .enumerate()
+                                        .map(|(i, a)| {
+                                            let title = if a.model.is_empty() { a.description.clone() } else { format!("{} · {}", a.description, a.model) };
+                                            view! {
+                                                {(i > 0).then(|| view! { <span class="arrow" aria-hidden="true">"→"</span> })}
+                                                <span class="agent" title=title data-role=a.role.clone()>{a.name.clone()}</span>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </div>
+                                <dl class="facts">
+                                    <dt>{move || t().cost}</dt>
+                                    <dd>{d.estimated_cost.clone()}</dd>
+                                    <dt>{move || t().complexity}</dt>
+                                    <dd class=format!("complexity {complexity:?}").to_lowercase()>{move || complexity.label(lang())}</dd>
+                                </dl>
+                                <div class="pros-cons">
+                                    <div>
+                                        <h5>{move || t().pros}</h5>
+                                        <ul class="pros">{d.pros.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                                    </div>
+                                    <div>
+                                        <h5>{move || t().cons}</h5>
+                                        <ul class="cons">{d.cons.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
+                                    </div>
+                                </div>
+                                <Show when=move || live.get()>
+                                    <button
+                                        class="button primary choose"
+                                        type="button"
+                                        on:click=move |_| shell.dispatch(Event::ChooseDesign { index })
+                                    >
+                                        {move || t().choose_design}
+                                    </button>
+                                </Show>
+                            </article>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+        </div>
+    }
+}
+
+/// Critique of each design: a score bar and the six lenses.
+#[component]
+pub fn CritiqueView(critiques: Vec<Reviewed>) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    view! {
+        <div class="critique-block">
+            <div class="card-head">
+                <h3>{move || t().critique_title}</h3>
+            </div>
+            {critiques
+                .into_iter()
+                .map(|r| {
+                    let c = r.critique.clone();
+                    let percent = (c.overall_score * 100.0).round() as u32;
+                    let level = if percent >= 80 { "good" } else if percent >= 60 { "fair" } else { "poor" };
+                    view! {
+                        <section class="card critique" data-score=percent.to_string()>
+                            <header>
+                                <h4>{c.design_name.clone()}</h4>
+                                <SourceBadge source=r.source.clone() />
+                            </header>
+                            <div class="score-row">
+                                <span class="score-label">{move || t().score}</span>
+                                <div
+                                    class=format!("score-bar {level}")
+                                    role="meter"
+                                    aria-valuemin="0"
+                                    aria-valuemax="100"
+                                    aria-valuenow=percent.to_string()
+                                    aria-label=move || format!("{} {}", c.design_name, t().score)
+                                >
+                                    <span style=format!("width: {percent}%")></span>
+                                </div>
+                                <span class="score-value">{percent.to_string()}</span>
+                            </div>
+                            <p class="recommendation">{r.critique.recommendation.clone()}</p>
+                            <details>
+                                <summary>{move || Lens::ALL.iter().map(|l| l.label(shell.ui_lang.get())).collect::<Vec<_>>().join(" · ")}</summary>
+                                <div class="lenses">
+                                    {Lens::ALL
+                                        .into_iter()
+                                        .map(|lens| {
+                                            let notes = r.critique.notes(lens).to_vec();
+                                            view! {
+                                                <div class="lens" data-lens=format!("{lens:?}").to_lowercase()>
+                                                    <h5>{move || lens.label(shell.ui_lang.get())}</h5>
+                                                    <ul>{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                                                </div>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </div>
+                            </details>
+                        </section>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+/// The plan: the chosen design, the Markdown, and copy/download actions.
+#[component]
+pub fn PlanView(plan: Plan, selected_design: DesignProposal, discussion_summary: String) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let copied = RwSignal::new(false);
+    let markdown = plan.markdown.clone();
+    let for_copy = markdown.clone();
+    let copy = move |_| {
+        let clipboard = window().navigator().clipboard();
+        let _ = clipboard.write_text(&for_copy);
+        copied.set(true);
+    };
+    let href = format!("data:text/markdown;charset=utf-8,{}", js_sys::encode_uri_component(&markdown));
+    let interrupted = plan.interrupted;
+    view! {
+        <div class="card plan-card">
+            <div class="card-head">
+                <h3>{move || t().plan_title}</h3>
+                <SourceBadge source=plan.source.clone() />
+            </div>
+            <p class="plan-meta">
+                <strong>{move || t().chosen_design}</strong>": "{selected_design.name.clone()}
+                <br />
+                <strong>{move || t().summary}</strong>": "{discussion_summary}
+            </p>
+            <Show when=move || interrupted>
+                <p class="interrupted" role="status">{move || t().interrupted}</p>
+            </Show>
+            <Markdown text=markdown.clone() />
+            <div class="plan-actions">
+                <button class="button" type="button" on:click=copy>
+                    {move || if copied.get() { t().copied } else { t().copy }}
+                </button>
+                <a class="button" href=href download="plan.md">
+                    {move || t().download}
+                </a>
+            </div>
+        </div>
+    }
+}

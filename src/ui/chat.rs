@@ -1,0 +1,165 @@
+//! The message list. Each row is keyed by (id, revision), so only new or changed
+//! messages render; typing in the composer never touches the history.
+
+use leptos::prelude::*;
+
+use super::cards::{CritiqueView, DesignsView, PlanView, QuestionCardView, SourceBadge};
+use super::i18n::strings;
+use super::markdown_view::Markdown;
+use super::shell::Shell;
+use crate::engine::lang::Lang;
+use crate::engine::security::InjectionKind;
+use crate::engine::session::{Body, Event, Message, Role};
+use crate::llm::error::failure_message;
+
+/// The conversation, newest at the bottom, scrolled into view as it grows.
+#[component]
+pub fn MessageList() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let keys = Memo::new(move |_| shell.session.with(|s| s.messages.iter().map(|m| (m.id, m.rev)).collect::<Vec<_>>()));
+    let list = NodeRef::<leptos::html::Div>::new();
+    // Keep the newest message in view: syncing scroll position is an outside-world effect.
+    Effect::new(move |_| {
+        keys.track();
+        if let Some(el) = list.get() {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
+    let empty = move || keys.with(|k| k.is_empty());
+    view! {
+        <div class="messages" node_ref=list role="log" aria-live="polite" aria-relevant="additions">
+            <Show when=empty>
+                <Welcome />
+            </Show>
+            <For
+                each=move || keys.get()
+                key=|k| *k
+                children=move |(id, _)| {
+                    let message = shell.session.with_untracked(|s| s.messages.iter().find(|m| m.id == id).cloned());
+                    message.map(|m| view! { <MessageView message=m /> })
+                }
+            />
+        </div>
+    }
+}
+
+/// The empty state: what the app does, with example requests to click.
+#[component]
+fn Welcome() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    view! {
+        <div class="welcome">
+            <h2>{move || t().welcome_title}</h2>
+            <p>{move || t().welcome_body}</p>
+            <p class="examples-label">{move || t().examples_label}</p>
+            <div class="examples">
+                {move || {
+                    t().examples
+                        .iter()
+                        .map(|example| {
+                            let text = example.to_string();
+                            view! {
+                                <button
+                                    class="example"
+                                    type="button"
+                                    on:click=move |_| shell.dispatch(Event::UserMessage { text: text.clone() })
+                                >
+                                    {*example}
+                                </button>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </div>
+        </div>
+    }
+}
+
+/// One message, drawn by its kind.
+#[component]
+pub fn MessageView(message: Message) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let role = match message.role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    let kind = match &message.body {
+        Body::Text { .. } => "text",
+        Body::SecurityWarning { .. } => "security",
+        Body::Clarification { .. } => "clarification",
+        Body::DesignsPresented { .. } => "designs",
+        Body::CritiqueComplete { .. } => "critique",
+        Body::PlanGenerated { .. } => "plan",
+        Body::Error { .. } => "error",
+        Body::Notice { .. } => "notice",
+        Body::Streaming { .. } => "streaming",
+    };
+    let id = message.id;
+    let content = match message.body {
+        Body::Text { text, source } => match message.role {
+            Role::User => view! { <p class="user-text">{text}</p> }.into_any(),
+            Role::Assistant => view! {
+                <div class="bubble">
+                    {source.map(|s| view! { <SourceBadge source=s /> })}
+                    <Markdown text />
+                </div>
+            }
+            .into_any(),
+        },
+        Body::Notice { text } => view! { <p class="notice-text">{text}</p> }.into_any(),
+        Body::SecurityWarning { findings } => view! {
+            <div class="alert alert-security" role="alert">
+                <strong>{move || t().security_title}</strong>
+                <p>{move || t().security_body}</p>
+                <p class="findings">
+                    {move || findings.iter().map(|f| injection_label(*f, shell.ui_lang.get())).collect::<Vec<_>>().join(" · ")}
+                </p>
+            </div>
+        }
+        .into_any(),
+        Body::Clarification { card } => view! { <QuestionCardView card /> }.into_any(),
+        Body::DesignsPresented { round, designs, source, changes } => {
+            view! { <DesignsView message_id=id round designs source changes /> }.into_any()
+        }
+        Body::CritiqueComplete { critiques, .. } => view! { <CritiqueView critiques /> }.into_any(),
+        Body::PlanGenerated { plan, selected_design, discussion_summary } => {
+            view! { <PlanView plan selected_design discussion_summary /> }.into_any()
+        }
+        Body::Error { failure, fell_back, .. } => {
+            let provider = shell.provider_config();
+            view! {
+                <div class="alert alert-error" role="alert">
+                    <strong>{move || t().error_title}</strong>
+                    <p>{move || failure_message(&failure, shell.ui_lang.get(), &provider)}</p>
+                    <Show when=move || fell_back>
+                        <p>{move || t().fell_back}</p>
+                    </Show>
+                    <button class="button" type="button" on:click=move |_| shell.dispatch(Event::Retry)>
+                        {move || t().retry}
+                    </button>
+                </div>
+            }
+            .into_any()
+        }
+        Body::Streaming { .. } => view! { <p class="streaming">{move || t().streaming}</p> }.into_any(),
+    };
+    view! {
+        <article class=format!("message {role} {kind}") data-kind=kind data-id=id.to_string()>
+            {content}
+        </article>
+    }
+}
+
+/// A short name for a kind of injection attempt.
+fn injection_label(kind: InjectionKind, lang: Lang) -> &'static str {
+    let i = match kind {
+        InjectionKind::OverrideInstructions => 0,
+        InjectionKind::RevealPrompt => 1,
+        InjectionKind::RoleHijack => 2,
+        InjectionKind::TagInjection => 3,
+        InjectionKind::Jailbreak => 4,
+    };
+    strings(lang).injection_kinds[i]
+}

@@ -1,0 +1,108 @@
+//! The composer. Enter sends, Shift+Enter adds a line. With a Korean (or any) IME, an
+//! Enter that commits a syllable sends once the composition has ended, so the message
+//! is whole and a second Enter is never needed.
+
+use leptos::ev::{CompositionEvent, KeyboardEvent};
+use leptos::prelude::*;
+
+use super::i18n::strings;
+use super::shell::Shell;
+use crate::engine::session::Event;
+
+/// Text area, send and stop.
+#[component]
+pub fn Composer() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let area = NodeRef::<leptos::html::Textarea>::new();
+    let has_text = RwSignal::new(false);
+    // Set by an Enter pressed while the IME was composing: send when composition ends.
+    let send_when_composed = StoredValue::new(false);
+    let busy = Memo::new(move |_| shell.busy());
+    let fresh = Memo::new(move |_| shell.session.with(|s| s.discussion.request.is_none()));
+
+    let send = move || {
+        let Some(el) = area.get_untracked() else {
+            return;
+        };
+        let text = el.value();
+        if text.trim().is_empty() || shell.busy() {
+            return;
+        }
+        el.set_value("");
+        has_text.set(false);
+        shell.dispatch(Event::UserMessage { text: text.trim_end_matches('\n').to_string() });
+    };
+
+    let on_keydown = move |ev: KeyboardEvent| {
+        if ev.key() != "Enter" || ev.shift_key() {
+            return;
+        }
+        if ev.is_composing() || ev.key_code() == 229 {
+            // The IME uses this Enter to commit the syllable; the text is not final yet.
+            send_when_composed.set_value(true);
+            return;
+        }
+        ev.prevent_default();
+        send();
+    };
+    let on_composition_end = move |_: CompositionEvent| {
+        if send_when_composed.get_value() {
+            send_when_composed.set_value(false);
+            // After compositionend the committed syllable is in the value on the next tick.
+            set_timeout(send, std::time::Duration::from_millis(0));
+        }
+    };
+    let on_input = move |_| {
+        has_text.set(area.get_untracked().is_some_and(|el| !el.value().trim().is_empty()));
+    };
+
+    // The composer accepts input from here on: the figure `./dev bench` reports.
+    Effect::new(move |_| {
+        if area.get().is_some() {
+            if let Some(perf) = window().performance() {
+                if perf.get_entries_by_name("app-ready").length() == 0 {
+                    let _ = perf.mark("app-ready");
+                }
+            }
+        }
+    });
+
+    view! {
+        <form class="composer" on:submit=move |ev| {
+            ev.prevent_default();
+            send();
+        }>
+            <label class="sr-only" for="composer-input">{move || t().composer_label}</label>
+            <textarea
+                id="composer-input"
+                node_ref=area
+                rows="2"
+                autofocus
+                placeholder=move || if fresh.get() { t().placeholder_request } else { t().placeholder_reply }
+                on:keydown=on_keydown
+                on:compositionend=on_composition_end
+                on:input=on_input
+            ></textarea>
+            <Show
+                when=move || busy.get()
+                fallback=move || {
+                    view! {
+                        <button class="button primary send" type="submit" disabled=move || !has_text.get()>
+                            {move || t().send}
+                        </button>
+                    }
+                }
+            >
+                <span class="working" role="status">{move || t().working}</span>
+                <button
+                    class="button stop"
+                    type="button"
+                    on:click=move |_| shell.dispatch(Event::Stop { partials: Vec::new() })
+                >
+                    {move || t().stop}
+                </button>
+            </Show>
+        </form>
+    }
+}
