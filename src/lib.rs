@@ -6,6 +6,8 @@
 pub mod engine;
 pub mod llm;
 pub mod markdown;
+pub mod scenario;
+pub mod store;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -510,3 +510,16 @@ fn lunch_question_is_worded_by_the_llm_but_the_gate_decides() {
     assert_eq!(d.calls_for(Purpose::Question), 1, "the filled gate asks the LLM nothing more");
     assert_eq!(d.calls_for(Purpose::Worker), 1);
 }
+
+#[test]
+fn one_reply_can_fill_several_slots_asked_by_one_worded_question() {
+    let mut d = Driver::with_llm(good_answer);
+    d.say("where to eat lunch near here?");
+    let card = d.open_card().expect("asks for what is missing");
+    assert_eq!(card.questions.len(), 1, "the LLM words one question for all missing slots");
+    assert_eq!(card.questions[0].target, Target::Free);
+    d.say("Itaewon, 2 people, 1pm");
+    let gate = d.session.discussion.gate.as_ref().unwrap();
+    assert_eq!(gate.status, GateStatus::Completed, "{:?}", gate.slots);
+    assert_eq!(d.calls_for(Purpose::Question), 1);
+}

@@ -419,7 +419,53 @@ pub fn goal_in(request: &str) -> String {
         return String::new();
     }
     let first = text.split(['\n', '。']).map(str::trim).find(|s| !s.is_empty()).unwrap_or(text);
-    super::lang::clip(first, 200)
+    super::lang::clip(&tidy_goal(first), 200)
+}
+
+/// Korean request endings and what a goal says instead: "…을 만들어줘" → "… 만들기".
+const KO_REQUEST_ENDINGS: &[(&str, &str)] = &[
+    ("을 만들어 주세요", " 만들기"),
+    ("를 만들어 주세요", " 만들기"),
+    ("을 만들어줘", " 만들기"),
+    ("를 만들어줘", " 만들기"),
+    ("을 만들어 줘", " 만들기"),
+    ("를 만들어 줘", " 만들기"),
+    ("만들어 주세요", "만들기"),
+    ("만들어줘", "만들기"),
+    ("만들어 줘", "만들기"),
+    ("해 주세요", "하기"),
+    ("해주세요", "하기"),
+    ("해 줘", "하기"),
+    ("해줘", "하기"),
+    ("하고 싶어요", "하기"),
+    ("하고 싶어", "하기"),
+];
+
+/// English openings that ask rather than state.
+const EN_REQUEST_OPENINGS: &[&str] =
+    &["please ", "can you ", "could you ", "i want to ", "i'd like to ", "i would like to ", "help me ", "i need to "];
+
+/// A request rewritten as a goal: the asking words dropped ("만들어줘", "please").
+pub fn tidy_goal(request: &str) -> String {
+    let mut goal = request.trim().trim_end_matches(['.', '!', '?', '~']).trim().to_string();
+    for (ending, replacement) in KO_REQUEST_ENDINGS {
+        if let Some(stem) = goal.strip_suffix(ending) {
+            goal = format!("{}{replacement}", stem.trim_end());
+            break;
+        }
+    }
+    loop {
+        let lower = goal.to_lowercase();
+        let Some(opening) = EN_REQUEST_OPENINGS.iter().find(|o| lower.starts_with(*o)) else {
+            break;
+        };
+        goal = goal[opening.len()..].trim_start().to_string();
+    }
+    let mut chars = goal.chars();
+    match chars.next() {
+        Some(first) if first.is_ascii_lowercase() => format!("{}{}", first.to_ascii_uppercase(), chars.as_str()),
+        _ => goal,
+    }
 }
 
 /// The heuristic analyzer: goal, format, criteria, context and open questions by rules,
@@ -657,6 +703,22 @@ mod tests {
         assert_eq!(c.format, super::super::slots::Format::Table.label(Lang::En));
         assert!(c.context.to_lowercase().contains("our team"));
         assert!(c.criteria.contains(&"Accuracy".to_string()) && c.criteria.contains(&"Low cost".to_string()));
+    }
+
+    #[test]
+    fn goals_drop_the_asking_words() {
+        let cases = [
+            (
+                "매일 아침 IT 뉴스를 요약해 주는 파이프라인을 만들어줘",
+                "매일 아침 IT 뉴스를 요약해 주는 파이프라인 만들기",
+            ),
+            ("회의록을 요약해 주세요.", "회의록을 요약하기"),
+            ("please can you build a news digest", "Build a news digest"),
+            ("A weekly report", "A weekly report"),
+        ];
+        for (request, want) in cases {
+            assert_eq!(tidy_goal(request), want, "{request}");
+        }
     }
 
     #[test]

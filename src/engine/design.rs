@@ -795,7 +795,11 @@ fn cheaper_cost(cost: &str) -> String {
             return;
         }
         match number.parse::<f64>() {
-            Ok(n) => out.push_str(&format!("{:.2}", (n / 2.0 * 100.0).round() / 100.0)),
+            // Cents as an integer: formatting floats would pull float printing into the wasm.
+            Ok(n) => {
+                let cents = (n * 100.0 / 2.0).round() as u64;
+                out.push_str(&format!("{}.{:02}", cents / 100, cents % 100));
+            }
             Err(_) => out.push_str(number),
         }
         number.clear();

@@ -221,7 +221,8 @@ impl Session {
             // The remaining stages advance without user input; a message arriving while
             // they wait (after Stop) is kept as feedback and the step is resumed.
             Stage::Design | Stage::Present | Stage::Refine => {
-                self.discussion.memory.agree(format!("User note: {}", clip(&text, 200)));
+                let note = format!("{}: {}", self.lang.pick("사용자 메모", "User note"), clip(&text, 200));
+                self.discussion.memory.agree(note);
                 self.drive(env, fx);
             }
         }
@@ -437,7 +438,8 @@ impl Session {
         let only_a_choice = choice.is_some() && is_bare_choice(text);
         if is_satisfied(text) || only_a_choice {
             let index = choice.or(if self.discussion.designs.len() == 1 { Some(0) } else { None });
-            self.discussion.memory.agree(format!("User satisfied: {}", clip(text, 120)));
+            let note = format!("{}: {}", self.lang.pick("사용자 만족", "User satisfied"), clip(text, 120));
+            self.discussion.memory.agree(note);
             match index {
                 Some(i) => self.choose(i, env, fx),
                 None => {
@@ -462,7 +464,7 @@ impl Session {
             self.post_choose_card(env);
             return;
         }
-        for (key, value) in preferences_in(text) {
+        for (key, value) in preferences_in(text, self.lang) {
             self.discussion.memory.prefer(key, value);
         }
         self.discussion.feedback = Some(text.to_string());
@@ -751,8 +753,8 @@ impl Session {
             return;
         };
         let d = &mut self.discussion;
-        d.memory.agree(format!("Goal: {}", contract.goal));
-        d.memory.agree(format!("Format: {}", contract.format));
+        d.memory.agree(format!("{}: {}", lang.pick("목표", "Goal"), contract.goal));
+        d.memory.agree(format!("{}: {}", lang.pick("형식", "Format"), contract.format));
         let mut text = match lang {
             Lang::Ko => format!(
                 "요청을 이렇게 정리했습니다.\n\n- **목표:** {}\n- **형식:** {}\n",
@@ -985,6 +987,12 @@ impl Session {
         let lang = self.lang;
         if let Target::Slot(slot) = &question.target {
             self.apply_slot_answer(slot, answer, env);
+            return;
+        }
+        let lunch = self.discussion.gate.as_ref().is_some_and(|g| g.intent == Intent::LunchRecommendation);
+        if lunch {
+            // A question worded for several slots: read every slot the answer mentions.
+            self.extract_slots(answer, env);
             return;
         }
         let request = self.discussion.request.clone().unwrap_or_default();
@@ -1535,7 +1543,10 @@ impl Session {
     fn apply_refinement(&mut self, designs: Vec<DesignProposal>, changes: Vec<String>, source: Source) {
         let round = self.discussion.machine.round();
         let feedback = self.discussion.feedback.take().unwrap_or_default();
-        let summary = format!("Feedback: {} — changes: {}", clip(&feedback, 160), changes.join(" "));
+        let summary = match self.lang {
+            Lang::Ko => format!("피드백: {} — 변경: {}", clip(&feedback, 160), changes.join(" ")),
+            Lang::En => format!("Feedback: {} — changes: {}", clip(&feedback, 160), changes.join(" ")),
+        };
         self.apply_designs(designs, source);
         let d = &mut self.discussion;
         d.changes = changes;
@@ -1595,9 +1606,10 @@ impl Session {
             self.post_choose_card(env);
             return false;
         };
+        let lang = self.lang;
         let d = &mut self.discussion;
         let design = d.designs[index].clone();
-        d.memory.agree(format!("Chosen design: {}", design.name));
+        d.memory.agree(format!("{}: {}", lang.pick("확정한 설계안", "Chosen design"), design.name));
         d.selected_design = Some(design);
         d.fire(Transition::UserConfirmed);
         true

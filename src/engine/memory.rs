@@ -148,27 +148,44 @@ impl Memory {
     }
 }
 
-/// Preference themes read from feedback: (theme key, Korean/English triggers, value).
-const PREFERENCE_RULES: &[(&str, &[&str], &str)] = &[
-    ("cost", &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive"], "keep cost low"),
+/// Preference themes read from feedback: (theme key, Korean/English triggers, value in
+/// Korean and English).
+const PREFERENCE_RULES: &[(&str, &[&str], (&str, &str))] = &[
+    (
+        "cost",
+        &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive"],
+        ("비용을 낮게", "keep cost low"),
+    ),
     (
         "accuracy",
         &["정확", "검증", "신뢰", "환각", "accura", "validat", "reliab", "hallucinat"],
-        "prefer accuracy and validation",
+        ("정확성과 검증 우선", "prefer accuracy and validation"),
     ),
-    ("simplicity", &["단순", "간단", "가볍", "simple", "fewer", "lighter"], "prefer fewer moving parts"),
-    ("speed", &["빠르", "속도", "지연", "fast", "speed", "latency"], "prefer low latency"),
-    ("security", &["보안", "개인정보", "민감", "security", "privacy", "pii"], "protect sensitive data"),
-    ("review", &["사람이", "검수", "human", "manual review", "approval"], "a person reviews the output"),
+    (
+        "simplicity",
+        &["단순", "간단", "가볍", "simple", "fewer", "lighter"],
+        ("단계는 적게", "prefer fewer moving parts"),
+    ),
+    ("speed", &["빠르", "속도", "지연", "fast", "speed", "latency"], ("지연은 짧게", "prefer low latency")),
+    (
+        "security",
+        &["보안", "개인정보", "민감", "security", "privacy", "pii"],
+        ("민감 정보 보호", "protect sensitive data"),
+    ),
+    (
+        "review",
+        &["사람이", "검수", "human", "manual review", "approval"],
+        ("사람이 결과를 검토", "a person reviews the output"),
+    ),
 ];
 
-/// Preferences a piece of feedback states, as (theme, value) pairs.
-pub fn preferences_in(feedback: &str) -> Vec<(&'static str, &'static str)> {
+/// Preferences a piece of feedback states, as (theme, value in `lang`) pairs.
+pub fn preferences_in(feedback: &str, lang: super::lang::Lang) -> Vec<(&'static str, &'static str)> {
     let lower = feedback.to_lowercase();
     PREFERENCE_RULES
         .iter()
         .filter(|(_, triggers, _)| triggers.iter().any(|t| lower.contains(t)))
-        .map(|(key, _, value)| (*key, *value))
+        .map(|(key, _, (ko, en))| (*key, lang.pick(ko, en)))
         .collect()
 }
 
@@ -235,7 +252,8 @@ mod tests {
             ("looks fine", &[]),
         ];
         for (text, want) in cases {
-            let got: Vec<&str> = preferences_in(text).into_iter().map(|(k, _)| k).collect();
+            let got: Vec<&str> =
+                preferences_in(text, crate::engine::lang::Lang::En).into_iter().map(|(k, _)| k).collect();
             assert_eq!(&got, want, "{text}");
         }
     }

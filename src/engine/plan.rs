@@ -116,12 +116,8 @@ pub fn heuristic_plan(
                 md.push_str(&format!("| {} | {} |\n", lens.label(lang), note.replace('|', "/")));
             }
         }
-        md.push_str(&format!(
-            "\n{}: {:.0}/100 · {}\n\n",
-            lang.pick("비판 점수", "Critique score"),
-            c.overall_score * 100.0,
-            c.recommendation
-        ));
+        let score = (c.overall_score * 100.0).round() as u32;
+        md.push_str(&format!("\n{}: {score}/100 · {}\n\n", lang.pick("비판 점수", "Critique score"), c.recommendation));
     }
 
     md.push_str(&format!("## {}\n\n", lang.pick("수용 기준", "Acceptance criteria")));

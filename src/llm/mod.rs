@@ -13,6 +13,8 @@ pub mod openai;
 pub mod provider;
 pub mod sse;
 pub mod stream;
+#[cfg(target_arch = "wasm32")]
+pub mod transport;
 mod wire;
 
 pub use completion::Completion;

@@ -4,7 +4,9 @@
 
 #![warn(missing_docs)]
 
+pub mod app;
 pub mod base64;
+pub mod gate_calls;
 pub mod http;
 pub mod mock_llm;
 pub mod slot_accuracy;

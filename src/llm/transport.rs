@@ -1,0 +1,298 @@
+//! The browser transport: sends a built request with `fetch`, reads a streamed answer
+//! chunk by chunk, retries what is worth retrying, and stops for real on abort or timeout.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, RequestMode, Response};
+
+use super::{
+    build_chat_request, build_model_list_request, map_http_error, new_stream, openai, parse_chat_response,
+    parse_model_list, retry_after_ms, Completion, HttpRequest, Method, ProviderConfig, RetryPolicy,
+};
+use crate::engine::call::{FailureKind, LlmFailure};
+use crate::engine::prompt::Prompt;
+
+/// How one call is allowed to run.
+#[derive(Debug, Clone, Copy)]
+pub struct CallOptions {
+    /// The longest wait for the first byte, and between two chunks of a stream.
+    pub timeout_ms: u32,
+    pub retry: RetryPolicy,
+}
+
+/// Aborts one call: from Stop, from leaving the session, or from its own timeout.
+pub struct CallControl {
+    controller: AbortController,
+    stopped: Cell<bool>,
+    timed_out: Rc<Cell<bool>>,
+    timer: RefCell<Option<(i32, Closure<dyn FnMut()>)>>,
+}
+
+impl CallControl {
+    /// A control for a new call.
+    pub fn new() -> Rc<CallControl> {
+        Rc::new(CallControl {
+            controller: AbortController::new().expect("AbortController exists in every supported browser"),
+            stopped: Cell::new(false),
+            timed_out: Rc::new(Cell::new(false)),
+            timer: RefCell::new(None),
+        })
+    }
+
+    /// Stops the call: the request is aborted in the browser.
+    pub fn stop(&self) {
+        self.stopped.set(true);
+        self.disarm();
+        self.controller.abort();
+    }
+
+    /// True once `stop` was called.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.get()
+    }
+
+    /// (Re)starts the inactivity timer: with no progress for `ms`, the call is aborted.
+    fn arm(&self, ms: u32) {
+        self.disarm();
+        let controller = self.controller.clone();
+        let timed_out = self.timed_out.clone();
+        let callback = Closure::<dyn FnMut()>::new(move || {
+            timed_out.set(true);
+            controller.abort();
+        });
+        if let Some(window) = web_sys::window() {
+            if let Ok(id) = window
+                .set_timeout_with_callback_and_timeout_and_arguments_0(callback.as_ref().unchecked_ref(), ms as i32)
+            {
+                *self.timer.borrow_mut() = Some((id, callback));
+            }
+        }
+    }
+
+    fn disarm(&self) {
+        if let Some((id, _)) = self.timer.borrow_mut().take() {
+            if let Some(window) = web_sys::window() {
+                window.clear_timeout_with_handle(id);
+            }
+        }
+    }
+
+    /// The failure kind for an aborted request: the user's Stop or the timeout.
+    fn abort_kind(&self) -> Option<FailureKind> {
+        if self.stopped.get() {
+            Some(FailureKind::Aborted)
+        } else if self.timed_out.get() {
+            Some(FailureKind::Timeout)
+        } else {
+            None
+        }
+    }
+}
+
+impl Drop for CallControl {
+    fn drop(&mut self) {
+        self.disarm();
+    }
+}
+
+fn failure(kind: FailureKind, detail: impl Into<String>) -> LlmFailure {
+    LlmFailure { kind, detail: detail.into(), status: None, partial: None }
+}
+
+fn to_request(req: &HttpRequest, control: &CallControl) -> Result<Request, LlmFailure> {
+    let headers = Headers::new().map_err(|_| failure(FailureKind::Malformed, "could not build headers"))?;
+    for (name, value) in &req.headers {
+        headers.append(name, value).map_err(|_| failure(FailureKind::BadRequest, format!("invalid header {name}")))?;
+    }
+    let init = RequestInit::new();
+    init.set_method(match req.method {
+        Method::Get => "GET",
+        Method::Post => "POST",
+    });
+    init.set_headers(&headers);
+    init.set_mode(RequestMode::Cors);
+    init.set_signal(Some(&control.controller.signal()));
+    if let Some(body) = &req.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    Request::new_with_str_and_init(&req.url, &init)
+        .map_err(|_| failure(FailureKind::BadRequest, format!("the URL {} is not valid", req.url)))
+}
+
+/// Sends a request and waits for the response head. Network errors, CORS blocks, aborts
+/// and timeouts become failures.
+async fn send(req: &HttpRequest, control: &CallControl, timeout_ms: u32) -> Result<Response, LlmFailure> {
+    let request = to_request(req, control)?;
+    let window = web_sys::window().ok_or_else(|| failure(FailureKind::Network, "no window"))?;
+    control.arm(timeout_ms);
+    let result = JsFuture::from(window.fetch_with_request(&request)).await;
+    match result {
+        Ok(value) => value.dyn_into::<Response>().map_err(|_| failure(FailureKind::Malformed, "not a response")),
+        Err(err) => Err(match control.abort_kind() {
+            Some(kind) => failure(kind, String::new()),
+            // The browser gives the same TypeError for a refused connection, a wrong
+            // host and a CORS block; the message explains all three.
+            None => failure(FailureKind::Network, js_message(&err)),
+        }),
+    }
+}
+
+fn js_message(err: &JsValue) -> String {
+    Reflect::get(err, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_else(|| "fetch failed".to_string())
+}
+
+fn header_pairs(headers: &Headers) -> Vec<(String, String)> {
+    ["retry-after", "retry-after-ms", "content-type", "x-request-id"]
+        .iter()
+        .filter_map(|name| headers.get(name).ok().flatten().map(|v| (name.to_string(), v)))
+        .collect()
+}
+
+async fn body_text(resp: &Response, control: &CallControl) -> Result<String, LlmFailure> {
+    let promise = resp.text().map_err(|_| failure(FailureKind::Malformed, "unreadable body"))?;
+    match JsFuture::from(promise).await {
+        Ok(text) => Ok(text.as_string().unwrap_or_default()),
+        Err(err) => Err(failure(control.abort_kind().unwrap_or(FailureKind::Interrupted), js_message(&err))),
+    }
+}
+
+/// Waits `ms`, or less if the call is stopped meanwhile.
+async fn pause(ms: u64, control: &CallControl) {
+    let signal = control.controller.signal();
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms.min(60_000) as i32);
+        }
+        let _ = signal.add_event_listener_with_callback("abort", &resolve);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Runs one chat call: retries rate limits and server errors as the policy says,
+/// streams text into `on_text` (the whole text so far) when `stream` is set, and ends
+/// with the completion or a failure that keeps any partial text.
+pub async fn run_chat(
+    cfg: &ProviderConfig,
+    prompt: &Prompt,
+    stream: bool,
+    opts: CallOptions,
+    control: &CallControl,
+    on_text: &dyn Fn(&str),
+) -> Result<Completion, LlmFailure> {
+    let mut prompt = prompt.clone();
+    let mut attempt = 0;
+    let mut json_mode_dropped = false;
+    loop {
+        let req = build_chat_request(cfg, &prompt, stream);
+        let result = chat_once(cfg, &req, stream, opts.timeout_ms, control, on_text).await;
+        control.disarm();
+        let (failure, retry_after) = match result {
+            Ok(done) => return Ok(done),
+            Err(f) => f,
+        };
+        if control.is_stopped() {
+            return Err(LlmFailure { kind: FailureKind::Aborted, ..failure });
+        }
+        // Some OpenAI-compatible servers refuse JSON mode; the prompt still asks for JSON.
+        if prompt.json_output && !json_mode_dropped && openai::rejects_json_mode(&failure) {
+            prompt.json_output = false;
+            json_mode_dropped = true;
+            continue;
+        }
+        match opts.retry.delay_before_retry(attempt, &failure, retry_after) {
+            Some(delay) if failure.partial.is_none() => {
+                attempt += 1;
+                pause(delay, control).await;
+                if control.is_stopped() {
+                    return Err(failure_from(FailureKind::Aborted, &failure));
+                }
+            }
+            _ => return Err(failure),
+        }
+    }
+}
+
+fn failure_from(kind: FailureKind, f: &LlmFailure) -> LlmFailure {
+    LlmFailure { kind, ..f.clone() }
+}
+
+type Attempt = Result<Completion, (LlmFailure, Option<u64>)>;
+
+async fn chat_once(
+    cfg: &ProviderConfig,
+    req: &HttpRequest,
+    stream: bool,
+    timeout_ms: u32,
+    control: &CallControl,
+    on_text: &dyn Fn(&str),
+) -> Attempt {
+    let resp = send(req, control, timeout_ms).await.map_err(|f| (f, None))?;
+    let status = resp.status();
+    if !(200..300).contains(&status) {
+        let headers = header_pairs(&resp.headers());
+        let body = body_text(&resp, control).await.unwrap_or_default();
+        let retry_after = retry_after_ms(&headers);
+        return Err((map_http_error(cfg.kind, status, &headers, &body), retry_after));
+    }
+    if !stream {
+        control.arm(timeout_ms);
+        let body = body_text(&resp, control).await.map_err(|f| (f, None))?;
+        return parse_chat_response(cfg.kind, &body).map_err(|f| (f, None));
+    }
+    let mut acc = new_stream(cfg.kind);
+    let Some(body) = resp.body() else {
+        return Err((failure(FailureKind::Empty, "the response had no body"), None));
+    };
+    let reader: ReadableStreamDefaultReader = match body.get_reader().dyn_into() {
+        Ok(r) => r,
+        Err(_) => return Err((failure(FailureKind::Malformed, "the body cannot be read as a stream"), None)),
+    };
+    loop {
+        control.arm(timeout_ms);
+        let chunk = JsFuture::from(reader.read()).await;
+        let chunk = match chunk {
+            Ok(c) => c,
+            Err(err) => {
+                let kind = control.abort_kind().unwrap_or(FailureKind::Interrupted);
+                return Err((acc.into_failure(kind, js_message(&err)), None));
+            }
+        };
+        let done = Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true);
+        if done {
+            break;
+        }
+        if let Ok(value) = Reflect::get(&chunk, &"value".into()) {
+            let bytes = Uint8Array::new(&value).to_vec();
+            let before = acc.text().len();
+            acc.push_bytes(&bytes);
+            if acc.text().len() != before {
+                on_text(acc.text());
+            }
+        }
+        if acc.is_finished() {
+            let _ = reader.cancel();
+            break;
+        }
+    }
+    acc.finish().map_err(|f| (f, None))
+}
+
+/// The models the server offers, for the settings' picker.
+pub async fn list_models(cfg: &ProviderConfig, timeout_ms: u32) -> Result<Vec<String>, LlmFailure> {
+    let control = CallControl::new();
+    let req = build_model_list_request(cfg);
+    let resp = send(&req, &control, timeout_ms).await?;
+    let status = resp.status();
+    let headers = header_pairs(&resp.headers());
+    let body = body_text(&resp, &control).await?;
+    control.disarm();
+    if !(200..300).contains(&status) {
+        return Err(map_http_error(cfg.kind, status, &headers, &body));
+    }
+    parse_model_list(&body)
+}

@@ -1,0 +1,33 @@
+//! Browser storage for settings (localStorage). Failures to write are reported to the
+//! caller, never silently dropped.
+
+use super::settings::LlmSettings;
+
+const SETTINGS_KEY: &str = "deliberate.llm";
+const KEYS_KEY: &str = "deliberate.llm.keys";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The saved LLM settings (with remembered keys), or the defaults.
+pub fn load_llm_settings() -> LlmSettings {
+    let Some(s) = storage() else {
+        return LlmSettings::default();
+    };
+    let settings = s.get_item(SETTINGS_KEY).ok().flatten();
+    let keys = s.get_item(KEYS_KEY).ok().flatten();
+    LlmSettings::from_storage(settings.as_deref(), keys.as_deref())
+}
+
+/// Saves the settings; keys only when remembered (otherwise any stored keys are removed).
+pub fn save_llm_settings(settings: &LlmSettings) -> Result<(), String> {
+    let s = storage().ok_or_else(|| "this browser offers no local storage".to_string())?;
+    let (json, keys) = settings.to_storage();
+    s.set_item(SETTINGS_KEY, &json).map_err(|_| "the browser refused to store the settings".to_string())?;
+    match keys {
+        Some(keys) => s.set_item(KEYS_KEY, &keys).map_err(|_| "the browser refused to store the keys".to_string())?,
+        None => s.remove_item(KEYS_KEY).map_err(|_| "the stored keys could not be removed".to_string())?,
+    }
+    Ok(())
+}

@@ -1,0 +1,224 @@
+//! LLM settings: which provider, model and key each role uses, and how they are stored.
+//! Keys stay in memory unless the user asks to remember them on this device, and they
+//! are stored apart from the settings so that settings can be shown or exported safely.
+
+use serde::{Deserialize, Serialize};
+
+use crate::llm::{ProviderConfig, ProviderKind};
+
+/// One endpoint: provider kind, base URL, model and key.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Endpoint {
+    pub kind: ProviderKind,
+    /// Empty means the provider's default URL.
+    #[serde(default)]
+    pub base_url: String,
+    #[serde(default)]
+    pub model: String,
+    /// Never serialized with the settings; see [`StoredKeys`].
+    #[serde(skip)]
+    pub key: String,
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("kind", &self.kind)
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("key", &if self.key.is_empty() { "<none>" } else { "<redacted>" })
+            .finish()
+    }
+}
+
+impl Default for Endpoint {
+    fn default() -> Self {
+        Endpoint { kind: ProviderKind::OpenAi, base_url: String::new(), model: String::new(), key: String::new() }
+    }
+}
+
+impl Endpoint {
+    /// The protocol configuration, if the endpoint can be called: a model, and a key
+    /// where the provider needs one.
+    pub fn config(&self) -> Option<ProviderConfig> {
+        let mut cfg = ProviderConfig::new(self.kind, self.model.trim());
+        if !self.base_url.trim().is_empty() {
+            cfg = cfg.with_base_url(self.base_url.trim());
+        }
+        if !self.key.trim().is_empty() {
+            cfg = cfg.with_key(self.key.trim());
+        }
+        cfg.is_ready().then_some(cfg)
+    }
+}
+
+/// Default time without progress before a call is abandoned.
+pub const DEFAULT_TIMEOUT_SECS: u32 = 60;
+
+/// All LLM settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LlmSettings {
+    /// Off: every step uses its heuristic twin, whatever is configured.
+    pub enabled: bool,
+    /// Analysis, questions, designs, refinement, plan.
+    pub designer: Endpoint,
+    /// Use `critic` for critiques instead of the designer's endpoint.
+    pub separate_critic: bool,
+    pub critic: Endpoint,
+    /// Keep keys in this browser's storage.
+    pub remember_keys: bool,
+    /// Seconds without progress before a call is abandoned.
+    pub timeout_secs: u32,
+}
+
+impl Default for LlmSettings {
+    fn default() -> Self {
+        LlmSettings {
+            enabled: false,
+            designer: Endpoint::default(),
+            separate_critic: false,
+            critic: Endpoint::default(),
+            remember_keys: false,
+            timeout_secs: DEFAULT_TIMEOUT_SECS,
+        }
+    }
+}
+
+/// The keys, stored only when the user asked to remember them.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct StoredKeys {
+    #[serde(default)]
+    pub designer: String,
+    #[serde(default)]
+    pub critic: String,
+}
+
+impl LlmSettings {
+    /// The endpoint designs and plans go to, when usable.
+    pub fn designer_config(&self) -> Option<ProviderConfig> {
+        if !self.enabled {
+            return None;
+        }
+        self.designer.config()
+    }
+
+    /// The endpoint critiques go to: the critic's when separate, else the designer's.
+    pub fn critic_config(&self) -> Option<ProviderConfig> {
+        if !self.enabled {
+            return None;
+        }
+        if self.separate_critic {
+            self.critic.config()
+        } else {
+            self.designer.config()
+        }
+    }
+
+    /// The call timeout in milliseconds (at least 1 s).
+    pub fn timeout_ms(&self) -> u32 {
+        self.timeout_secs.max(1).saturating_mul(1000)
+    }
+
+    /// What to store: the settings without keys, and the keys only if remembered.
+    pub fn to_storage(&self) -> (String, Option<String>) {
+        let settings = serde_json::to_string(self).unwrap_or_default();
+        let keys = self.remember_keys.then(|| {
+            serde_json::to_string(&StoredKeys { designer: self.designer.key.clone(), critic: self.critic.key.clone() })
+                .unwrap_or_default()
+        });
+        (settings, keys)
+    }
+
+    /// Settings read back from storage; anything unreadable gives the defaults.
+    pub fn from_storage(settings: Option<&str>, keys: Option<&str>) -> LlmSettings {
+        let mut out: LlmSettings = settings.and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default();
+        if let Some(keys) = keys.and_then(|k| serde_json::from_str::<StoredKeys>(k).ok()) {
+            out.designer.key = keys.designer;
+            out.critic.key = keys.critic;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn configured() -> LlmSettings {
+        LlmSettings {
+            enabled: true,
+            designer: Endpoint {
+                kind: ProviderKind::OpenAi,
+                base_url: String::new(),
+                model: "gpt-4o-mini".into(),
+                key: "sk-secret-1".into(),
+            },
+            separate_critic: true,
+            critic: Endpoint {
+                kind: ProviderKind::Anthropic,
+                base_url: String::new(),
+                model: "claude-x".into(),
+                key: "sk-ant-2".into(),
+            },
+            remember_keys: false,
+            timeout_secs: 30,
+        }
+    }
+
+    #[test]
+    fn keys_are_not_stored_unless_remembered() {
+        let s = configured();
+        let (settings, keys) = s.to_storage();
+        assert!(!settings.contains("sk-secret-1") && !settings.contains("sk-ant-2"));
+        assert_eq!(keys, None);
+        let back = LlmSettings::from_storage(Some(&settings), None);
+        assert_eq!(back.designer.model, "gpt-4o-mini");
+        assert!(back.designer.key.is_empty(), "a reload without remembered keys has no key");
+    }
+
+    #[test]
+    fn remembered_keys_come_back() {
+        let s = LlmSettings { remember_keys: true, ..configured() };
+        let (settings, keys) = s.to_storage();
+        assert!(!settings.contains("sk-secret-1"), "keys are kept apart from the settings");
+        let back = LlmSettings::from_storage(Some(&settings), keys.as_deref());
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn debug_output_never_shows_keys() {
+        let text = format!("{:?}", configured());
+        assert!(!text.contains("sk-secret-1") && !text.contains("sk-ant-2"));
+        assert!(text.contains("<redacted>"));
+    }
+
+    #[test]
+    fn roles_get_their_endpoints_and_nothing_when_disabled_or_incomplete() {
+        let s = configured();
+        assert_eq!(s.designer_config().unwrap().kind, ProviderKind::OpenAi);
+        assert_eq!(s.critic_config().unwrap().kind, ProviderKind::Anthropic);
+        let same = LlmSettings { separate_critic: false, ..configured() };
+        assert_eq!(same.critic_config().unwrap().kind, ProviderKind::OpenAi);
+        let off = LlmSettings { enabled: false, ..configured() };
+        assert!(off.designer_config().is_none() && off.critic_config().is_none());
+        let mut keyless = configured();
+        keyless.designer.key.clear();
+        assert!(keyless.designer_config().is_none(), "OpenAI needs a key");
+        let mut local = configured();
+        local.designer = Endpoint {
+            kind: ProviderKind::OpenAiCompatible,
+            base_url: "http://127.0.0.1:8080".into(),
+            model: "llama".into(),
+            key: String::new(),
+        };
+        assert!(local.designer_config().is_some(), "a local server needs no key");
+    }
+
+    #[test]
+    fn unreadable_storage_gives_defaults() {
+        assert_eq!(LlmSettings::from_storage(Some("{not json"), Some("[]")), LlmSettings::default());
+        assert_eq!(LlmSettings::from_storage(None, None), LlmSettings::default());
+    }
+}

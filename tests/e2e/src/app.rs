@@ -1,0 +1,123 @@
+//! Driving the built Deliberate page: serve `dist/`, open it in Chromium, and the few
+//! actions the end-to-end tests and benchmarks repeat.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::static_server::StaticServer;
+use crate::webdriver::{Browser, Error};
+
+/// How long a UI step may take before a test gives up.
+pub const STEP: Duration = Duration::from_secs(20);
+
+/// The release build to test: `$DELIBERATE_DIST`, else `<workspace>/dist`.
+pub fn dist_dir() -> PathBuf {
+    let dir = std::env::var_os("DELIBERATE_DIST").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("dist"));
+    assert!(
+        dir.join("index.html").is_file(),
+        "no release build at {} — run `./dev test` (it builds dist/ first) or `./dev release`",
+        dir.display()
+    );
+    dir
+}
+
+/// The workspace's root directory.
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// Where screenshots go: `<workspace>/target/e2e-screenshots/`.
+pub fn screenshot_dir() -> PathBuf {
+    workspace_root().join("target").join("e2e-screenshots")
+}
+
+/// The page open in a browser, with its static server.
+pub struct AppPage {
+    /// The browser showing the page.
+    pub browser: Browser,
+    /// The server of `dist/`.
+    pub server: StaticServer,
+}
+
+impl AppPage {
+    /// Serves `dist/`, opens it in Chromium with the given browser language
+    /// (`"ko-KR"` or `"en-US"`), and waits until the composer accepts input.
+    pub fn open(language: &str) -> Result<AppPage, Error> {
+        let server = StaticServer::start(&dist_dir()).map_err(Error::Io)?;
+        let browser = Browser::builder()
+            .arg(format!("--lang={language}"))
+            .accept_languages(&format!("{language},{}", &language[..2]))
+            .window_size(1280, 900)
+            .launch()?;
+        let page = AppPage { browser, server };
+        page.browser.goto(&page.server.url())?;
+        page.browser.wait_for_element("#composer-input", STEP)?;
+        Ok(page)
+    }
+
+    /// Types a message into the composer and presses Enter.
+    pub fn send(&self, text: &str) -> Result<(), Error> {
+        let area = self.browser.find("#composer-input")?;
+        area.send_keys(text)?;
+        area.send_keys("\u{E007}")
+    }
+
+    /// The stage the stepper marks as current ("UNDERSTAND" … "PLAN").
+    pub fn stage(&self) -> Result<String, Error> {
+        Ok(self.browser.find(".step.current")?.attr("data-stage")?.unwrap_or_default())
+    }
+
+    /// Waits until the stepper shows `stage`.
+    pub fn wait_stage(&self, stage: &str) -> Result<(), Error> {
+        self.browser.wait_for(STEP, &format!("stage {stage}"), |b| {
+            let current = b.try_find(".step.current")?.map(|e| e.attr("data-stage")).transpose()?.flatten();
+            Ok((current.as_deref() == Some(stage)).then_some(()))
+        })
+    }
+
+    /// Waits until at least `n` elements match `css`.
+    pub fn wait_count(&self, css: &str, n: usize) -> Result<usize, Error> {
+        self.browser.wait_for(STEP, &format!("{n} × {css}"), |b| {
+            let found = b.find_all(css)?.len();
+            Ok((found >= n).then_some(found))
+        })
+    }
+
+    /// Clicks the first element matching `css` whose text is `label`.
+    pub fn click_text(&self, css: &str, label: &str) -> Result<(), Error> {
+        for el in self.browser.find_all(css)? {
+            if el.text()?.trim() == label {
+                return el.click();
+            }
+        }
+        Err(Error::Protocol(format!("no {css} with text {label:?}")))
+    }
+
+    /// Scrolls an element into view (for screenshots of a given part).
+    pub fn scroll_to(&self, css: &str) -> Result<(), Error> {
+        self.browser.execute(
+            "const el = document.querySelector(arguments[0]); if (el) el.scrollIntoView({block: 'start'}); return !!el;",
+            vec![Value::String(css.to_string())],
+        )?;
+        std::thread::sleep(Duration::from_millis(100));
+        Ok(())
+    }
+
+    /// Saves a screenshot as `<screenshot_dir>/<name>.png` and returns the path.
+    pub fn screenshot(&self, name: &str) -> Result<PathBuf, Error> {
+        let path = screenshot_dir().join(format!("{name}.png"));
+        self.browser.save_screenshot(&path)?;
+        Ok(path)
+    }
+
+    /// Milliseconds from navigation start to the app's `app-ready` mark, if set.
+    pub fn app_ready_ms(&self) -> Result<Option<f64>, Error> {
+        let v = self.browser.execute(
+            "const m = performance.getEntriesByName('app-ready'); return m.length ? m[0].startTime : null;",
+            vec![],
+        )?;
+        Ok(v.as_f64())
+    }
+}

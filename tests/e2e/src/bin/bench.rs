@@ -1,0 +1,152 @@
+//! `./dev bench`: prints the project's figures. Nothing here passes or fails; it measures.
+//!
+//! - first-load transfer of the release build (bytes and gzip, per file and total)
+//! - time from navigation to `app-ready` in headless Chromium from 127.0.0.1
+//! - engine time per heuristic turn, native and in Chromium
+//! - slot-extraction accuracy and LLM calls per completed gate
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use deliberate::engine::lang::Lang;
+use deliberate::scenario::play_heuristic_discussion;
+use deliberate_e2e::app::{dist_dir, workspace_root, AppPage};
+use deliberate_e2e::static_server::StaticServer;
+use deliberate_e2e::webdriver::Browser;
+
+fn main() {
+    let dist = dist_dir();
+    println!("# Deliberate figures\n");
+    transfer(&dist);
+    time_to_ready();
+    engine_native();
+    engine_in_browser();
+    slots();
+}
+
+fn gzip_size(path: &Path) -> usize {
+    let out = Command::new("gzip").arg("-9").arg("-c").arg(path).output().expect("gzip runs");
+    out.stdout.len()
+}
+
+fn transfer(dist: &Path) {
+    println!("## First-load transfer ({})  goal: ≤ 200 KB gzip\n", dist.display());
+    println!("{:<44} {:>10} {:>10}", "file", "bytes", "gzip");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dist)
+        .expect("dist is readable")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    let (mut raw, mut gz) = (0, 0);
+    for f in &files {
+        // The service worker and manifest are fetched after load, but count them anyway.
+        let size = std::fs::metadata(f).map(|m| m.len() as usize).unwrap_or(0);
+        let g = gzip_size(f);
+        raw += size;
+        gz += g;
+        println!("{:<44} {:>10} {:>10}", f.file_name().unwrap().to_string_lossy(), size, g);
+    }
+    println!("{:<44} {:>10} {:>10}  ({:.1} KB gzip)\n", "total", raw, gz, gz as f64 / 1024.0);
+}
+
+fn time_to_ready() {
+    println!("## Navigation → composer accepts input (performance mark \"app-ready\")  goal: ≤ 200 ms\n");
+    let page = match AppPage::open("en-US") {
+        Ok(p) => p,
+        Err(e) => {
+            println!("could not open the page: {e:?}\n");
+            return;
+        }
+    };
+    let mut samples = Vec::new();
+    for _ in 0..10 {
+        if page.browser.goto(&page.server.url()).is_err() {
+            continue;
+        }
+        let ready = page.browser.wait_for(Duration::from_secs(10), "app-ready", |_| page.app_ready_ms());
+        if let Ok(ms) = ready {
+            samples.push(ms);
+        }
+    }
+    print_stats("app-ready (ms, 10 cold navigations, no-store cache)", &mut samples);
+    println!();
+}
+
+fn print_stats(label: &str, samples: &mut [f64]) {
+    if samples.is_empty() {
+        println!("{label}: no samples");
+        return;
+    }
+    samples.sort_by(|a, b| a.total_cmp(b));
+    let median = samples[samples.len() / 2];
+    let mean = samples.iter().sum::<f64>() / samples.len() as f64;
+    println!(
+        "{label}: min {:.2} · median {:.2} · mean {:.2} · max {:.2}  (n = {})",
+        samples[0],
+        median,
+        mean,
+        samples[samples.len() - 1],
+        samples.len()
+    );
+}
+
+fn engine_native() {
+    println!("## Engine time per heuristic turn\n");
+    let start = Instant::now();
+    let mut clock = move || start.elapsed().as_secs_f64() * 1000.0;
+    for lang in [Lang::Ko, Lang::En] {
+        play_heuristic_discussion(lang, &mut clock);
+    }
+    let mut samples = Vec::new();
+    for _ in 0..200 {
+        for lang in [Lang::Ko, Lang::En] {
+            let (timings, _) = play_heuristic_discussion(lang, &mut clock);
+            samples.extend(timings.into_iter().map(|t| t.millis));
+        }
+    }
+    print_stats("native (ms per turn)", &mut samples);
+}
+
+fn engine_in_browser() {
+    let dir = workspace_root().join("target").join("engine-bench-web");
+    if !dir.join("engine_bench.js").is_file() {
+        println!("in Chromium: not built (./dev bench builds target/engine-bench-web)\n");
+        return;
+    }
+    let _ = std::fs::write(
+        dir.join("index.html"),
+        "<!doctype html><meta charset=utf-8><script type=module>import init from './engine_bench.js'; init();</script>",
+    );
+    let result = (|| -> Result<String, String> {
+        let server = StaticServer::start(&dir).map_err(|e| e.to_string())?;
+        let browser = Browser::launch().map_err(|e| format!("{e:?}"))?;
+        browser.goto(&server.url()).map_err(|e| format!("{e:?}"))?;
+        browser
+            .wait_for(Duration::from_secs(60), "window.__bench", |b| {
+                Ok(b.execute("return window.__bench || null;", vec![])?.as_str().map(str::to_string))
+            })
+            .map_err(|e| format!("{e:?}"))
+    })();
+    match result.and_then(|json| serde_json::from_str::<serde_json::Value>(&json).map_err(|e| e.to_string())) {
+        Ok(v) => {
+            let mut samples: Vec<f64> =
+                v["turn_ms"].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).collect()).unwrap_or_default();
+            print_stats("in Chromium, release wasm (ms per turn)", &mut samples);
+            if v["reached_plan"] != serde_json::Value::Bool(true) {
+                println!("warning: the scenario did not reach PLAN in the browser");
+            }
+        }
+        Err(e) => println!("in Chromium: {e}"),
+    }
+    println!();
+}
+
+fn slots() {
+    println!("## Slot extraction accuracy\n");
+    println!("{}", deliberate_e2e::slot_accuracy::evaluate_bundled());
+    println!("## LLM calls per completed gate (counting fake LLM)\n");
+    println!("{}\n", deliberate_e2e::gate_calls::measure());
+}
