@@ -340,7 +340,10 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
 /// The Network message: for a local OpenAI-compatible server, concrete steps per server.
 fn network_message(lang: Lang, provider: &ProviderConfig, base: &str, host: &str) -> String {
     let local = is_local_host(host);
-    if provider.kind != ProviderKind::OpenAiCompatible {
+    // The official APIs allow browsers; anything else (a proxy, a gateway, a local
+    // server) may be down, mistyped or missing CORS headers.
+    let official = matches!(host, "api.openai.com" | "api.anthropic.com");
+    if provider.kind != ProviderKind::OpenAiCompatible && official {
         return match lang {
             Lang::Ko => format!(
                 "{host}에 연결할 수 없습니다: 인터넷 연결과 기본 URL을 확인하세요. 브라우저 확장 프로그램이나 네트워크 정책이 막고 있을 수도 있습니다."
@@ -758,6 +761,21 @@ mod tests {
         let en = failure_message(&f, Lang::En, &unknown_port);
         for step in ["OLLAMA_ORIGINS", "Enable CORS", "llama-server"] {
             assert!(en.contains(step), "{en}");
+        }
+    }
+
+    #[test]
+    fn network_message_names_cors_for_official_kinds_on_other_hosts() {
+        let f = failure(FailureKind::Network, None, "");
+        let official = ProviderConfig::new(ProviderKind::OpenAi, "gpt-4o").with_key("k");
+        let en = failure_message(&f, Lang::En, &official);
+        assert!(en.contains("check your internet connection"), "{en}");
+        for url in ["http://127.0.0.1:9000/v1", "https://gateway.example.com/v1"] {
+            for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+                let proxied = ProviderConfig::new(kind, "m").with_key("k").with_base_url(url);
+                let en = failure_message(&f, Lang::En, &proxied);
+                assert!(en.contains("CORS"), "{url}: {en}");
+            }
         }
     }
 

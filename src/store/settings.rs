@@ -38,6 +38,15 @@ impl Default for Endpoint {
 }
 
 impl Endpoint {
+    /// The configuration for listing models: like `config`, but no model needed.
+    pub fn config_for_listing(&self) -> Option<ProviderConfig> {
+        let probe = Endpoint { model: "list".into(), ..self.clone() };
+        probe.config().map(|mut cfg| {
+            cfg.model.clear();
+            cfg
+        })
+    }
+
     /// The protocol configuration, if the endpoint can be called: a model, and a key
     /// where the provider needs one.
     pub fn config(&self) -> Option<ProviderConfig> {

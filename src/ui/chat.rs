@@ -127,8 +127,8 @@ pub fn MessageView(message: Message) -> impl IntoView {
         Body::PlanGenerated { plan, selected_design, discussion_summary } => {
             view! { <PlanView plan selected_design discussion_summary /> }.into_any()
         }
-        Body::Error { failure, fell_back, .. } => {
-            let provider = shell.provider_config();
+        Body::Error { failure, fell_back, purpose } => {
+            let provider = shell.provider_config(purpose);
             view! {
                 <div class="alert alert-error" role="alert">
                     <strong>{move || t().error_title}</strong>
@@ -143,12 +143,29 @@ pub fn MessageView(message: Message) -> impl IntoView {
             }
             .into_any()
         }
-        Body::Streaming { .. } => view! { <p class="streaming">{move || t().streaming}</p> }.into_any(),
+        Body::Streaming { call, .. } => view! { <StreamingText call /> }.into_any(),
     };
     view! {
         <article class=format!("message {role} {kind}") data-kind=kind data-id=id.to_string()>
             {content}
         </article>
+    }
+}
+
+/// Text arriving from an LLM, rendered as it streams.
+#[component]
+fn StreamingText(call: u32) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let text = move || shell.stream_text(call).map(|s| s.get()).unwrap_or_default();
+    view! {
+        <div class="bubble streaming" aria-busy="true">
+            <span class="badge badge-llm">{move || t().streaming}</span>
+            {move || {
+                let so_far = text();
+                if so_far.is_empty() { ().into_any() } else { view! { <Markdown text=so_far /> }.into_any() }
+            }}
+        </div>
     }
 }
 

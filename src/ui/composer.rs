@@ -7,6 +7,8 @@ use leptos::prelude::*;
 
 use super::i18n::strings;
 use super::shell::Shell;
+use crate::engine::call::Purpose;
+use crate::engine::lang::Lang;
 use crate::engine::session::Event;
 
 /// Text area, send and stop.
@@ -68,7 +70,34 @@ pub fn Composer() -> impl IntoView {
         }
     });
 
+    let progress = move |shell: Shell| {
+        let lang = shell.ui_lang.get();
+        let pending = shell.session.with(|s| s.pending.iter().map(|p| (p.call, p.purpose)).collect::<Vec<_>>());
+        let chars: usize =
+            pending.iter().filter_map(|(id, _)| shell.stream_text(*id)).map(|t| t.with(|s| s.chars().count())).sum();
+        let what: Vec<&str> = pending.iter().map(|(_, p)| purpose_label(*p, lang)).collect();
+        let mut what = what;
+        what.dedup();
+        format!(
+            "{} {}{}",
+            strings(lang).working,
+            what.join(", "),
+            if chars > 0 { format!(" · {chars}") } else { String::new() }
+        )
+    };
+    let halted = Memo::new(move |_| shell.session.with(|s| s.discussion.halted));
     view! {
+        <Show when=move || halted.get()>
+            <div class="halted" role="status">
+                <span>{move || t().stopped_partial}</span>
+                <button class="button retry" type="button" on:click=move |_| shell.dispatch(Event::Retry)>
+                    {move || t().retry}
+                </button>
+                <button class="button skip" type="button" on:click=move |_| shell.dispatch(Event::SkipLlm)>
+                    {move || t().continue_without_llm}
+                </button>
+            </div>
+        </Show>
         <form class="composer" on:submit=move |ev| {
             ev.prevent_default();
             send();
@@ -94,15 +123,28 @@ pub fn Composer() -> impl IntoView {
                     }
                 }
             >
-                <span class="working" role="status">{move || t().working}</span>
+                <span class="working" role="status">{move || progress(shell)}</span>
                 <button
                     class="button stop"
                     type="button"
-                    on:click=move |_| shell.dispatch(Event::Stop { partials: Vec::new() })
+                    on:click=move |_| shell.stop()
                 >
                     {move || t().stop}
                 </button>
             </Show>
         </form>
+    }
+}
+
+/// What an LLM call is doing, for the progress line.
+fn purpose_label(purpose: Purpose, lang: Lang) -> &'static str {
+    match purpose {
+        Purpose::Contract => lang.pick("요청 분석", "analysing the request"),
+        Purpose::Question => lang.pick("질문 작성", "wording a question"),
+        Purpose::Worker => lang.pick("답 작성", "writing the answer"),
+        Purpose::Designs => lang.pick("설계안 작성", "drafting designs"),
+        Purpose::Critique { .. } => lang.pick("비판 분석", "critiquing"),
+        Purpose::Refine => lang.pick("설계안 수정", "revising designs"),
+        Purpose::Plan => lang.pick("계획 작성", "writing the plan"),
     }
 }

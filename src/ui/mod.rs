@@ -6,6 +6,7 @@ pub mod chat;
 pub mod composer;
 pub mod i18n;
 pub mod markdown_view;
+pub mod settings;
 pub mod shell;
 pub mod stepper;
 
@@ -21,11 +22,15 @@ use shell::{Shell, Theme};
 pub fn App() -> impl IntoView {
     let shell = Shell::new();
     provide_context(shell);
+    // Leaving the page ends the calls in flight.
+    on_cleanup(move || shell.abort_all());
     let drawer_open = RwSignal::new(false);
+    let settings_open = RwSignal::new(false);
     let t = move || strings(shell.ui_lang.get());
     view! {
         <div class="app">
-            <TopBar drawer_open />
+            <TopBar drawer_open settings_open />
+            <settings::SettingsDialog open=settings_open />
             <main class="layout">
                 <section class="conversation" aria-label=move || t().conversation_label>
                     <stepper::Stepper />
@@ -47,9 +52,23 @@ pub fn App() -> impl IntoView {
 
 /// Title, mode, LLM status, language, theme, restart, and the artifacts drawer toggle.
 #[component]
-fn TopBar(drawer_open: RwSignal<bool>) -> impl IntoView {
+fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
+    // "gpt-4o-mini" (and the critic's model when it differs), or why heuristics run.
+    let status = move || {
+        let llm = shell.llm.get();
+        match (llm.enabled, llm.designer_config(), llm.critic_config()) {
+            (false, _, _) => (false, t().no_llm.to_string()),
+            (true, Some(d), Some(c)) if d.model != c.model => (true, format!("LLM · {} / {}", d.model, c.model)),
+            (true, Some(d), _) => (true, format!("LLM · {}", d.model)),
+            (true, None, _) => (false, t().llm_not_ready.to_string()),
+        }
+    };
+    let usage = move || {
+        let u = shell.session.with(|s| s.total_usage());
+        format!("{} {}", u.input_tokens + u.output_tokens, t().tokens)
+    };
     let restart = move |_| shell.dispatch(Event::Restart);
     view! {
         <header class="topbar">
@@ -60,7 +79,18 @@ fn TopBar(drawer_open: RwSignal<bool>) -> impl IntoView {
             </div>
             <div class="topbar-tools">
                 <span class="mode-chip">{move || t().mode_discussion}</span>
-                <span class="status-chip" title=move || t().heuristic_hint>{move || t().no_llm}</span>
+                <button
+                    class="status-chip"
+                    class:llm-on=move || status().0
+                    type="button"
+                    title=usage
+                    on:click=move |_| settings_open.set(true)
+                >
+                    {move || status().1}
+                </button>
+                <button class="button settings-button" type="button" on:click=move |_| settings_open.set(true)>
+                    {move || t().settings}
+                </button>
                 <label class="sr-only" for="lang-select">{move || t().language}</label>
                 <select
                     id="lang-select"

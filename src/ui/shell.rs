@@ -1,11 +1,20 @@
 //! The browser shell: holds the session in a signal, feeds user events to the engine,
-//! and runs the effects the engine returns.
+//! and runs the effects the engine returns: LLM calls over fetch (streamed, cancellable),
+//! cancellations, and saving.
+
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
+use crate::engine::call::{CallId, LlmCall, LlmFailure, LlmOutcome, LlmRole, Purpose};
 use crate::engine::lang::Lang;
 use crate::engine::session::{Effect, Env, Event, Session, Settings};
-use crate::llm::provider::{ProviderConfig, ProviderKind};
+use crate::llm::transport::{run_chat, CallControl, CallOptions};
+use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
+use crate::store::local::{load_llm_settings, save_llm_settings};
+use crate::store::settings::LlmSettings;
 
 /// Light or dark colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +41,12 @@ pub struct Shell {
     pub session: RwSignal<Session>,
     pub ui_lang: RwSignal<Lang>,
     pub theme: RwSignal<Theme>,
+    /// LLM settings in use (keys in memory).
+    pub llm: RwSignal<LlmSettings>,
+    /// Text received so far for each call in flight.
+    pub streams: RwSignal<HashMap<CallId, RwSignal<String>>>,
+    /// Abort handles of the calls in flight.
+    controls: StoredValue<HashMap<CallId, Rc<CallControl>>, LocalStorage>,
 }
 
 /// Milliseconds since the epoch.
@@ -49,7 +64,8 @@ fn new_session_id() -> String {
 
 impl Shell {
     /// The shell with a fresh session, the UI language from the saved choice or the
-    /// browser, and the theme from the saved choice or the system preference.
+    /// browser, the theme from the saved choice or the system preference, and the saved
+    /// LLM settings.
     pub fn new() -> Self {
         let storage = local_storage();
         let saved_lang = storage.as_ref().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
@@ -72,8 +88,14 @@ impl Shell {
             }
         };
         let session = Session::new(new_session_id(), ui_lang, Settings::default(), now_ms());
-        let shell =
-            Shell { session: RwSignal::new(session), ui_lang: RwSignal::new(ui_lang), theme: RwSignal::new(theme) };
+        let shell = Shell {
+            session: RwSignal::new(session),
+            ui_lang: RwSignal::new(ui_lang),
+            theme: RwSignal::new(theme),
+            llm: RwSignal::new(load_llm_settings()),
+            streams: RwSignal::new(HashMap::new()),
+            controls: StoredValue::new_local(HashMap::new()),
+        };
         shell.apply_theme();
         shell.apply_lang();
         shell
@@ -81,7 +103,8 @@ impl Shell {
 
     /// What the engine needs to know about the world right now.
     pub fn env(&self) -> Env {
-        Env::offline(now_ms())
+        let llm = self.llm.get_untracked();
+        Env { now: now_ms(), designer: llm.designer_config().is_some(), critic: llm.critic_config().is_some() }
     }
 
     /// Feeds an event to the engine and runs the effects it returns.
@@ -95,16 +118,131 @@ impl Shell {
     fn run(&self, effects: Vec<Effect>) {
         for effect in effects {
             match effect {
-                // Without a configured LLM the engine asks for no calls; sessions are kept
-                // in memory for the page's lifetime.
-                Effect::CallLlm(_) | Effect::Cancel { .. } | Effect::Save => {}
+                Effect::CallLlm(call) => self.start_call(call),
+                Effect::Cancel { calls } => {
+                    for id in calls {
+                        self.stop_call(id);
+                    }
+                }
+                // Sessions live in memory for the page's lifetime.
+                Effect::Save => {}
             }
         }
     }
 
-    /// The provider the designer role uses; error messages name it.
-    pub fn provider_config(&self) -> ProviderConfig {
-        ProviderConfig::new(ProviderKind::OpenAiCompatible, "")
+    fn config_for(&self, role: LlmRole) -> Option<ProviderConfig> {
+        let llm = self.llm.get_untracked();
+        match role {
+            LlmRole::Designer => llm.designer_config(),
+            LlmRole::Critic => llm.critic_config(),
+        }
+    }
+
+    /// Runs one call in the background and feeds its outcome back to the engine.
+    fn start_call(&self, call: LlmCall) {
+        let shell = *self;
+        let id = call.id;
+        let text = RwSignal::new(String::new());
+        self.streams.update(|m| {
+            m.insert(id, text);
+        });
+        let Some(cfg) = self.config_for(call.role) else {
+            // Settings changed between the step and now: answer at once so nothing hangs.
+            let outcome = LlmOutcome::Failed(LlmFailure {
+                kind: crate::engine::call::FailureKind::Aborted,
+                detail: "no LLM configured".into(),
+                status: None,
+                partial: None,
+            });
+            spawn_local(async move { shell.finish_call(id, outcome) });
+            return;
+        };
+        let control = CallControl::new();
+        self.controls.update_value(|m| {
+            m.insert(id, control.clone());
+        });
+        let opts = CallOptions { timeout_ms: self.llm.get_untracked().timeout_ms(), retry: RetryPolicy::default() };
+        spawn_local(async move {
+            let first_paint = std::cell::Cell::new(false);
+            let on_text = |so_far: &str| {
+                text.set(so_far.to_string());
+                if !first_paint.replace(true) {
+                    mark_first_text_paint(id);
+                }
+            };
+            let result = run_chat(&cfg, &call.prompt, true, opts, &control, &on_text).await;
+            shell.controls.update_value(|m| {
+                m.remove(&id);
+            });
+            // A stopped call was already settled by the engine (Stop or Restart).
+            if control.is_stopped() {
+                shell.drop_stream(id);
+                return;
+            }
+            shell.finish_call(id, LlmOutcome::from(result));
+        });
+    }
+
+    fn finish_call(&self, id: CallId, outcome: LlmOutcome) {
+        self.dispatch(Event::LlmResult { call: id, outcome });
+        self.drop_stream(id);
+    }
+
+    fn drop_stream(&self, id: CallId) {
+        self.streams.update(|m| {
+            m.remove(&id);
+        });
+    }
+
+    fn stop_call(&self, id: CallId) {
+        if let Some(control) = self.controls.with_value(|m| m.get(&id).cloned()) {
+            control.stop();
+        }
+    }
+
+    /// Stop: abort every call in flight, keeping what has streamed so far.
+    pub fn stop(&self) {
+        let partials: Vec<(CallId, String)> = self
+            .session
+            .with_untracked(|s| s.pending.iter().map(|p| p.call).collect::<Vec<_>>())
+            .into_iter()
+            .map(|id| (id, self.stream_text(id).map(|t| t.get_untracked()).unwrap_or_default()))
+            .collect();
+        self.dispatch(Event::Stop { partials });
+    }
+
+    /// Aborts every call in flight without telling the engine (the page is going away).
+    pub fn abort_all(&self) {
+        let ids: Vec<CallId> = self.controls.with_value(|m| m.keys().copied().collect());
+        for id in ids {
+            self.stop_call(id);
+        }
+    }
+
+    /// The live text of a call, if it is in flight.
+    pub fn stream_text(&self, id: CallId) -> Option<RwSignal<String>> {
+        self.streams.with(|m| m.get(&id).copied())
+    }
+
+    /// Uses new LLM settings and stores them (keys only if remembered).
+    pub fn apply_llm_settings(&self, settings: LlmSettings) -> Result<(), String> {
+        let stored = save_llm_settings(&settings);
+        self.llm.set(settings);
+        stored
+    }
+
+    /// The provider a purpose's calls go to; error messages name it and its URL.
+    pub fn provider_config(&self, purpose: Option<Purpose>) -> ProviderConfig {
+        let role = match purpose {
+            Some(Purpose::Critique { .. }) => LlmRole::Critic,
+            _ => LlmRole::Designer,
+        };
+        let llm = self.llm.get_untracked();
+        let endpoint = match role {
+            LlmRole::Critic if llm.separate_critic => &llm.critic,
+            _ => &llm.designer,
+        };
+        endpoint.config().unwrap_or_else(|| ProviderConfig::new(ProviderKind::OpenAiCompatible, ""))
     }
 
     /// True while the engine waits for LLM calls.
@@ -148,4 +286,13 @@ impl Default for Shell {
     fn default() -> Self {
         Shell::new()
     }
+}
+
+/// Marks the frame that paints a call's first streamed text (`./dev bench` reads it).
+fn mark_first_text_paint(id: CallId) {
+    request_animation_frame(move || {
+        if let Some(perf) = window().performance() {
+            let _ = perf.mark(&format!("deliberate:first-text:{id}"));
+        }
+    });
 }

@@ -57,6 +57,28 @@ impl AppPage {
         Ok(page)
     }
 
+    /// Like `open`, with LLM settings stored before the app starts, as the app stores
+    /// them: `settings` is the `deliberate.llm` JSON, `keys` the remembered keys.
+    pub fn open_with_llm(language: &str, settings: &Value, keys: &Value) -> Result<AppPage, Error> {
+        let server = StaticServer::start(&dist_dir()).map_err(Error::Io)?;
+        let browser = Browser::builder()
+            .arg(format!("--lang={language}"))
+            .accept_languages(&format!("{language},{}", &language[..2]))
+            .window_size(1280, 900)
+            .launch()?;
+        let page = AppPage { browser, server };
+        // localStorage belongs to the origin: set it from any page of the origin first.
+        page.browser.goto(&format!("{}seed-settings", page.server.url()))?;
+        page.browser.execute(
+            "localStorage.clear(); localStorage.setItem('deliberate.llm', arguments[0]); \
+             localStorage.setItem('deliberate.llm.keys', arguments[1]); return true;",
+            vec![Value::String(settings.to_string()), Value::String(keys.to_string())],
+        )?;
+        page.browser.goto(&page.server.url())?;
+        page.browser.wait_for_element("#composer-input", STEP)?;
+        Ok(page)
+    }
+
     /// Types a message into the composer and presses Enter.
     pub fn send(&self, text: &str) -> Result<(), Error> {
         let area = self.browser.find("#composer-input")?;

@@ -239,6 +239,10 @@ pub struct RecordedRequest {
     pub started_ms: u64,
     /// Milliseconds since the mock started when the answer ended; `None` while running.
     pub finished_ms: Option<u64>,
+    /// Wall-clock time (ms since the Unix epoch) when the first byte of a streamed body
+    /// was written, to compare with the page's paint time.
+    #[serde(default)]
+    pub first_byte_epoch_ms: Option<u64>,
     /// The status sent; `None` for `hang` and `drop`, or while running.
     pub status: Option<u16>,
     /// The kind of fault applied, if any.
@@ -312,6 +316,20 @@ impl Shared {
         if let Some(r) = s.requests.iter_mut().rev().find(|r| r.seq == ticket.seq && r.finished_ms.is_none()) {
             r.finished_ms = Some(now);
             r.status = status;
+        }
+    }
+
+    fn note_first_byte(&self, ticket: Ticket) {
+        let epoch_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or(0);
+        let mut s = self.lock();
+        if s.generation != ticket.generation {
+            return;
+        }
+        if let Some(r) = s.requests.iter_mut().rev().find(|r| r.seq == ticket.seq) {
+            r.first_byte_epoch_ms.get_or_insert(epoch_ms);
         }
     }
 
@@ -721,6 +739,7 @@ fn model_endpoint(shared: &Shared, req: Request, conn: &mut Connection, endpoint
             body: body.clone(),
             started_ms,
             finished_ms: None,
+            first_byte_epoch_ms: None,
             status: None,
             fault: None,
         });
@@ -830,7 +849,8 @@ fn model_endpoint(shared: &Shared, req: Request, conn: &mut Connection, endpoint
                 headers.extend(cors_headers());
             }
             let ending = || shared.finish(ticket, Some(200));
-            let after = write_stream(conn, &headers, events, pacing, cut, &ending);
+            let first_byte = || shared.note_first_byte(ticket);
+            let after = write_stream(conn, &headers, events, pacing, cut, &ending, &first_byte);
             // Also when the client went away mid-stream.
             shared.finish(ticket, Some(200));
             after
@@ -869,6 +889,7 @@ fn write_stream(
     pacing: Pacing,
     cut: Option<(usize, bool)>,
     ending: &dyn Fn(),
+    first_byte: &dyn Fn(),
 ) -> io::Result<After> {
     let framing = match cut {
         Some((_, true)) => Framing::Close,
@@ -886,6 +907,9 @@ fn write_stream(
     for (i, piece) in pieces.iter().enumerate() {
         if i > 0 && !delay.is_zero() && !conn.pause(delay) {
             return Ok(After::Close);
+        }
+        if i == 0 {
+            first_byte();
         }
         match budget.as_mut() {
             None => writer.write_chunk(piece)?,

@@ -19,8 +19,11 @@ pub const SLOTS: [&str; 4] = ["location", "datetime", "party_size", "format"];
 /// Hits for one slot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SlotScore {
+    /// The slot's column name.
     pub slot: &'static str,
+    /// Utterances where the reader gave the expected value (or rightly nothing).
     pub correct: usize,
+    /// Utterances scored.
     pub total: usize,
 }
 
@@ -36,9 +39,13 @@ impl SlotScore {
 pub struct Miss {
     /// 1-based line in the dataset.
     pub line: usize,
+    /// What was said.
     pub utterance: String,
+    /// The slot read wrongly.
     pub slot: &'static str,
+    /// The dataset's value (`-` for nothing).
     pub expected: String,
+    /// What the reader gave (`-` for nothing).
     pub got: String,
 }
 
@@ -49,6 +56,7 @@ pub struct AccuracyReport {
     pub utterances: usize,
     /// One score per slot, in the order of `SLOTS`.
     pub slots: Vec<SlotScore>,
+    /// Every wrong reading.
     pub misses: Vec<Miss>,
     /// 1-based lines that did not have five tab-separated columns.
     pub malformed: Vec<usize>,

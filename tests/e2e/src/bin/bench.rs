@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use deliberate::engine::lang::Lang;
 use deliberate::scenario::play_heuristic_discussion;
-use deliberate_e2e::app::{dist_dir, workspace_root, AppPage};
+use deliberate_e2e::app::{dist_dir, workspace_root, AppPage, STEP};
+use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing};
 use deliberate_e2e::static_server::StaticServer;
 use deliberate_e2e::webdriver::Browser;
 
@@ -23,6 +24,7 @@ fn main() {
     engine_native();
     engine_in_browser();
     slots();
+    llm_figures();
 }
 
 fn gzip_size(path: &Path) -> usize {
@@ -149,4 +151,81 @@ fn slots() {
     println!("{}", deliberate_e2e::slot_accuracy::evaluate_bundled());
     println!("## LLM calls per completed gate (counting fake LLM)\n");
     println!("{}\n", deliberate_e2e::gate_calls::measure());
+}
+
+/// With the mock answering every call after a fixed delay L: the design stage's wall
+/// time over L (goal ≤ 2.1: one design call, then one parallel batch of critiques), and
+/// the time from the plan's first streamed byte leaving the server to its first paint.
+fn llm_figures() {
+    println!("## LLM stages against the mock server\n");
+    const L: u64 = 400;
+    let Ok(mock) =
+        MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing { latency_ms: L, ..Pacing::default() } })
+    else {
+        println!("the mock server did not start\n");
+        return;
+    };
+    let settings = serde_json::json!({
+        "enabled": true,
+        "designer": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
+        "separate_critic": false,
+        "critic": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
+        "remember_keys": false,
+        "timeout_secs": 30
+    });
+    let page = match AppPage::open_with_llm("en-US", &settings, &serde_json::json!({})) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("could not open the page: {e:?}\n");
+            return;
+        }
+    };
+    let mut ratios = Vec::new();
+    let mut paint = Vec::new();
+    for _ in 0..5 {
+        mock.reset();
+        mock.set_pacing(Pacing { latency_ms: L, ..Pacing::default() });
+        let _ = page.browser.refresh();
+        if page.browser.wait_for_element("#composer-input", STEP).is_err() {
+            continue;
+        }
+        if page.send("Build a daily IT news digest as a Markdown document").is_err()
+            || page.wait_stage("DEBATE").is_err()
+        {
+            continue;
+        }
+        let requests = mock.requests();
+        let design_start = requests.iter().find(|r| r.role.as_deref() == Some("designer")).map(|r| r.started_ms);
+        let critiques_end =
+            requests.iter().filter(|r| r.role.as_deref() == Some("critic")).filter_map(|r| r.finished_ms).max();
+        if let (Some(start), Some(end)) = (design_start, critiques_end) {
+            ratios.push((end - start) as f64 / L as f64);
+        }
+        // The plan streams at once (no latency) so its first byte is what is timed.
+        mock.set_pacing(Pacing::default());
+        if page.send("option 1 looks good").is_err() || page.browser.wait_for_element(".plan-card", STEP).is_err() {
+            continue;
+        }
+        let first_byte = mock
+            .requests()
+            .iter()
+            .rev()
+            .find(|r| r.role.as_deref() == Some("planner"))
+            .and_then(|r| r.first_byte_epoch_ms);
+        let painted = page.browser.execute(
+            "const m = performance.getEntriesByType('mark').filter(m => m.name.startsWith('deliberate:first-text:'));\n\
+             if (!m.length) return null;\n\
+             const last = m.reduce((a, b) => (+a.name.split(':')[2] > +b.name.split(':')[2] ? a : b));\n\
+             return performance.timeOrigin + last.startTime;",
+            vec![],
+        );
+        if let (Some(byte), Ok(serde_json::Value::Number(at))) = (first_byte, painted) {
+            if let Some(at) = at.as_f64() {
+                paint.push(at - byte as f64);
+            }
+        }
+    }
+    print_stats(&format!("design stage wall time / L (L = {L} ms; goal ≤ 2.1)"), &mut ratios);
+    print_stats("first streamed byte at the server → its paint (ms)", &mut paint);
+    println!();
 }
