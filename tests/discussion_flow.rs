@@ -274,8 +274,47 @@ fn failed_or_unreadable_calls_fall_back_to_heuristics_and_say_so() {
     assert_eq!(d.session.discussion.designs.len(), 3, "the fallback templates stand in");
     assert!(!d.session.discussion.critiques[0].as_ref().unwrap().source.is_llm());
     assert!(d.session.discussion.critiques[1].as_ref().unwrap().source.is_llm());
-    let errors = d.bodies().into_iter().filter(|b| matches!(b, Body::Error { fell_back: true, .. })).count();
-    assert_eq!(errors, 1, "the failed call is reported once");
+    let errors: Vec<(Option<Purpose>, FailureKind)> = d
+        .bodies()
+        .into_iter()
+        .filter_map(|b| match b {
+            Body::Error { purpose, failure, fell_back: true } => Some((*purpose, failure.kind)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        vec![
+            (Some(Purpose::Designs), FailureKind::Server),
+            (Some(Purpose::Critique { design: 0 }), FailureKind::Unusable)
+        ],
+        "each stand-in is reported once, with its cause"
+    );
+}
+
+#[test]
+fn retry_redoes_the_named_step_only_while_it_still_applies() {
+    let mut bad_critique = true;
+    let mut d = Driver::with_llm(move |call| match call.purpose {
+        Purpose::Critique { design: 1 } if bad_critique => {
+            bad_critique = false;
+            failed(FailureKind::Timeout)
+        }
+        _ => good_answer(call),
+    });
+    d.say("Build a daily IT news digest");
+    let critique = Purpose::Critique { design: 1 };
+    assert!(d.session.can_retry(critique));
+    assert!(!d.session.can_retry(Purpose::Designs), "the designs came from the LLM: nothing to redo");
+    d.step(Event::Retry { purpose: Some(critique) });
+    assert!(d.session.discussion.critiques[1].as_ref().unwrap().source.is_llm());
+    assert_eq!(d.calls_for(critique), 2);
+    assert!(!d.session.can_retry(critique), "redone: no longer a stand-in");
+    d.say("LLM Lean is good");
+    assert_eq!(d.stage(), Stage::Plan);
+    let before = d.calls.len();
+    d.step(Event::Retry { purpose: Some(critique) });
+    assert_eq!(d.calls.len(), before, "a step left behind is not redone");
 }
 
 #[test]
@@ -290,7 +329,7 @@ fn retry_after_a_failure_redoes_the_step_with_the_llm() {
     });
     d.say("Build a daily IT news digest");
     assert!(!d.session.discussion.designs_source.as_ref().unwrap().is_llm());
-    d.step(Event::Retry);
+    d.step(Event::Retry { purpose: None });
     assert!(d.session.discussion.designs_source.as_ref().unwrap().is_llm());
     assert_eq!(d.session.discussion.designs[0].name, "LLM Lean");
     assert_eq!(d.stage(), Stage::Debate);
@@ -522,4 +561,17 @@ fn one_reply_can_fill_several_slots_asked_by_one_worded_question() {
     let gate = d.session.discussion.gate.as_ref().unwrap();
     assert_eq!(gate.status, GateStatus::Completed, "{:?}", gate.slots);
     assert_eq!(d.calls_for(Purpose::Question), 1);
+}
+
+#[test]
+fn a_new_round_limit_applies_from_the_next_discussion() {
+    let mut d = Driver::offline();
+    d.say("Build a news digest as a Markdown document");
+    d.session.settings.max_rounds = 1;
+    assert_eq!(d.session.discussion.machine.max_rounds(), 5, "the running discussion keeps its limit");
+    d.step(Event::Restart);
+    d.say("Build a news digest as a Markdown document");
+    assert_eq!(d.session.discussion.machine.max_rounds(), 1);
+    d.say("make it cheaper");
+    assert!(d.open_card().is_some_and(|c| c.kind == CardKind::ChooseDesign), "one round, then a decision");
 }

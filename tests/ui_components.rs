@@ -281,3 +281,51 @@ async fn model_markdown_cannot_run_script_or_load_images_unasked() {
     assert!(root.text_content().unwrap().contains("<script>"), "raw HTML is shown as text");
     assert!(q(&root, ".img-gate").is_some(), "the image waits for a click");
 }
+
+#[wasm_bindgen_test]
+async fn settings_dialog_saves_limits_and_keeps_keys_out_of_storage_unless_remembered() {
+    let storage = window().local_storage().unwrap().unwrap();
+    storage.remove_item("deliberate.llm").unwrap();
+    storage.remove_item("deliberate.llm.keys").unwrap();
+    let root = mount_app("en");
+    settle().await;
+    click(&q(&root, ".settings-button").unwrap());
+    settle().await;
+    assert!(q(&root, ".dialog.settings[role=dialog]").is_some());
+    let set_input = |css: &str, value: &str, event: &str| {
+        let input: web_sys::HtmlInputElement = q(&root, css).unwrap().unchecked_into();
+        input.set_value(value);
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        input.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
+    };
+    click(&q(&root, "#llm-enabled").unwrap());
+    set_input("#designer-model", "gpt-test", "input");
+    set_input("#designer-key", "sk-should-stay-in-memory", "input");
+    set_input("#max-rounds", "2", "change");
+    click(&q(&root, "#strict-mode").unwrap());
+    settle().await;
+    click(&q(&root, "#settings-save").unwrap());
+    settle().await;
+    assert!(q(&root, ".dialog.settings").is_none(), "saving closes the dialog");
+    assert!(text(&root, ".status-chip").contains("gpt-test"));
+    let stored_llm = storage.get_item("deliberate.llm").unwrap().unwrap_or_default();
+    assert!(stored_llm.contains("gpt-test") && !stored_llm.contains("sk-should"), "{stored_llm}");
+    assert_eq!(storage.get_item("deliberate.llm.keys").unwrap(), None);
+    let stored_rounds = storage.get_item("deliberate.discussion").unwrap().unwrap_or_default();
+    assert!(stored_rounds.contains("\"max_rounds\":2") && stored_rounds.contains("\"strict\":true"), "{stored_rounds}");
+
+    // Remembering the key stores it, apart from the settings.
+    click(&q(&root, ".settings-button").unwrap());
+    settle().await;
+    click(&q(&root, "#remember-keys").unwrap());
+    settle().await;
+    click(&q(&root, "#settings-save").unwrap());
+    settle().await;
+    let keys = storage.get_item("deliberate.llm.keys").unwrap().unwrap_or_default();
+    assert!(keys.contains("sk-should-stay-in-memory"));
+    assert!(!storage.get_item("deliberate.llm").unwrap().unwrap_or_default().contains("sk-should"));
+    storage.remove_item("deliberate.llm").unwrap();
+    storage.remove_item("deliberate.llm.keys").unwrap();
+    storage.remove_item("deliberate.discussion").unwrap();
+}

@@ -82,6 +82,8 @@ pub enum FailureKind {
     Malformed,
     /// The model answered with nothing.
     Empty,
+    /// The model answered, but not in the form asked for (e.g. no usable JSON).
+    Unusable,
     /// The user pressed Stop or left the session.
     Aborted,
 }

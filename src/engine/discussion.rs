@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::call::{LlmFailure, LlmOutcome, LlmRole, Purpose};
+use super::call::{FailureKind, LlmFailure, LlmOutcome, LlmRole, Purpose};
 use super::contract::{
     adjust_confidence, analysis_prompt, criteria_in, field_question, heuristic_analysis, parse_analysis, same_question,
     AnalysisInput, Answered, Confidence, Contract, Field,
@@ -151,7 +151,7 @@ impl Session {
             Event::ChooseDesign { index } => self.on_choose_design(index, env, fx),
             Event::LlmResult { call, outcome } => self.on_llm_result(call, outcome, env, fx),
             Event::Stop { partials } => self.on_stop(partials, env, fx),
-            Event::Retry => self.on_retry(env, fx),
+            Event::Retry { purpose } => self.on_retry(purpose, env, fx),
             Event::SkipLlm => {
                 if self.discussion.halted {
                     self.discussion.halted = false;
@@ -275,6 +275,7 @@ impl Session {
         let history_kept = std::mem::replace(&mut self.discussion, Discussion::new(max_rounds));
         // A new request after a finished lunch answer keeps the machine's history.
         self.discussion.machine = history_kept.machine;
+        self.discussion.machine.set_max_rounds(self.settings.max_rounds);
         self.lang = Lang::detect(text);
         if self.title.is_empty() {
             self.title = clip(text, 48);
@@ -302,6 +303,7 @@ impl Session {
         let machine = self.discussion.machine.clone();
         self.discussion = Discussion::new(self.settings.max_rounds);
         self.discussion.machine = machine;
+        self.discussion.machine.set_max_rounds(self.settings.max_rounds);
         let t = self.lang.pick(
             "요청을 취소했습니다. 새로 하고 싶은 일을 알려 주세요.",
             "Cancelled. Tell me what you would like to do instead.",
@@ -450,18 +452,7 @@ impl Session {
             return;
         }
         if self.discussion.machine.force_decision_mode() {
-            let t = match self.lang {
-                Lang::Ko => format!(
-                    "논의 라운드 한도({})에 도달했습니다. 이제 설계안 하나를 골라 주세요.",
-                    self.discussion.machine.max_rounds()
-                ),
-                Lang::En => format!(
-                    "We have reached the round limit ({}). Please choose one design now.",
-                    self.discussion.machine.max_rounds()
-                ),
-            };
-            self.notice(t, env.now);
-            self.post_choose_card(env);
+            self.ask_for_decision(env);
             return;
         }
         for (key, value) in preferences_in(text, self.lang) {
@@ -518,59 +509,71 @@ impl Session {
         self.notice(t, env.now);
     }
 
-    fn on_retry(&mut self, env: &Env, fx: &mut Vec<Effect>) {
+    fn on_retry(&mut self, purpose: Option<Purpose>, env: &Env, fx: &mut Vec<Effect>) {
         if self.is_busy() {
             return;
         }
-        if self.discussion.halted {
+        if self.discussion.halted && purpose.is_none() {
             self.discussion.halted = false;
             self.drive(env, fx);
             return;
         }
-        let Some(purpose) = self.discussion.last_fallback.take() else {
+        let Some(purpose) = purpose.or(self.discussion.last_fallback) else {
             return;
         };
-        let stage = self.discussion.stage();
-        let d = &mut self.discussion;
-        let redone = match (purpose, stage) {
-            (Purpose::Contract | Purpose::Question, Stage::Understand) => {
-                d.analysis_due = purpose == Purpose::Contract;
-                true
-            }
-            (Purpose::Worker, Stage::Understand) => {
-                d.worker_done = false;
-                true
-            }
-            (Purpose::Designs, Stage::Debate) => {
-                d.designs.clear();
-                d.critiques.clear();
-                d.presented = false;
-                true
-            }
-            (Purpose::Critique { design }, Stage::Debate) if design < d.critiques.len() => {
-                d.critiques[design] = None;
-                d.presented = false;
-                true
-            }
-            (Purpose::Refine, Stage::Debate) if d.pre_refine.is_some() => {
-                d.redo_refine = true;
-                true
-            }
-            (Purpose::Plan, Stage::Plan) => {
-                d.plan = None;
-                true
-            }
-            _ => false,
-        };
-        if redone {
-            if let Some(card) = self.open_card().filter(|c| c.kind == CardKind::Clarify).map(|c| c.id) {
-                self.close_card(card, Vec::new());
-            }
-            self.drive(env, fx);
-        } else {
+        if !self.can_retry(purpose) {
             let t =
                 self.lang.pick("다시 시도할 단계가 지나갔습니다.", "That step is already behind us; nothing to retry.");
             self.notice(t, env.now);
+            return;
+        }
+        let d = &mut self.discussion;
+        d.halted = false;
+        if d.last_fallback == Some(purpose) {
+            d.last_fallback = None;
+        }
+        match purpose {
+            Purpose::Contract => d.analysis_due = true,
+            Purpose::Question => {}
+            Purpose::Worker => d.worker_done = false,
+            Purpose::Designs => {
+                d.designs.clear();
+                d.critiques.clear();
+                d.presented = false;
+            }
+            Purpose::Critique { design } => {
+                d.critiques[design] = None;
+                d.presented = false;
+            }
+            Purpose::Refine => d.redo_refine = true,
+            Purpose::Plan => d.plan = None,
+        }
+        if let Some(card) = self.open_card().filter(|c| c.kind == CardKind::Clarify).map(|c| c.id) {
+            self.close_card(card, Vec::new());
+        }
+        self.drive(env, fx);
+    }
+
+    /// True when the step a purpose names can still be redone: the session is at that
+    /// step and its current artifact is a heuristic stand-in (or an interrupted plan).
+    pub fn can_retry(&self, purpose: Purpose) -> bool {
+        let d = &self.discussion;
+        let stood_in =
+            |source: Option<&Source>| matches!(source, Some(Source::Heuristic(why)) if *why != HeuristicWhy::NoLlm);
+        let collecting = d.gate.as_ref().is_some_and(|g| g.status == GateStatus::Collecting);
+        match (purpose, d.stage()) {
+            (Purpose::Contract, Stage::Understand) => collecting && stood_in(d.contract_source.as_ref()),
+            (Purpose::Question, Stage::Understand) => collecting,
+            (Purpose::Worker, Stage::Understand) => d.worker_done,
+            (Purpose::Designs, Stage::Debate) => d.machine.round() == 0 && stood_in(d.designs_source.as_ref()),
+            (Purpose::Refine, Stage::Debate) => {
+                d.machine.round() > 0 && d.pre_refine.is_some() && stood_in(d.designs_source.as_ref())
+            }
+            (Purpose::Critique { design }, Stage::Debate) => {
+                d.critiques.get(design).and_then(|c| c.as_ref()).is_some_and(|r| stood_in(Some(&r.source)))
+            }
+            (Purpose::Plan, Stage::Plan) => d.plan.as_ref().is_some_and(|p| p.interrupted || stood_in(Some(&p.source))),
+            _ => false,
         }
     }
 
@@ -588,6 +591,7 @@ impl Session {
         machine.fire(Transition::Restart).ok();
         self.discussion = Discussion::new(self.settings.max_rounds);
         self.discussion.machine = machine;
+        self.discussion.machine.set_max_rounds(self.settings.max_rounds);
         let t = self.lang.pick(
             "처음부터 다시 시작합니다. 새 요청을 한 줄로 알려 주세요.",
             "Starting over. Tell me the new request in one line.",
@@ -1100,16 +1104,7 @@ impl Session {
                 );
                 contract.open_questions.insert(0, ask.to_string());
                 contract.open_questions.truncate(super::contract::QUESTIONS_ASKED);
-                let source = match failure {
-                    Some(f) => {
-                        self.report_failure(Purpose::Contract, f, env);
-                        source
-                    }
-                    None => {
-                        self.discussion.last_fallback = Some(Purpose::Contract);
-                        Source::Heuristic(HeuristicWhy::Unparseable { reason })
-                    }
-                };
+                let source = self.fell_back(Purpose::Contract, failure, source, reason, env);
                 self.apply_contract(contract, source);
             }
         }
@@ -1118,6 +1113,30 @@ impl Session {
     fn report_failure(&mut self, purpose: Purpose, failure: LlmFailure, env: &Env) {
         self.discussion.last_fallback = Some(purpose);
         self.say(Body::Error { purpose: Some(purpose), failure, fell_back: true }, env.now);
+    }
+
+    /// A heuristic stands in for a failed call (`failure`) or an unusable answer
+    /// (`reason`): the user is told, Retry is offered, and the heuristic's source returned.
+    fn fell_back(
+        &mut self,
+        purpose: Purpose,
+        failure: Option<LlmFailure>,
+        source: Source,
+        reason: String,
+        env: &Env,
+    ) -> Source {
+        match failure {
+            Some(f) => {
+                self.report_failure(purpose, f, env);
+                source
+            }
+            None => {
+                let failure =
+                    LlmFailure { kind: FailureKind::Unusable, detail: reason.clone(), status: None, partial: None };
+                self.report_failure(purpose, failure, env);
+                Source::Heuristic(HeuristicWhy::Unparseable { reason })
+            }
+        }
     }
 
     // ---- the lunch intent ----
@@ -1384,16 +1403,7 @@ impl Session {
         match parsed {
             Ok(designs) => self.apply_designs(designs, source),
             Err(reason) => {
-                let source = match failure {
-                    Some(f) => {
-                        self.report_failure(Purpose::Designs, f, env);
-                        source
-                    }
-                    None => {
-                        self.discussion.last_fallback = Some(Purpose::Designs);
-                        Source::Heuristic(HeuristicWhy::Unparseable { reason })
-                    }
-                };
+                let source = self.fell_back(Purpose::Designs, failure, source, reason, env);
                 let designs = self.fallback_designs();
                 self.apply_designs(designs, source);
             }
@@ -1431,16 +1441,7 @@ impl Session {
         let reviewed = match parsed {
             Ok(critique) => Reviewed { critique, source },
             Err(reason) => {
-                let source = match failure {
-                    Some(f) => {
-                        self.report_failure(Purpose::Critique { design }, f, env);
-                        source
-                    }
-                    None => {
-                        self.discussion.last_fallback = Some(Purpose::Critique { design });
-                        Source::Heuristic(HeuristicWhy::Unparseable { reason })
-                    }
-                };
+                let source = self.fell_back(Purpose::Critique { design }, failure, source, reason, env);
                 Reviewed { critique: heuristic_critique(&proposal, self.discussion.expected, self.lang), source }
             }
         };
@@ -1469,27 +1470,14 @@ impl Session {
         }
         self.present(env);
         self.discussion.fire(Transition::DesignsPresented);
-        let lang = self.lang;
-        let text = if self.discussion.machine.force_decision_mode() {
-            let t = match lang {
-                Lang::Ko => format!(
-                    "마지막 라운드입니다 (한도 {}). 설계안 하나를 골라 주세요.",
-                    self.discussion.machine.max_rounds()
-                ),
-                Lang::En => format!(
-                    "This is the final round (limit {}). Please choose one design.",
-                    self.discussion.machine.max_rounds()
-                ),
-            };
-            self.notice(t, env.now);
-            self.post_choose_card(env);
+        if self.discussion.machine.force_decision_mode() {
+            self.ask_for_decision(env);
             return false;
-        } else {
-            lang.pick(
-                "마음에 드는 설계안을 고르거나(예: \"2번이 좋아요\"), 바꾸고 싶은 점을 말씀해 주세요.",
-                "Pick a design (e.g. \"2 looks good\"), or tell me what to change.",
-            )
-        };
+        }
+        let text = self.lang.pick(
+            "마음에 드는 설계안을 고르거나(예: \"2번이 좋아요\"), 바꾸고 싶은 점을 말씀해 주세요.",
+            "Pick a design (e.g. \"2 looks good\"), or tell me what to change.",
+        );
         self.notice(text, env.now);
         false
     }
@@ -1570,16 +1558,7 @@ impl Session {
                 self.apply_refinement(designs, changes, source);
             }
             Err(reason) => {
-                let source = match failure {
-                    Some(f) => {
-                        self.report_failure(Purpose::Refine, f, env);
-                        source
-                    }
-                    None => {
-                        self.discussion.last_fallback = Some(Purpose::Refine);
-                        Source::Heuristic(HeuristicWhy::Unparseable { reason })
-                    }
-                };
+                let source = self.fell_back(Purpose::Refine, failure, source, reason, env);
                 let feedback = self.discussion.feedback.clone().unwrap_or_default();
                 let refined = refine_heuristic(&self.discussion.designs, &feedback, self.lang);
                 self.apply_refinement(refined.designs, refined.changes, source);
@@ -1588,6 +1567,17 @@ impl Session {
     }
 
     // ---- CONFIRM and PLAN ----
+
+    /// At the round limit: say so and ask for a choice instead of another round.
+    fn ask_for_decision(&mut self, env: &Env) {
+        let max = self.discussion.machine.max_rounds();
+        let t = match self.lang {
+            Lang::Ko => format!("논의 라운드 한도({max})에 도달했습니다. 설계안 하나를 골라 주세요."),
+            Lang::En => format!("We have reached the round limit ({max}). Please choose one design."),
+        };
+        self.notice(t, env.now);
+        self.post_choose_card(env);
+    }
 
     fn post_choose_card(&mut self, env: &Env) {
         if self.open_card().is_some_and(|c| c.kind == CardKind::ChooseDesign) {
@@ -1674,16 +1664,7 @@ impl Session {
                 );
             }
             failure => {
-                let source = match failure {
-                    Some(f) => {
-                        self.report_failure(Purpose::Plan, f, env);
-                        source
-                    }
-                    None => {
-                        self.discussion.last_fallback = Some(Purpose::Plan);
-                        Source::Heuristic(HeuristicWhy::Unparseable { reason: "empty answer".into() })
-                    }
-                };
+                let source = self.fell_back(Purpose::Plan, failure, source, "empty answer".into(), env);
                 let markdown = self.heuristic_plan_text();
                 self.apply_plan(Plan { markdown, source, interrupted: false }, Some(call), env);
             }

@@ -225,8 +225,9 @@ pub enum Event {
     LlmResult { call: CallId, outcome: LlmOutcome },
     /// The user pressed Stop; `partials` holds text streamed so far per call.
     Stop { partials: Vec<(CallId, String)> },
-    /// Resume after Stop, or redo the latest step a failure handed to a heuristic.
-    Retry,
+    /// Redo a step a failure handed to a heuristic (`None`: resume after Stop, or the
+    /// latest such step).
+    Retry { purpose: Option<Purpose> },
     /// After Stop: finish the interrupted step with its heuristic.
     SkipLlm,
     /// Start over from UNDERSTAND.

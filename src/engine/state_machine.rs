@@ -117,6 +117,11 @@ impl StateMachine {
         self.max_rounds
     }
 
+    /// Changes the round limit (at least 1); the rounds already used stay counted.
+    pub fn set_max_rounds(&mut self, max_rounds: u32) {
+        self.max_rounds = max_rounds.max(1);
+    }
+
     /// Every move made since the start.
     pub fn history(&self) -> &[Move] {
         &self.history

@@ -322,6 +322,12 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
                 "The answer could not be read: check that the base URL {base} points to an {label} API, then retry."
             ),
         },
+        FailureKind::Unusable => lang
+            .pick(
+                "모델이 답했지만 요청한 형식이 아닙니다: 이 단계는 휴리스틱이 대신했습니다. 다시 시도하거나 더 큰 모델을 고르세요.",
+                "The model answered, but not in the form asked for: heuristics stood in. Retry, or pick a stronger model.",
+            )
+            .to_string(),
         FailureKind::Empty => lang
             .pick(
                 "모델이 빈 답을 보냈습니다: 다시 시도하거나 다른 모델을 고르세요.",

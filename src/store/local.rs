@@ -4,6 +4,7 @@
 use super::settings::LlmSettings;
 
 const SETTINGS_KEY: &str = "deliberate.llm";
+const DISCUSSION_KEY: &str = "deliberate.discussion";
 const KEYS_KEY: &str = "deliberate.llm.keys";
 
 fn storage() -> Option<web_sys::Storage> {
@@ -18,6 +19,21 @@ pub fn load_llm_settings() -> LlmSettings {
     let settings = s.get_item(SETTINGS_KEY).ok().flatten();
     let keys = s.get_item(KEYS_KEY).ok().flatten();
     LlmSettings::from_storage(settings.as_deref(), keys.as_deref())
+}
+
+/// The saved discussion settings (round limits, strict mode), or the defaults.
+pub fn load_discussion_settings() -> crate::engine::session::Settings {
+    storage()
+        .and_then(|s| s.get_item(DISCUSSION_KEY).ok().flatten())
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_default()
+}
+
+/// Saves the discussion settings.
+pub fn save_discussion_settings(settings: &crate::engine::session::Settings) -> Result<(), String> {
+    let s = storage().ok_or_else(|| "this browser offers no local storage".to_string())?;
+    let json = serde_json::to_string(settings).map_err(|e| e.to_string())?;
+    s.set_item(DISCUSSION_KEY, &json).map_err(|_| "the browser refused to store the settings".to_string())
 }
 
 /// Saves the settings; keys only when remembered (otherwise any stored keys are removed).

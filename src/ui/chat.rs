@@ -129,6 +129,10 @@ pub fn MessageView(message: Message) -> impl IntoView {
         }
         Body::Error { failure, fell_back, purpose } => {
             let provider = shell.provider_config(purpose);
+            // Retry stays offered only while its step can still be redone.
+            let retryable = Memo::new(move |_| {
+                purpose.is_some_and(|p| shell.session.with(|s| !s.is_busy() && s.can_retry(p)))
+            });
             view! {
                 <div class="alert alert-error" role="alert">
                     <strong>{move || t().error_title}</strong>
@@ -136,9 +140,15 @@ pub fn MessageView(message: Message) -> impl IntoView {
                     <Show when=move || fell_back>
                         <p>{move || t().fell_back}</p>
                     </Show>
-                    <button class="button" type="button" on:click=move |_| shell.dispatch(Event::Retry)>
-                        {move || t().retry}
-                    </button>
+                    <Show when=move || retryable.get()>
+                        <button
+                            class="button retry"
+                            type="button"
+                            on:click=move |_| shell.dispatch(Event::Retry { purpose })
+                        >
+                            {move || t().retry}
+                        </button>
+                    </Show>
                 </div>
             }
             .into_any()

@@ -90,7 +90,7 @@ pub fn Composer() -> impl IntoView {
         <Show when=move || halted.get()>
             <div class="halted" role="status">
                 <span>{move || t().stopped_partial}</span>
-                <button class="button retry" type="button" on:click=move |_| shell.dispatch(Event::Retry)>
+                <button class="button retry" type="button" on:click=move |_| shell.dispatch(Event::Retry { purpose: None })>
                     {move || t().retry}
                 </button>
                 <button class="button skip" type="button" on:click=move |_| shell.dispatch(Event::SkipLlm)>

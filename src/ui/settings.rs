@@ -55,19 +55,26 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
     let draft = RwSignal::new(shell.llm.get_untracked());
+    let rounds = RwSignal::new(shell.session.with_untracked(|s| s.settings.clone()));
     let save_error = RwSignal::new(None::<String>);
     // Each opening starts from the settings in use.
     Effect::new(move |_| {
         if open.get() {
             draft.set(shell.llm.get_untracked());
+            rounds.set(shell.session.with_untracked(|s| s.settings.clone()));
             save_error.set(None);
         }
     });
     let close = move || open.set(false);
-    let save = move |_| match shell.apply_llm_settings(draft.get_untracked()) {
-        Ok(()) => close(),
-        Err(e) => save_error.set(Some(e)),
+    let save = move |_| {
+        let llm = shell.apply_llm_settings(draft.get_untracked());
+        let discussion = shell.apply_discussion_settings(rounds.get_untracked());
+        match llm.and(discussion) {
+            Ok(()) => close(),
+            Err(e) => save_error.set(Some(e)),
+        }
     };
+    let number = move |value: &str, lo: u32, hi: u32| value.parse::<u32>().ok().map(|n| n.clamp(lo, hi));
     view! {
         <Show when=move || open.get()>
             <div class="dialog-backdrop" on:click=move |_| close()></div>
@@ -137,6 +144,49 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         }
                     />
                 </label>
+                <fieldset class="endpoint discussion-settings">
+                    <legend>{move || t().discussion_title}</legend>
+                    <label class="field-row">
+                        <span>{move || t().max_rounds}</span>
+                        <input
+                            type="number"
+                            id="max-rounds"
+                            min="1"
+                            max="10"
+                            prop:value=move || rounds.with(|r| r.max_rounds.to_string())
+                            on:change=move |ev| {
+                                if let Some(n) = number(&event_target_value(&ev), 1, 10) {
+                                    rounds.update(|r| r.max_rounds = n);
+                                }
+                            }
+                        />
+                    </label>
+                    <label class="field-row">
+                        <span>{move || t().alignment_rounds}</span>
+                        <input
+                            type="number"
+                            id="alignment-rounds"
+                            min="1"
+                            max="5"
+                            prop:value=move || rounds.with(|r| r.alignment_limit().to_string())
+                            on:change=move |ev| {
+                                if let Some(n) = number(&event_target_value(&ev), 1, 5) {
+                                    rounds.update(|r| r.alignment_rounds = n);
+                                }
+                            }
+                        />
+                    </label>
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            id="strict-mode"
+                            prop:checked=move || rounds.with(|r| r.strict)
+                            on:change=move |ev| rounds.update(|r| r.strict = event_target_checked(&ev))
+                        />
+                        {move || t().strict_mode}
+                    </label>
+                    <p class="hint">{move || t().rounds_note}</p>
+                </fieldset>
                 {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 <div class="dialog-actions">
                     <button class="button" type="button" on:click=move |_| close()>{move || t().cancel}</button>

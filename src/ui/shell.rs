@@ -13,7 +13,7 @@ use crate::engine::lang::Lang;
 use crate::engine::session::{Effect, Env, Event, Session, Settings};
 use crate::llm::transport::{run_chat, CallControl, CallOptions};
 use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
-use crate::store::local::{load_llm_settings, save_llm_settings};
+use crate::store::local::{load_discussion_settings, load_llm_settings, save_discussion_settings, save_llm_settings};
 use crate::store::settings::LlmSettings;
 
 /// Light or dark colours.
@@ -87,7 +87,7 @@ impl Shell {
                 }
             }
         };
-        let session = Session::new(new_session_id(), ui_lang, Settings::default(), now_ms());
+        let session = Session::new(new_session_id(), ui_lang, load_discussion_settings(), now_ms());
         let shell = Shell {
             session: RwSignal::new(session),
             ui_lang: RwSignal::new(ui_lang),
@@ -228,6 +228,14 @@ impl Shell {
     pub fn apply_llm_settings(&self, settings: LlmSettings) -> Result<(), String> {
         let stored = save_llm_settings(&settings);
         self.llm.set(settings);
+        stored
+    }
+
+    /// Uses new discussion settings: question limits at once, the round limit from the
+    /// next discussion (restart or new request).
+    pub fn apply_discussion_settings(&self, settings: Settings) -> Result<(), String> {
+        let stored = save_discussion_settings(&settings);
+        self.session.update(|s| s.settings = settings);
         stored
     }
 
