@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::cards::SourceBadge;
-use super::i18n::strings;
+use super::i18n::{strings, tr};
 use super::shell::Shell;
 use crate::engine::gate::{slot_label, GateStatus};
 
@@ -41,7 +41,7 @@ fn ContractPanel() -> impl IntoView {
     view! {
         <section class="panel contract-panel" aria-labelledby="contract-title">
             <div class="panel-head">
-                <h2 id="contract-title">{move || t().contract_title}</h2>
+                <h2 id="contract-title">{tr(shell.ui_lang, |s| s.contract_title)}</h2>
                 {move || source.get().map(|s| view! { <SourceBadge source=s /> })}
             </div>
             {move || match contract.get() {
@@ -99,7 +99,7 @@ fn SlotsPanel() -> impl IntoView {
     view! {
         <section class="panel slots-panel" aria-labelledby="slots-title">
             <div class="panel-head">
-                <h2 id="slots-title">{move || t().slots_title}</h2>
+                <h2 id="slots-title">{tr(shell.ui_lang, |s| s.slots_title)}</h2>
                 {move || gate.get().map(|g| {
                     let status = match g.status {
                         GateStatus::Completed => t().gate_complete,
@@ -167,7 +167,7 @@ fn DesignsPanel() -> impl IntoView {
     view! {
         <section class="panel designs-panel" aria-labelledby="designs-title">
             <div class="panel-head">
-                <h2 id="designs-title">{move || t().designs_title}</h2>
+                <h2 id="designs-title">{tr(shell.ui_lang, |s| s.designs_title)}</h2>
             </div>
             {move || {
                 let rows = rows.get();
@@ -214,7 +214,7 @@ fn PlanPanel() -> impl IntoView {
     view! {
         <section class="panel plan-panel" aria-labelledby="plan-title">
             <div class="panel-head">
-                <h2 id="plan-title">{move || t().plan_title}</h2>
+                <h2 id="plan-title">{tr(shell.ui_lang, |s| s.plan_title)}</h2>
                 {move || plan.get().map(|(s, _)| view! { <SourceBadge source=s /> })}
             </div>
             {move || match plan.get() {

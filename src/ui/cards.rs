@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::i18n::strings;
+use super::i18n::{strings, tr};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
 use crate::engine::critique::Lens;
@@ -103,7 +103,7 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
                         {options}
                     </div>
                     <Show when=move || show_other>
-                        <label class="sr-only" for=other_id.clone()>{move || t().other}</label>
+                        <label class="sr-only" for=other_id.clone()>{tr(shell.ui_lang, |s| s.other)}</label>
                         <input
                             id=other_id.clone()
                             class="other"
@@ -115,7 +115,7 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
                     </Show>
                     {given.clone().map(|a| {
                         let shown = if a.is_empty() { strings(shell.ui_lang.get_untracked()).skipped.to_string() } else { a };
-                        view! { <p class="given"><span class="given-label">{move || t().answered}</span>" "{shown}</p> }
+                        view! { <p class="given"><span class="given-label">{tr(shell.ui_lang, |s| s.answered)}</span>" "{shown}</p> }
                     })}
                 </fieldset>
             }
@@ -126,7 +126,7 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
     view! {
         <div class=format!("card question-card {kind_class}") data-card=card_id.to_string() data-open=open.to_string()>
             <div class="card-head">
-                <h3>{move || t().questions_title}</h3>
+                <h3>{tr(shell.ui_lang, |s| s.questions_title)}</h3>
                 <SourceBadge source=card.source.clone() />
             </div>
             {questions}
@@ -135,7 +135,7 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
                     let submit = submit_click.clone();
                     move |_| submit()
                 }>
-                    {move || t().answer}
+                    {tr(shell.ui_lang, |s| s.answer)}
                 </button>
             </Show>
         </div>
@@ -177,7 +177,7 @@ pub fn DesignsView(
             </div>
             <Show when=move || has_changes>
                 <div class="changes">
-                    <strong>{move || t().changes}</strong>
+                    <strong>{tr(shell.ui_lang, |s| s.changes)}</strong>
                     <ul>{changes.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
                 </div>
             </Show>
@@ -195,14 +195,14 @@ pub fn DesignsView(
                                     <span class="design-index">{(index + 1).to_string()}</span>
                                     <h4>{d.name.clone()}</h4>
                                     <Show when=move || d.recommended>
-                                        <span class="badge badge-recommended">{move || t().recommended}</span>
+                                        <span class="badge badge-recommended">{tr(shell.ui_lang, |s| s.recommended)}</span>
                                     </Show>
                                     <Show when=is_chosen>
-                                        <span class="badge badge-chosen">{move || t().chosen}</span>
+                                        <span class="badge badge-chosen">{tr(shell.ui_lang, |s| s.chosen)}</span>
                                     </Show>
                                 </header>
                                 <p class="description">{d.description.clone()}</p>
-                                <div class="flow" aria-label=move || t().agents>
+                                <div class="flow" aria-label=tr(shell.ui_lang, |s| s.agents)>
                                     {d.agents
                                         .iter()
                                         .enumerate()
@@ -216,18 +216,18 @@ pub fn DesignsView(
                                         .collect_view()}
                                 </div>
                                 <dl class="facts">
-                                    <dt>{move || t().cost}</dt>
+                                    <dt>{tr(shell.ui_lang, |s| s.cost)}</dt>
                                     <dd>{d.estimated_cost.clone()}</dd>
-                                    <dt>{move || t().complexity}</dt>
+                                    <dt>{tr(shell.ui_lang, |s| s.complexity)}</dt>
                                     <dd class=format!("complexity {complexity:?}").to_lowercase()>{move || complexity.label(lang())}</dd>
                                 </dl>
                                 <div class="pros-cons">
                                     <div>
-                                        <h5>{move || t().pros}</h5>
+                                        <h5>{tr(shell.ui_lang, |s| s.pros)}</h5>
                                         <ul class="pros">{d.pros.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
                                     </div>
                                     <div>
-                                        <h5>{move || t().cons}</h5>
+                                        <h5>{tr(shell.ui_lang, |s| s.cons)}</h5>
                                         <ul class="cons">{d.cons.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
                                     </div>
                                 </div>
@@ -237,7 +237,7 @@ pub fn DesignsView(
                                         type="button"
                                         on:click=move |_| shell.dispatch(Event::ChooseDesign { index })
                                     >
-                                        {move || t().choose_design}
+                                        {tr(shell.ui_lang, |s| s.choose_design)}
                                     </button>
                                 </Show>
                             </article>
@@ -257,7 +257,7 @@ pub fn CritiqueView(critiques: Vec<Reviewed>) -> impl IntoView {
     view! {
         <div class="critique-block">
             <div class="card-head">
-                <h3>{move || t().critique_title}</h3>
+                <h3>{tr(shell.ui_lang, |s| s.critique_title)}</h3>
             </div>
             {critiques
                 .into_iter()
@@ -272,7 +272,7 @@ pub fn CritiqueView(critiques: Vec<Reviewed>) -> impl IntoView {
                                 <SourceBadge source=r.source.clone() />
                             </header>
                             <div class="score-row">
-                                <span class="score-label">{move || t().score}</span>
+                                <span class="score-label">{tr(shell.ui_lang, |s| s.score)}</span>
                                 <div
                                     class=format!("score-bar {level}")
                                     role="meter"
@@ -329,16 +329,16 @@ pub fn PlanView(plan: Plan, selected_design: DesignProposal, discussion_summary:
     view! {
         <div class="card plan-card">
             <div class="card-head">
-                <h3>{move || t().plan_title}</h3>
+                <h3>{tr(shell.ui_lang, |s| s.plan_title)}</h3>
                 <SourceBadge source=plan.source.clone() />
             </div>
             <p class="plan-meta">
-                <strong>{move || t().chosen_design}</strong>": "{selected_design.name.clone()}
+                <strong>{tr(shell.ui_lang, |s| s.chosen_design)}</strong>": "{selected_design.name.clone()}
                 <br />
-                <strong>{move || t().summary}</strong>": "{discussion_summary}
+                <strong>{tr(shell.ui_lang, |s| s.summary)}</strong>": "{discussion_summary}
             </p>
             <Show when=move || interrupted>
-                <p class="interrupted" role="status">{move || t().interrupted}</p>
+                <p class="interrupted" role="status">{tr(shell.ui_lang, |s| s.interrupted)}</p>
             </Show>
             <Markdown text=markdown.clone() />
             <div class="plan-actions">
@@ -346,7 +346,7 @@ pub fn PlanView(plan: Plan, selected_design: DesignProposal, discussion_summary:
                     {move || if copied.get() { t().copied } else { t().copy }}
                 </button>
                 <a class="button" href=href download="plan.md">
-                    {move || t().download}
+                    {tr(shell.ui_lang, |s| s.download)}
                 </a>
             </div>
         </div>

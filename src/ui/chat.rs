@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::cards::{CritiqueView, DesignsView, PlanView, QuestionCardView, SourceBadge};
-use super::i18n::strings;
+use super::i18n::{strings, tr};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
 use crate::engine::lang::Lang;
@@ -50,9 +50,9 @@ fn Welcome() -> impl IntoView {
     let t = move || strings(shell.ui_lang.get());
     view! {
         <div class="welcome">
-            <h2>{move || t().welcome_title}</h2>
-            <p>{move || t().welcome_body}</p>
-            <p class="examples-label">{move || t().examples_label}</p>
+            <h2>{tr(shell.ui_lang, |s| s.welcome_title)}</h2>
+            <p>{tr(shell.ui_lang, |s| s.welcome_body)}</p>
+            <p class="examples-label">{tr(shell.ui_lang, |s| s.examples_label)}</p>
             <div class="examples">
                 {move || {
                     t().examples
@@ -80,7 +80,6 @@ fn Welcome() -> impl IntoView {
 #[component]
 pub fn MessageView(message: Message) -> impl IntoView {
     let shell = expect_context::<Shell>();
-    let t = move || strings(shell.ui_lang.get());
     let role = match message.role {
         Role::User => "user",
         Role::Assistant => "assistant",
@@ -111,8 +110,8 @@ pub fn MessageView(message: Message) -> impl IntoView {
         Body::Notice { text } => view! { <p class="notice-text">{text}</p> }.into_any(),
         Body::SecurityWarning { findings } => view! {
             <div class="alert alert-security" role="alert">
-                <strong>{move || t().security_title}</strong>
-                <p>{move || t().security_body}</p>
+                <strong>{tr(shell.ui_lang, |s| s.security_title)}</strong>
+                <p>{tr(shell.ui_lang, |s| s.security_body)}</p>
                 <p class="findings">
                     {move || findings.iter().map(|f| injection_label(*f, shell.ui_lang.get())).collect::<Vec<_>>().join(" · ")}
                 </p>
@@ -135,10 +134,10 @@ pub fn MessageView(message: Message) -> impl IntoView {
             });
             view! {
                 <div class="alert alert-error" role="alert">
-                    <strong>{move || t().error_title}</strong>
+                    <strong>{tr(shell.ui_lang, |s| s.error_title)}</strong>
                     <p>{move || failure_message(&failure, shell.ui_lang.get(), &provider)}</p>
                     <Show when=move || fell_back>
-                        <p>{move || t().fell_back}</p>
+                        <p>{tr(shell.ui_lang, |s| s.fell_back)}</p>
                     </Show>
                     <Show when=move || retryable.get()>
                         <button
@@ -146,7 +145,7 @@ pub fn MessageView(message: Message) -> impl IntoView {
                             type="button"
                             on:click=move |_| shell.dispatch(Event::Retry { purpose })
                         >
-                            {move || t().retry}
+                            {tr(shell.ui_lang, |s| s.retry)}
                         </button>
                     </Show>
                 </div>
@@ -166,11 +165,10 @@ pub fn MessageView(message: Message) -> impl IntoView {
 #[component]
 fn StreamingText(call: u32) -> impl IntoView {
     let shell = expect_context::<Shell>();
-    let t = move || strings(shell.ui_lang.get());
     let text = move || shell.stream_text(call).map(|s| s.get()).unwrap_or_default();
     view! {
         <div class="bubble streaming" aria-busy="true">
-            <span class="badge badge-llm">{move || t().streaming}</span>
+            <span class="badge badge-llm">{tr(shell.ui_lang, |s| s.streaming)}</span>
             {move || {
                 let so_far = text();
                 if so_far.is_empty() { ().into_any() } else { view! { <Markdown text=so_far /> }.into_any() }

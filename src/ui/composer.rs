@@ -5,7 +5,7 @@
 use leptos::ev::{CompositionEvent, KeyboardEvent};
 use leptos::prelude::*;
 
-use super::i18n::strings;
+use super::i18n::{strings, tr};
 use super::shell::Shell;
 use crate::engine::call::Purpose;
 use crate::engine::lang::Lang;
@@ -89,12 +89,12 @@ pub fn Composer() -> impl IntoView {
     view! {
         <Show when=move || halted.get()>
             <div class="halted" role="status">
-                <span>{move || t().stopped_partial}</span>
+                <span>{tr(shell.ui_lang, |s| s.stopped_partial)}</span>
                 <button class="button retry" type="button" on:click=move |_| shell.dispatch(Event::Retry { purpose: None })>
-                    {move || t().retry}
+                    {tr(shell.ui_lang, |s| s.retry)}
                 </button>
                 <button class="button skip" type="button" on:click=move |_| shell.dispatch(Event::SkipLlm)>
-                    {move || t().continue_without_llm}
+                    {tr(shell.ui_lang, |s| s.continue_without_llm)}
                 </button>
             </div>
         </Show>
@@ -102,7 +102,7 @@ pub fn Composer() -> impl IntoView {
             ev.prevent_default();
             send();
         }>
-            <label class="sr-only" for="composer-input">{move || t().composer_label}</label>
+            <label class="sr-only" for="composer-input">{tr(shell.ui_lang, |s| s.composer_label)}</label>
             <textarea
                 id="composer-input"
                 node_ref=area
@@ -118,7 +118,7 @@ pub fn Composer() -> impl IntoView {
                 fallback=move || {
                     view! {
                         <button class="button primary send" type="submit" disabled=move || !has_text.get()>
-                            {move || t().send}
+                            {tr(shell.ui_lang, |s| s.send)}
                         </button>
                     }
                 }
@@ -129,7 +129,7 @@ pub fn Composer() -> impl IntoView {
                     type="button"
                     on:click=move |_| shell.stop()
                 >
-                    {move || t().stop}
+                    {tr(shell.ui_lang, |s| s.stop)}
                 </button>
             </Show>
         </form>

@@ -357,6 +357,17 @@ pub const EN: Strings = Strings {
     stage_names: ["Understand", "Design", "Present", "Debate", "Refine", "Confirm", "Plan"],
 };
 
+/// A UI string that follows the language signal. Every label goes through this one
+/// function, so the whole UI shares one closure type instead of one per label (which
+/// would each be compiled into the wasm separately).
+pub fn tr(
+    lang: leptos::prelude::RwSignal<Lang>,
+    pick: fn(&Strings) -> &'static str,
+) -> impl Fn() -> &'static str + Clone + Copy + Send + Sync + 'static {
+    use leptos::prelude::Get;
+    move || pick(strings(lang.get()))
+}
+
 /// The strings of a language.
 pub fn strings(lang: Lang) -> &'static Strings {
     match lang {

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 
 use crate::engine::lang::Lang;
 use crate::engine::session::Event;
-use i18n::strings;
+use i18n::{strings, tr};
 use shell::{Shell, Theme};
 
 /// The whole app.
@@ -26,13 +26,12 @@ pub fn App() -> impl IntoView {
     on_cleanup(move || shell.abort_all());
     let drawer_open = RwSignal::new(false);
     let settings_open = RwSignal::new(false);
-    let t = move || strings(shell.ui_lang.get());
     view! {
         <div class="app">
             <TopBar drawer_open settings_open />
             <settings::SettingsDialog open=settings_open />
             <main class="layout">
-                <section class="conversation" aria-label=move || t().conversation_label>
+                <section class="conversation" aria-label=tr(shell.ui_lang, |s| s.conversation_label)>
                     <stepper::Stepper />
                     <chat::MessageList />
                     <composer::Composer />
@@ -41,7 +40,7 @@ pub fn App() -> impl IntoView {
                     id="artifacts"
                     class="artifacts"
                     class:open=move || drawer_open.get()
-                    aria-label=move || t().artifacts_label
+                    aria-label=tr(shell.ui_lang, |s| s.artifacts_label)
                 >
                     <artifacts::Artifacts />
                 </aside>
@@ -75,10 +74,10 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
             <div class="brand">
                 <span class="logo" aria-hidden="true">"◆"</span>
                 <span class="name">"Deliberate"</span>
-                <span class="tagline">{move || t().app_tagline}</span>
+                <span class="tagline">{tr(shell.ui_lang, |s| s.app_tagline)}</span>
             </div>
             <div class="topbar-tools">
-                <span class="mode-chip">{move || t().mode_discussion}</span>
+                <span class="mode-chip">{tr(shell.ui_lang, |s| s.mode_discussion)}</span>
                 <button
                     class="status-chip"
                     class:llm-on=move || status().0
@@ -89,9 +88,9 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                     {move || status().1}
                 </button>
                 <button class="button settings-button" type="button" on:click=move |_| settings_open.set(true)>
-                    {move || t().settings}
+                    {tr(shell.ui_lang, |s| s.settings)}
                 </button>
-                <label class="sr-only" for="lang-select">{move || t().language}</label>
+                <label class="sr-only" for="lang-select">{tr(shell.ui_lang, |s| s.language)}</label>
                 <select
                     id="lang-select"
                     class="lang-select"
@@ -105,7 +104,7 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                     {move || if shell.theme.get() == Theme::Dark { t().theme_to_light } else { t().theme_to_dark }}
                 </button>
                 <button class="button restart" type="button" on:click=restart>
-                    {move || t().restart}
+                    {tr(shell.ui_lang, |s| s.restart)}
                 </button>
                 <button
                     class="button drawer-toggle"

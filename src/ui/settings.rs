@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::i18n::strings;
+use super::i18n::{strings, tr};
 use super::shell::Shell;
 use crate::engine::lang::Lang;
 use crate::engine::prompt::Prompt;
@@ -53,7 +53,6 @@ fn kind_from_value(value: &str) -> ProviderKind {
 #[component]
 pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
     let shell = expect_context::<Shell>();
-    let t = move || strings(shell.ui_lang.get());
     let draft = RwSignal::new(shell.llm.get_untracked());
     let rounds = RwSignal::new(shell.session.with_untracked(|s| s.settings.clone()));
     let save_error = RwSignal::new(None::<String>);
@@ -89,7 +88,7 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                     }
                 }
             >
-                <h2 id="settings-title">{move || t().settings_title}</h2>
+                <h2 id="settings-title">{tr(shell.ui_lang, |s| s.settings_title)}</h2>
                 <label class="check">
                     <input
                         type="checkbox"
@@ -97,11 +96,11 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         prop:checked=move || draft.with(|d| d.enabled)
                         on:change=move |ev| draft.update(|d| d.enabled = event_target_checked(&ev))
                     />
-                    {move || t().use_llm}
+                    {tr(shell.ui_lang, |s| s.use_llm)}
                 </label>
-                <p class="hint">{move || t().use_llm_hint}</p>
+                <p class="hint">{tr(shell.ui_lang, |s| s.use_llm_hint)}</p>
                 <fieldset class="endpoint" prop:disabled=move || !draft.with(|d| d.enabled)>
-                    <legend>{move || t().designer_title}</legend>
+                    <legend>{tr(shell.ui_lang, |s| s.designer_title)}</legend>
                     <EndpointEditor draft which=Which::Designer />
                 </fieldset>
                 <label class="check">
@@ -111,11 +110,11 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         prop:checked=move || draft.with(|d| d.separate_critic)
                         on:change=move |ev| draft.update(|d| d.separate_critic = event_target_checked(&ev))
                     />
-                    {move || t().separate_critic}
+                    {tr(shell.ui_lang, |s| s.separate_critic)}
                 </label>
                 <Show when=move || draft.with(|d| d.separate_critic)>
                     <fieldset class="endpoint" prop:disabled=move || !draft.with(|d| d.enabled)>
-                        <legend>{move || t().critic_title}</legend>
+                        <legend>{tr(shell.ui_lang, |s| s.critic_title)}</legend>
                         <EndpointEditor draft which=Which::Critic />
                     </fieldset>
                 </Show>
@@ -126,11 +125,11 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         prop:checked=move || draft.with(|d| d.remember_keys)
                         on:change=move |ev| draft.update(|d| d.remember_keys = event_target_checked(&ev))
                     />
-                    {move || t().remember_keys}
+                    {tr(shell.ui_lang, |s| s.remember_keys)}
                 </label>
-                <p class="hint">{move || t().remember_note}</p>
+                <p class="hint">{tr(shell.ui_lang, |s| s.remember_note)}</p>
                 <label class="field-row">
-                    <span>{move || t().timeout}</span>
+                    <span>{tr(shell.ui_lang, |s| s.timeout)}</span>
                     <input
                         type="number"
                         id="llm-timeout"
@@ -145,9 +144,9 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                     />
                 </label>
                 <fieldset class="endpoint discussion-settings">
-                    <legend>{move || t().discussion_title}</legend>
+                    <legend>{tr(shell.ui_lang, |s| s.discussion_title)}</legend>
                     <label class="field-row">
-                        <span>{move || t().max_rounds}</span>
+                        <span>{tr(shell.ui_lang, |s| s.max_rounds)}</span>
                         <input
                             type="number"
                             id="max-rounds"
@@ -162,7 +161,7 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         />
                     </label>
                     <label class="field-row">
-                        <span>{move || t().alignment_rounds}</span>
+                        <span>{tr(shell.ui_lang, |s| s.alignment_rounds)}</span>
                         <input
                             type="number"
                             id="alignment-rounds"
@@ -183,14 +182,14 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                             prop:checked=move || rounds.with(|r| r.strict)
                             on:change=move |ev| rounds.update(|r| r.strict = event_target_checked(&ev))
                         />
-                        {move || t().strict_mode}
+                        {tr(shell.ui_lang, |s| s.strict_mode)}
                     </label>
-                    <p class="hint">{move || t().rounds_note}</p>
+                    <p class="hint">{tr(shell.ui_lang, |s| s.rounds_note)}</p>
                 </fieldset>
                 {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 <div class="dialog-actions">
-                    <button class="button" type="button" on:click=move |_| close()>{move || t().cancel}</button>
-                    <button class="button primary" type="button" id="settings-save" on:click=save>{move || t().save}</button>
+                    <button class="button" type="button" on:click=move |_| close()>{tr(shell.ui_lang, |s| s.cancel)}</button>
+                    <button class="button primary" type="button" id="settings-save" on:click=save>{tr(shell.ui_lang, |s| s.save)}</button>
                 </div>
             </div>
         </Show>
@@ -254,7 +253,7 @@ fn EndpointEditor(draft: RwSignal<LlmSettings>, which: Which) -> impl IntoView {
 
     view! {
         <label class="field-row">
-            <span>{move || t().provider}</span>
+            <span>{tr(shell.ui_lang, |s| s.provider)}</span>
             <select
                 id=format!("{prefix}-kind")
                 prop:value=move || draft.with(|d| kind_value(endpoint(d, which).kind))
@@ -262,11 +261,11 @@ fn EndpointEditor(draft: RwSignal<LlmSettings>, which: Which) -> impl IntoView {
             >
                 <option value="openai">"OpenAI"</option>
                 <option value="anthropic">"Anthropic"</option>
-                <option value="openai_compatible">{move || t().compatible}</option>
+                <option value="openai_compatible">{tr(shell.ui_lang, |s| s.compatible)}</option>
             </select>
         </label>
         <label class="field-row">
-            <span>{move || t().base_url}</span>
+            <span>{tr(shell.ui_lang, |s| s.base_url)}</span>
             <input
                 type="url"
                 id=format!("{prefix}-base-url")
@@ -276,7 +275,7 @@ fn EndpointEditor(draft: RwSignal<LlmSettings>, which: Which) -> impl IntoView {
             />
         </label>
         <label class="field-row">
-            <span>{move || t().model}</span>
+            <span>{tr(shell.ui_lang, |s| s.model)}</span>
             <input
                 type="text"
                 id=format!("{prefix}-model")
@@ -285,13 +284,13 @@ fn EndpointEditor(draft: RwSignal<LlmSettings>, which: Which) -> impl IntoView {
                 prop:value=move || get(|e| e.model.clone())
                 on:input=move |ev| draft.update(|d| endpoint_mut(d, which).model = event_target_value(&ev))
             />
-            <button class="button" type="button" on:click=load_models>{move || t().load_models}</button>
+            <button class="button" type="button" on:click=load_models>{tr(shell.ui_lang, |s| s.load_models)}</button>
         </label>
         <datalist id=datalist>
             <For each=move || models.get() key=|m| m.clone() children=|m| view! { <option value=m.clone()></option> } />
         </datalist>
         <label class="field-row">
-            <span>{move || t().api_key}</span>
+            <span>{tr(shell.ui_lang, |s| s.api_key)}</span>
             <input
                 type=move || if show_key.get() { "text" } else { "password" }
                 id=format!("{prefix}-key")
@@ -305,10 +304,10 @@ fn EndpointEditor(draft: RwSignal<LlmSettings>, which: Which) -> impl IntoView {
                 {move || if show_key.get() { t().hide_key } else { t().show_key }}
             </button>
         </label>
-        <p class="hint">{move || t().key_note}</p>
+        <p class="hint">{tr(shell.ui_lang, |s| s.key_note)}</p>
         <div class="test-row">
             <button class="button" type="button" id=format!("{prefix}-test") on:click=test_connection>
-                {move || t().test_connection}
+                {tr(shell.ui_lang, |s| s.test_connection)}
             </button>
             {move || status.get().map(|(ok, text)| view! {
                 <span class=if ok { "test-result ok" } else { "test-result fail" } role="status">{text}</span>
