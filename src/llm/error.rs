@@ -336,7 +336,9 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
             .to_string(),
         FailureKind::Aborted => lang.pick("중지했습니다.", "Stopped.").to_string(),
     };
-    if !detail.is_empty() && f.kind != FailureKind::Aborted {
+    // An unusable answer's detail is the engine's own parse reason, not the provider's
+    // words; the message above already says what happened.
+    if !detail.is_empty() && !matches!(f.kind, FailureKind::Aborted | FailureKind::Unusable) {
         let reason = lang.pick("사유", "Reason");
         msg.push_str(&format!("\n{reason}: {detail}"));
     }
