@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::i18n::{strings, tr};
+use super::i18n::{strings, tr, Strings};
 use super::shell::Shell;
 use crate::engine::lang::Lang;
 use crate::engine::prompt::Prompt;
@@ -73,7 +73,6 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
             Err(e) => save_error.set(Some(e)),
         }
     };
-    let number = move |value: &str, lo: u32, hi: u32| value.parse::<u32>().ok().map(|n| n.clamp(lo, hi));
     view! {
         <Show when=move || open.get()>
             <div class="dialog-backdrop" on:click=move |_| close()></div>
@@ -89,101 +88,65 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                 }
             >
                 <h2 id="settings-title">{tr(shell.ui_lang, |s| s.settings_title)}</h2>
-                <label class="check">
-                    <input
-                        type="checkbox"
-                        id="llm-enabled"
-                        prop:checked=move || draft.with(|d| d.enabled)
-                        on:change=move |ev| draft.update(|d| d.enabled = event_target_checked(&ev))
-                    />
-                    {tr(shell.ui_lang, |s| s.use_llm)}
-                </label>
+                <CheckField
+                    id="llm-enabled"
+                    label=|s| s.use_llm
+                    get=move || draft.with(|d| d.enabled)
+                    set=move |on| draft.update(|d| d.enabled = on)
+                />
                 <p class="hint">{tr(shell.ui_lang, |s| s.use_llm_hint)}</p>
                 <fieldset class="endpoint" prop:disabled=move || !draft.with(|d| d.enabled)>
                     <legend>{tr(shell.ui_lang, |s| s.designer_title)}</legend>
                     <EndpointEditor draft which=Which::Designer />
                 </fieldset>
-                <label class="check">
-                    <input
-                        type="checkbox"
-                        id="separate-critic"
-                        prop:checked=move || draft.with(|d| d.separate_critic)
-                        on:change=move |ev| draft.update(|d| d.separate_critic = event_target_checked(&ev))
-                    />
-                    {tr(shell.ui_lang, |s| s.separate_critic)}
-                </label>
+                <CheckField
+                    id="separate-critic"
+                    label=|s| s.separate_critic
+                    get=move || draft.with(|d| d.separate_critic)
+                    set=move |on| draft.update(|d| d.separate_critic = on)
+                />
                 <Show when=move || draft.with(|d| d.separate_critic)>
                     <fieldset class="endpoint" prop:disabled=move || !draft.with(|d| d.enabled)>
                         <legend>{tr(shell.ui_lang, |s| s.critic_title)}</legend>
                         <EndpointEditor draft which=Which::Critic />
                     </fieldset>
                 </Show>
-                <label class="check">
-                    <input
-                        type="checkbox"
-                        id="remember-keys"
-                        prop:checked=move || draft.with(|d| d.remember_keys)
-                        on:change=move |ev| draft.update(|d| d.remember_keys = event_target_checked(&ev))
-                    />
-                    {tr(shell.ui_lang, |s| s.remember_keys)}
-                </label>
+                <CheckField
+                    id="remember-keys"
+                    label=|s| s.remember_keys
+                    get=move || draft.with(|d| d.remember_keys)
+                    set=move |on| draft.update(|d| d.remember_keys = on)
+                />
                 <p class="hint">{tr(shell.ui_lang, |s| s.remember_note)}</p>
-                <label class="field-row">
-                    <span>{tr(shell.ui_lang, |s| s.timeout)}</span>
-                    <input
-                        type="number"
-                        id="llm-timeout"
-                        min="5"
-                        max="600"
-                        prop:value=move || draft.with(|d| d.timeout_secs.to_string())
-                        on:change=move |ev| {
-                            if let Ok(secs) = event_target_value(&ev).parse::<u32>() {
-                                draft.update(|d| d.timeout_secs = secs.clamp(1, 600));
-                            }
-                        }
-                    />
-                </label>
+                <NumberField
+                    id="llm-timeout"
+                    label=|s| s.timeout
+                    range=(5, 600)
+                    get=move || draft.with(|d| d.timeout_secs)
+                    set=move |secs| draft.update(|d| d.timeout_secs = secs)
+                />
                 <fieldset class="endpoint discussion-settings">
                     <legend>{tr(shell.ui_lang, |s| s.discussion_title)}</legend>
-                    <label class="field-row">
-                        <span>{tr(shell.ui_lang, |s| s.max_rounds)}</span>
-                        <input
-                            type="number"
-                            id="max-rounds"
-                            min="1"
-                            max="10"
-                            prop:value=move || rounds.with(|r| r.max_rounds.to_string())
-                            on:change=move |ev| {
-                                if let Some(n) = number(&event_target_value(&ev), 1, 10) {
-                                    rounds.update(|r| r.max_rounds = n);
-                                }
-                            }
-                        />
-                    </label>
-                    <label class="field-row">
-                        <span>{tr(shell.ui_lang, |s| s.alignment_rounds)}</span>
-                        <input
-                            type="number"
-                            id="alignment-rounds"
-                            min="1"
-                            max="5"
-                            prop:value=move || rounds.with(|r| r.alignment_limit().to_string())
-                            on:change=move |ev| {
-                                if let Some(n) = number(&event_target_value(&ev), 1, 5) {
-                                    rounds.update(|r| r.alignment_rounds = n);
-                                }
-                            }
-                        />
-                    </label>
-                    <label class="check">
-                        <input
-                            type="checkbox"
-                            id="strict-mode"
-                            prop:checked=move || rounds.with(|r| r.strict)
-                            on:change=move |ev| rounds.update(|r| r.strict = event_target_checked(&ev))
-                        />
-                        {tr(shell.ui_lang, |s| s.strict_mode)}
-                    </label>
+                    <NumberField
+                        id="max-rounds"
+                        label=|s| s.max_rounds
+                        range=(1, 10)
+                        get=move || rounds.with(|r| r.max_rounds)
+                        set=move |n| rounds.update(|r| r.max_rounds = n)
+                    />
+                    <NumberField
+                        id="alignment-rounds"
+                        label=|s| s.alignment_rounds
+                        range=(1, 5)
+                        get=move || rounds.with(|r| r.alignment_limit())
+                        set=move |n| rounds.update(|r| r.alignment_rounds = n)
+                    />
+                    <CheckField
+                        id="strict-mode"
+                        label=|s| s.strict_mode
+                        get=move || rounds.with(|r| r.strict)
+                        set=move |on| rounds.update(|r| r.strict = on)
+                    />
                     <p class="hint">{tr(shell.ui_lang, |s| s.rounds_note)}</p>
                 </fieldset>
                 {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
@@ -193,6 +156,54 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                 </div>
             </div>
         </Show>
+    }
+}
+
+/// A labelled checkbox bound to one flag of a draft.
+#[component]
+fn CheckField(
+    id: &'static str,
+    label: fn(&Strings) -> &'static str,
+    get: impl Fn() -> bool + Send + Sync + 'static,
+    set: impl Fn(bool) + 'static,
+) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    view! {
+        <label class="check">
+            <input type="checkbox" id=id prop:checked=get on:change=move |ev| set(event_target_checked(&ev)) />
+            {tr(shell.ui_lang, label)}
+        </label>
+    }
+}
+
+/// A labelled whole-number input bound to one field of a draft. What the user
+/// types is clamped to `range`; text that is not a number changes nothing.
+#[component]
+fn NumberField(
+    id: &'static str,
+    label: fn(&Strings) -> &'static str,
+    range: (u32, u32),
+    get: impl Fn() -> u32 + Send + Sync + 'static,
+    set: impl Fn(u32) + 'static,
+) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let (lo, hi) = range;
+    view! {
+        <label class="field-row">
+            <span>{tr(shell.ui_lang, label)}</span>
+            <input
+                type="number"
+                id=id
+                min=lo
+                max=hi
+                prop:value=move || get().to_string()
+                on:change=move |ev| {
+                    if let Ok(n) = event_target_value(&ev).trim().parse::<u32>() {
+                        set(n.clamp(lo, hi));
+                    }
+                }
+            />
+        </label>
     }
 }
 
