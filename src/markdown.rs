@@ -58,7 +58,7 @@ pub enum Inline {
 /// True for URLs a link may point to: http, https and mailto.
 pub fn is_safe_url(url: &str) -> bool {
     let lower: String =
-        url.trim().chars().filter(|c| !c.is_control() && !c.is_whitespace()).collect::<String>().to_lowercase();
+        url.trim().chars().filter(|c| !c.is_control() && !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
     lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("mailto:")
 }
 
@@ -289,7 +289,7 @@ pub fn parse_inline(text: &str) -> Vec<Inline> {
             '!' if i + 1 < chars.len() && chars[i + 1] == '[' => match link_at(&chars, i + 1) {
                 Some((label, url, end)) => {
                     push_text(&mut buf, &mut out);
-                    if is_safe_url(&url) && !url.to_lowercase().starts_with("mailto:") {
+                    if is_safe_url(&url) && !url.to_ascii_lowercase().starts_with("mailto:") {
                         out.push(Inline::Image { src: url, alt: label });
                     } else {
                         out.push(Inline::Text(label));

@@ -43,7 +43,7 @@ impl Confidence {
     }
 
     fn parse(text: &str) -> Confidence {
-        match text.trim().to_lowercase().as_str() {
+        match text.trim().to_ascii_lowercase().as_str() {
             "high" => Confidence::High,
             "medium" => Confidence::Medium,
             _ => Confidence::Low,
@@ -380,7 +380,7 @@ pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
             }
         }
     }
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     for (triggers, labels) in QUALITY_CRITERIA {
         if triggers.iter().any(|t| lower.contains(t)) {
             let label = lang.pick(labels.0, labels.1).to_string();
@@ -395,14 +395,14 @@ pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
 
 /// The sentence that sets the scene, if the text has one.
 pub fn context_in(text: &str) -> String {
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     if !CONTEXT_MARKERS.iter().any(|m| lower.contains(m)) {
         return String::new();
     }
     text.split(['.', '!', '?', '\n', '。'])
         .map(str::trim)
         .find(|s| {
-            let l = s.to_lowercase();
+            let l = s.to_ascii_lowercase();
             CONTEXT_MARKERS.iter().any(|m| l.contains(m))
         })
         .map(|s| super::lang::clip(s, 200))
@@ -412,7 +412,7 @@ pub fn context_in(text: &str) -> String {
 /// The goal a request states, or empty when it names no subject.
 pub fn goal_in(request: &str) -> String {
     let text = request.trim();
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let words = content_words(text, 8);
     let vague = words.len() < 2 && (VAGUE.iter().any(|v| lower.contains(v)) || words.is_empty());
     if vague || words.is_empty() {
@@ -455,7 +455,7 @@ pub fn tidy_goal(request: &str) -> String {
         }
     }
     loop {
-        let lower = goal.to_lowercase();
+        let lower = goal.to_ascii_lowercase();
         let Some(opening) = EN_REQUEST_OPENINGS.iter().find(|o| lower.starts_with(*o)) else {
             break;
         };
@@ -701,7 +701,7 @@ mod tests {
             Lang::En,
         ));
         assert_eq!(c.format, super::super::slots::Format::Table.label(Lang::En));
-        assert!(c.context.to_lowercase().contains("our team"));
+        assert!(c.context.to_ascii_lowercase().contains("our team"));
         assert!(c.criteria.contains(&"Accuracy".to_string()) && c.criteria.contains(&"Low cost".to_string()));
     }
 

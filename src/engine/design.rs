@@ -29,7 +29,7 @@ impl Complexity {
     }
 
     fn parse(text: &str) -> Option<Complexity> {
-        match text.trim().to_lowercase().as_str() {
+        match text.trim().to_ascii_lowercase().as_str() {
             "low" | "simple" | "낮음" | "low complexity" => Some(Complexity::Low),
             "medium" | "moderate" | "mid" | "보통" | "중간" => Some(Complexity::Medium),
             "high" | "complex" | "높음" => Some(Complexity::High),
@@ -68,7 +68,7 @@ pub struct DesignProposal {
 impl DesignProposal {
     /// True when some agent has this standard role (or names it).
     pub fn has_role(&self, role: &str) -> bool {
-        self.agents.iter().any(|a| a.role.eq_ignore_ascii_case(role) || a.name.to_lowercase().contains(role))
+        self.agents.iter().any(|a| a.role.eq_ignore_ascii_case(role) || a.name.to_ascii_lowercase().contains(role))
     }
 
     /// The agents' names joined with arrows: "collector → processor → formatter".
@@ -131,7 +131,7 @@ const LOW_MARKERS: &[&str] = &[
 
 /// How much machinery the request asks for, from its words; medium when it says nothing.
 pub fn estimate_complexity(text: &str) -> Complexity {
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let has = |list: &[&str]| list.iter().any(|m| lower.contains(m));
     if has(HIGH_MARKERS) {
         Complexity::High
@@ -179,7 +179,7 @@ const WORKS: &[(&[&str], (&str, &str))] = &[
 ];
 
 fn detect_domain(text: &str) -> Domain {
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let find = |table: &[(&[&str], (&'static str, &'static str))], default| {
         table
             .iter()
@@ -454,7 +454,7 @@ fn design_from_value(value: &Value) -> Option<DesignProposal> {
             .filter_map(|item| match item {
                 Value::String(s) if !s.trim().is_empty() => Some(AgentSpec {
                     name: s.trim().to_string(),
-                    role: s.trim().to_lowercase(),
+                    role: s.trim().to_ascii_lowercase(),
                     model: String::new(),
                     description: String::new(),
                 }),
@@ -466,7 +466,7 @@ fn design_from_value(value: &Value) -> Option<DesignProposal> {
                     }
                     Some(AgentSpec {
                         name: if name.is_empty() { role.clone() } else { name },
-                        role: role.to_lowercase(),
+                        role: role.to_ascii_lowercase(),
                         model: str_field(item, "model"),
                         description: str_field(item, "description"),
                     })
@@ -537,7 +537,7 @@ const SCALE: &[&str] = &["대량", "확장", "규모", "scale", "volume", "throu
 /// steps, parallel collection, a privacy guard, human review, batching, or a new output
 /// format. Feedback it cannot read is recorded on each design rather than dropped.
 pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
-    let lower = feedback.to_lowercase();
+    let lower = feedback.to_ascii_lowercase();
     let asks = |list: &[&str]| list.iter().any(|k| lower.contains(k));
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
@@ -774,7 +774,7 @@ fn dedup_keep_order(items: &mut Vec<String>) {
 
 /// Model names that cost noticeably more per token than small models.
 pub fn is_expensive_model(model: &str) -> bool {
-    let m = model.to_lowercase();
+    let m = model.to_ascii_lowercase();
     if m == "large" {
         return true;
     }

@@ -977,7 +977,7 @@ impl Session {
                 return Question { text: text.to_string(), options, allow_other: true, target: Target::Field(field) };
             }
         }
-        let lower = text.to_lowercase();
+        let lower = text.to_ascii_lowercase();
         let about_format = ["format", "형식", "형태"].iter().any(|k| lower.contains(k));
         Question {
             text: text.to_string(),
@@ -1699,7 +1699,7 @@ fn limit_question(slot: &str, lang: Lang) -> String {
 
 /// True for a reply that is only a choice: "2", "2번", "B안", "option 3".
 fn is_bare_choice(text: &str) -> bool {
-    let t = text.trim().trim_end_matches(['.', '!', '요']).trim().to_lowercase();
+    let t = text.trim().trim_end_matches(['.', '!', '요']).trim().to_ascii_lowercase();
     let t = t.strip_suffix("으로").or_else(|| t.strip_suffix("로")).unwrap_or(&t).trim().to_string();
     if t.chars().count() > 12 {
         return false;

@@ -92,7 +92,7 @@ impl Intent {
 
     /// Which intent a first message expresses, by rules.
     pub fn classify(text: &str) -> Intent {
-        let lower = text.to_lowercase();
+        let lower = text.to_ascii_lowercase();
         if LUNCH_WORDS.iter().any(|w| lower.contains(w)) {
             Intent::LunchRecommendation
         } else {

@@ -181,7 +181,7 @@ const PREFERENCE_RULES: &[(&str, &[&str], (&str, &str))] = &[
 
 /// Preferences a piece of feedback states, as (theme, value in `lang`) pairs.
 pub fn preferences_in(feedback: &str, lang: super::lang::Lang) -> Vec<(&'static str, &'static str)> {
-    let lower = feedback.to_lowercase();
+    let lower = feedback.to_ascii_lowercase();
     PREFERENCE_RULES
         .iter()
         .filter(|(_, triggers, _)| triggers.iter().any(|t| lower.contains(t)))

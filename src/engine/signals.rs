@@ -168,7 +168,7 @@ pub fn parse_choice(text: &str, names: &[&str], recommended: Option<usize>) -> O
     if count == 0 {
         return None;
     }
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let mut found: Vec<usize> = Vec::new();
     fn add(found: &mut Vec<usize>, count: usize, i: usize) {
         if i < count && !found.contains(&i) {

@@ -1988,7 +1988,7 @@ pub fn parse_format(text: &str) -> Option<Format> {
 /// True when the words around a format mention make it the requested output form:
 /// "as a …", "into …", "… format"; Korean "…로", "…으로", "… 형식", "… 형태".
 fn is_stated_output(text: &str, start: usize, end: usize) -> bool {
-    let before = tail(text.get(..start).unwrap_or(""), NEAR).to_lowercase();
+    let before = tail(text.get(..start).unwrap_or(""), NEAR).to_ascii_lowercase();
     let after = head(text.get(end..).unwrap_or(""), NEAR);
     let en_before = regex!(r"(?i)\b(?:as|into)\s+(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?$");
     let en_after = regex!(r"(?i)^\s*(?:format|form)\b");

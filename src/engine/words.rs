@@ -237,7 +237,7 @@ pub fn content_words(text: &str, max: usize) -> Vec<String> {
         if word.is_empty() {
             continue;
         }
-        let lower = word.to_lowercase();
+        let lower = word.to_ascii_lowercase();
         let word = if super::lang::Lang::detect(word) == super::lang::Lang::Ko {
             if KO_STOP.contains(&word) {
                 continue;

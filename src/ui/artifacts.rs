@@ -106,7 +106,7 @@ fn SlotsPanel() -> impl IntoView {
                         GateStatus::Cancelled => t().gate_cancelled,
                         GateStatus::Collecting => "",
                     };
-                    view! { <span class="gate-status" data-status=format!("{:?}", g.status).to_lowercase()>{status}</span> }
+                    view! { <span class="gate-status" data-status=format!("{:?}", g.status).to_ascii_lowercase()>{status}</span> }
                 })}
             </div>
             {move || match gate.get() {

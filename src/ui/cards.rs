@@ -219,7 +219,7 @@ pub fn DesignsView(
                                     <dt>{tr(shell.ui_lang, |s| s.cost)}</dt>
                                     <dd>{d.estimated_cost.clone()}</dd>
                                     <dt>{tr(shell.ui_lang, |s| s.complexity)}</dt>
-                                    <dd class=format!("complexity {complexity:?}").to_lowercase()>{move || complexity.label(lang())}</dd>
+                                    <dd class=format!("complexity {complexity:?}").to_ascii_lowercase()>{move || complexity.label(lang())}</dd>
                                 </dl>
                                 <div class="pros-cons">
                                     <div>
@@ -294,7 +294,7 @@ pub fn CritiqueView(critiques: Vec<Reviewed>) -> impl IntoView {
                                         .map(|lens| {
                                             let notes = r.critique.notes(lens).to_vec();
                                             view! {
-                                                <div class="lens" data-lens=format!("{lens:?}").to_lowercase()>
+                                                <div class="lens" data-lens=format!("{lens:?}").to_ascii_lowercase()>
                                                     <h5>{move || lens.label(shell.ui_lang.get())}</h5>
                                                     <ul>{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
                                                 </div>

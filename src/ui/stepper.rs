@@ -33,7 +33,7 @@ pub fn Stepper() -> impl IntoView {
                         view! {
                             <li
                                 class=move || format!("step {}", state())
-                                data-stage=format!("{s:?}").to_uppercase()
+                                data-stage=format!("{s:?}").to_ascii_uppercase()
                                 aria-current=move || (state() == "current").then_some("step")
                             >
                                 <span class="dot" aria-hidden="true">{move || if state() == "done" { "✓".to_string() } else { (s.index() + 1).to_string() }}</span>
