@@ -41,16 +41,79 @@ pub enum DayRef {
     Today,
     Tomorrow,
     DayAfterTomorrow,
+    /// A day of the week: the coming one, or the one of next week ("다음 주 금요일",
+    /// "next Friday").
+    Weekday {
+        day: Weekday,
+        next_week: bool,
+    },
 }
 
 impl DayRef {
     /// How the day is said in `lang`.
+    pub fn label(self, lang: Lang) -> String {
+        match self {
+            DayRef::Today => lang.pick("오늘", "today").to_string(),
+            DayRef::Tomorrow => lang.pick("내일", "tomorrow").to_string(),
+            DayRef::DayAfterTomorrow => lang.pick("모레", "the day after tomorrow").to_string(),
+            DayRef::Weekday { day, next_week: false } => day.label(lang).to_string(),
+            DayRef::Weekday { day, next_week: true } => match lang {
+                Lang::Ko => format!("다음 주 {}", day.label(lang)),
+                Lang::En => format!("next {}", day.label(lang)),
+            },
+        }
+    }
+}
+
+/// A day of the week.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Weekday {
+    Monday,
+    Tuesday,
+    Wednesday,
+    Thursday,
+    Friday,
+    Saturday,
+    Sunday,
+}
+
+impl Weekday {
+    const ALL: [Weekday; 7] = [
+        Weekday::Monday,
+        Weekday::Tuesday,
+        Weekday::Wednesday,
+        Weekday::Thursday,
+        Weekday::Friday,
+        Weekday::Saturday,
+        Weekday::Sunday,
+    ];
+    /// The first syllable of each Korean day name, in `ALL`'s order (월요일 … 일요일).
+    const KO_INITIALS: [char; 7] = ['월', '화', '수', '목', '금', '토', '일'];
+
     pub fn label(self, lang: Lang) -> &'static str {
         match self {
-            DayRef::Today => lang.pick("오늘", "today"),
-            DayRef::Tomorrow => lang.pick("내일", "tomorrow"),
-            DayRef::DayAfterTomorrow => lang.pick("모레", "the day after tomorrow"),
+            Weekday::Monday => lang.pick("월요일", "Monday"),
+            Weekday::Tuesday => lang.pick("화요일", "Tuesday"),
+            Weekday::Wednesday => lang.pick("수요일", "Wednesday"),
+            Weekday::Thursday => lang.pick("목요일", "Thursday"),
+            Weekday::Friday => lang.pick("금요일", "Friday"),
+            Weekday::Saturday => lang.pick("토요일", "Saturday"),
+            Weekday::Sunday => lang.pick("일요일", "Sunday"),
         }
+    }
+
+    fn from_ko_initial(c: char) -> Option<Weekday> {
+        Self::KO_INITIALS.iter().position(|&k| k == c).map(|i| Self::ALL[i])
+    }
+
+    /// From an English name or its usual abbreviation ("fri", "thurs"), any case.
+    fn from_en(word: &str) -> Option<Weekday> {
+        let word = word.to_ascii_lowercase();
+        Self::ALL.into_iter().find(|d| {
+            let name = d.label(Lang::En).to_ascii_lowercase();
+            word == name || (word.len() >= 3 && name.starts_with(&word))
+        })
     }
 }
 
@@ -99,7 +162,7 @@ impl When {
     pub fn display(&self, lang: Lang) -> String {
         let mut parts: Vec<String> = Vec::new();
         if let Some(day) = self.day {
-            parts.push(day.label(lang).to_string());
+            parts.push(day.label(lang));
         }
         match (self.hour, self.meal) {
             (Some(hour), _) => parts.push(format!("{hour}:{:02}", self.minute)),
@@ -605,6 +668,34 @@ fn day_mentions(text: &str) -> Vec<Mention<DayRef>> {
             DayRef::Today
         };
         claim(&mut found, start, end, 0, day);
+    }
+    // 금요일 / 금욜, with 이번 주 (this week) or 다음 주 / 담주 (next week) before it.
+    let ko_weekday = regex!(r"(?:(이번|다음|담)\s?주\s*)?(월|화|수|목|금|토|일)(?:요일|욜)");
+    for c in ko_weekday.captures_iter(text) {
+        let (Some((start, end)), Some(day)) =
+            (span(&c, 0), group(&c, 2).chars().next().and_then(Weekday::from_ko_initial))
+        else {
+            continue;
+        };
+        let next_week = matches!(group(&c, 1), "다음" | "담");
+        claim(&mut found, start, end, 0, DayRef::Weekday { day, next_week });
+    }
+    // "Friday", "on fri", "this Friday", "next Friday". "sat", "sun", "mon" and "wed" are
+    // English words too, so abbreviations need a weekday-only spelling or a "this"/"next".
+    let en_weekday = regex!(
+        r"(?i)\b(?:(this|next|coming|this\s+coming)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues?|thurs?|thu|fri|mon|wed|sat|sun)\b\.?"
+    );
+    for c in en_weekday.captures_iter(text) {
+        let (Some((start, end)), Some(day)) = (span(&c, 0), Weekday::from_en(group(&c, 2))) else {
+            continue;
+        };
+        let qualifier = group(&c, 1).to_ascii_lowercase();
+        let word = group(&c, 2).to_ascii_lowercase();
+        let ambiguous = matches!(word.as_str(), "mon" | "wed" | "sat" | "sun");
+        if ambiguous && qualifier.is_empty() {
+            continue;
+        }
+        claim(&mut found, start, end, 0, DayRef::Weekday { day, next_week: qualifier == "next" });
     }
     found
 }
@@ -2109,6 +2200,31 @@ mod tests {
     }
 
     #[test]
+    fn when_reads_weekdays_this_week_and_next() {
+        let on = |day, next_week| Some(DayRef::Weekday { day, next_week });
+        let cases = [
+            ("금요일 점심", when(on(Weekday::Friday, false), None, 0, Some(Meal::Lunch))),
+            ("이번 주 토요일 12시", when(on(Weekday::Saturday, false), Some(12), 0, None)),
+            ("다음주 월요일 저녁 7시", when(on(Weekday::Monday, true), Some(19), 0, Some(Meal::Dinner))),
+            ("담주 수욜 점심", when(on(Weekday::Wednesday, true), None, 0, Some(Meal::Lunch))),
+            ("일요일에 보자", when(on(Weekday::Sunday, false), None, 0, None)),
+            ("lunch on Friday", when(on(Weekday::Friday, false), None, 0, Some(Meal::Lunch))),
+            ("next Tuesday at 1pm", when(on(Weekday::Tuesday, true), Some(13), 0, None)),
+            ("this thurs, 12:30", when(on(Weekday::Thursday, false), Some(12), 30, None)),
+            ("fri. lunch", when(on(Weekday::Friday, false), None, 0, Some(Meal::Lunch))),
+            ("next sat dinner", when(on(Weekday::Saturday, true), None, 0, Some(Meal::Dinner))),
+            ("목요일 말고 금요일", when(on(Weekday::Friday, false), None, 0, None)),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_when(text), Some(want), "{text}");
+        }
+        // Abbreviations that are English words count only with "this" or "next".
+        for text in ["we sat down", "the sun is out", "wed the two ideas"] {
+            assert_eq!(parse_when(text), None, "{text}");
+        }
+    }
+
+    #[test]
     fn when_display_shows_day_then_clock_or_meal() {
         let cases = [
             (when(Some(DayRef::Tomorrow), Some(12), 30, None), Lang::Ko, "내일 12:30"),
@@ -2117,6 +2233,21 @@ mod tests {
             (when(Some(DayRef::Tomorrow), None, 0, Some(Meal::Lunch)), Lang::En, "tomorrow lunch"),
             (when(None, Some(13), 30, None), Lang::En, "13:30"),
             (when(None, Some(9), 5, None), Lang::En, "9:05"),
+            (
+                when(Some(DayRef::Weekday { day: Weekday::Friday, next_week: true }), None, 0, Some(Meal::Lunch)),
+                Lang::Ko,
+                "다음 주 금요일 점심",
+            ),
+            (
+                when(Some(DayRef::Weekday { day: Weekday::Friday, next_week: false }), Some(12), 0, None),
+                Lang::En,
+                "Friday 12:00",
+            ),
+            (
+                when(Some(DayRef::Weekday { day: Weekday::Monday, next_week: true }), None, 0, None),
+                Lang::En,
+                "next Monday",
+            ),
         ];
         for (value, lang, want) in cases {
             assert_eq!(value.display(lang), want);
@@ -2558,6 +2689,10 @@ mod tests {
         let value = when(Some(DayRef::Tomorrow), Some(12), 30, Some(Meal::Lunch));
         let json = serde_json::to_string(&value).unwrap_or_default();
         assert_eq!(serde_json::from_str::<When>(&json).ok(), Some(value));
+        let friday = DayRef::Weekday { day: Weekday::Friday, next_week: true };
+        let json = serde_json::to_string(&friday).unwrap_or_default();
+        assert_eq!(json, r#"{"weekday":{"day":"friday","next_week":true}}"#);
+        assert_eq!(serde_json::from_str::<DayRef>(&json).ok(), Some(friday));
     }
 
     #[test]
