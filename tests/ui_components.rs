@@ -192,6 +192,40 @@ async fn korean_request_to_plan_by_clicking() {
 }
 
 #[wasm_bindgen_test]
+async fn lunch_gate_shows_slots_live_asks_only_what_is_missing_and_answers() {
+    let root = mount_app("ko");
+    settle().await;
+    let area = textarea(&root);
+    type_text(&area, "다음 주 금요일 을지로에서 점심 추천해줘");
+    key(&area, false, false);
+    settle().await;
+
+    let slot =
+        |name: &str| q(&root, &format!(".slots .slot[data-slot={name}]")).unwrap_or_else(|| panic!("slot {name}"));
+    let filled = |name: &str| slot(name).get_attribute("data-filled").unwrap_or_default();
+    assert_eq!(filled("location"), "true");
+    assert_eq!(filled("datetime"), "true");
+    assert!(slot("datetime").text_content().unwrap().contains("다음 주 금요일"));
+    assert_eq!(filled("party_size"), "false", "the party size is still missing");
+
+    // One card, asking only for the party size, with counts to pick from.
+    let card = q(&root, ".question-card[data-open=true]").expect("a question card");
+    assert_eq!(q_all(&card, ".question").len(), 1);
+    let three = q_all(&card, ".option").into_iter().find(|o| o.text_content().unwrap_or_default() == "3명");
+    click(&three.expect("a 3명 option"));
+    if let Some(submit) = q(&card, ".submit") {
+        click(&submit);
+    }
+    settle().await;
+
+    assert_eq!(filled("party_size"), "true");
+    assert!(q(&root, ".question-card[data-open=true]").is_none(), "nothing more to ask");
+    let answer = q_all(&root, "article.message.assistant.text").pop().expect("the worker's answer");
+    let answer = answer.text_content().unwrap_or_default();
+    assert!(answer.contains("을지로") && answer.contains("다음 주 금요일") && answer.contains("3명"), "{answer}");
+}
+
+#[wasm_bindgen_test]
 async fn feedback_round_shows_what_changed_and_moves_the_round_counter() {
     let root = mount_app("en");
     settle().await;
