@@ -520,6 +520,24 @@ fn lunch_gate_rejects_impossible_party_sizes_with_a_reason() {
 }
 
 #[test]
+fn lunch_gate_rejects_impossible_dates_and_times_with_a_reason() {
+    let mut d = Driver::offline();
+    d.say("을지로 2명 2월 30일 점심 추천해줘");
+    let gate = d.session.discussion.gate.as_ref().unwrap();
+    assert!(!gate.slots.contains_key("datetime"), "an impossible date fills nothing");
+    assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("2월 30일은 없는 날짜"))));
+    let card = d.open_card().expect("still asks when");
+    assert_eq!(card.questions[0].target, Target::Slot("datetime".into()));
+    d.say("25시");
+    assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("25시 0분은 없는 시각"))));
+    assert!(!d.session.discussion.gate.as_ref().unwrap().slots.contains_key("datetime"));
+    d.say("3월 2일 12시");
+    let gate = d.session.discussion.gate.as_ref().unwrap();
+    assert_eq!(gate.status, GateStatus::Completed);
+    assert_eq!(gate.slots["datetime"].display(deliberate::engine::lang::Lang::Ko), "3월 2일 12:00");
+}
+
+#[test]
 fn lunch_gate_offers_choices_then_a_default_after_the_reask_limit() {
     let mut d = Driver::offline();
     d.say("을지로 12시 맛집 추천");

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lang::Lang;
 use super::slots::{
-    is_correction, parse_format, parse_party_size, parse_place, parse_when, validate_party_size, SlotError, When,
+    is_correction, parse_format, parse_party_size, parse_place, read_when, validate_party_size, SlotError, When,
 };
 
 /// After this many questions about one slot, the gate offers choices or a default
@@ -267,7 +267,13 @@ impl ConversationState {
         for spec in self.intent.slots() {
             let parsed = match spec.kind {
                 SlotKind::Place => parse_place(text).map(SlotValue::Text),
-                SlotKind::Time => parse_when(text).map(SlotValue::Time),
+                SlotKind::Time => match read_when(text) {
+                    Ok(when) => when.map(SlotValue::Time),
+                    Err(error) => {
+                        out.rejected.push(Rejected { slot: spec.name.to_string(), error });
+                        None
+                    }
+                },
                 SlotKind::Count => parse_party_size(text).map(SlotValue::Count),
                 SlotKind::Format => {
                     parse_format(text).map(|f| SlotValue::Text(f.label(Lang::detect(text)).to_string()))

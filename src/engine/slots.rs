@@ -47,6 +47,11 @@ pub enum DayRef {
         day: Weekday,
         next_week: bool,
     },
+    /// A calendar date without a year ("3월 5일", "March 5"): the next one to come.
+    Date {
+        month: u8,
+        day: u8,
+    },
 }
 
 impl DayRef {
@@ -61,8 +66,59 @@ impl DayRef {
                 Lang::Ko => format!("다음 주 {}", day.label(lang)),
                 Lang::En => format!("next {}", day.label(lang)),
             },
+            DayRef::Date { month, day } => match lang {
+                Lang::Ko => format!("{month}월 {day}일"),
+                Lang::En => format!("{} {day}", MONTHS.get(usize::from(month).wrapping_sub(1)).unwrap_or(&"?")),
+            },
         }
     }
+
+    /// The error for a date that no year has (2월 30일, April 31).
+    fn check(self) -> Result<DayRef, SlotError> {
+        match self {
+            DayRef::Date { month, day } => {
+                let last = match month {
+                    2 => 29,
+                    4 | 6 | 9 | 11 => 30,
+                    1..=12 => 31,
+                    _ => 0,
+                };
+                if day == 0 || day > last {
+                    return Err(SlotError {
+                        kind: SlotErrorKind::ImpossibleDate { month: month.into(), day: day.into() },
+                    });
+                }
+                Ok(self)
+            }
+            other => Ok(other),
+        }
+    }
+}
+
+/// English month names, January first.
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// The month an English name or abbreviation stands for (1–12).
+fn month_from_en(word: &str) -> Option<u8> {
+    let word = word.trim_end_matches('.').to_ascii_lowercase();
+    let index = MONTHS.iter().position(|m| {
+        let m = m.to_ascii_lowercase();
+        word == m || (word.len() >= 3 && m.starts_with(&word))
+    })?;
+    u8::try_from(index + 1).ok()
 }
 
 /// A day of the week.
@@ -192,6 +248,8 @@ pub enum SlotErrorKind {
     TooManyPeople { said: u32, max: u32 },
     /// A clock time that does not exist, such as 25시 or 12:75.
     ImpossibleTime { hour: u32, minute: u32 },
+    /// A date that no year has, such as 2월 30일 or 13월 1일.
+    ImpossibleDate { month: u32, day: u32 },
 }
 
 impl SlotError {
@@ -215,6 +273,12 @@ impl SlotError {
             }
             (SlotErrorKind::ImpossibleTime { hour, minute }, Lang::En) => {
                 format!("{hour}:{minute:02} is not a time of day: tell me the time again (for example 12:30).")
+            }
+            (SlotErrorKind::ImpossibleDate { month, day }, Lang::Ko) => {
+                format!("{month}월 {day}일은 없는 날짜예요. 날짜를 다시 알려 주세요(예: 3월 5일, 금요일).")
+            }
+            (SlotErrorKind::ImpossibleDate { month, day }, Lang::En) => {
+                format!("{month}/{day} is not a date: tell me the day again (for example March 5, or Friday).")
             }
         }
     }
@@ -561,10 +625,11 @@ impl Clock {
 }
 
 /// Reads the time in a message: `Ok(None)` when it names none, `Err` when the clock time
-/// it names cannot exist (25시, 12:75) so the gate can say so instead of guessing.
+/// or date it names cannot exist (25시, 12:75, 2월 30일) so the gate can say so instead
+/// of guessing.
 pub fn read_when(text: &str) -> Result<Option<When>, SlotError> {
     let text = prepare(text);
-    let day = choose(&text, day_mentions(&text));
+    let day = choose(&text, day_mentions(&text)).map(DayRef::check).transpose()?;
     let meal = choose(&text, meal_mentions(&text));
     let clock = match choose(&text, clock_mentions(&text)) {
         Some(clock) => Some(resolve_clock(clock, meal)?),
@@ -576,7 +641,7 @@ pub fn read_when(text: &str) -> Result<Option<When>, SlotError> {
     Ok(Some(When { day, hour: clock.map(|(h, _)| h), minute: clock.map_or(0, |(_, m)| m), meal }))
 }
 
-/// The time a message names, if any; `None` also for impossible clock times.
+/// The time a message names, if any; `None` also for impossible clock times and dates.
 pub fn parse_when(text: &str) -> Option<When> {
     read_when(text).ok().flatten()
 }
@@ -697,8 +762,34 @@ fn day_mentions(text: &str) -> Vec<Mention<DayRef>> {
         }
         claim(&mut found, start, end, 0, DayRef::Weekday { day, next_week: qualifier == "next" });
     }
+    // 3월 5일. Numbers too large for a date are kept so the gate can refuse them by name.
+    let ko_date = regex!(r"(\d{1,2})\s*월\s*(\d{1,2})\s*일");
+    for c in ko_date.captures_iter(text) {
+        if let (Some((start, end)), Ok(month), Ok(day)) = (span(&c, 0), group(&c, 1).parse(), group(&c, 2).parse()) {
+            claim(&mut found, start, end, 0, DayRef::Date { month, day });
+        }
+    }
+    // "March 5", "Mar. 5th", "5 March", "the 5th of March". "May" counts only capitalized:
+    // "may 3 of us come" is a verb.
+    let month_first = regex!(&format!(r"(?i)\b({EN_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"));
+    let day_first = regex!(&format!(r"(?i)\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({EN_MONTH})\b\.?"));
+    let dates = month_first
+        .captures_iter(text)
+        .map(|c| (span(&c, 0), group(&c, 1), group(&c, 2)))
+        .chain(day_first.captures_iter(text).map(|c| (span(&c, 0), group(&c, 2), group(&c, 1))));
+    for (whole, month, day) in dates {
+        if month.eq_ignore_ascii_case("may") && month != "May" {
+            continue;
+        }
+        if let (Some((start, end)), Some(month), Ok(day)) = (whole, month_from_en(month), day.parse()) {
+            claim(&mut found, start, end, 0, DayRef::Date { month, day });
+        }
+    }
     found
 }
+
+/// English month names and abbreviations, for patterns.
+const EN_MONTH: &str = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
 
 fn meal_mentions(text: &str) -> Vec<Mention<Meal>> {
     let mut found = Vec::new();
@@ -2225,6 +2316,43 @@ mod tests {
     }
 
     #[test]
+    fn when_reads_dates_in_both_languages() {
+        let on = |month, day| Some(DayRef::Date { month, day });
+        let cases = [
+            ("3월 5일 점심", when(on(3, 5), None, 0, Some(Meal::Lunch))),
+            ("12월25일 저녁 7시", when(on(12, 25), Some(19), 0, Some(Meal::Dinner))),
+            ("2월 29일", when(on(2, 29), None, 0, None)),
+            ("lunch on March 5", when(on(3, 5), None, 0, Some(Meal::Lunch))),
+            ("Mar. 5th at 1pm", when(on(3, 5), Some(13), 0, None)),
+            ("the 21st of June", when(on(6, 21), None, 0, None)),
+            ("5 May, dinner", when(on(5, 5), None, 0, Some(Meal::Dinner))),
+            ("sept 30", when(on(9, 30), None, 0, None)),
+            ("3월 5일 말고 3월 6일", when(on(3, 6), None, 0, None)),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_when(text), Some(want), "{text}");
+        }
+        // "may" in lower case is the verb.
+        assert_eq!(parse_when("may 3 of us join?"), None);
+    }
+
+    #[test]
+    fn when_rejects_dates_no_year_has() {
+        for (text, month, day) in [("2월 30일", 2, 30), ("13월 1일", 13, 1), ("April 31", 4, 31), ("3월 0일", 3, 0)]
+        {
+            assert_eq!(
+                read_when(text),
+                Err(SlotError { kind: SlotErrorKind::ImpossibleDate { month, day } }),
+                "{text}"
+            );
+            assert_eq!(parse_when(text), None, "{text}");
+        }
+        let error = SlotError { kind: SlotErrorKind::ImpossibleDate { month: 2, day: 30 } };
+        assert!(error.message(Lang::Ko).contains("2월 30일은 없는 날짜"));
+        assert!(error.message(Lang::En).contains("2/30 is not a date"));
+    }
+
+    #[test]
     fn when_display_shows_day_then_clock_or_meal() {
         let cases = [
             (when(Some(DayRef::Tomorrow), Some(12), 30, None), Lang::Ko, "내일 12:30"),
@@ -2248,6 +2376,8 @@ mod tests {
                 Lang::En,
                 "next Monday",
             ),
+            (when(Some(DayRef::Date { month: 3, day: 5 }), Some(12), 30, None), Lang::Ko, "3월 5일 12:30"),
+            (when(Some(DayRef::Date { month: 3, day: 5 }), None, 0, Some(Meal::Lunch)), Lang::En, "March 5 lunch"),
         ];
         for (value, lang, want) in cases {
             assert_eq!(value.display(lang), want);
