@@ -189,6 +189,7 @@ async fn korean_request_to_plan_by_clicking() {
     assert!(q(&plan, ".badge-heuristic").is_some(), "the plan is marked as heuristic");
     assert!(q(&plan, "table").is_some(), "the plan's risk table renders as a table");
     assert!(q_all(&root, ".step.done").len() == 6);
+    assert!(q(&root, ".calls-panel").is_none(), "no LLM, no calls panel");
 }
 
 #[wasm_bindgen_test]

@@ -1,11 +1,14 @@
 //! The artifacts pane: the contract and slots (filled vs missing), the current designs
-//! with their critique scores, and where the plan stands. Updated live from the session.
+//! with their critique scores, where the plan stands, and the LLM calls made. Updated live
+//! from the session.
 
 use leptos::prelude::*;
 
 use super::cards::SourceBadge;
+use super::composer::purpose_label;
 use super::i18n::{strings, tr};
 use super::shell::Shell;
+use crate::engine::call::Purpose;
 use crate::engine::gate::{slot_label, GateStatus};
 
 /// Everything the current discussion has produced so far.
@@ -16,6 +19,7 @@ pub fn Artifacts() -> impl IntoView {
         <SlotsPanel />
         <DesignsPanel />
         <PlanPanel />
+        <CallsPanel />
     }
 }
 
@@ -222,5 +226,100 @@ fn PlanPanel() -> impl IntoView {
                 Some((_, title)) => view! { <p class="plan-title">{title}</p> }.into_any(),
             }}
         </section>
+    }
+}
+
+/// Every LLM call of the discussion: what it was for, the model that answered, the tokens
+/// the provider reported and how long it took. Shown once there is a call.
+#[component]
+fn CallsPanel() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let calls = Memo::new(move |_| shell.session.with(|s| s.calls.clone()));
+    let total = move || {
+        let u = shell.session.with(|s| s.total_usage());
+        format!("{} {}", group_digits(u.input_tokens + u.output_tokens), t().tokens)
+    };
+    let rows = move || {
+        let lang = shell.ui_lang.get();
+        calls
+            .get()
+            .into_iter()
+            .map(|c| {
+                let step = match c.purpose {
+                    Purpose::Critique { design } => format!("{} {}", purpose_label(c.purpose, lang), design + 1),
+                    other => purpose_label(other, lang).to_string(),
+                };
+                let model = match (&c.model, c.ok) {
+                    (_, false) => t().call_failed.to_string(),
+                    (Some(m), true) => m.clone(),
+                    (None, true) => "—".to_string(),
+                };
+                let tokens = match c.usage {
+                    Some(u) => format!("{} → {}", group_digits(u.input_tokens), group_digits(u.output_tokens)),
+                    None => t().usage_not_reported.to_string(),
+                };
+                let ms = c.finished_at.saturating_sub(c.started_at);
+                let time = if ms < 1000 { format!("{ms} ms") } else { format!("{}.{} s", ms / 1000, ms % 1000 / 100) };
+                view! {
+                    <tr class:failed=!c.ok data-call=c.call.to_string()>
+                        <td>
+                            <div class="step-name">{step}</div>
+                            <div class="model">{model}</div>
+                        </td>
+                        <td class="num">{tokens}</td>
+                        <td class="num">{time}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <Show when=move || calls.with(|c| !c.is_empty())>
+            <section class="panel calls-panel" aria-labelledby="calls-title">
+                <div class="panel-head">
+                    <h2 id="calls-title">{tr(shell.ui_lang, |s| s.calls_title)}</h2>
+                    <span class="calls-total">{total}</span>
+                </div>
+                <table class="calls">
+                    <thead>
+                        <tr>
+                            <th scope="col">{tr(shell.ui_lang, |s| s.col_step)}</th>
+                            <th scope="col">{tr(shell.ui_lang, |s| s.col_tokens)}</th>
+                            <th scope="col">{tr(shell.ui_lang, |s| s.col_time)}</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </section>
+        </Show>
+    }
+}
+
+/// 1234567 → "1,234,567".
+fn group_digits(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group_digits;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn digits_are_grouped_in_threes() {
+        let cases = [(0, "0"), (999, "999"), (1000, "1,000"), (12345, "12,345"), (1234567, "1,234,567")];
+        for (n, want) in cases {
+            assert_eq!(group_digits(n), want);
+        }
     }
 }

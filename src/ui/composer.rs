@@ -136,8 +136,8 @@ pub fn Composer() -> impl IntoView {
     }
 }
 
-/// What an LLM call is doing, for the progress line.
-fn purpose_label(purpose: Purpose, lang: Lang) -> &'static str {
+/// What an LLM call is doing, for the progress line and the calls panel.
+pub(super) fn purpose_label(purpose: Purpose, lang: Lang) -> &'static str {
     match purpose {
         Purpose::Contract => lang.pick("요청 분석", "analysing the request"),
         Purpose::Question => lang.pick("질문 작성", "wording a question"),

@@ -104,6 +104,20 @@ fn full_discussion(kind: &str, expected_path: &str) {
     for r in mock.requests().iter().filter(|r| r.role.as_deref() != Some("contract-analyst")) {
         assert!(r.last_user_text().contains("## REQUIREMENT CONTRACT"), "{:?} lacks the contract", r.role);
     }
+
+    // The calls panel lists every call with the model and the tokens the provider reported.
+    let chat_calls = mock.requests().iter().filter(|r| r.path.ends_with(expected_path)).count();
+    let rows = page.browser.find_all(".calls-panel tbody tr").unwrap();
+    assert_eq!(rows.len(), chat_calls, "one row per call");
+    for row in &rows {
+        let text = row.text().unwrap();
+        assert!(text.contains("mock-small"), "{text}");
+        assert!(!text.contains("not reported") && text.contains(" → "), "usage is shown: {text}");
+    }
+    let total = page.browser.find(".calls-total").unwrap().text().unwrap();
+    assert!(total.ends_with("tokens") && !total.starts_with("0 "), "{total}");
+    page.browser.execute("document.querySelector('.calls-panel').scrollIntoView()", vec![]).unwrap();
+    page.screenshot(&format!("llm-{kind}-calls")).unwrap();
     page.screenshot(&format!("llm-{kind}-plan")).unwrap();
 }
 
