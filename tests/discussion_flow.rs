@@ -370,6 +370,43 @@ fn stop_halts_until_retry_or_skip() {
 }
 
 #[test]
+fn a_reloaded_session_resumes_exactly_and_offers_to_redo_the_lost_call() {
+    use deliberate::store::saved::{decode, encode};
+    let mut d = Driver::with_llm(good_answer);
+    d.say("Build a daily IT news digest as a Markdown document");
+    // The refine call is in flight when the page goes away.
+    d.env.now += 1000;
+    let effects = d.session.step(Event::UserMessage { text: "add validation".into() }, &d.env);
+    assert!(effects.iter().any(|e| matches!(e, deliberate::engine::Effect::CallLlm(_))));
+    let restored = decode(&encode(&d.session).unwrap()).unwrap();
+    assert_eq!(restored, d.session, "the saved session is the session");
+    d.session = restored;
+    let messages_before = d.session.messages.len();
+
+    d.step(Event::Resume);
+    assert!(!d.session.is_busy(), "the lost call is no longer waited for");
+    assert!(d.session.discussion.halted);
+    assert_eq!(d.stage(), Stage::Refine);
+    assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("reloaded"))));
+    assert!(d.session.messages.len() > messages_before, "nothing was dropped, a notice was added");
+
+    d.step(Event::Retry { purpose: None });
+    assert_eq!(d.stage(), Stage::Debate);
+    assert!(d.session.discussion.designs_source.as_ref().unwrap().is_llm(), "the retried call made the designs");
+    assert_eq!(d.calls_for(Purpose::Refine), 1);
+}
+
+#[test]
+fn resume_with_nothing_in_flight_changes_nothing() {
+    let mut d = Driver::offline();
+    d.say("Build a daily IT news digest as a Markdown document");
+    let before = d.session.clone();
+    d.step(Event::Resume);
+    assert_eq!(d.session.messages, before.messages);
+    assert_eq!(d.session.discussion, before.discussion);
+}
+
+#[test]
 fn answers_to_cancelled_calls_are_ignored() {
     let mut d = Driver::with_llm(good_answer);
     d.env.now += 1000;

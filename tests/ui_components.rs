@@ -12,10 +12,21 @@ use web_sys::{
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts a fresh app in its own container and returns the container.
+fn storage() -> web_sys::Storage {
+    window().local_storage().unwrap().unwrap()
+}
+
+/// Mounts a fresh app, with no saved conversation, in its own container and returns the
+/// container.
 fn mount_app(lang: &str) -> Element {
-    let storage = window().local_storage().unwrap().unwrap();
-    storage.set_item("deliberate.lang", lang).unwrap();
+    storage().remove_item("deliberate.session").unwrap();
+    storage().remove_item("deliberate.session.unreadable").unwrap();
+    storage().set_item("deliberate.lang", lang).unwrap();
+    remount()
+}
+
+/// Mounts the app again over whatever the last one saved, as a reload does.
+fn remount() -> Element {
     let doc = document();
     if let Some(old) = doc.get_element_by_id("test-root") {
         old.remove();
@@ -363,4 +374,86 @@ async fn settings_dialog_saves_limits_and_keeps_keys_out_of_storage_unless_remem
     storage.remove_item("deliberate.llm").unwrap();
     storage.remove_item("deliberate.llm.keys").unwrap();
     storage.remove_item("deliberate.discussion").unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_reload_resumes_the_saved_conversation() {
+    let root = mount_app("en");
+    settle().await;
+    let area = textarea(&root);
+    type_text(&area, "Classify support tickets into a table");
+    key(&area, false, false);
+    settle().await;
+    type_text(&area, "too expensive, make it cheaper");
+    key(&area, false, false);
+    settle().await;
+    let before = user_messages(&root);
+    assert_eq!(before.len(), 2);
+
+    let root = remount();
+    settle().await;
+    assert_eq!(user_messages(&root), before, "the conversation is back");
+    assert_eq!(q(&root, ".step.current").unwrap().get_attribute("data-stage").as_deref(), Some("DEBATE"));
+    assert!(text(&root, ".stepper .round").contains("1/5"), "the round counter is back");
+    assert_eq!(q_all(&root, ".design-scores li").len(), 3, "the artifacts are back");
+    assert!(q(&root, ".alert-storage").is_none());
+
+    // The restored session goes on: choosing a design writes the plan.
+    click_button_with_text(&root, ".design-card[data-design='0'] .choose", "Choose this design");
+    settle().await;
+    assert_eq!(q(&root, ".step.current").unwrap().get_attribute("data-stage").as_deref(), Some("PLAN"));
+}
+
+#[wasm_bindgen_test]
+async fn an_unreadable_saved_conversation_is_kept_aside_and_a_new_one_starts() {
+    mount_app("en");
+    storage().set_item("deliberate.session", "{\"version\":1,\"session\":{\"id\":").unwrap();
+    let root = remount();
+    settle().await;
+    let alert = q(&root, ".alert-storage").expect("says what happened");
+    assert!(alert.text_content().unwrap().contains("could not be read"), "{:?}", alert.text_content());
+    assert!(q(&root, ".welcome").is_some(), "a new conversation starts");
+    assert_eq!(
+        storage().get_item("deliberate.session.unreadable").unwrap().as_deref(),
+        Some("{\"version\":1,\"session\":{\"id\":"),
+        "the unreadable text is kept"
+    );
+    click(&q(&alert, ".dismiss").unwrap());
+    settle().await;
+    assert!(q(&root, ".alert-storage").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_save_is_shown_and_the_conversation_goes_on() {
+    let root = mount_app("en");
+    settle().await;
+    // Fill this origin's storage to the brim.
+    let mut filler = Vec::new();
+    for size in [1 << 20, 1 << 16, 1 << 10, 64] {
+        let chunk = "x".repeat(size);
+        loop {
+            let name = format!("filler.{}", filler.len());
+            if storage().set_item(&name, &chunk).is_err() {
+                break;
+            }
+            filler.push(name);
+        }
+    }
+    let area = textarea(&root);
+    type_text(&area, "Classify support tickets into a table");
+    key(&area, false, false);
+    settle().await;
+    for name in &filler {
+        storage().remove_item(name).unwrap();
+    }
+    let alert = q(&root, ".alert-storage").expect("the refused save is shown");
+    assert!(alert.text_content().unwrap().contains("Could not save"), "{:?}", alert.text_content());
+    assert_eq!(q_all(&root, ".design-scores li").len(), 3, "the discussion went on in memory");
+
+    // Space again: the next save succeeds and the warning goes away.
+    type_text(&area, "too expensive, make it cheaper");
+    key(&area, false, false);
+    settle().await;
+    assert!(q(&root, ".alert-storage").is_none());
+    assert!(storage().get_item("deliberate.session").unwrap().is_some_and(|t| t.contains("too expensive")));
 }

@@ -161,6 +161,7 @@ impl Session {
                 }
             }
             Event::Restart => self.on_restart(env, fx),
+            Event::Resume => self.on_resume(env, fx),
         }
     }
 
@@ -487,6 +488,24 @@ impl Session {
     }
 
     fn on_stop(&mut self, partials: Vec<(u32, String)>, env: &Env, fx: &mut Vec<Effect>) {
+        let t = self.lang.pick(
+            "중지했습니다. 받은 내용은 그대로 두었습니다. '다시 시도'로 이어서 하거나 'LLM 없이 계속'을 고르세요.",
+            "Stopped. Whatever arrived is kept. Retry to run the step again, or continue without the LLM.",
+        );
+        self.halt(partials, t, env, fx);
+    }
+
+    fn on_resume(&mut self, env: &Env, fx: &mut Vec<Effect>) {
+        let t = self.lang.pick(
+            "페이지를 다시 열면서 진행 중이던 LLM 호출이 끊겼습니다. 대화는 그대로입니다. '다시 시도'로 이어서 하거나 'LLM 없이 계속'을 고르세요.",
+            "The page was reloaded while an LLM call was running, so that call was lost; the conversation is intact. Retry to run the step again, or continue without the LLM.",
+        );
+        self.halt(Vec::new(), t, env, fx);
+    }
+
+    /// Ends every call in flight, keeps what each streamed, and waits for Retry or
+    /// "continue without the LLM". Does nothing when no call is in flight.
+    fn halt(&mut self, partials: Vec<(u32, String)>, notice: &str, env: &Env, fx: &mut Vec<Effect>) {
         let cancelled = self.cancel_all(fx);
         if cancelled.is_empty() {
             return;
@@ -502,11 +521,7 @@ impl Session {
             }
         }
         self.discussion.halted = true;
-        let t = self.lang.pick(
-            "중지했습니다. 받은 내용은 그대로 두었습니다. '다시 시도'로 이어서 하거나 'LLM 없이 계속'을 고르세요.",
-            "Stopped. Whatever arrived is kept. Retry to run the step again, or continue without the LLM.",
-        );
-        self.notice(t, env.now);
+        self.notice(notice, env.now);
     }
 
     fn on_retry(&mut self, purpose: Option<Purpose>, env: &Env, fx: &mut Vec<Effect>) {

@@ -232,6 +232,9 @@ pub enum Event {
     SkipLlm,
     /// Start over from UNDERSTAND.
     Restart,
+    /// The page reopened this saved session: calls that were in flight died with the
+    /// old page. The session halts as after Stop, offering to redo the step.
+    Resume,
 }
 
 /// Something the shell must do: the engine's output.

@@ -33,6 +33,7 @@ pub fn App() -> impl IntoView {
             <main class="layout">
                 <section class="conversation" aria-label=tr(shell.ui_lang, |s| s.conversation_label)>
                     <stepper::Stepper />
+                    <StorageAlert />
                     <chat::MessageList />
                     <composer::Composer />
                 </section>
@@ -117,5 +118,27 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                 </button>
             </div>
         </header>
+    }
+}
+
+/// Trouble keeping the conversation in the browser, until dismissed.
+#[component]
+fn StorageAlert() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    move || {
+        shell.storage_problem.get().map(|problem| {
+            let text = move || match &problem {
+                shell::StorageProblem::SaveFailed => strings(shell.ui_lang.get()).save_failed.to_string(),
+                shell::StorageProblem::Unreadable(error) => error.message(shell.ui_lang.get()),
+            };
+            view! {
+                <div class="alert alert-storage" role="alert">
+                    <p>{text}</p>
+                    <button class="button dismiss" type="button" on:click=move |_| shell.storage_problem.set(None)>
+                        {tr(shell.ui_lang, |s| s.dismiss)}
+                    </button>
+                </div>
+            }
+        })
     }
 }

@@ -13,7 +13,11 @@ use crate::engine::lang::Lang;
 use crate::engine::session::{Effect, Env, Event, Session, Settings};
 use crate::llm::transport::{run_chat, CallControl, CallOptions};
 use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
-use crate::store::local::{load_discussion_settings, load_llm_settings, save_discussion_settings, save_llm_settings};
+use crate::store::local::{
+    load_discussion_settings, load_llm_settings, load_session, save_discussion_settings, save_llm_settings,
+    save_session,
+};
+use crate::store::saved::DecodeError;
 use crate::store::settings::LlmSettings;
 
 /// Light or dark colours.
@@ -32,6 +36,16 @@ impl Theme {
     }
 }
 
+/// Something wrong with keeping the conversation in the browser, shown until dismissed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StorageProblem {
+    /// The last save was refused (storage full or blocked): a reload would lose the
+    /// conversation.
+    SaveFailed,
+    /// The saved conversation could not be read; it was kept aside and a new one started.
+    Unreadable(DecodeError),
+}
+
 const LANG_KEY: &str = "deliberate.lang";
 const THEME_KEY: &str = "deliberate.theme";
 
@@ -47,6 +61,8 @@ pub struct Shell {
     pub streams: RwSignal<HashMap<CallId, RwSignal<String>>>,
     /// Abort handles of the calls in flight.
     controls: StoredValue<HashMap<CallId, Rc<CallControl>>, LocalStorage>,
+    /// Trouble saving or restoring the conversation, if any.
+    pub storage_problem: RwSignal<Option<StorageProblem>>,
 }
 
 /// Milliseconds since the epoch.
@@ -63,9 +79,10 @@ fn new_session_id() -> String {
 }
 
 impl Shell {
-    /// The shell with a fresh session, the UI language from the saved choice or the
-    /// browser, the theme from the saved choice or the system preference, and the saved
-    /// LLM settings.
+    /// The shell with the session the last page saved (else a fresh one), the UI language
+    /// from the saved choice or the browser, the theme from the saved choice or the system
+    /// preference, and the saved LLM settings. Calls the saved session was waiting for
+    /// died with the old page: the engine is told, so it offers to redo them.
     pub fn new() -> Self {
         let storage = local_storage();
         let saved_lang = storage.as_ref().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
@@ -87,7 +104,13 @@ impl Shell {
                 }
             }
         };
-        let session = Session::new(new_session_id(), ui_lang, load_discussion_settings(), now_ms());
+        let fresh = || Session::new(new_session_id(), ui_lang, load_discussion_settings(), now_ms());
+        let (session, problem) = match load_session() {
+            Ok(Some(saved)) => (saved, None),
+            Ok(None) => (fresh(), None),
+            Err(error) => (fresh(), Some(StorageProblem::Unreadable(error))),
+        };
+        let interrupted = session.is_busy();
         let shell = Shell {
             session: RwSignal::new(session),
             ui_lang: RwSignal::new(ui_lang),
@@ -95,9 +118,13 @@ impl Shell {
             llm: RwSignal::new(load_llm_settings()),
             streams: RwSignal::new(HashMap::new()),
             controls: StoredValue::new_local(HashMap::new()),
+            storage_problem: RwSignal::new(problem),
         };
         shell.apply_theme();
         shell.apply_lang();
+        if interrupted {
+            shell.dispatch(Event::Resume);
+        }
         shell
     }
 
@@ -124,8 +151,24 @@ impl Shell {
                         self.stop_call(id);
                     }
                 }
-                // Sessions live in memory for the page's lifetime.
-                Effect::Save => {}
+                Effect::Save => self.save(),
+            }
+        }
+    }
+
+    /// Writes the session so a reload resumes it; a refusal is shown, not swallowed, and
+    /// the conversation goes on in memory.
+    fn save(&self) {
+        match self.session.with_untracked(save_session) {
+            Ok(()) => {
+                if self.storage_problem.with_untracked(|p| p == &Some(StorageProblem::SaveFailed)) {
+                    self.storage_problem.set(None);
+                }
+            }
+            Err(_) => {
+                if self.storage_problem.with_untracked(|p| p != &Some(StorageProblem::SaveFailed)) {
+                    self.storage_problem.set(Some(StorageProblem::SaveFailed));
+                }
             }
         }
     }
@@ -236,6 +279,7 @@ impl Shell {
     pub fn apply_discussion_settings(&self, settings: Settings) -> Result<(), String> {
         let stored = save_discussion_settings(&settings);
         self.session.update(|s| s.settings = settings);
+        self.save();
         stored
     }
 

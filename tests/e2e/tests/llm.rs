@@ -162,6 +162,32 @@ fn stop_aborts_the_stream_keeps_the_text_and_retry_finishes() {
     page.browser.wait_for_text(".plan-card", "mock", STEP).unwrap();
 }
 
+#[test]
+fn a_reload_during_a_call_keeps_the_conversation_and_retry_finishes() {
+    let _one = one_browser();
+    let mock = mock();
+    // Slow enough that the page is reloaded while the contract analysis is in flight.
+    mock.set_pacing(Pacing { latency_ms: 5_000, chunk_delay_ms: 0, chunk_bytes: 0 });
+    let page = open("openai", &mock, "en-US");
+    page.send("Build a daily IT news digest as a Markdown document").unwrap();
+    page.browser.wait_for_element(".composer .stop", STEP).unwrap();
+    page.browser.refresh().unwrap();
+    page.browser.wait_for_element("#composer-input", STEP).unwrap();
+
+    let notice = page.browser.wait_for_text(".message.notice", "reloaded", STEP).unwrap();
+    assert!(notice.contains("conversation is intact"), "{notice}");
+    let users: Vec<String> =
+        page.browser.find_all(".message.user").unwrap().iter().map(|m| m.text().unwrap()).collect();
+    assert_eq!(users, vec!["Build a daily IT news digest as a Markdown document".to_string()]);
+    assert!(page.browser.try_find(".composer .stop").unwrap().is_none(), "nothing is waited for any more");
+
+    mock.set_pacing(Pacing::default());
+    page.browser.find(".halted .retry").unwrap().click().unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    assert!(!page.browser.find_all(".designs-block [data-source=llm]").unwrap().is_empty());
+    page.screenshot("llm-reload-resumed").unwrap();
+}
+
 /// One failing call during DESIGN: what the user must see, and whether the transport's
 /// own bounded retry is expected to hide it.
 struct Case {
@@ -233,7 +259,8 @@ fn every_fault_gives_its_message_loses_nothing_and_retry_succeeds() {
         for _ in 0..case.times {
             mock.push_fault(FaultRule::new(case.fault.clone()).role("designer"));
         }
-        // A fresh page per case: sessions live in memory, so a reload starts clean.
+        // A fresh conversation per case: forget the saved one, then reload.
+        page.browser.execute("localStorage.removeItem('deliberate.session'); return true;", vec![]).unwrap();
         page.browser.refresh().unwrap();
         page.browser.wait_for_element("#composer-input", STEP).unwrap();
         page.send("Build a daily IT news digest as a Markdown document").unwrap();
