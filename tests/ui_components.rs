@@ -444,3 +444,24 @@ async fn a_refused_save_is_shown_and_the_conversation_goes_on() {
     assert!(q(&root, ".alert-storage").is_none());
     assert!(storage().get_item("deliberate.session").unwrap().is_some_and(|t| t.contains("too expensive")));
 }
+
+#[wasm_bindgen_test]
+async fn new_conversation_clears_the_screen_and_stays_cleared_after_a_reload() {
+    let root = mount_app("en");
+    settle().await;
+    let area = textarea(&root);
+    send(&area, "Classify support tickets into a table").await;
+    assert_eq!(user_messages(&root).len(), 1);
+    assert_eq!(q_all(&root, ".design-scores li").len(), 3);
+
+    click(&q(&root, ".new-conversation").unwrap());
+    settle().await;
+    assert!(user_messages(&root).is_empty());
+    assert!(q(&root, ".welcome").is_some(), "the welcome screen is back");
+    assert!(q_all(&root, ".design-scores li").is_empty(), "the artifacts are empty");
+
+    let root = remount();
+    settle().await;
+    assert!(user_messages(&root).is_empty(), "the empty conversation is what was saved");
+    assert!(q(&root, ".welcome").is_some());
+}

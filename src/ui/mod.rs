@@ -104,8 +104,16 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                 <button class="icon-button" type="button" on:click=move |_| shell.toggle_theme()>
                     {move || if shell.theme.get() == Theme::Dark { t().theme_to_light } else { t().theme_to_dark }}
                 </button>
-                <button class="button restart" type="button" on:click=restart>
+                <button class="button restart" type="button" title=tr(shell.ui_lang, |s| s.restart_hint) on:click=restart>
                     {tr(shell.ui_lang, |s| s.restart)}
+                </button>
+                <button
+                    class="button new-conversation"
+                    type="button"
+                    title=tr(shell.ui_lang, |s| s.new_conversation_hint)
+                    on:click=move |_| shell.new_conversation()
+                >
+                    {tr(shell.ui_lang, |s| s.new_conversation)}
                 </button>
                 <button
                     class="button drawer-toggle"

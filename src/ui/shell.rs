@@ -254,7 +254,17 @@ impl Shell {
         self.dispatch(Event::Stop { partials });
     }
 
-    /// Aborts every call in flight without telling the engine (the page is going away).
+    /// Replaces the conversation with an empty one (and saves that): calls in flight are
+    /// aborted, and their late answers are dropped.
+    pub fn new_conversation(&self) {
+        self.abort_all();
+        self.streams.set(HashMap::new());
+        let settings = self.session.with_untracked(|s| s.settings.clone());
+        self.session.set(Session::new(new_session_id(), self.ui_lang.get_untracked(), settings, now_ms()));
+        self.save();
+    }
+
+    /// Aborts every call in flight without telling the engine (the session is going away).
     pub fn abort_all(&self) {
         let ids: Vec<CallId> = self.controls.with_value(|m| m.keys().copied().collect());
         for id in ids {
