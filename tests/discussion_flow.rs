@@ -371,16 +371,14 @@ fn stop_halts_until_retry_or_skip() {
 
 #[test]
 fn a_reloaded_session_resumes_exactly_and_offers_to_redo_the_lost_call() {
-    use deliberate::store::saved::{decode, encode};
+    use deliberate::store::saved::Journal;
     let mut d = Driver::with_llm(good_answer);
     d.say("Build a daily IT news digest as a Markdown document");
     // The refine call is in flight when the page goes away.
-    d.env.now += 1000;
-    let effects = d.session.step(Event::UserMessage { text: "add validation".into() }, &d.env);
+    let effects = d.step_unanswered(Event::UserMessage { text: "add validation".into() });
     assert!(effects.iter().any(|e| matches!(e, deliberate::engine::Effect::CallLlm(_))));
-    let restored = decode(&encode(&d.session).unwrap()).unwrap();
-    assert_eq!(restored, d.session, "the saved session is the session");
-    d.session = restored;
+    let saved = Journal::decode(&d.journal.encode().unwrap()).unwrap();
+    assert_eq!(saved.replay(), d.session, "replaying the saved journal gives the session");
     let messages_before = d.session.messages.len();
 
     d.step(Event::Resume);
@@ -394,6 +392,31 @@ fn a_reloaded_session_resumes_exactly_and_offers_to_redo_the_lost_call() {
     assert_eq!(d.stage(), Stage::Debate);
     assert!(d.session.discussion.designs_source.as_ref().unwrap().is_llm(), "the retried call made the designs");
     assert_eq!(d.calls_for(Purpose::Refine), 1);
+    assert_eq!(d.journal.replay(), d.session, "the journal keeps up through resume and retry");
+}
+
+#[test]
+fn every_flow_replays_from_its_journal_to_the_same_session() {
+    // With an LLM: contract, designs, parallel critiques, feedback, a stop, a skip, the plan.
+    let mut d = Driver::with_llm(good_answer);
+    d.say("Build a daily IT news digest as a Markdown document");
+    d.say("too expensive, make it cheaper");
+    d.step_unanswered(Event::UserMessage { text: "more validation".into() });
+    d.step(Event::Stop { partials: vec![(99, "ignored".into())] });
+    d.step(Event::SkipLlm);
+    d.say("option 2 looks good");
+    assert_eq!(d.stage(), Stage::Plan);
+    assert_eq!(d.journal.replay(), d.session);
+
+    // Without: the lunch gate with a correction, a restart, a new discussion, settings.
+    let mut d = Driver::offline();
+    d.say("을지로에서 2명 맛집 추천해줘");
+    d.say("아니 3명이야");
+    d.step(Event::Restart);
+    d.step(Event::Settings { settings: Settings { strict: true, alignment_rounds: 1, ..Settings::default() } });
+    d.say("고객 리뷰를 분석해서 주간 보고서를 표로 만들어줘");
+    d.say("1번이 좋아요");
+    assert_eq!(d.journal.replay(), d.session);
 }
 
 #[test]

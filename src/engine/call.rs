@@ -102,7 +102,7 @@ pub struct LlmFailure {
 
 /// How a call ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum LlmOutcome {
     Ok {
         text: String,

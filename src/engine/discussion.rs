@@ -162,6 +162,8 @@ impl Session {
             }
             Event::Restart => self.on_restart(env, fx),
             Event::Resume => self.on_resume(env, fx),
+            // Handled by `Session::step` for every mode.
+            Event::Settings { .. } => {}
         }
     }
 

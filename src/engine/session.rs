@@ -213,7 +213,7 @@ impl Settings {
 
 /// Something that happened: the engine's input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Event {
     /// The user sent a message.
     UserMessage { text: String },
@@ -235,6 +235,9 @@ pub enum Event {
     /// The page reopened this saved session: calls that were in flight died with the
     /// old page. The session halts as after Stop, offering to redo the step.
     Resume,
+    /// The user changed the per-session knobs: question limits apply at once, the round
+    /// limit from the next discussion.
+    Settings { settings: Settings },
 }
 
 /// Something the shell must do: the engine's output.
@@ -250,7 +253,7 @@ pub enum Effect {
 }
 
 /// What the shell tells the engine about the world for one step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Env {
     /// Milliseconds since the epoch.
     pub now: u64,
@@ -322,8 +325,9 @@ impl Session {
     pub fn step(&mut self, event: Event, env: &Env) -> Vec<Effect> {
         self.updated_at = env.now;
         let mut fx = Vec::new();
-        match self.mode {
-            Mode::Discussion => self.discussion_step(event, env, &mut fx),
+        match (self.mode, event) {
+            (_, Event::Settings { settings }) => self.settings = settings,
+            (Mode::Discussion, event) => self.discussion_step(event, env, &mut fx),
         }
         fx.push(Effect::Save);
         fx

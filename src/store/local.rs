@@ -1,14 +1,13 @@
 //! Browser storage (localStorage) for settings and the current session. Failures to
 //! write are reported to the caller, never silently dropped.
 
-use super::saved::{decode, encode, DecodeError};
+use super::saved::{DecodeError, Journal};
 use super::settings::LlmSettings;
-use crate::engine::session::Session;
 
 const SETTINGS_KEY: &str = "deliberate.llm";
 const DISCUSSION_KEY: &str = "deliberate.discussion";
 const KEYS_KEY: &str = "deliberate.llm.keys";
-/// The current session, saved after every step.
+/// The current conversation's journal, saved after every step.
 pub const SESSION_KEY: &str = "deliberate.session";
 /// Saved text that could not be read back, kept for the user instead of deleted.
 pub const UNREADABLE_SESSION_KEY: &str = "deliberate.session.unreadable";
@@ -54,16 +53,16 @@ pub fn save_llm_settings(settings: &LlmSettings) -> Result<(), String> {
     Ok(())
 }
 
-/// The session saved by the last page, if any. Text that cannot be read is moved to
+/// The conversation saved by the last page, if any. Text that cannot be read is moved to
 /// `UNREADABLE_SESSION_KEY` (nothing is deleted) and the reason returned.
-pub fn load_session() -> Result<Option<Session>, DecodeError> {
+pub fn load_journal() -> Result<Option<Journal>, DecodeError> {
     let Some(s) = storage() else {
         return Ok(None);
     };
     let Some(text) = s.get_item(SESSION_KEY).ok().flatten() else {
         return Ok(None);
     };
-    decode(&text).map(Some).map_err(|error| {
+    Journal::decode(&text).map(Some).map_err(|error| {
         // If even this fails the text stays where it was, and the next save overwrites it:
         // there is nowhere else to put it.
         if s.set_item(UNREADABLE_SESSION_KEY, &text).is_ok() {
@@ -73,9 +72,9 @@ pub fn load_session() -> Result<Option<Session>, DecodeError> {
     })
 }
 
-/// Saves the session so a reload resumes it.
-pub fn save_session(session: &Session) -> Result<(), String> {
+/// Saves the conversation so a reload resumes it.
+pub fn save_journal(journal: &Journal) -> Result<(), String> {
     let s = storage().ok_or_else(|| "this browser offers no local storage".to_string())?;
-    let text = encode(session)?;
+    let text = journal.encode()?;
     s.set_item(SESSION_KEY, &text).map_err(|_| "the browser refused to store the conversation".to_string())
 }

@@ -14,10 +14,10 @@ use crate::engine::session::{Effect, Env, Event, Session, Settings};
 use crate::llm::transport::{run_chat, CallControl, CallOptions};
 use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
 use crate::store::local::{
-    load_discussion_settings, load_llm_settings, load_session, save_discussion_settings, save_llm_settings,
-    save_session,
+    load_discussion_settings, load_journal, load_llm_settings, save_discussion_settings, save_journal,
+    save_llm_settings,
 };
-use crate::store::saved::DecodeError;
+use crate::store::saved::{DecodeError, Journal};
 use crate::store::settings::LlmSettings;
 
 /// Light or dark colours.
@@ -63,6 +63,8 @@ pub struct Shell {
     controls: StoredValue<HashMap<CallId, Rc<CallControl>>, LocalStorage>,
     /// Trouble saving or restoring the conversation, if any.
     pub storage_problem: RwSignal<Option<StorageProblem>>,
+    /// Every step of the conversation, saved so a reload replays it.
+    journal: StoredValue<Journal>,
 }
 
 /// Milliseconds since the epoch.
@@ -104,9 +106,13 @@ impl Shell {
                 }
             }
         };
-        let fresh = || Session::new(new_session_id(), ui_lang, load_discussion_settings(), now_ms());
-        let (session, problem) = match load_session() {
-            Ok(Some(saved)) => (saved, None),
+        let fresh = || {
+            let session = Session::new(new_session_id(), ui_lang, load_discussion_settings(), now_ms());
+            let journal = Journal::begin(&session);
+            (session, journal)
+        };
+        let ((session, journal), problem) = match load_journal() {
+            Ok(Some(journal)) => ((journal.replay(), journal), None),
             Ok(None) => (fresh(), None),
             Err(error) => (fresh(), Some(StorageProblem::Unreadable(error))),
         };
@@ -119,6 +125,7 @@ impl Shell {
             streams: RwSignal::new(HashMap::new()),
             controls: StoredValue::new_local(HashMap::new()),
             storage_problem: RwSignal::new(problem),
+            journal: StoredValue::new(journal),
         };
         shell.apply_theme();
         shell.apply_lang();
@@ -137,6 +144,7 @@ impl Shell {
     /// Feeds an event to the engine and runs the effects it returns.
     pub fn dispatch(&self, event: Event) {
         let env = self.env();
+        self.journal.update_value(|j| j.record(&event, &env));
         let mut effects = Vec::new();
         self.session.update(|s| effects = s.step(event, &env));
         self.run(effects);
@@ -159,7 +167,7 @@ impl Shell {
     /// Writes the session so a reload resumes it; a refusal is shown, not swallowed, and
     /// the conversation goes on in memory.
     fn save(&self) {
-        match self.session.with_untracked(save_session) {
+        match self.journal.with_value(save_journal) {
             Ok(()) => {
                 if self.storage_problem.with_untracked(|p| p == &Some(StorageProblem::SaveFailed)) {
                     self.storage_problem.set(None);
@@ -260,7 +268,9 @@ impl Shell {
         self.abort_all();
         self.streams.set(HashMap::new());
         let settings = self.session.with_untracked(|s| s.settings.clone());
-        self.session.set(Session::new(new_session_id(), self.ui_lang.get_untracked(), settings, now_ms()));
+        let session = Session::new(new_session_id(), self.ui_lang.get_untracked(), settings, now_ms());
+        self.journal.set_value(Journal::begin(&session));
+        self.session.set(session);
         self.save();
     }
 
@@ -288,8 +298,7 @@ impl Shell {
     /// next discussion (restart or new request).
     pub fn apply_discussion_settings(&self, settings: Settings) -> Result<(), String> {
         let stored = save_discussion_settings(&settings);
-        self.session.update(|s| s.settings = settings);
-        self.save();
+        self.dispatch(Event::Settings { settings });
         stored
     }
 

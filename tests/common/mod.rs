@@ -8,6 +8,7 @@ use deliberate::engine::call::{LlmCall, LlmFailure, LlmOutcome, Purpose, Usage};
 use deliberate::engine::lang::Lang;
 use deliberate::engine::session::{Body, Effect, Env, Event, QuestionCard, Session, Settings};
 use deliberate::engine::state_machine::Stage;
+use deliberate::store::saved::Journal;
 
 /// What the scripted LLM answers a call with.
 pub type Script = Box<dyn FnMut(&LlmCall) -> LlmOutcome>;
@@ -21,6 +22,8 @@ pub struct Driver {
     pub calls: Vec<LlmCall>,
     /// For each step, the calls it started (a batch runs concurrently).
     pub batches: Vec<Vec<LlmCall>>,
+    /// Every step, as the browser shell saves it.
+    pub journal: Journal,
 }
 
 impl Driver {
@@ -37,21 +40,31 @@ impl Driver {
     /// A driver with the given settings and optional LLM.
     pub fn with_settings(settings: Settings, script: Option<Script>) -> Self {
         let llm = script.is_some();
+        let session = Session::new("test", Lang::En, settings, 1_000);
+        let journal = Journal::begin(&session);
         Driver {
-            session: Session::new("test", Lang::En, settings, 1_000),
+            session,
             env: Env { now: 1_000, designer: llm, critic: llm },
             script,
             calls: Vec::new(),
             batches: Vec::new(),
+            journal,
         }
     }
 
     /// Applies an event and answers every LLM call it leads to.
     pub fn step(&mut self, event: Event) -> &mut Self {
-        self.env.now += 1_000;
-        let effects = self.session.step(event, &self.env);
+        let effects = self.step_unanswered(event);
         self.run(effects);
         self
+    }
+
+    /// Applies an event and returns its effects without answering any LLM call, as when
+    /// the page goes away or the user presses Stop while calls are in flight.
+    pub fn step_unanswered(&mut self, event: Event) -> Vec<Effect> {
+        self.env.now += 1_000;
+        self.journal.record(&event, &self.env);
+        self.session.step(event, &self.env)
     }
 
     fn run(&mut self, effects: Vec<Effect>) {
@@ -74,7 +87,9 @@ impl Driver {
                 None => panic!("the engine asked an LLM although none is configured: {:?}", call.purpose),
             };
             self.env.now += 500;
-            let effects = self.session.step(Event::LlmResult { call: call.id, outcome }, &self.env);
+            let event = Event::LlmResult { call: call.id, outcome };
+            self.journal.record(&event, &self.env);
+            let effects = self.session.step(event, &self.env);
             self.run(effects);
         }
     }
