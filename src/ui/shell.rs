@@ -164,7 +164,7 @@ impl Shell {
         }
     }
 
-    /// Writes the session so a reload resumes it; a refusal is shown, not swallowed, and
+    /// Writes the journal so a reload replays it; a refusal is shown, not swallowed, and
     /// the conversation goes on in memory.
     fn save(&self) {
         match self.journal.with_value(save_journal) {
