@@ -45,28 +45,27 @@ impl AppPage {
     /// Serves `dist/`, opens it in Chromium with the given browser language
     /// (`"ko-KR"` or `"en-US"`), and waits until the composer accepts input.
     pub fn open(language: &str) -> Result<AppPage, Error> {
-        let server = StaticServer::start(&dist_dir()).map_err(Error::Io)?;
-        let browser = Browser::builder()
-            .arg(format!("--lang={language}"))
-            .accept_languages(&format!("{language},{}", &language[..2]))
-            .window_size(1280, 900)
-            .launch()?;
-        let page = AppPage { browser, server };
+        let page = Self::launch(language)?;
         page.browser.goto(&page.server.url())?;
         page.browser.wait_for_element("#composer-input", STEP)?;
         Ok(page)
     }
 
-    /// Like `open`, with LLM settings stored before the app starts, as the app stores
-    /// them: `settings` is the `deliberate.llm` JSON, `keys` the remembered keys.
-    pub fn open_with_llm(language: &str, settings: &Value, keys: &Value) -> Result<AppPage, Error> {
+    /// Serves `dist/` and starts Chromium in `language`, on no page yet.
+    fn launch(language: &str) -> Result<AppPage, Error> {
         let server = StaticServer::start(&dist_dir()).map_err(Error::Io)?;
         let browser = Browser::builder()
             .arg(format!("--lang={language}"))
             .accept_languages(&format!("{language},{}", &language[..2]))
             .window_size(1280, 900)
             .launch()?;
-        let page = AppPage { browser, server };
+        Ok(AppPage { browser, server })
+    }
+
+    /// Like `open`, with LLM settings stored before the app starts, as the app stores
+    /// them: `settings` is the `deliberate.llm` JSON, `keys` the remembered keys.
+    pub fn open_with_llm(language: &str, settings: &Value, keys: &Value) -> Result<AppPage, Error> {
+        let page = Self::launch(language)?;
         // localStorage belongs to the origin: set it from any page of the origin first.
         page.browser.goto(&format!("{}seed-settings", page.server.url()))?;
         page.browser.execute(
@@ -77,6 +76,14 @@ impl AppPage {
         page.browser.goto(&page.server.url())?;
         page.browser.wait_for_element("#composer-input", STEP)?;
         Ok(page)
+    }
+
+    /// Forgets the saved conversation and reloads, so a new one starts (settings stay).
+    pub fn start_over(&self) -> Result<(), Error> {
+        self.browser.execute("localStorage.removeItem('deliberate.session'); return true;", vec![])?;
+        self.browser.refresh()?;
+        self.browser.wait_for_element("#composer-input", STEP)?;
+        Ok(())
     }
 
     /// Types a message into the composer and presses Enter.

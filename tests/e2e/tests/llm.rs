@@ -259,10 +259,7 @@ fn every_fault_gives_its_message_loses_nothing_and_retry_succeeds() {
         for _ in 0..case.times {
             mock.push_fault(FaultRule::new(case.fault.clone()).role("designer"));
         }
-        // A fresh conversation per case: forget the saved one, then reload.
-        page.browser.execute("localStorage.removeItem('deliberate.session'); return true;", vec![]).unwrap();
-        page.browser.refresh().unwrap();
-        page.browser.wait_for_element("#composer-input", STEP).unwrap();
+        page.start_over().unwrap();
         page.send("Build a daily IT news digest as a Markdown document").unwrap();
         page.wait_stage("DEBATE").unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
         let designers = by_role(&mock.requests(), "designer").len();

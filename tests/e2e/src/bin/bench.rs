@@ -185,10 +185,7 @@ fn llm_figures() {
     for _ in 0..5 {
         mock.reset();
         mock.set_pacing(Pacing { latency_ms: L, ..Pacing::default() });
-        // Each run starts a new conversation: forget the saved one, then reload.
-        let _ = page.browser.execute("localStorage.removeItem('deliberate.session'); return true;", vec![]);
-        let _ = page.browser.refresh();
-        if page.browser.wait_for_element("#composer-input", STEP).is_err() {
+        if page.start_over().is_err() {
             continue;
         }
         if page.send("Build a daily IT news digest as a Markdown document").is_err()
