@@ -46,7 +46,7 @@ pub fn play_heuristic_discussion(lang: Lang, clock: &mut dyn FnMut() -> f64) -> 
     timed(&mut session, "feedback", Event::UserMessage { text: feedback1.to_string() });
     timed(&mut session, "feedback", Event::UserMessage { text: feedback2.to_string() });
     timed(&mut session, "choice", Event::UserMessage { text: choice.to_string() });
-    (timings, session.discussion.stage())
+    (timings, session.stage().unwrap_or(Stage::Understand))
 }
 
 #[cfg(test)]

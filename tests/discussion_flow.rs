@@ -7,7 +7,7 @@ use common::{failed, good_answer, ok, Driver};
 use deliberate::engine::call::{FailureKind, LlmRole, Purpose};
 use deliberate::engine::contract::Confidence;
 use deliberate::engine::gate::GateStatus;
-use deliberate::engine::session::{Body, CardKind, Event, ResponseType, Settings, Target};
+use deliberate::engine::session::{Artifact, Body, CardKind, Event, ResponseType, Settings, Target};
 use deliberate::engine::source::Source;
 use deliberate::engine::state_machine::Stage;
 #[cfg(target_arch = "wasm32")]
@@ -41,17 +41,17 @@ fn korean_one_line_request_reaches_a_plan_without_a_key() {
     d.answer(&answers);
     // Answered: designs are shown with their critiques and the debate is open.
     assert_eq!(d.stage(), Stage::Debate);
-    let designs = d.session.discussion.designs.clone();
+    let designs = d.discussion().designs.clone();
     assert_eq!(designs.len(), 3);
     assert!(designs.iter().all(|x| !x.name.is_empty()));
-    assert!(d.session.discussion.critiques.iter().all(Option::is_some));
+    assert!(d.discussion().critiques.iter().all(Option::is_some));
 
     d.say("2번이 좋아요");
     assert_eq!(d.stage(), Stage::Plan, "confirm leads to the plan at once");
-    let plan = d.session.discussion.plan.clone().expect("a plan");
+    let plan = d.discussion().plan.clone().expect("a plan");
     assert!(plan.markdown.starts_with("# 실행 계획"));
     assert_eq!(plan.source, Source::NO_LLM);
-    assert_eq!(d.session.discussion.selected_design.as_ref().map(|x| x.name.clone()), Some(designs[1].name.clone()));
+    assert_eq!(d.discussion().selected_design.as_ref().map(|x| x.name.clone()), Some(designs[1].name.clone()));
     assert_eq!(
         response_types(&d),
         vec![
@@ -70,7 +70,7 @@ fn whole_run_visits_every_stage_in_order() {
     d.say("Build a news digest pipeline as a Markdown report for our team");
     d.say("make it cheaper");
     d.say("looks good, go with option 1");
-    let visited: Vec<Stage> = d.session.discussion.machine.history().iter().map(|m| m.to).collect();
+    let visited: Vec<Stage> = d.discussion().machine.history().iter().map(|m| m.to).collect();
     assert_eq!(
         visited,
         vec![
@@ -97,9 +97,9 @@ fn feedback_refines_and_satisfaction_confirms_in_both_languages() {
         d.say(request);
         assert_eq!(d.stage(), Stage::Debate, "{request}: format given, so no question");
         d.say(negative);
-        assert_eq!(d.session.discussion.machine.round(), 1, "{negative} is feedback, not satisfaction");
+        assert_eq!(d.discussion().machine.round(), 1, "{negative} is feedback, not satisfaction");
         assert_eq!(d.stage(), Stage::Debate);
-        assert!(d.session.discussion.designs.iter().all(|x| x.has_role("validator")), "feedback was applied");
+        assert!(d.discussion().designs.iter().all(|x| x.has_role("validator")), "feedback was applied");
         d.say(positive);
         assert_eq!(d.stage(), Stage::Plan, "{positive}");
     }
@@ -116,16 +116,19 @@ fn satisfaction_without_a_choice_asks_which_design() {
     let pick = card.questions[0].options[2].clone();
     d.answer(&[&pick]);
     assert_eq!(d.stage(), Stage::Plan);
-    assert_eq!(d.session.discussion.selected, Some(2));
+    assert_eq!(d.discussion().selected, Some(2));
 }
 
 #[test]
 fn choosing_from_a_card_button_plans_at_once() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");
-    d.step(Event::ChooseDesign { index: 0 });
+    d.step(Event::choose_design(0));
     assert_eq!(d.stage(), Stage::Plan);
-    assert!(matches!(d.session.messages.last().map(|m| &m.body), Some(Body::PlanGenerated { .. })));
+    assert!(matches!(
+        d.session.messages.last().map(|m| &m.body),
+        Some(Body::Artifact { artifact: Artifact::PlanGenerated { .. } })
+    ));
 }
 
 #[test]
@@ -135,12 +138,12 @@ fn round_limit_forces_a_decision() {
     d.say("Build a news digest as a Markdown document");
     d.say("make it cheaper");
     d.say("add validation");
-    assert_eq!(d.session.discussion.machine.round(), 2);
-    assert!(d.session.discussion.machine.force_decision_mode());
+    assert_eq!(d.discussion().machine.round(), 2);
+    assert!(d.discussion().machine.force_decision_mode());
     let card = d.open_card().expect("the final round asks for a choice");
     assert_eq!(card.kind, CardKind::ChooseDesign);
     d.say("make it faster too");
-    assert_eq!(d.session.discussion.machine.round(), 2, "no more refine rounds");
+    assert_eq!(d.discussion().machine.round(), 2, "no more refine rounds");
     assert_eq!(d.stage(), Stage::Debate);
     d.answer(&["x"]);
     assert_eq!(d.stage(), Stage::Debate, "an answer that names no design changes nothing");
@@ -159,13 +162,13 @@ fn injection_is_blocked_in_both_languages_and_changes_nothing() {
         d.say(attack);
         assert!(matches!(d.session.messages.last().map(|m| &m.body), Some(Body::SecurityWarning { .. })), "{attack}");
         assert_eq!(d.stage(), Stage::Understand);
-        assert!(d.session.discussion.request.is_none(), "the attack was not taken as a request");
+        assert!(d.discussion().request.is_none(), "the attack was not taken as a request");
 
         d.say("Build a news digest as a Markdown document");
         assert_eq!(d.stage(), Stage::Debate);
         d.say(attack);
         assert_eq!(d.stage(), Stage::Debate, "blocked feedback does not move the discussion");
-        assert_eq!(d.session.discussion.machine.round(), 0);
+        assert_eq!(d.discussion().machine.round(), 0);
     }
 }
 
@@ -175,8 +178,8 @@ fn restart_returns_to_understand_and_clears_artifacts() {
     d.say("Build a news digest as a Markdown document");
     d.step(Event::Restart);
     assert_eq!(d.stage(), Stage::Understand);
-    assert!(d.session.discussion.designs.is_empty());
-    assert!(d.session.discussion.contract.is_none());
+    assert!(d.discussion().designs.is_empty());
+    assert!(d.discussion().contract.is_none());
     d.say("Classify support tickets into a table");
     assert_eq!(d.stage(), Stage::Debate);
 }
@@ -186,9 +189,9 @@ fn message_after_the_plan_points_to_restart() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");
     d.say("ok option 1");
-    let (stage, plan) = (d.stage(), d.session.discussion.plan.clone());
+    let (stage, plan) = (d.stage(), d.discussion().plan.clone());
     d.say("one more thing");
-    assert_eq!((d.stage(), d.session.discussion.plan.clone()), (stage, plan), "the finished plan stays as it is");
+    assert_eq!((d.stage(), d.discussion().plan.clone()), (stage, plan), "the finished plan stays as it is");
     assert!(matches!(d.session.messages.last().map(|m| &m.body), Some(Body::Notice { .. })));
 }
 
@@ -217,12 +220,14 @@ fn llm_path_uses_one_design_call_and_one_parallel_critique_batch() {
     let critique_batch =
         d.batches.iter().find(|b| matches!(b[0].purpose, Purpose::Critique { .. })).expect("a critique batch");
     assert_eq!(critique_batch.len(), 2, "both designs are critiqued in one batch");
-    assert!(critique_batch.iter().all(|c| c.batch == critique_batch[0].batch && c.role == LlmRole::Critic));
-    assert_eq!(d.session.discussion.designs[0].name, "LLM Lean");
-    assert!(d.session.discussion.critiques.iter().flatten().all(|r| r.source.is_llm()));
+    assert!(critique_batch
+        .iter()
+        .all(|c| c.batch == critique_batch[0].batch && c.endpoint == LlmRole::Critic.endpoint()));
+    assert_eq!(d.discussion().designs[0].name, "LLM Lean");
+    assert!(d.discussion().critiques.iter().flatten().all(|r| r.source.is_llm()));
     d.say("LLM Checked looks good");
     assert_eq!(d.stage(), Stage::Plan);
-    assert_eq!(d.session.discussion.plan.as_ref().unwrap().markdown, "# LLM plan\n\n1. Build it");
+    assert_eq!(d.discussion().plan.as_ref().unwrap().markdown, "# LLM plan\n\n1. Build it");
     assert_eq!(d.session.total_usage().input_tokens, 10 * d.calls.len() as u32, "usage is kept per call");
 }
 
@@ -270,10 +275,10 @@ fn failed_or_unreadable_calls_fall_back_to_heuristics_and_say_so() {
     });
     d.say("Build a daily IT news digest");
     assert_eq!(d.stage(), Stage::Debate, "failures never stall the flow");
-    assert!(matches!(d.session.discussion.designs_source, Some(Source::Heuristic(_))));
-    assert_eq!(d.session.discussion.designs.len(), 3, "the fallback templates stand in");
-    assert!(!d.session.discussion.critiques[0].as_ref().unwrap().source.is_llm());
-    assert!(d.session.discussion.critiques[1].as_ref().unwrap().source.is_llm());
+    assert!(matches!(d.discussion().designs_source, Some(Source::Heuristic(_))));
+    assert_eq!(d.discussion().designs.len(), 3, "the fallback templates stand in");
+    assert!(!d.discussion().critiques[0].as_ref().unwrap().source.is_llm());
+    assert!(d.discussion().critiques[1].as_ref().unwrap().source.is_llm());
     let errors: Vec<(Option<Purpose>, FailureKind)> = d
         .bodies()
         .into_iter()
@@ -307,7 +312,7 @@ fn retry_redoes_the_named_step_only_while_it_still_applies() {
     assert!(d.session.can_retry(critique));
     assert!(!d.session.can_retry(Purpose::Designs), "the designs came from the LLM: nothing to redo");
     d.step(Event::Retry { purpose: Some(critique) });
-    assert!(d.session.discussion.critiques[1].as_ref().unwrap().source.is_llm());
+    assert!(d.discussion().critiques[1].as_ref().unwrap().source.is_llm());
     assert_eq!(d.calls_for(critique), 2);
     assert!(!d.session.can_retry(critique), "redone: no longer a stand-in");
     d.say("LLM Lean is good");
@@ -328,10 +333,10 @@ fn retry_after_a_failure_redoes_the_step_with_the_llm() {
         _ => good_answer(call),
     });
     d.say("Build a daily IT news digest");
-    assert!(!d.session.discussion.designs_source.as_ref().unwrap().is_llm());
+    assert!(!d.discussion().designs_source.as_ref().unwrap().is_llm());
     d.step(Event::Retry { purpose: None });
-    assert!(d.session.discussion.designs_source.as_ref().unwrap().is_llm());
-    assert_eq!(d.session.discussion.designs[0].name, "LLM Lean");
+    assert!(d.discussion().designs_source.as_ref().unwrap().is_llm());
+    assert_eq!(d.discussion().designs[0].name, "LLM Lean");
     assert_eq!(d.stage(), Stage::Debate);
 }
 
@@ -342,9 +347,9 @@ fn unreadable_contract_analysis_asks_instead_of_guessing() {
         _ => good_answer(call),
     });
     d.say("Build a daily IT news digest as a Markdown document");
-    let contract = d.session.discussion.contract.clone().unwrap();
+    let contract = d.discussion().contract.clone().unwrap();
     assert_eq!(contract.confidence, Confidence::Low);
-    assert!(matches!(d.session.discussion.contract_source, Some(Source::Heuristic(_))));
+    assert!(matches!(d.discussion().contract_source, Some(Source::Heuristic(_))));
     let card = d.open_card().expect("asks for more detail");
     assert!(card.questions[0].text.contains("analysis failed"));
     d.answer(&["It is for our sales team, every morning"]);
@@ -366,7 +371,7 @@ fn stop_halts_until_retry_or_skip() {
     assert_eq!(d.stage(), Stage::Refine);
     d.step(Event::SkipLlm);
     assert_eq!(d.stage(), Stage::Debate);
-    assert!(!d.session.discussion.designs_source.as_ref().unwrap().is_llm(), "skipped: heuristics made the designs");
+    assert!(!d.discussion().designs_source.as_ref().unwrap().is_llm(), "skipped: heuristics made the designs");
 }
 
 #[test]
@@ -383,14 +388,14 @@ fn a_reloaded_session_resumes_exactly_and_offers_to_redo_the_lost_call() {
 
     d.step(Event::Resume);
     assert!(!d.session.is_busy(), "the lost call is no longer waited for");
-    assert!(d.session.discussion.halted);
+    assert!(d.session.halted);
     assert_eq!(d.stage(), Stage::Refine);
     assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("reloaded"))));
     assert!(d.session.messages.len() > messages_before, "nothing was dropped, a notice was added");
 
     d.step(Event::Retry { purpose: None });
     assert_eq!(d.stage(), Stage::Debate);
-    assert!(d.session.discussion.designs_source.as_ref().unwrap().is_llm(), "the retried call made the designs");
+    assert!(d.discussion().designs_source.as_ref().unwrap().is_llm(), "the retried call made the designs");
     assert_eq!(d.calls_for(Purpose::Refine), 1);
     assert_eq!(d.journal.replay(), d.session, "the journal keeps up through resume and retry");
 }
@@ -426,7 +431,7 @@ fn resume_with_nothing_in_flight_changes_nothing() {
     let before = d.session.clone();
     d.step(Event::Resume);
     assert_eq!(d.session.messages, before.messages);
-    assert_eq!(d.session.discussion, before.discussion);
+    assert_eq!(d.session.mode, before.mode);
 }
 
 #[test]
@@ -441,7 +446,7 @@ fn answers_to_cancelled_calls_are_ignored() {
     d.session.step(Event::Restart, &d.env);
     let before = d.session.clone();
     d.session.step(Event::LlmResult { call: call.unwrap(), outcome: ok("{}") }, &d.env);
-    assert_eq!(d.session.discussion, before.discussion);
+    assert_eq!(d.session.mode, before.mode);
 }
 
 // ---- UNDERSTAND: contract and slot gate ----
@@ -460,7 +465,7 @@ fn gate_completes_without_llm_when_answers_fill_the_required_slots() {
     assert_eq!(card.questions[0].target, Target::Field(deliberate::engine::contract::Field::Format));
     d.answer(&["Markdown"]);
     assert_eq!(d.calls_for(Purpose::Contract), 1, "filled slots complete the gate with zero further LLM calls");
-    assert_eq!(d.session.discussion.gate.as_ref().unwrap().status, GateStatus::Completed);
+    assert_eq!(d.discussion().gate.as_ref().unwrap().status, GateStatus::Completed);
     assert_eq!(d.stage(), Stage::Debate);
 }
 
@@ -495,7 +500,7 @@ fn vague_request_asks_for_the_goal_and_never_the_same_question_twice() {
     }
     // Smart mode: at the limit it proceeds with stated assumptions.
     assert_eq!(d.stage(), Stage::Debate);
-    let contract = d.session.discussion.contract.as_ref().unwrap();
+    let contract = d.discussion().contract.as_ref().unwrap();
     assert!(!contract.assumptions.is_empty());
     assert!(!contract.format.is_empty() && !contract.goal.is_empty());
 }
@@ -511,7 +516,7 @@ fn strict_mode_confirms_assumptions_at_the_round_limit() {
     let proceed = card.questions[0].options[0].clone();
     d.answer(&[&proceed]);
     assert_eq!(d.stage(), Stage::Debate);
-    assert!(!d.session.discussion.contract.as_ref().unwrap().assumptions.is_empty());
+    assert!(!d.discussion().contract.as_ref().unwrap().assumptions.is_empty());
 }
 
 #[test]
@@ -529,7 +534,7 @@ fn cancel_drops_the_request() {
         assert!(d.open_card().is_some());
         d.say(word);
         assert!(d.open_card().is_none());
-        assert!(d.session.discussion.request.is_none());
+        assert!(d.discussion().request.is_none());
         d.say("Classify tickets into a table");
         assert_eq!(d.stage(), Stage::Debate, "a new request works after cancelling");
     }
@@ -558,22 +563,22 @@ fn lunch_gate_asks_only_for_what_is_missing_and_takes_corrections() {
     assert_eq!(card.questions.len(), 1);
     assert_eq!(card.questions[0].target, Target::Slot("datetime".into()));
     d.say("아니 3명이야");
-    let gate = d.session.discussion.gate.as_ref().unwrap();
+    let gate = d.discussion().gate.as_ref().unwrap();
     assert_eq!(gate.slots["party_size"].display(deliberate::engine::lang::Lang::Ko), "3명");
     assert!(d
         .bodies()
         .iter()
         .any(|b| matches!(b, Body::Notice { text } if text.contains("2명") && text.contains("3명"))));
     d.say("12시 30분");
-    assert_eq!(d.session.discussion.gate.as_ref().unwrap().status, GateStatus::Completed);
-    assert!(d.session.discussion.worker_done);
+    assert_eq!(d.discussion().gate.as_ref().unwrap().status, GateStatus::Completed);
+    assert!(d.discussion().worker_done);
 }
 
 #[test]
 fn lunch_gate_rejects_impossible_party_sizes_with_a_reason() {
     let mut d = Driver::offline();
     d.say("점심 500명 을지로 12시");
-    let gate = d.session.discussion.gate.as_ref().unwrap();
+    let gate = d.discussion().gate.as_ref().unwrap();
     assert!(!gate.slots.contains_key("party_size"));
     assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("500"))));
     assert!(d.open_card().is_some(), "still asks for the party size");
@@ -583,16 +588,16 @@ fn lunch_gate_rejects_impossible_party_sizes_with_a_reason() {
 fn lunch_gate_rejects_impossible_dates_and_times_with_a_reason() {
     let mut d = Driver::offline();
     d.say("을지로 2명 2월 30일 점심 추천해줘");
-    let gate = d.session.discussion.gate.as_ref().unwrap();
+    let gate = d.discussion().gate.as_ref().unwrap();
     assert!(!gate.slots.contains_key("datetime"), "an impossible date fills nothing");
     assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("2월 30일은 없는 날짜"))));
     let card = d.open_card().expect("still asks when");
     assert_eq!(card.questions[0].target, Target::Slot("datetime".into()));
     d.say("25시");
     assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("25시 0분은 없는 시각"))));
-    assert!(!d.session.discussion.gate.as_ref().unwrap().slots.contains_key("datetime"));
+    assert!(!d.discussion().gate.as_ref().unwrap().slots.contains_key("datetime"));
     d.say("3월 2일 12시");
-    let gate = d.session.discussion.gate.as_ref().unwrap();
+    let gate = d.discussion().gate.as_ref().unwrap();
     assert_eq!(gate.status, GateStatus::Completed);
     assert_eq!(gate.slots["datetime"].display(deliberate::engine::lang::Lang::Ko), "3월 2일 12:00");
 }
@@ -610,7 +615,7 @@ fn lunch_gate_offers_choices_then_a_default_after_the_reask_limit() {
     let third = d.open_card().unwrap();
     assert!(third.questions[0].options.contains(&"2명".to_string()), "the default is offered");
     d.answer(&["음"]);
-    let gate = d.session.discussion.gate.as_ref().unwrap();
+    let gate = d.discussion().gate.as_ref().unwrap();
     assert_eq!(gate.status, GateStatus::Completed, "the default fills the slot instead of a fourth question");
     assert_eq!(gate.approvals.get("party_size"), Some(&false));
 }
@@ -625,7 +630,7 @@ fn lunch_question_is_worded_by_the_llm_but_the_gate_decides() {
     assert!(matches!(card.source, Source::Llm { .. }));
     d.answer(&["12:30"]);
     assert_eq!(d.calls_for(Purpose::Question), 1, "the filled gate asks the LLM nothing more");
-    assert_eq!(d.calls_for(Purpose::Worker), 1);
+    assert_eq!(d.calls_for(Purpose::LunchAnswer), 1);
 }
 
 #[test]
@@ -636,7 +641,7 @@ fn one_reply_can_fill_several_slots_asked_by_one_worded_question() {
     assert_eq!(card.questions.len(), 1, "the LLM words one question for all missing slots");
     assert_eq!(card.questions[0].target, Target::Free);
     d.say("Itaewon, 2 people, 1pm");
-    let gate = d.session.discussion.gate.as_ref().unwrap();
+    let gate = d.discussion().gate.as_ref().unwrap();
     assert_eq!(gate.status, GateStatus::Completed, "{:?}", gate.slots);
     assert_eq!(d.calls_for(Purpose::Question), 1);
 }
@@ -646,10 +651,10 @@ fn a_new_round_limit_applies_from_the_next_discussion() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");
     d.session.settings.max_rounds = 1;
-    assert_eq!(d.session.discussion.machine.max_rounds(), 5, "the running discussion keeps its limit");
+    assert_eq!(d.discussion().machine.max_rounds(), 5, "the running discussion keeps its limit");
     d.step(Event::Restart);
     d.say("Build a news digest as a Markdown document");
-    assert_eq!(d.session.discussion.machine.max_rounds(), 1);
+    assert_eq!(d.discussion().machine.max_rounds(), 1);
     d.say("make it cheaper");
     assert!(d.open_card().is_some_and(|c| c.kind == CardKind::ChooseDesign), "one round, then a decision");
 }

@@ -2,8 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::prompt::Prompt;
-
 /// Identifies one LLM call within a session.
 pub type CallId = u32;
 /// Calls sharing a batch id may run concurrently; the engine waits for all of them.
@@ -27,8 +25,9 @@ pub enum Purpose {
     Contract,
     /// Wording a question for missing slots (UNDERSTAND).
     Question,
-    /// The task of a non-discussion intent once its slots are filled.
-    Worker,
+    /// The answer of the lunch intent (seed 002's worker) once its slots are filled.
+    #[serde(rename = "worker")]
+    LunchAnswer,
     /// 2-3 design proposals (DESIGN).
     Designs,
     /// Critique of one design (PRESENT).
@@ -39,17 +38,28 @@ pub enum Purpose {
     Plan,
 }
 
-/// An LLM request the shell should run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LlmCall {
-    pub id: CallId,
-    pub batch: BatchId,
-    pub purpose: Purpose,
-    pub role: LlmRole,
-    pub prompt: Prompt,
-    /// When set, streamed text should appear live in this message.
-    pub stream_into: Option<u32>,
+impl LlmRole {
+    /// The configured endpoint this role's calls go to.
+    pub fn endpoint(self) -> super::core::Endpoint {
+        match self {
+            LlmRole::Designer => super::core::Endpoint::Primary,
+            LlmRole::Critic => super::core::Endpoint::Secondary,
+        }
+    }
 }
+
+impl Purpose {
+    /// Who answers calls made for this purpose.
+    pub fn role(self) -> LlmRole {
+        match self {
+            Purpose::Critique { .. } => LlmRole::Critic,
+            _ => LlmRole::Designer,
+        }
+    }
+}
+
+/// An LLM request of the app.
+pub use super::session::LlmCall;
 
 /// Token usage as reported by the provider.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

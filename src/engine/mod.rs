@@ -3,6 +3,7 @@
 
 pub mod call;
 pub mod contract;
+pub mod core;
 pub mod critique;
 pub mod design;
 pub mod discussion;
@@ -10,6 +11,7 @@ pub mod gate;
 pub mod grounding;
 pub mod json;
 pub mod lang;
+pub mod lunch;
 pub mod memory;
 pub mod plan;
 pub mod prompt;
@@ -19,6 +21,7 @@ pub mod signals;
 pub mod slots;
 pub mod source;
 pub mod state_machine;
+pub mod step;
 pub mod words;
 
 pub use session::{Effect, Env, Event, Session};

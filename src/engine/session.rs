@@ -1,193 +1,40 @@
-//! One conversation: its messages, the state of its mode, the LLM calls in flight, and
-//! `step`, the engine's single entry point (event in, effects out).
+//! The app's session: the conversation core with the app's modes plugged in. The mode
+//! switch lives here; each mode lives in its own module.
 
 use serde::{Deserialize, Serialize};
 
-use super::call::{BatchId, CallId, LlmCall, LlmFailure, LlmOutcome, LlmRole, Purpose, Usage};
-use super::contract::Field;
+use super::call::Purpose;
+use super::core::{self, CardId, Conversation, Effects, Endpoint, Mode};
 use super::critique::Critique;
-use super::design::DesignProposal;
-use super::discussion::Discussion;
+use super::discussion::{Discussion, DiscussionAction, DiscussionArtifact};
 use super::lang::Lang;
-use super::plan::Plan;
-use super::prompt::Prompt;
-use super::security::InjectionKind;
 use super::source::Source;
+use super::state_machine::Stage;
 
-/// Identifies a message within a session.
-pub type MessageId = u32;
-/// Identifies a question card within a session.
-pub type CardId = u32;
+pub use super::core::{
+    CallKind, CardKind, Endpoint as LlmEndpoint, Env, MessageId, Question, QuestionCard, ResponseType, Role, Target,
+    Waiting, MAX_OPTIONS,
+};
+pub use super::discussion::DiscussionArtifact as Artifact;
 
-/// What a session does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// Talk a request into an agreed plan (seed 000 with 002 and 003).
-    #[default]
-    Discussion,
-}
+/// The app's session.
+pub type Session = core::Session<AppMode>;
+/// A message of the app's session.
+pub type Message = core::Message<AppMode>;
+/// What an app message shows.
+pub type Body = core::Body<AppMode>;
+/// The app engine's input.
+pub type Event = core::Event<AppMode>;
+/// The app engine's output.
+pub type Effect = core::Effect<AppMode>;
+/// An LLM request of the app.
+pub type LlmCall = core::LlmCall<AppMode>;
+/// An LLM call of the app in flight.
+pub type Pending = core::Pending<AppMode>;
+/// A finished LLM call of the app.
+pub type CallRecord = core::CallRecord<AppMode>;
 
-/// Who wrote a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    User,
-    Assistant,
-}
-
-/// What a question is about, so its answer lands in the right place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "target", content = "name", rename_all = "snake_case")]
-pub enum Target {
-    /// A field of the requirement contract.
-    Field(Field),
-    /// A slot of the gate (non-discussion intents).
-    Slot(String),
-    /// Which design to go with.
-    Design,
-    /// Whether to proceed with stated assumptions.
-    Proceed,
-    /// A question an LLM wrote; the answer informs the next analysis.
-    Free,
-}
-
-/// One question of a card (AskUserQuestion: free text, or 2–10 options plus "Other").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Question {
-    pub text: String,
-    /// Choices; empty for a free-text question.
-    pub options: Vec<String>,
-    /// Whether an answer other than the options is accepted.
-    pub allow_other: bool,
-    pub target: Target,
-}
-
-/// Most options a question may offer.
-pub const MAX_OPTIONS: usize = 10;
-
-/// Why a card was shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CardKind {
-    /// Questions for missing information (UNDERSTAND).
-    Clarify,
-    /// Strict mode at the round limit: proceed on the stated assumptions?
-    ConfirmAssumptions,
-    /// Pick one of the designs (CONFIRM, or forced at the round limit).
-    ChooseDesign,
-}
-
-/// A card of questions the user answers in place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct QuestionCard {
-    pub id: CardId,
-    pub kind: CardKind,
-    pub questions: Vec<Question>,
-    /// The answers once given, one per question ("" for a skipped one).
-    pub answers: Option<Vec<String>>,
-    pub source: Source,
-}
-
-impl QuestionCard {
-    /// True while the card waits for answers.
-    pub fn is_open(&self) -> bool {
-        self.answers.is_none()
-    }
-}
-
-/// A design's critique and who made it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Reviewed {
-    pub critique: Critique,
-    pub source: Source,
-}
-
-/// The response types of seed 000, carried by assistant messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResponseType {
-    SecurityWarning,
-    Clarification,
-    DesignsPresented,
-    CritiqueComplete,
-    PlanGenerated,
-    Error,
-}
-
-/// What a message shows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Body {
-    /// Plain text: the user's words, or assistant prose (Markdown).
-    Text { text: String, source: Option<Source> },
-    /// The message was blocked as a prompt-injection attempt.
-    SecurityWarning { findings: Vec<InjectionKind> },
-    /// Questions to answer.
-    Clarification { card: QuestionCard },
-    /// Design proposals of a round.
-    DesignsPresented { round: u32, designs: Vec<DesignProposal>, source: Source, changes: Vec<String> },
-    /// Critiques of a round's designs.
-    CritiqueComplete { round: u32, critiques: Vec<Reviewed> },
-    /// The final plan.
-    PlanGenerated { plan: Plan, selected_design: DesignProposal, discussion_summary: String },
-    /// An LLM call failed; `fell_back` tells whether a heuristic filled in.
-    Error { purpose: Option<Purpose>, failure: LlmFailure, fell_back: bool },
-    /// Engine information: restarts, cancellations, corrections, round limits.
-    Notice { text: String },
-    /// Text streaming in from an LLM call.
-    Streaming { call: CallId, purpose: Purpose },
-}
-
-impl Body {
-    /// The seed's response type of this message, if it is one of them.
-    pub fn response_type(&self) -> Option<ResponseType> {
-        match self {
-            Body::SecurityWarning { .. } => Some(ResponseType::SecurityWarning),
-            Body::Clarification { .. } => Some(ResponseType::Clarification),
-            Body::DesignsPresented { .. } => Some(ResponseType::DesignsPresented),
-            Body::CritiqueComplete { .. } => Some(ResponseType::CritiqueComplete),
-            Body::PlanGenerated { .. } => Some(ResponseType::PlanGenerated),
-            Body::Error { .. } => Some(ResponseType::Error),
-            Body::Text { .. } | Body::Notice { .. } | Body::Streaming { .. } => None,
-        }
-    }
-}
-
-/// One message of the conversation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Message {
-    pub id: MessageId,
-    /// Bumped on every change, so views keyed by (id, rev) re-render.
-    pub rev: u32,
-    pub role: Role,
-    /// Milliseconds since the epoch.
-    pub at: u64,
-    pub body: Body,
-}
-
-/// An LLM call in flight.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pending {
-    pub call: CallId,
-    pub batch: BatchId,
-    pub purpose: Purpose,
-    pub started_at: u64,
-}
-
-/// A finished LLM call, for usage figures.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CallRecord {
-    pub call: CallId,
-    pub purpose: Purpose,
-    pub model: Option<String>,
-    pub usage: Option<Usage>,
-    pub ok: bool,
-    pub started_at: u64,
-    pub finished_at: u64,
-}
-
-/// Per-session knobs.
+/// Per-session knobs. Today they are the discussion's; other modes add theirs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     /// Refine rounds before a decision is forced (seed 000; default 5).
@@ -211,273 +58,258 @@ impl Settings {
     }
 }
 
-/// Something that happened: the engine's input.
+/// The modes a session can be in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModeKind {
+    /// Talk a request into an agreed plan (seed 000 with 002 and 003).
+    #[default]
+    Discussion,
+    /// The agent loop of seed 001.
+    Chat,
+    /// Part–Task–Module counseling (seed 004).
+    Counseling,
+}
+
+impl ModeKind {
+    /// Every mode, in the order the switch shows them.
+    pub const ALL: [ModeKind; 3] = [ModeKind::Discussion, ModeKind::Chat, ModeKind::Counseling];
+
+    /// The mode's name in the UI language.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            ModeKind::Discussion => lang.pick("논의", "Discussion"),
+            ModeKind::Chat => lang.pick("채팅", "Chat"),
+            ModeKind::Counseling => lang.pick("상담", "Counseling"),
+        }
+    }
+
+    /// Reads a mode name as typed after `/mode` (either language).
+    pub fn parse(word: &str) -> Option<ModeKind> {
+        match word.trim().to_ascii_lowercase().as_str() {
+            "discussion" | "discuss" | "논의" | "토론" => Some(ModeKind::Discussion),
+            "chat" | "채팅" | "대화" => Some(ModeKind::Chat),
+            "counseling" | "counselling" | "counsel" | "상담" => Some(ModeKind::Counseling),
+            _ => None,
+        }
+    }
+
+    /// True once the mode has landed in this build.
+    pub fn available(self) -> bool {
+        matches!(self, ModeKind::Discussion)
+    }
+}
+
+/// The state of the session's current mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum AppMode {
+    Discussion(Discussion),
+}
+
+/// User events that belong to a mode, or switch modes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Event {
-    /// The user sent a message.
-    UserMessage { text: String },
-    /// The user answered a question card.
-    Answer { card: CardId, answers: Vec<String> },
-    /// The user picked a design from its card.
-    ChooseDesign { index: usize },
-    /// An LLM call ended.
-    LlmResult { call: CallId, outcome: LlmOutcome },
-    /// The user pressed Stop; `partials` holds text streamed so far per call.
-    Stop { partials: Vec<(CallId, String)> },
-    /// Redo a step a failure handed to a heuristic (`None`: resume after Stop, or the
-    /// latest such step).
-    Retry { purpose: Option<Purpose> },
-    /// After Stop: finish the interrupted step with its heuristic.
-    SkipLlm,
-    /// Start over from UNDERSTAND.
-    Restart,
-    /// The page reopened this saved session: calls that were in flight died with the
-    /// old page. The session halts as after Stop, offering to redo the step.
-    Resume,
-    /// The user changed the per-session knobs: question limits apply at once, the round
-    /// limit from the next discussion.
-    Settings { settings: Settings },
+pub enum AppAction {
+    /// Switch the session to another mode.
+    SwitchMode { to: ModeKind },
+    /// An event of the discussion.
+    #[serde(untagged)]
+    Discussion(DiscussionAction),
 }
 
-/// Something the shell must do: the engine's output.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "effect", rename_all = "snake_case")]
-pub enum Effect {
-    /// Run an LLM call; calls sharing a batch id may run at the same time.
-    CallLlm(LlmCall),
-    /// Abort these calls.
-    Cancel { calls: Vec<CallId> },
-    /// Persist the session.
-    Save,
-}
-
-/// What the shell tells the engine about the world for one step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct Env {
-    /// Milliseconds since the epoch.
-    pub now: u64,
-    /// An LLM is configured for analysis, questions, designs, refinement and the plan.
-    pub designer: bool,
-    /// An LLM is configured for critiques.
-    pub critic: bool,
-}
-
-impl Env {
-    /// No LLM at all: every step runs its heuristic twin.
-    pub fn offline(now: u64) -> Env {
-        Env { now, designer: false, critic: false }
-    }
-
-    fn has(&self, role: LlmRole) -> bool {
-        match role {
-            LlmRole::Designer => self.designer,
-            LlmRole::Critic => self.critic,
-        }
-    }
-}
-
-/// A conversation and everything needed to resume it exactly.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Session {
-    pub id: String,
-    pub title: String,
-    pub mode: Mode,
-    /// The language the engine writes in: the request's, else the UI's.
-    pub lang: Lang,
-    pub created_at: u64,
-    pub updated_at: u64,
-    pub settings: Settings,
-    pub messages: Vec<Message>,
-    pub discussion: Discussion,
-    pub pending: Vec<Pending>,
-    pub calls: Vec<CallRecord>,
-    next_message: MessageId,
-    next_call: CallId,
-    next_batch: BatchId,
-    next_card: CardId,
-}
-
-impl Session {
-    /// A new, empty session.
-    pub fn new(id: impl Into<String>, lang: Lang, settings: Settings, now: u64) -> Self {
-        Session {
-            id: id.into(),
-            title: String::new(),
-            mode: Mode::Discussion,
-            lang,
-            created_at: now,
-            updated_at: now,
-            discussion: Discussion::new(settings.max_rounds),
-            settings,
-            messages: Vec::new(),
-            pending: Vec::new(),
-            calls: Vec::new(),
-            next_message: 1,
-            next_call: 1,
-            next_batch: 1,
-            next_card: 1,
-        }
-    }
-
-    /// The engine's single entry point: applies an event and returns the effects the
-    /// shell must run. Deterministic: the same session, event and env give the same result.
-    pub fn step(&mut self, event: Event, env: &Env) -> Vec<Effect> {
-        self.updated_at = env.now;
-        let mut fx = Vec::new();
-        match (self.mode, event) {
-            (_, Event::Settings { settings }) => self.settings = settings,
-            (Mode::Discussion, event) => self.discussion_step(event, env, &mut fx),
-        }
-        fx.push(Effect::Save);
-        fx
-    }
-
-    /// True while LLM calls are in flight.
-    pub fn is_busy(&self) -> bool {
-        !self.pending.is_empty()
-    }
-
-    /// The open question card, if any.
-    pub fn open_card(&self) -> Option<&QuestionCard> {
-        self.messages.iter().rev().find_map(|m| match &m.body {
-            Body::Clarification { card } if card.is_open() => Some(card),
-            _ => None,
+impl core::Artifact for DiscussionArtifact {
+    fn response_type(&self) -> Option<ResponseType> {
+        Some(match self {
+            DiscussionArtifact::DesignsPresented { .. } => ResponseType::DesignsPresented,
+            DiscussionArtifact::CritiqueComplete { .. } => ResponseType::CritiqueComplete,
+            DiscussionArtifact::PlanGenerated { .. } => ResponseType::PlanGenerated,
         })
     }
+}
 
-    /// Total provider-reported usage over all calls.
-    pub fn total_usage(&self) -> Usage {
-        self.calls.iter().filter_map(|c| c.usage).fold(Usage::default(), |a, u| Usage {
-            input_tokens: a.input_tokens + u.input_tokens,
-            output_tokens: a.output_tokens + u.output_tokens,
-        })
+impl Mode for AppMode {
+    type Purpose = Purpose;
+    type Action = AppAction;
+    type Artifact = DiscussionArtifact;
+    type Settings = Settings;
+
+    fn new(settings: &Settings) -> Self {
+        AppMode::Discussion(Discussion::new(settings.max_rounds))
     }
 
-    // ---- plumbing shared by the modes ----
-
-    /// Appends a message and returns its id.
-    pub(crate) fn push(&mut self, role: Role, body: Body, now: u64) -> MessageId {
-        let id = self.next_message;
-        self.next_message += 1;
-        self.messages.push(Message { id, rev: 0, role, at: now, body });
-        id
+    fn endpoint(purpose: Purpose) -> Endpoint {
+        purpose.role().endpoint()
     }
 
-    /// Appends an assistant message.
-    pub(crate) fn say(&mut self, body: Body, now: u64) -> MessageId {
-        self.push(Role::Assistant, body, now)
-    }
-
-    /// Appends an engine notice.
-    pub(crate) fn notice(&mut self, text: impl Into<String>, now: u64) -> MessageId {
-        self.say(Body::Notice { text: text.into() }, now)
-    }
-
-    /// Replaces a message's body in place (same id, new revision).
-    pub(crate) fn replace(&mut self, id: MessageId, body: Body) {
-        if let Some(m) = self.messages.iter_mut().find(|m| m.id == id) {
-            m.body = body;
-            m.rev += 1;
+    fn on_message(&mut self, c: &mut Conversation<Self>, text: &str, env: &Env, fx: &mut Effects<Self>) {
+        if let Some(rest) = text.trim().strip_prefix("/mode") {
+            self.switch_from_command(c, rest, env);
+            return;
+        }
+        match self {
+            AppMode::Discussion(d) => d.on_message(c, text, env, fx),
         }
     }
 
-    /// A fresh card id.
-    pub(crate) fn new_card_id(&mut self) -> CardId {
-        let id = self.next_card;
-        self.next_card += 1;
-        id
+    fn on_answer(
+        &mut self,
+        c: &mut Conversation<Self>,
+        card: CardId,
+        answers: Vec<String>,
+        env: &Env,
+        fx: &mut Effects<Self>,
+    ) {
+        match self {
+            AppMode::Discussion(d) => d.on_answer(c, card, answers, env, fx),
+        }
     }
 
-    /// Posts a card of questions and returns its id.
-    pub(crate) fn post_card(&mut self, kind: CardKind, questions: Vec<Question>, source: Source, now: u64) -> CardId {
-        let id = self.new_card_id();
-        let card = QuestionCard { id, kind, questions, answers: None, source };
-        self.say(Body::Clarification { card }, now);
-        id
+    fn on_action(&mut self, c: &mut Conversation<Self>, action: AppAction, env: &Env, fx: &mut Effects<Self>) {
+        match (self, action) {
+            (mode, AppAction::SwitchMode { to }) => mode.switch(c, to, env),
+            (AppMode::Discussion(d), AppAction::Discussion(action)) => d.on_action(c, action, env, fx),
+        }
     }
 
-    /// Marks a card answered; returns its questions if it was open.
-    pub(crate) fn close_card(&mut self, card_id: CardId, answers: Vec<String>) -> Option<(CardKind, Vec<Question>)> {
-        for m in self.messages.iter_mut().rev() {
-            if let Body::Clarification { card } = &mut m.body {
-                if card.id == card_id {
-                    if !card.is_open() {
-                        return None;
-                    }
-                    let mut answers = answers;
-                    answers.resize(card.questions.len(), String::new());
-                    card.answers = Some(answers);
-                    m.rev += 1;
-                    return Some((card.kind, card.questions.clone()));
-                }
+    fn on_result(&mut self, c: &mut Conversation<Self>, done: core::Settled<Self>, env: &Env, fx: &mut Effects<Self>) {
+        match self {
+            AppMode::Discussion(d) => d.on_result(c, done, env, fx),
+        }
+    }
+
+    fn advance(&mut self, c: &mut Conversation<Self>, env: &Env, fx: &mut Effects<Self>) {
+        match self {
+            AppMode::Discussion(d) => d.advance(c, env, fx),
+        }
+    }
+
+    fn can_retry(&self, c: &Conversation<Self>, purpose: Purpose) -> bool {
+        match self {
+            AppMode::Discussion(d) => d.can_retry(c, purpose),
+        }
+    }
+
+    fn reset_step(&mut self, c: &mut Conversation<Self>, purpose: Purpose) {
+        match self {
+            AppMode::Discussion(d) => d.reset_step(c, purpose),
+        }
+    }
+
+    fn restart(&mut self, c: &mut Conversation<Self>, env: &Env) {
+        match self {
+            AppMode::Discussion(d) => d.restart(c, env),
+        }
+    }
+}
+
+impl AppMode {
+    /// Which mode this is.
+    pub fn kind(&self) -> ModeKind {
+        match self {
+            AppMode::Discussion(_) => ModeKind::Discussion,
+        }
+    }
+
+    fn switch_from_command(&mut self, c: &mut Conversation<Self>, rest: &str, env: &Env) {
+        match ModeKind::parse(rest) {
+            Some(to) => self.switch(c, to, env),
+            None => {
+                let names: Vec<&str> = ModeKind::ALL.iter().map(|m| m.label(c.lang)).collect();
+                let t = match c.lang {
+                    Lang::Ko => format!("모드 이름을 알아보지 못했습니다. 사용법: /mode {}", names.join(" | ")),
+                    Lang::En => format!("I did not recognise that mode. Usage: /mode {}", names.join(" | ")),
+                };
+                c.notice(t, env.now);
             }
         }
-        None
     }
 
-    /// Starts a batch of LLM calls if the role has an LLM, recording them as pending.
-    /// Returns false (and emits nothing) when the role has no LLM: the caller then runs
-    /// the heuristic twin itself.
-    pub(crate) fn launch(
-        &mut self,
-        role: LlmRole,
-        calls: Vec<(Purpose, Prompt, bool)>,
-        env: &Env,
-        fx: &mut Vec<Effect>,
-    ) -> bool {
-        if !env.has(role) || calls.is_empty() {
-            return false;
+    /// Switches modes. A mode that has not landed yet says so and nothing changes.
+    fn switch(&mut self, c: &mut Conversation<Self>, to: ModeKind, env: &Env) {
+        let lang = c.lang;
+        if to == self.kind() {
+            let t = match lang {
+                Lang::Ko => format!("이미 {} 모드입니다.", to.label(lang)),
+                Lang::En => format!("Already in {} mode.", to.label(lang)),
+            };
+            c.notice(t, env.now);
+            return;
         }
-        let batch = self.next_batch;
-        self.next_batch += 1;
-        for (purpose, prompt, stream) in calls {
-            let id = self.next_call;
-            self.next_call += 1;
-            let stream_into = stream.then(|| self.say(Body::Streaming { call: id, purpose }, env.now));
-            self.pending.push(Pending { call: id, batch, purpose, started_at: env.now });
-            fx.push(Effect::CallLlm(LlmCall { id, batch, purpose, role, prompt, stream_into }));
+        if !to.available() {
+            let t = match lang {
+                Lang::Ko => {
+                    format!("{} 모드는 아직 준비되지 않았습니다. 지금은 논의 모드만 쓸 수 있습니다.", to.label(lang))
+                }
+                Lang::En => {
+                    format!("{} mode is not available yet; only discussion mode works for now.", to.label(lang))
+                }
+            };
+            c.notice(t, env.now);
         }
-        true
+    }
+}
+
+impl Event {
+    /// The user picked design `index` from its card.
+    pub fn choose_design(index: usize) -> Event {
+        Event::Mode(AppAction::Discussion(DiscussionAction::ChooseDesign { index }))
     }
 
-    /// Takes a finished call off the pending list and logs it. None for unknown calls
-    /// (answers to cancelled calls arrive late and are ignored).
-    pub(crate) fn settle(&mut self, call: CallId, outcome: &LlmOutcome, now: u64) -> Option<Pending> {
-        let at = self.pending.iter().position(|p| p.call == call)?;
-        let pending = self.pending.remove(at);
-        let (ok, model, usage) = match outcome {
-            LlmOutcome::Ok { model, usage, .. } => (true, Some(model.clone()), *usage),
-            LlmOutcome::Failed(_) => (false, None, None),
-        };
-        self.calls.push(CallRecord {
-            call,
-            purpose: pending.purpose,
-            model,
-            usage,
-            ok,
-            started_at: pending.started_at,
-            finished_at: now,
-        });
-        Some(pending)
+    /// The user switches the session to another mode.
+    pub fn switch_mode(to: ModeKind) -> Event {
+        Event::Mode(AppAction::SwitchMode { to })
+    }
+}
+
+/// Questions the UI asks the engine instead of reading mode fields.
+impl Session {
+    /// The mode the session is in.
+    pub fn mode_kind(&self) -> ModeKind {
+        self.mode.kind()
     }
 
-    /// The streaming placeholder of a call, if it has one.
-    pub(crate) fn stream_message(&self, call: CallId) -> Option<MessageId> {
-        self.messages.iter().find(|m| matches!(m.body, Body::Streaming { call: c, .. } if c == call)).map(|m| m.id)
-    }
-
-    /// Removes the streaming placeholder of a call.
-    pub(crate) fn drop_stream_message(&mut self, call: CallId) {
-        self.messages.retain(|m| !matches!(m.body, Body::Streaming { call: c, .. } if c == call));
-    }
-
-    /// Cancels every call in flight.
-    pub(crate) fn cancel_all(&mut self, fx: &mut Vec<Effect>) -> Vec<Pending> {
-        let cancelled: Vec<Pending> = std::mem::take(&mut self.pending);
-        if !cancelled.is_empty() {
-            fx.push(Effect::Cancel { calls: cancelled.iter().map(|p| p.call).collect() });
+    /// The discussion, when the session is in discussion mode.
+    pub fn discussion(&self) -> Option<&Discussion> {
+        match &self.mode {
+            AppMode::Discussion(d) => Some(d),
         }
-        cancelled
     }
+
+    /// The discussion's stage, when there is a discussion.
+    pub fn stage(&self) -> Option<Stage> {
+        self.discussion().map(|d| d.stage())
+    }
+
+    /// True when a design can be chosen from the designs shown now.
+    pub fn can_choose_design(&self) -> bool {
+        !self.is_busy() && self.stage().is_some_and(|s| matches!(s, Stage::Debate | Stage::Confirm))
+    }
+
+    /// The chosen design's name, once confirmed.
+    pub fn chosen_design(&self) -> Option<&str> {
+        self.discussion().and_then(|d| d.selected_design.as_ref()).map(|d| d.name.as_str())
+    }
+
+    /// True before the first request of the mode.
+    pub fn is_fresh(&self) -> bool {
+        self.discussion().is_none_or(|d| d.request.is_none())
+    }
+
+    /// True when Retry can redo the step a purpose names.
+    pub fn can_retry(&self, purpose: Purpose) -> bool {
+        self.mode.can_retry(&self.conversation, purpose)
+    }
+
+    /// The seed's response types of every message, in order.
+    pub fn response_types(&self) -> Vec<ResponseType> {
+        self.messages.iter().filter_map(|m| m.body.response_type()).collect()
+    }
+}
+
+/// A design's critique and who made it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reviewed {
+    pub critique: Critique,
+    pub source: Source,
 }

@@ -155,7 +155,7 @@ mod tests {
             Event::Settings { settings: Settings { strict: true, ..Settings::default() } },
             Event::UserMessage { text: "2번이 좋아요".into() },
         ]);
-        assert!(session.discussion.plan.is_some(), "the conversation got somewhere");
+        assert!(session.discussion().unwrap().plan.is_some(), "the conversation got somewhere");
         let text = journal.encode().expect("encodes");
         assert!(text.starts_with(r#"{"version":1,"#));
         let back = Journal::decode(&text).expect("decodes");

@@ -28,8 +28,8 @@ pub fn Artifacts() -> impl IntoView {
 fn ContractPanel() -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
-    let contract = Memo::new(move |_| shell.session.with(|s| s.discussion.contract.clone()));
-    let source = Memo::new(move |_| shell.session.with(|s| s.discussion.contract_source.clone()));
+    let contract = Memo::new(move |_| shell.session.with(|s| s.discussion().and_then(|d| d.contract.clone())));
+    let source = Memo::new(move |_| shell.session.with(|s| s.discussion().and_then(|d| d.contract_source.clone())));
     let row = move |label: fn(&super::i18n::Strings) -> &'static str, value: String| {
         let filled = !value.trim().is_empty();
         view! {
@@ -99,7 +99,7 @@ fn ContractPanel() -> impl IntoView {
 fn SlotsPanel() -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
-    let gate = Memo::new(move |_| shell.session.with(|s| s.discussion.gate.clone()));
+    let gate = Memo::new(move |_| shell.session.with(|s| s.discussion().and_then(|d| d.gate.clone())));
     view! {
         <section class="panel slots-panel" aria-labelledby="slots-title">
             <div class="panel-head">
@@ -152,7 +152,9 @@ fn DesignsPanel() -> impl IntoView {
     let t = move || strings(shell.ui_lang.get());
     let rows = Memo::new(move |_| {
         shell.session.with(|s| {
-            let d = &s.discussion;
+            let Some(d) = s.discussion() else {
+                return Vec::new();
+            };
             d.designs
                 .iter()
                 .enumerate()
@@ -210,7 +212,7 @@ fn PlanPanel() -> impl IntoView {
     let t = move || strings(shell.ui_lang.get());
     let plan = Memo::new(move |_| {
         shell.session.with(|s| {
-            s.discussion.plan.as_ref().map(|p| {
+            s.discussion().and_then(|d| d.plan.as_ref()).map(|p| {
                 (p.source.clone(), p.markdown.lines().next().unwrap_or("").trim_start_matches('#').trim().to_string())
             })
         })

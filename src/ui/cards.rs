@@ -9,9 +9,8 @@ use super::shell::Shell;
 use crate::engine::critique::Lens;
 use crate::engine::design::DesignProposal;
 use crate::engine::plan::Plan;
-use crate::engine::session::{CardKind, Event, QuestionCard, Reviewed};
+use crate::engine::session::{Artifact, CardKind, Event, QuestionCard, Reviewed};
 use crate::engine::source::Source;
-use crate::engine::state_machine::Stage;
 
 /// Who made an artifact: an LLM (its model) or the heuristics, always visible.
 #[component]
@@ -161,13 +160,12 @@ pub fn DesignsView(
                 .messages
                 .iter()
                 .rev()
-                .find(|m| matches!(m.body, crate::engine::session::Body::DesignsPresented { .. }))
+                .find(|m| matches!(m.body.artifact(), Some(Artifact::DesignsPresented { .. })))
                 .map(|m| m.id);
-            newest == Some(message_id) && matches!(s.discussion.stage(), Stage::Debate | Stage::Confirm) && !s.is_busy()
+            newest == Some(message_id) && s.can_choose_design()
         })
     });
-    let chosen =
-        Memo::new(move |_| shell.session.with(|s| s.discussion.selected_design.as_ref().map(|d| d.name.clone())));
+    let chosen = Memo::new(move |_| shell.session.with(|s| s.chosen_design().map(str::to_string)));
     let has_changes = !changes.is_empty();
     view! {
         <div class="designs-block">
@@ -235,7 +233,7 @@ pub fn DesignsView(
                                     <button
                                         class="button primary choose"
                                         type="button"
-                                        on:click=move |_| shell.dispatch(Event::ChooseDesign { index })
+                                        on:click=move |_| shell.dispatch(Event::choose_design(index))
                                     >
                                         {tr(shell.ui_lang, |s| s.choose_design)}
                                     </button>

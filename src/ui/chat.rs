@@ -9,7 +9,7 @@ use super::markdown_view::Markdown;
 use super::shell::Shell;
 use crate::engine::lang::Lang;
 use crate::engine::security::InjectionKind;
-use crate::engine::session::{Body, Event, Message, Role};
+use crate::engine::session::{Artifact, Body, Event, Message, Role};
 use crate::llm::error::failure_message;
 
 /// The conversation, newest at the bottom, scrolled into view as it grows.
@@ -88,9 +88,9 @@ pub fn MessageView(message: Message) -> impl IntoView {
         Body::Text { .. } => "text",
         Body::SecurityWarning { .. } => "security",
         Body::Clarification { .. } => "clarification",
-        Body::DesignsPresented { .. } => "designs",
-        Body::CritiqueComplete { .. } => "critique",
-        Body::PlanGenerated { .. } => "plan",
+        Body::Artifact { artifact: Artifact::DesignsPresented { .. } } => "designs",
+        Body::Artifact { artifact: Artifact::CritiqueComplete { .. } } => "critique",
+        Body::Artifact { artifact: Artifact::PlanGenerated { .. } } => "plan",
         Body::Error { .. } => "error",
         Body::Notice { .. } => "notice",
         Body::Streaming { .. } => "streaming",
@@ -119,11 +119,11 @@ pub fn MessageView(message: Message) -> impl IntoView {
         }
         .into_any(),
         Body::Clarification { card } => view! { <QuestionCardView card /> }.into_any(),
-        Body::DesignsPresented { round, designs, source, changes } => {
+        Body::Artifact { artifact: Artifact::DesignsPresented { round, designs, source, changes } } => {
             view! { <DesignsView message_id=id round designs source changes /> }.into_any()
         }
-        Body::CritiqueComplete { critiques, .. } => view! { <CritiqueView critiques /> }.into_any(),
-        Body::PlanGenerated { plan, selected_design, discussion_summary } => {
+        Body::Artifact { artifact: Artifact::CritiqueComplete { critiques, .. } } => view! { <CritiqueView critiques /> }.into_any(),
+        Body::Artifact { artifact: Artifact::PlanGenerated { plan, selected_design, discussion_summary } } => {
             view! { <PlanView plan selected_design discussion_summary /> }.into_any()
         }
         Body::Error { failure, fell_back, purpose } => {

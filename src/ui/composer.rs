@@ -21,7 +21,7 @@ pub fn Composer() -> impl IntoView {
     // Set by an Enter pressed while the IME was composing: send when composition ends.
     let send_when_composed = StoredValue::new(false);
     let busy = Memo::new(move |_| shell.busy());
-    let fresh = Memo::new(move |_| shell.session.with(|s| s.discussion.request.is_none()));
+    let fresh = Memo::new(move |_| shell.session.with(|s| s.is_fresh()));
 
     let send = move || {
         let Some(el) = area.get_untracked() else {
@@ -85,7 +85,7 @@ pub fn Composer() -> impl IntoView {
             if chars > 0 { format!(" · {chars}") } else { String::new() }
         )
     };
-    let halted = Memo::new(move |_| shell.session.with(|s| s.discussion.halted));
+    let halted = Memo::new(move |_| shell.session.with(|s| s.halted));
     view! {
         <Show when=move || halted.get()>
             <div class="halted" role="status">
@@ -141,7 +141,7 @@ pub(super) fn purpose_label(purpose: Purpose, lang: Lang) -> &'static str {
     match purpose {
         Purpose::Contract => lang.pick("요청 분석", "analysing the request"),
         Purpose::Question => lang.pick("질문 작성", "wording a question"),
-        Purpose::Worker => lang.pick("답 작성", "writing the answer"),
+        Purpose::LunchAnswer => lang.pick("답 작성", "writing the answer"),
         Purpose::Designs => lang.pick("설계안 작성", "drafting designs"),
         Purpose::Critique { .. } => lang.pick("비판 분석", "critiquing"),
         Purpose::Refine => lang.pick("설계안 수정", "revising designs"),

@@ -8,7 +8,8 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::engine::call::{CallId, LlmCall, LlmFailure, LlmOutcome, LlmRole, Purpose};
+use crate::engine::call::{CallId, LlmCall, LlmFailure, LlmOutcome, Purpose};
+use crate::engine::core::Endpoint;
 use crate::engine::lang::Lang;
 use crate::engine::session::{Effect, Env, Event, Session, Settings};
 use crate::llm::transport::{run_chat, CallControl, CallOptions};
@@ -138,7 +139,7 @@ impl Shell {
     /// What the engine needs to know about the world right now.
     pub fn env(&self) -> Env {
         let llm = self.llm.get_untracked();
-        Env { now: now_ms(), designer: llm.designer_config().is_some(), critic: llm.critic_config().is_some() }
+        Env { now: now_ms(), primary: llm.designer_config().is_some(), secondary: llm.critic_config().is_some() }
     }
 
     /// Feeds an event to the engine and runs the effects it returns.
@@ -181,11 +182,11 @@ impl Shell {
         }
     }
 
-    fn config_for(&self, role: LlmRole) -> Option<ProviderConfig> {
+    fn config_for(&self, endpoint: Endpoint) -> Option<ProviderConfig> {
         let llm = self.llm.get_untracked();
-        match role {
-            LlmRole::Designer => llm.designer_config(),
-            LlmRole::Critic => llm.critic_config(),
+        match endpoint {
+            Endpoint::Primary => llm.designer_config(),
+            Endpoint::Secondary => llm.critic_config(),
         }
     }
 
@@ -197,7 +198,7 @@ impl Shell {
         self.streams.update(|m| {
             m.insert(id, text);
         });
-        let Some(cfg) = self.config_for(call.role) else {
+        let Some(cfg) = self.config_for(call.endpoint) else {
             // Settings changed between the step and now: answer at once so nothing hangs.
             let outcome = LlmOutcome::Failed(LlmFailure {
                 kind: crate::engine::call::FailureKind::Aborted,
@@ -304,15 +305,9 @@ impl Shell {
 
     /// The provider a purpose's calls go to; error messages name it and its URL.
     pub fn provider_config(&self, purpose: Option<Purpose>) -> ProviderConfig {
-        let role = match purpose {
-            Some(Purpose::Critique { .. }) => LlmRole::Critic,
-            _ => LlmRole::Designer,
-        };
+        let secondary = purpose.is_some_and(|p| p.role().endpoint() == Endpoint::Secondary);
         let llm = self.llm.get_untracked();
-        let endpoint = match role {
-            LlmRole::Critic if llm.separate_critic => &llm.critic,
-            _ => &llm.designer,
-        };
+        let endpoint = if secondary && llm.separate_critic { &llm.critic } else { &llm.designer };
         endpoint.config().unwrap_or_else(|| ProviderConfig::new(ProviderKind::OpenAiCompatible, ""))
     }
 

@@ -10,9 +10,10 @@ use crate::engine::state_machine::Stage;
 #[component]
 pub fn Stepper() -> impl IntoView {
     let shell = expect_context::<Shell>();
-    let stage = Memo::new(move |_| shell.session.with(|s| s.discussion.stage()));
-    let round =
-        Memo::new(move |_| shell.session.with(|s| (s.discussion.machine.round(), s.discussion.machine.max_rounds())));
+    let stage = Memo::new(move |_| shell.session.with(|s| s.stage().unwrap_or(Stage::Understand)));
+    let round = Memo::new(move |_| {
+        shell.session.with(|s| s.discussion().map(|d| (d.machine.round(), d.machine.max_rounds())).unwrap_or((0, 0)))
+    });
     let lang = shell.ui_lang;
     view! {
         <nav class="stepper" aria-label=move || strings(lang.get()).stages_label>

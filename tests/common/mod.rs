@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use deliberate::engine::call::{LlmCall, LlmFailure, LlmOutcome, Purpose, Usage};
+use deliberate::engine::discussion::Discussion;
 use deliberate::engine::lang::Lang;
 use deliberate::engine::session::{Body, Effect, Env, Event, QuestionCard, Session, Settings};
 use deliberate::engine::state_machine::Stage;
@@ -44,7 +45,7 @@ impl Driver {
         let journal = Journal::begin(&session);
         Driver {
             session,
-            env: Env { now: 1_000, designer: llm, critic: llm },
+            env: Env { now: 1_000, primary: llm, secondary: llm },
             script,
             calls: Vec::new(),
             batches: Vec::new(),
@@ -110,9 +111,14 @@ impl Driver {
         self.session.open_card().cloned()
     }
 
+    /// The discussion the session is running.
+    pub fn discussion(&self) -> &Discussion {
+        self.session.discussion().expect("the session is in discussion mode")
+    }
+
     /// The current stage.
     pub fn stage(&self) -> Stage {
-        self.session.discussion.stage()
+        self.session.discussion().unwrap().stage()
     }
 
     /// Bodies of all messages, in order.
@@ -148,7 +154,7 @@ pub fn good_answer(call: &LlmCall) -> LlmOutcome {
             r#"{"context":"","goal":"A daily IT news digest","criteria":["fits on one page"],"format":"Markdown document","openQuestions":[],"confidence":"high"}"#,
         ),
         Purpose::Question => ok(r#"{"question":"What time suits you?","options":["12:00","12:30"]}"#),
-        Purpose::Worker => ok("1. Noodles\n2. Rice\n3. Soup"),
+        Purpose::LunchAnswer => ok("1. Noodles\n2. Rice\n3. Soup"),
         Purpose::Designs | Purpose::Refine => ok(r#"{"designs":[
             {"name":"LLM Lean","description":"d","agents":[{"name":"fetch","role":"collector","model":"small"},{"name":"write","role":"formatter","model":"small"}],"pros":["cheap"],"cons":["thin"],"estimated_cost":"~$0.01","complexity":"low","recommended":false},
             {"name":"LLM Checked","description":"d","agents":[{"name":"fetch","role":"collector"},{"name":"check","role":"validator"},{"name":"write","role":"reporter"}],"pros":["safe"],"cons":["slower"],"estimated_cost":"~$0.05","complexity":"medium","recommended":true}]}"#),

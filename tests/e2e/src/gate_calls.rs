@@ -73,13 +73,14 @@ pub fn measure() -> GateCalls {
     let mut out = GateCalls { conversations: CONVERSATIONS.len(), ..GateCalls::default() };
     for conv in CONVERSATIONS {
         let mut session = Session::new("gate-calls", Lang::En, Settings::default(), 0);
-        let env = Env { now: 0, designer: true, critic: true };
+        let env = Env::online(0);
         let mut queue: Vec<Event> = vec![Event::UserMessage { text: conv.request.to_string() }];
         let mut replies = conv.replies.iter();
         while let Some(event) = queue.pop() {
-            let filled_before = session.discussion.gate.as_ref().is_some_and(|g| g.is_required_filled());
+            let filled_before = session.discussion().unwrap().gate.as_ref().is_some_and(|g| g.is_required_filled());
             let effects = session.step(event, &env);
-            let gate_open = session.discussion.gate.as_ref().is_some_and(|g| g.status == GateStatus::Collecting);
+            let gate_open =
+                session.discussion().unwrap().gate.as_ref().is_some_and(|g| g.status == GateStatus::Collecting);
             for effect in effects {
                 if let Effect::CallLlm(call) = effect {
                     match call.purpose {
@@ -99,7 +100,8 @@ pub fn measure() -> GateCalls {
                 }
             }
             if queue.is_empty() && !session.is_busy() {
-                let done = session.discussion.gate.as_ref().is_some_and(|g| g.status == GateStatus::Completed);
+                let done =
+                    session.discussion().unwrap().gate.as_ref().is_some_and(|g| g.status == GateStatus::Completed);
                 if done {
                     break;
                 }
@@ -108,7 +110,7 @@ pub fn measure() -> GateCalls {
                 }
             }
         }
-        if session.discussion.gate.as_ref().is_some_and(|g| g.status == GateStatus::Completed) {
+        if session.discussion().unwrap().gate.as_ref().is_some_and(|g| g.status == GateStatus::Completed) {
             out.gates_completed += 1;
         } else {
             out.incomplete.push(conv.request);

@@ -1,0 +1,252 @@
+//! DESIGN, PRESENT, DEBATE and REFINE: proposals, their critiques, and revisions.
+
+use super::DiscussionArtifact;
+use super::{grounding, Discussing, Discussion, Fx, C};
+use crate::engine::call::{LlmOutcome, Purpose};
+use crate::engine::critique::{critique_prompt, heuristic_critique, parse_critique, Critique};
+use crate::engine::design::{
+    designs_prompt, fallback_designs, parse_designs, refine_heuristic, refine_prompt, settle_recommendation,
+    DesignProposal,
+};
+use crate::engine::lang::{clip, Lang};
+use crate::engine::prompt::Prompt;
+use crate::engine::session::{AppMode, Env, Reviewed};
+use crate::engine::source::Source;
+use crate::engine::state_machine::{Stage, Transition};
+use crate::engine::step::{self, LlmStep, Produced};
+
+impl Discussing<'_> {
+    // ---- DESIGN, PRESENT, DEBATE, REFINE ----
+
+    pub(crate) fn drive_design(&mut self, env: &Env, fx: &mut Fx) -> bool {
+        if self.d.designs.is_empty() {
+            return self.make_designs(env, fx);
+        }
+        self.d.fire(Transition::DesignsGenerated);
+        true
+    }
+
+    /// Starts the design call, or makes the fallback designs at once.
+    pub(crate) fn make_designs(&mut self, env: &Env, fx: &mut Fx) -> bool {
+        step::start(&[DesignsStep], self.d, self.c, env, fx)
+    }
+
+    pub(crate) fn apply_designs(&mut self, mut designs: Vec<DesignProposal>, source: Source) {
+        settle_recommendation(&mut designs);
+        let d = &mut *self.d;
+        d.critiques = vec![None; designs.len()];
+        d.memory.record_designs(d.machine.round(), &designs);
+        d.designs = designs;
+        d.designs_source = Some(source);
+        d.presented = false;
+    }
+
+    pub(crate) fn finish_designs(&mut self, call: u32, outcome: LlmOutcome, env: &Env) {
+        step::finish(&DesignsStep, self.d, self.c, call, outcome, env);
+    }
+
+    /// Critiques every design that has none yet: one parallel batch when an LLM critic
+    /// is configured, the rule table otherwise.
+    pub(crate) fn make_critiques(&mut self, env: &Env, fx: &mut Fx) -> bool {
+        let missing: Vec<CritiqueStep> = (0..self.d.designs.len())
+            .filter(|i| self.d.critiques[*i].is_none())
+            .map(|design| CritiqueStep { design })
+            .collect();
+        step::start(&missing, self.d, self.c, env, fx)
+    }
+
+    pub(crate) fn finish_critique(&mut self, design: usize, call: u32, outcome: LlmOutcome, env: &Env) {
+        if design < self.d.designs.len() {
+            step::finish(&CritiqueStep { design }, self.d, self.c, call, outcome, env);
+        }
+    }
+
+    /// Shows the current designs and their critiques.
+    pub(crate) fn present(&mut self, env: &Env) {
+        let d = &mut *self.d;
+        let round = d.machine.round();
+        let critiques: Vec<Reviewed> = d.critiques.iter().flatten().cloned().collect();
+        d.memory.record_critiques(round, &critiques.iter().map(|r| r.critique.clone()).collect::<Vec<_>>());
+        d.presented = true;
+        let designs = d.designs.clone();
+        let source = d.designs_source.clone().unwrap_or(Source::NO_LLM);
+        let changes = std::mem::take(&mut d.changes);
+        self.c.show(DiscussionArtifact::DesignsPresented { round, designs, source, changes }, env.now);
+        self.c.show(DiscussionArtifact::CritiqueComplete { round, critiques }, env.now);
+    }
+
+    pub(crate) fn drive_present(&mut self, env: &Env, fx: &mut Fx) -> bool {
+        if self.d.critiques.iter().any(Option::is_none) {
+            return self.make_critiques(env, fx);
+        }
+        self.present(env);
+        self.d.fire(Transition::DesignsPresented);
+        if self.d.machine.force_decision_mode() {
+            self.ask_for_decision(env);
+            return false;
+        }
+        let text = self.c.lang.pick(
+            "마음에 드는 설계안을 고르거나(예: \"2번이 좋아요\"), 바꾸고 싶은 점을 말씀해 주세요.",
+            "Pick a design (e.g. \"2 looks good\"), or tell me what to change.",
+        );
+        self.c.notice(text, env.now);
+        false
+    }
+
+    pub(crate) fn drive_debate(&mut self, env: &Env, fx: &mut Fx) -> bool {
+        // DEBATE waits for the user; it only works when Retry asked to redo a step.
+        if self.d.redo_refine {
+            return self.make_refinement(env, fx);
+        }
+        if self.d.designs.is_empty() {
+            return self.make_designs(env, fx);
+        }
+        if self.d.critiques.iter().any(Option::is_none) {
+            return self.make_critiques(env, fx);
+        }
+        if !self.d.presented {
+            self.present(env);
+        }
+        false
+    }
+
+    pub(crate) fn drive_refine(&mut self, env: &Env, fx: &mut Fx) -> bool {
+        if self.d.feedback.is_some() {
+            return self.make_refinement(env, fx);
+        }
+        self.d.fire(Transition::RefinedDesignsReady);
+        true
+    }
+
+    pub(crate) fn make_refinement(&mut self, env: &Env, fx: &mut Fx) -> bool {
+        let d = &mut *self.d;
+        if d.redo_refine {
+            if let Some(previous) = d.pre_refine.clone() {
+                d.designs = previous;
+            }
+        } else {
+            d.pre_refine = Some(d.designs.clone());
+        }
+        d.redo_refine = false;
+        step::start(&[RefineStep], self.d, self.c, env, fx)
+    }
+
+    pub(crate) fn apply_refinement(&mut self, designs: Vec<DesignProposal>, changes: Vec<String>, source: Source) {
+        let round = self.d.machine.round();
+        let feedback = self.d.feedback.take().unwrap_or_default();
+        let summary = match self.c.lang {
+            Lang::Ko => format!("피드백: {} — 변경: {}", clip(&feedback, 160), changes.join(" ")),
+            Lang::En => format!("Feedback: {} — changes: {}", clip(&feedback, 160), changes.join(" ")),
+        };
+        self.apply_designs(designs, source);
+        let d = &mut *self.d;
+        d.changes = changes;
+        d.memory.summarize_round(round, summary);
+        if d.stage() == Stage::Refine {
+            d.fire(Transition::RefinedDesignsReady);
+        }
+    }
+
+    pub(crate) fn finish_refine(&mut self, call: u32, outcome: LlmOutcome, env: &Env) {
+        step::finish(&RefineStep, self.d, self.c, call, outcome, env);
+    }
+}
+
+/// The seed's three templates, worded for the request's subject and format.
+pub(super) fn template_designs(d: &Discussion, c: &C) -> Vec<DesignProposal> {
+    let request = d.request.clone().unwrap_or_default();
+    let format = d.contract.as_ref().map(|c| c.format.clone()).unwrap_or_default();
+    fallback_designs(&request, &format, c.lang)
+}
+
+/// DESIGN: 2–3 proposals from the contract.
+struct DesignsStep;
+
+impl LlmStep<Discussion, AppMode> for DesignsStep {
+    type Output = Vec<DesignProposal>;
+
+    fn purpose(&self) -> Purpose {
+        Purpose::Designs
+    }
+
+    fn prompt(&self, d: &Discussion, c: &C) -> Prompt {
+        designs_prompt(&grounding(d, c))
+    }
+
+    fn parse(&self, _: &Discussion, _: &C, text: &str) -> Result<Vec<DesignProposal>, String> {
+        parse_designs(text)
+    }
+
+    fn twin(&self, d: &Discussion, c: &C) -> Vec<DesignProposal> {
+        template_designs(d, c)
+    }
+
+    fn apply(&self, d: &mut Discussion, c: &mut C, produced: Produced<Vec<DesignProposal>>, _: &Env) {
+        Discussing { d, c }.apply_designs(produced.output, produced.source);
+    }
+}
+
+/// PRESENT: the devil's-advocate critique of one design.
+struct CritiqueStep {
+    design: usize,
+}
+
+impl LlmStep<Discussion, AppMode> for CritiqueStep {
+    type Output = Critique;
+
+    fn purpose(&self) -> Purpose {
+        Purpose::Critique { design: self.design }
+    }
+
+    fn prompt(&self, d: &Discussion, c: &C) -> Prompt {
+        critique_prompt(&grounding(d, c), &d.designs[self.design])
+    }
+
+    fn parse(&self, d: &Discussion, _: &C, text: &str) -> Result<Critique, String> {
+        parse_critique(text, &d.designs[self.design].name)
+    }
+
+    fn twin(&self, d: &Discussion, c: &C) -> Critique {
+        heuristic_critique(&d.designs[self.design], d.expected, c.lang)
+    }
+
+    fn apply(&self, d: &mut Discussion, _: &mut C, produced: Produced<Critique>, _: &Env) {
+        if let Some(slot) = d.critiques.get_mut(self.design) {
+            *slot = Some(Reviewed { critique: produced.output, source: produced.source });
+        }
+    }
+}
+
+/// REFINE: the designs revised from the user's feedback.
+struct RefineStep;
+
+impl LlmStep<Discussion, AppMode> for RefineStep {
+    type Output = (Vec<DesignProposal>, Vec<String>);
+
+    fn purpose(&self) -> Purpose {
+        Purpose::Refine
+    }
+
+    fn prompt(&self, d: &Discussion, c: &C) -> Prompt {
+        refine_prompt(&grounding(d, c), &d.designs)
+    }
+
+    fn parse(&self, _: &Discussion, c: &C, text: &str) -> Result<Self::Output, String> {
+        let designs = parse_designs(text)?;
+        let change = c
+            .lang
+            .pick("LLM이 피드백을 반영해 설계안을 고쳤습니다.", "The LLM revised the designs from your feedback.");
+        Ok((designs, vec![change.to_string()]))
+    }
+
+    fn twin(&self, d: &Discussion, c: &C) -> Self::Output {
+        let feedback = d.feedback.clone().unwrap_or_default();
+        let refined = refine_heuristic(&d.designs, &feedback, c.lang);
+        (refined.designs, refined.changes)
+    }
+
+    fn apply(&self, d: &mut Discussion, c: &mut C, produced: Produced<Self::Output>, _: &Env) {
+        let (designs, changes) = produced.output;
+        Discussing { d, c }.apply_refinement(designs, changes, produced.source);
+    }
+}

@@ -1,0 +1,572 @@
+//! The discussion mode end to end: UNDERSTAND (contract + slot gate) → DESIGN →
+//! PRESENT (with critiques) → DEBATE ⇄ REFINE → CONFIRM → PLAN.
+//!
+//! The flow is data-driven: after every event, `drive` looks at the stage and at which
+//! artifacts exist, and either produces the next one (heuristic twin, synchronously),
+//! starts the LLM calls for it (and waits), or waits for the user. One file per stage:
+//! `understand` (contract and gate), `designs` (designs, critiques, refinement),
+//! `confirm` (the choice and the plan); the lunch intent of the gate is `engine::lunch`.
+
+mod confirm;
+mod designs;
+mod understand;
+
+use serde::{Deserialize, Serialize};
+
+use super::call::Purpose;
+use super::contract::{Contract, Field};
+use super::core::{Conversation, Settled};
+use super::design::{estimate_complexity, Complexity, DesignProposal};
+use super::gate::slot_label;
+use super::gate::{ConversationState, GateStatus, Intent};
+use super::grounding::{Grounding, MEMORY_MAX_CHARS};
+use super::lang::{clip, Lang};
+use super::memory::{preferences_in, Memory};
+use super::plan::Plan;
+use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
+use super::signals::{is_satisfied, parse_choice};
+use super::slots::{is_cancel, parse_format};
+use super::source::{HeuristicWhy, Source};
+use super::state_machine::{Stage, StateMachine, Transition};
+
+/// The app's conversation, as the discussion sees it.
+pub(crate) type C = Conversation<AppMode>;
+/// The effects of a step.
+pub(crate) type Fx = super::core::Effects<AppMode>;
+
+/// User events only the discussion understands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscussionAction {
+    /// The user picked a design from its card.
+    ChooseDesign { index: usize },
+}
+
+/// What only the discussion shows in the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "artifact", rename_all = "snake_case")]
+pub enum DiscussionArtifact {
+    /// Design proposals of a round.
+    DesignsPresented { round: u32, designs: Vec<DesignProposal>, source: Source, changes: Vec<String> },
+    /// Critiques of a round's designs.
+    CritiqueComplete { round: u32, critiques: Vec<Reviewed> },
+    /// The final plan.
+    PlanGenerated { plan: Plan, selected_design: DesignProposal, discussion_summary: String },
+}
+
+/// The discussion's state: stage machine, contract and gate, designs, critiques,
+/// memory, the chosen design and the plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Discussion {
+    pub machine: StateMachine,
+    /// The request being discussed, sanitized.
+    pub request: Option<String>,
+    pub gate: Option<ConversationState>,
+    pub contract: Option<Contract>,
+    pub contract_source: Option<Source>,
+    /// The contract must be (re)analysed before the gate is checked.
+    pub analysis_due: bool,
+    /// Alignment rounds asked so far (seed 003).
+    pub alignment_round: u32,
+    /// The decisive questions of a low-confidence contract were asked once already.
+    pub decisive_asked: bool,
+    /// Every question asked in this session, to never ask the same one twice.
+    pub asked: Vec<String>,
+    /// How much machinery the request calls for.
+    pub expected: Complexity,
+    pub designs: Vec<DesignProposal>,
+    pub designs_source: Option<Source>,
+    /// What the latest refinement changed.
+    pub changes: Vec<String>,
+    pub critiques: Vec<Option<Reviewed>>,
+    /// The current designs and critiques have been shown.
+    pub presented: bool,
+    pub memory: Memory,
+    pub selected: Option<usize>,
+    /// The confirmed design, stored directly (never found again by searching text).
+    pub selected_design: Option<DesignProposal>,
+    pub plan: Option<Plan>,
+    /// The feedback the current refinement works from.
+    pub feedback: Option<String>,
+    /// Designs before the latest refinement, so it can be redone.
+    pub pre_refine: Option<Vec<DesignProposal>>,
+    /// Redo the refinement while in DEBATE (after Retry).
+    pub redo_refine: bool,
+    /// The latest message from the user, for prompts.
+    pub latest_user: String,
+    /// The lunch intent has given its answer.
+    pub worker_done: bool,
+}
+
+impl Discussion {
+    /// A fresh discussion allowing `max_rounds` refine rounds.
+    pub fn new(max_rounds: u32) -> Self {
+        Discussion {
+            machine: StateMachine::new(max_rounds),
+            request: None,
+            gate: None,
+            contract: None,
+            contract_source: None,
+            analysis_due: false,
+            alignment_round: 0,
+            decisive_asked: false,
+            asked: Vec::new(),
+            expected: Complexity::Medium,
+            designs: Vec::new(),
+            designs_source: None,
+            changes: Vec::new(),
+            critiques: Vec::new(),
+            presented: false,
+            memory: Memory::default(),
+            selected: None,
+            selected_design: None,
+            plan: None,
+            feedback: None,
+            pre_refine: None,
+            redo_refine: false,
+            latest_user: String::new(),
+            worker_done: false,
+        }
+    }
+
+    /// The current stage.
+    pub fn stage(&self) -> Stage {
+        self.machine.stage()
+    }
+
+    /// Index of the recommended design.
+    pub fn recommended(&self) -> Option<usize> {
+        self.designs.iter().position(|d| d.recommended)
+    }
+
+    pub(crate) fn fire(&mut self, t: Transition) {
+        // Transitions are only fired where the stage allows them; a refusal here would
+        // be an engine bug, and the machine leaves the stage unchanged in that case.
+        let _ = self.machine.fire(t);
+    }
+}
+
+/// The discussion with the conversation it runs in, for the length of one step.
+pub(crate) struct Discussing<'a> {
+    pub(crate) d: &'a mut Discussion,
+    pub(crate) c: &'a mut C,
+}
+
+/// What the session's mode switch calls.
+impl Discussion {
+    pub(crate) fn on_message(&mut self, c: &mut C, text: &str, env: &Env, fx: &mut Fx) {
+        Discussing { d: self, c }.on_user_message(text, env, fx);
+    }
+
+    pub(crate) fn on_answer(&mut self, c: &mut C, card: u32, answers: Vec<String>, env: &Env, fx: &mut Fx) {
+        Discussing { d: self, c }.on_answer(card, answers, env, fx);
+    }
+
+    pub(crate) fn on_action(&mut self, c: &mut C, action: DiscussionAction, env: &Env, fx: &mut Fx) {
+        match action {
+            DiscussionAction::ChooseDesign { index } => Discussing { d: self, c }.on_choose_design(index, env, fx),
+        }
+    }
+
+    pub(crate) fn on_result(&mut self, c: &mut C, done: Settled<AppMode>, env: &Env, fx: &mut Fx) {
+        let mut x = Discussing { d: self, c };
+        let Settled { call, purpose, outcome, .. } = done;
+        match purpose {
+            Purpose::Contract => x.finish_contract(call, outcome, env),
+            Purpose::Question => x.finish_question(outcome, env),
+            Purpose::LunchAnswer => x.finish_lunch_answer(call, outcome, env),
+            Purpose::Designs => x.finish_designs(call, outcome, env),
+            Purpose::Critique { design } => x.finish_critique(design, call, outcome, env),
+            Purpose::Refine => x.finish_refine(call, outcome, env),
+            Purpose::Plan => x.finish_plan(call, outcome, env),
+        }
+        x.drive(env, fx);
+    }
+
+    pub(crate) fn advance(&mut self, c: &mut C, env: &Env, fx: &mut Fx) {
+        Discussing { d: self, c }.drive(env, fx);
+    }
+
+    /// True when the step a purpose names can still be redone: the session is at that
+    /// step and its current artifact is a heuristic stand-in (or an interrupted plan).
+    pub fn can_retry(&self, c: &C, purpose: Purpose) -> bool {
+        let d = self;
+        let stood_in =
+            |source: Option<&Source>| matches!(source, Some(Source::Heuristic(why)) if *why != HeuristicWhy::NoLlm);
+        let collecting = d.gate.as_ref().is_some_and(|g| g.status == GateStatus::Collecting);
+        let _ = c;
+        match (purpose, d.stage()) {
+            (Purpose::Contract, Stage::Understand) => collecting && stood_in(d.contract_source.as_ref()),
+            (Purpose::Question, Stage::Understand) => collecting,
+            (Purpose::LunchAnswer, Stage::Understand) => d.worker_done,
+            (Purpose::Designs, Stage::Debate) => d.machine.round() == 0 && stood_in(d.designs_source.as_ref()),
+            (Purpose::Refine, Stage::Debate) => {
+                d.machine.round() > 0 && d.pre_refine.is_some() && stood_in(d.designs_source.as_ref())
+            }
+            (Purpose::Critique { design }, Stage::Debate) => {
+                d.critiques.get(design).and_then(|c| c.as_ref()).is_some_and(|r| stood_in(Some(&r.source)))
+            }
+            (Purpose::Plan, Stage::Plan) => d.plan.as_ref().is_some_and(|p| p.interrupted || stood_in(Some(&p.source))),
+            _ => false,
+        }
+    }
+
+    pub(crate) fn reset_step(&mut self, c: &mut C, purpose: Purpose) {
+        let d = &mut *self;
+        match purpose {
+            Purpose::Contract => d.analysis_due = true,
+            Purpose::Question => {}
+            Purpose::LunchAnswer => d.worker_done = false,
+            Purpose::Designs => {
+                d.designs.clear();
+                d.critiques.clear();
+                d.presented = false;
+            }
+            Purpose::Critique { design } => {
+                if let Some(slot) = d.critiques.get_mut(design) {
+                    *slot = None;
+                }
+                d.presented = false;
+            }
+            Purpose::Refine => d.redo_refine = true,
+            Purpose::Plan => d.plan = None,
+        }
+        if let Some(card) = c.open_card().filter(|card| card.kind == CardKind::Clarify).map(|card| card.id) {
+            c.close_card(card, Vec::new());
+        }
+    }
+
+    pub(crate) fn restart(&mut self, c: &mut C, env: &Env) {
+        let mut machine = self.machine.clone();
+        machine.fire(Transition::Restart).ok();
+        *self = Discussion::new(c.settings.max_rounds);
+        self.machine = machine;
+        self.machine.set_max_rounds(c.settings.max_rounds);
+        let t = c.lang.pick(
+            "처음부터 다시 시작합니다. 새 요청을 한 줄로 알려 주세요.",
+            "Starting over. Tell me the new request in one line.",
+        );
+        c.notice(t, env.now);
+    }
+}
+
+/// The prompt context every call after UNDERSTAND carries.
+pub(crate) fn grounding(d: &Discussion, c: &C) -> Grounding {
+    let contract = d
+        .contract
+        .clone()
+        .unwrap_or_else(|| Contract { original_request: d.request.clone().unwrap_or_default(), ..Contract::default() });
+    Grounding {
+        contract: contract.format_for_prompt(),
+        memory: d.memory.context_for_llm(MEMORY_MAX_CHARS),
+        latest_user: d.latest_user.clone(),
+        lang: c.lang,
+    }
+}
+
+impl Discussing<'_> {
+    // ---- events ----
+
+    pub(crate) fn on_user_message(&mut self, text: &str, env: &Env, fx: &mut Fx) {
+        let text = text.to_string();
+        self.d.latest_user = text.clone();
+
+        match self.d.stage() {
+            Stage::Understand => self.on_understand_message(&text, env, fx),
+            Stage::Debate => self.on_feedback(&text, env, fx),
+            Stage::Confirm => {
+                let names: Vec<&str> = self.d.designs.iter().map(|d| d.name.as_str()).collect();
+                match parse_choice(&text, &names, self.d.recommended()) {
+                    Some(index) => self.choose(index, env, fx),
+                    None => {
+                        let t = self
+                            .c
+                            .lang
+                            .pick("어느 설계안으로 할지 카드에서 골라 주세요.", "Please pick a design on the card.");
+                        self.c.notice(t, env.now);
+                    }
+                }
+            }
+            Stage::Plan => {
+                let t = self.c.lang.pick(
+                    "계획이 완성되었습니다. 새 요청을 논의하려면 '다시 시작'을 누르세요.",
+                    "The plan is done. Press Restart to discuss a new request.",
+                );
+                self.c.notice(t, env.now);
+            }
+            // The remaining stages advance without user input; a message arriving while
+            // they wait (after Stop) is kept as feedback and the step is resumed.
+            Stage::Design | Stage::Present | Stage::Refine => {
+                let note = format!("{}: {}", self.c.lang.pick("사용자 메모", "User note"), clip(&text, 200));
+                self.d.memory.agree(note);
+                self.drive(env, fx);
+            }
+        }
+    }
+
+    pub(crate) fn on_understand_message(&mut self, text: &str, env: &Env, fx: &mut Fx) {
+        let collecting = self.d.gate.as_ref().is_some_and(|g| g.status == GateStatus::Collecting);
+        if collecting && is_cancel(text) {
+            self.cancel_request(env);
+            return;
+        }
+        let lunch_done =
+            self.d.gate.as_ref().is_some_and(|g| g.intent == Intent::LunchRecommendation) && self.d.worker_done;
+        if !collecting || lunch_done {
+            if is_cancel(text) {
+                let t = self.c.lang.pick(
+                    "취소할 요청이 없습니다. 무엇을 도와드릴까요?",
+                    "There is no request to cancel. What would you like to do?",
+                );
+                self.c.notice(t, env.now);
+                return;
+            }
+            self.start_request(text, env, fx);
+            return;
+        }
+        // A message while collecting answers the open card (or the gate directly).
+        if let Some(card) = self.c.open_card().cloned() {
+            let answers: Vec<String> = card
+                .questions
+                .iter()
+                .enumerate()
+                .map(|(i, q)| {
+                    let fits_format = q.target == Target::Field(Field::Format) && parse_format(text).is_some();
+                    if i == 0 || fits_format {
+                        text.to_string()
+                    } else {
+                        String::new()
+                    }
+                })
+                .collect();
+            self.answer_card(card.id, answers, Some(text), env, fx);
+        } else {
+            self.apply_free_answer(text, env);
+            self.drive(env, fx);
+        }
+    }
+
+    pub(crate) fn start_request(&mut self, text: &str, env: &Env, fx: &mut Fx) {
+        let max_rounds = self.c.settings.max_rounds;
+        let history_kept = std::mem::replace(&mut *self.d, Discussion::new(max_rounds));
+        // A new request after a finished lunch answer keeps the machine's history.
+        self.d.machine = history_kept.machine;
+        self.d.machine.set_max_rounds(self.c.settings.max_rounds);
+        self.c.lang = Lang::detect(text);
+        if self.c.title.is_empty() {
+            self.c.title = clip(text, 48);
+        }
+        let intent = Intent::classify(text);
+        let mut gate = ConversationState::for_intent(intent, self.c.lang);
+        if intent == Intent::LunchRecommendation {
+            let extraction = gate.extract(text);
+            for r in extraction.rejected {
+                self.c.notice(r.error.message(self.c.lang), env.now);
+            }
+        }
+        self.d.request = Some(text.to_string());
+        self.d.latest_user = text.to_string();
+        self.d.expected = estimate_complexity(text);
+        self.d.analysis_due = intent == Intent::DiscussionRequest;
+        self.d.gate = Some(gate);
+        self.drive(env, fx);
+    }
+
+    pub(crate) fn cancel_request(&mut self, env: &Env) {
+        if let Some(card) = self.c.open_card().map(|c| c.id) {
+            self.c.close_card(card, Vec::new());
+        }
+        let machine = self.d.machine.clone();
+        *self.d = Discussion::new(self.c.settings.max_rounds);
+        self.d.machine = machine;
+        self.d.machine.set_max_rounds(self.c.settings.max_rounds);
+        let t = self.c.lang.pick(
+            "요청을 취소했습니다. 새로 하고 싶은 일을 알려 주세요.",
+            "Cancelled. Tell me what you would like to do instead.",
+        );
+        self.c.notice(t, env.now);
+    }
+
+    pub(crate) fn on_answer(&mut self, card: u32, answers: Vec<String>, env: &Env, fx: &mut Fx) {
+        let shown: Vec<String> = answers.iter().filter(|a| !a.is_empty()).cloned().collect();
+        if !shown.is_empty() {
+            self.d.latest_user = shown.join("\n");
+        }
+        self.answer_card(card, answers, None, env, fx);
+    }
+
+    /// Applies a card's answers. `typed` is the composer text when the answer came from
+    /// there (it is already in the transcript); card answers are echoed as a user message.
+    fn answer_card(&mut self, card_id: u32, answers: Vec<String>, typed: Option<&str>, env: &Env, fx: &mut Fx) {
+        let Some((kind, questions)) = self.c.close_card(card_id, answers.clone()) else {
+            return;
+        };
+        self.c.halted = false;
+        if typed.is_none() {
+            let echo: Vec<String> = answers.iter().filter(|a| !a.trim().is_empty()).cloned().collect();
+            if !echo.is_empty() {
+                self.c.push(Role::User, Body::Text { text: echo.join("\n"), source: None }, env.now);
+            }
+        }
+        match kind {
+            CardKind::Clarify => {
+                for (q, a) in questions.iter().zip(&answers) {
+                    if !a.trim().is_empty() {
+                        self.apply_answer(q, a.trim(), env);
+                    }
+                }
+                self.after_answers();
+                self.drive(env, fx);
+            }
+            CardKind::ConfirmAssumptions => {
+                let answer = answers.first().map(|a| a.trim()).unwrap_or("");
+                let proceed = self.proceed_option();
+                if answer.is_empty() || answer == proceed {
+                    self.proceed_with_assumptions(env);
+                } else {
+                    self.apply_free_answer(answer, env);
+                    self.after_answers();
+                    let filled = self.d.gate.as_ref().is_some_and(|g| g.is_required_filled());
+                    if filled {
+                        self.complete_understand(env);
+                    } else {
+                        self.post_assumptions_card(env);
+                    }
+                }
+                self.drive(env, fx);
+            }
+            CardKind::ChooseDesign => {
+                let answer = answers.first().cloned().unwrap_or_default();
+                let names: Vec<&str> = self.d.designs.iter().map(|d| d.name.as_str()).collect();
+                let index = questions
+                    .first()
+                    .and_then(|q| q.options.iter().position(|o| *o == answer))
+                    .or_else(|| parse_choice(&answer, &names, self.d.recommended()));
+                match index {
+                    Some(i) => self.choose(i, env, fx),
+                    None => {
+                        let t = self.c.lang.pick(
+                            "설계안을 알아보지 못했습니다. 카드에서 하나를 골라 주세요.",
+                            "I could not tell which design you meant. Please pick one on the card.",
+                        );
+                        self.c.notice(t, env.now);
+                        self.post_choose_card(env);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn on_choose_design(&mut self, index: usize, env: &Env, fx: &mut Fx) {
+        if self.c.is_busy() || index >= self.d.designs.len() {
+            return;
+        }
+        match self.d.stage() {
+            Stage::Debate | Stage::Confirm => {
+                if let Some(card) = self.c.open_card().filter(|c| c.kind == CardKind::ChooseDesign).map(|c| c.id) {
+                    let name = self.d.designs[index].name.clone();
+                    self.c.close_card(card, vec![name]);
+                }
+                let name = self.d.designs[index].name.clone();
+                let t = match self.c.lang {
+                    Lang::Ko => format!("{name}(으)로 하겠습니다."),
+                    Lang::En => format!("Let's go with {name}."),
+                };
+                self.c.push(Role::User, Body::Text { text: t, source: None }, env.now);
+                self.choose(index, env, fx);
+            }
+            _ => {}
+        }
+    }
+
+    /// Settles on a design: DEBATE → CONFIRM → PLAN at once.
+    pub(crate) fn choose(&mut self, index: usize, env: &Env, fx: &mut Fx) {
+        if index >= self.d.designs.len() {
+            return;
+        }
+        if let Some(card) = self.c.open_card().filter(|c| c.kind == CardKind::ChooseDesign).map(|c| c.id) {
+            let name = self.d.designs[index].name.clone();
+            self.c.close_card(card, vec![name]);
+        }
+        self.d.selected = Some(index);
+        if self.d.stage() == Stage::Debate {
+            self.d.fire(Transition::UserSatisfied);
+        }
+        self.drive(env, fx);
+    }
+
+    pub(crate) fn on_feedback(&mut self, text: &str, env: &Env, fx: &mut Fx) {
+        let names: Vec<&str> = self.d.designs.iter().map(|d| d.name.as_str()).collect();
+        let choice = parse_choice(text, &names, self.d.recommended());
+        let only_a_choice = choice.is_some() && is_bare_choice(text);
+        if is_satisfied(text) || only_a_choice {
+            let index = choice.or(if self.d.designs.len() == 1 { Some(0) } else { None });
+            let note = format!("{}: {}", self.c.lang.pick("사용자 만족", "User satisfied"), clip(text, 120));
+            self.d.memory.agree(note);
+            match index {
+                Some(i) => self.choose(i, env, fx),
+                None => {
+                    self.d.fire(Transition::UserSatisfied);
+                    self.drive(env, fx);
+                }
+            }
+            return;
+        }
+        if self.d.machine.force_decision_mode() {
+            self.ask_for_decision(env);
+            return;
+        }
+        for (key, value) in preferences_in(text, self.c.lang) {
+            self.d.memory.prefer(key, value);
+        }
+        self.d.feedback = Some(text.to_string());
+        self.d.fire(Transition::FeedbackReceived);
+        self.drive(env, fx);
+    }
+
+    // ---- the driver ----
+
+    /// Advances the discussion as far as it can go without the user or a pending call.
+    pub(crate) fn drive(&mut self, env: &Env, fx: &mut Fx) {
+        // Each pass either makes progress or stops; the bound only guards against an
+        // engine bug turning into a hang.
+        for _ in 0..64 {
+            if self.c.is_busy() || self.c.halted {
+                return;
+            }
+            let progressed = match self.d.stage() {
+                Stage::Understand => self.drive_understand(env, fx),
+                Stage::Design => self.drive_design(env, fx),
+                Stage::Present => self.drive_present(env, fx),
+                Stage::Debate => self.drive_debate(env, fx),
+                Stage::Refine => self.drive_refine(env, fx),
+                Stage::Confirm => self.drive_confirm(env),
+                Stage::Plan => self.drive_plan(env, fx),
+            };
+            if !progressed {
+                return;
+            }
+        }
+    }
+}
+
+/// The question used for a slot at the re-ask limit: choose, or take the default.
+pub(crate) fn limit_question(slot: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Ko => format!("{}을(를) 아래에서 고르거나 기본값을 선택해 주세요.", slot_label(slot, lang)),
+        Lang::En => format!("Choose a {} below, or take the default.", slot_label(slot, lang)),
+    }
+}
+
+/// True for a reply that is only a choice: "2", "2번", "B안", "option 3".
+fn is_bare_choice(text: &str) -> bool {
+    let t = text.trim().trim_end_matches(['.', '!', '요']).trim().to_ascii_lowercase();
+    let t = t.strip_suffix("으로").or_else(|| t.strip_suffix("로")).unwrap_or(&t).trim().to_string();
+    if t.chars().count() > 12 {
+        return false;
+    }
+    let digits = t.chars().filter(|c| c.is_ascii_digit()).count();
+    let letters_only_choice = ["a안", "b안", "c안", "option a", "option b", "option c"].contains(&t.as_str());
+    letters_only_choice
+        || (digits == 1 && t.chars().all(|c| c.is_ascii_digit() || "번안 #optiondesignplan".contains(c)))
+}
