@@ -658,3 +658,31 @@ fn a_new_round_limit_applies_from_the_next_discussion() {
     d.say("make it cheaper");
     assert!(d.open_card().is_some_and(|c| c.kind == CardKind::ChooseDesign), "one round, then a decision");
 }
+
+#[test]
+fn modes_that_have_not_landed_say_so_and_change_nothing() {
+    use deliberate::engine::session::ModeKind;
+    let mut d = Driver::offline();
+    d.say("Build a pipeline that summarizes IT news every morning as a Markdown report");
+    let before = d.session.mode.clone();
+    let count = d.session.messages.len();
+    d.step(Event::switch_mode(ModeKind::Chat));
+    assert_eq!(d.session.mode, before, "no placeholder conversation");
+    assert_eq!(d.session.mode_kind(), ModeKind::Discussion);
+    let said = |d: &Driver| match d.session.messages.last().map(|m| &m.body) {
+        Some(Body::Notice { text }) => text.clone(),
+        other => panic!("expected a notice, got {other:?}"),
+    };
+    assert!(said(&d).contains("not available yet"), "{}", said(&d));
+    assert_eq!(d.session.messages.len(), count + 1);
+
+    d.say("/mode counseling");
+    assert!(said(&d).starts_with("Counseling mode is not available yet"), "{}", said(&d));
+    d.say("/mode 상담");
+    assert!(said(&d).contains("not available yet"));
+    d.say("/mode teleport");
+    assert!(said(&d).contains("Usage: /mode"), "{}", said(&d));
+    d.say("/mode discussion");
+    assert!(said(&d).contains("Already in Discussion mode"), "{}", said(&d));
+    assert_eq!(d.session.mode, before, "the discussion is where it was");
+}
