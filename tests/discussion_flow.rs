@@ -5,7 +5,7 @@ mod common;
 
 use common::{failed, good_answer, ok, Driver};
 use deliberate::engine::call::{FailureKind, LlmRole, Purpose};
-use deliberate::engine::contract::Confidence;
+use deliberate::engine::contract::{Confidence, Field};
 use deliberate::engine::gate::GateStatus;
 use deliberate::engine::session::{Artifact, Body, CardKind, Event, ResponseType, Settings, Target};
 use deliberate::engine::source::Source;
@@ -685,4 +685,54 @@ fn modes_that_have_not_landed_say_so_and_change_nothing() {
     d.say("/mode discussion");
     assert!(said(&d).contains("Already in Discussion mode"), "{}", said(&d));
     assert_eq!(d.session.mode, before, "the discussion is where it was");
+}
+
+#[test]
+fn a_prior_chat_counts_as_stated_fact_so_the_discussion_asks_neither_goal_nor_format() {
+    use deliberate::engine::discussion::Discussion;
+    use deliberate::engine::session::{AppMode, Role};
+    // Without the chat, this request states neither a goal nor a format: both are asked.
+    let mut alone = Driver::offline();
+    alone.say("Let's plan it properly");
+    let asked: Vec<Target> = alone.open_card().expect("asks").questions.into_iter().map(|q| q.target).collect();
+    assert!(asked.contains(&Target::Field(Field::Format)), "{asked:?}");
+
+    let mut d = Driver::offline();
+    for (role, text) in [
+        (Role::User, "I need a weekly summary of our customer support tickets for the team lead"),
+        (Role::Assistant, "Sure. In what form should it arrive?"),
+        (Role::User, "As a Markdown report, please"),
+    ] {
+        d.session.push(role, Body::Text { text: text.into(), source: None }, 500);
+    }
+    let discussion = Discussion::after_chat(5, &d.session);
+    let summary = discussion.prior_chat.clone().expect("a summary of the chat");
+    assert!(summary.starts_with("user: I need a weekly summary"), "{summary}");
+    assert_eq!(summary.lines().count(), 3);
+    d.session.mode = AppMode::Discussion(discussion);
+    d.say("Let's plan it properly");
+    let contract = d.discussion().contract.clone().expect("analysed");
+    assert!(!contract.format.is_empty(), "the format comes from the chat: {contract:?}");
+    assert!(alone.discussion().contract.as_ref().is_some_and(|c| c.format.is_empty()), "not from the request");
+    assert!(!contract.goal.is_empty());
+    let asked: Vec<Target> =
+        d.open_card().map(|c| c.questions.into_iter().map(|q| q.target).collect()).unwrap_or_default();
+    assert!(!asked.contains(&Target::Field(Field::Format)), "the format was stated in the chat: {asked:?}");
+    assert!(!asked.contains(&Target::Field(Field::Goal)), "the goal was stated in the chat: {asked:?}");
+    assert_eq!(d.stage(), Stage::Debate, "nothing left to ask: straight to the designs");
+}
+
+#[test]
+fn the_prior_chat_keeps_the_last_ten_turns_each_cut_to_200_characters() {
+    use deliberate::engine::discussion::Discussion;
+    use deliberate::engine::session::Role;
+    let mut d = Driver::offline();
+    for i in 0..14 {
+        d.session.push(Role::User, Body::Text { text: format!("turn {i} {}", "x".repeat(300)), source: None }, 1);
+    }
+    let summary = Discussion::after_chat(5, &d.session).prior_chat.unwrap();
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines.len(), 10);
+    assert!(lines[0].starts_with("user: turn 4 "), "{}", lines[0]);
+    assert!(lines.iter().all(|l| l.chars().count() <= "user: ".len() + 200), "each turn cut to 200 characters");
 }

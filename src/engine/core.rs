@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::call::{BatchId, CallId, FailureKind, LlmFailure, LlmOutcome, Usage};
-use super::lang::Lang;
+use super::lang::{clip, Lang};
 use super::prompt::Prompt;
 use super::security::{sanitize, screen, InjectionKind};
 use super::source::{HeuristicWhy, Source};
@@ -831,6 +831,23 @@ impl<M: Mode> Conversation<M> {
                 Source::Heuristic(HeuristicWhy::Unparseable { reason })
             }
         }
+    }
+
+    /// The last `turns` text turns of both sides, each cut to `chars` characters, oldest
+    /// first: what another mode is told of the conversation so far (seed 003).
+    pub fn recent_turns(&self, turns: usize, chars: usize) -> String {
+        let lines: Vec<String> = self
+            .messages
+            .iter()
+            .filter_map(|m| match &m.body {
+                Body::Text { text, .. } if !text.trim().is_empty() => {
+                    let who = if m.role == Role::User { "user" } else { "assistant" };
+                    Some(format!("{who}: {}", clip(text.trim(), chars)))
+                }
+                _ => None,
+            })
+            .collect();
+        lines[lines.len().saturating_sub(turns)..].join("\n")
     }
 
     /// The user's messages in order, newest last.

@@ -7,6 +7,8 @@ use super::settings::LlmSettings;
 const SETTINGS_KEY: &str = "deliberate.llm";
 const DISCUSSION_KEY: &str = "deliberate.discussion";
 const KEYS_KEY: &str = "deliberate.llm.keys";
+const LANG_KEY: &str = "deliberate.lang";
+const THEME_KEY: &str = "deliberate.theme";
 /// The current conversation's journal, saved after every step.
 pub const SESSION_KEY: &str = "deliberate.session";
 /// Saved text that could not be read back, kept for the user instead of deleted.
@@ -77,4 +79,28 @@ pub fn save_journal(journal: &Journal) -> Result<(), String> {
     let s = storage().ok_or_else(|| "this browser offers no local storage".to_string())?;
     let text = journal.encode()?;
     s.set_item(SESSION_KEY, &text).map_err(|_| "the browser refused to store the conversation".to_string())
+}
+
+/// The UI language the user chose, as its tag ("ko", "en"), if they chose one.
+pub fn load_lang() -> Option<String> {
+    storage()?.get_item(LANG_KEY).ok().flatten()
+}
+
+/// Remembers the UI language; a refusal only means it is asked of the browser next time.
+pub fn save_lang(tag: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(LANG_KEY, tag);
+    }
+}
+
+/// The theme the user chose ("light", "dark"), if they chose one.
+pub fn load_theme() -> Option<String> {
+    storage()?.get_item(THEME_KEY).ok().flatten()
+}
+
+/// Remembers the theme; a refusal only means the system preference applies next time.
+pub fn save_theme(name: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(THEME_KEY, name);
+    }
 }

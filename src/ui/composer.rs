@@ -9,7 +9,7 @@ use super::i18n::{strings, tr};
 use super::shell::Shell;
 use crate::engine::call::Purpose;
 use crate::engine::lang::Lang;
-use crate::engine::session::Event;
+use crate::engine::session::{CallKind, Event};
 
 /// Text area, send and stop.
 #[component]
@@ -72,7 +72,9 @@ pub fn Composer() -> impl IntoView {
 
     let progress = move |shell: Shell| {
         let lang = shell.ui_lang.get();
-        let pending = shell.session.with(|s| s.pending.iter().map(|p| (p.call, p.purpose)).collect::<Vec<_>>());
+        let pending = shell.session.with(|s| {
+            s.pending.iter().filter(|p| p.kind == CallKind::Foreground).map(|p| (p.call, p.purpose)).collect::<Vec<_>>()
+        });
         let chars: usize =
             pending.iter().filter_map(|(id, _)| shell.stream_text(*id)).map(|t| t.with(|s| s.chars().count())).sum();
         let what: Vec<&str> = pending.iter().map(|(_, p)| purpose_label(*p, lang)).collect();

@@ -7,7 +7,7 @@ use crate::engine::state_machine::Stage;
 /// The UI's strings in one language.
 pub struct Strings {
     pub app_tagline: &'static str,
-    pub mode_discussion: &'static str,
+    pub mode_label: &'static str,
     pub restart: &'static str,
     pub restart_hint: &'static str,
     pub new_conversation: &'static str,
@@ -133,7 +133,7 @@ pub struct Strings {
 /// Korean.
 pub const KO: Strings = Strings {
     app_tagline: "한 줄 요청을 합의된 계획으로",
-    mode_discussion: "토론",
+    mode_label: "모드",
     restart: "다시 시작",
     restart_hint: "이 대화에서 토론을 처음(이해 단계)부터 다시 합니다. 지난 메시지는 남습니다.",
     new_conversation: "새 대화",
@@ -263,7 +263,7 @@ pub const KO: Strings = Strings {
 /// English.
 pub const EN: Strings = Strings {
     app_tagline: "From a one-line request to an agreed plan",
-    mode_discussion: "Discussion",
+    mode_label: "Mode",
     restart: "Restart",
     restart_hint: "Start the discussion over from Understand, in this conversation. Earlier messages stay.",
     new_conversation: "New conversation",

@@ -13,7 +13,7 @@ pub mod stepper;
 use leptos::prelude::*;
 
 use crate::engine::lang::Lang;
-use crate::engine::session::Event;
+use crate::engine::session::{Event, ModeKind};
 use i18n::{strings, tr};
 use shell::{Shell, Theme};
 
@@ -78,7 +78,22 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                 <span class="tagline">{tr(shell.ui_lang, |s| s.app_tagline)}</span>
             </div>
             <div class="topbar-tools">
-                <span class="mode-chip">{tr(shell.ui_lang, |s| s.mode_discussion)}</span>
+                <label class="sr-only" for="mode-select">{tr(shell.ui_lang, |s| s.mode_label)}</label>
+                <select
+                    id="mode-select"
+                    class="mode-chip"
+                    on:change=move |ev| {
+                        if let Some(to) = ModeKind::parse(&event_target_value(&ev)) {
+                            shell.dispatch(Event::switch_mode(to));
+                        }
+                    }
+                    prop:value=move || shell.session.with(|s| mode_value(s.mode_kind()))
+                >
+                    {ModeKind::ALL
+                        .into_iter()
+                        .map(|m| view! { <option value=mode_value(m)>{move || m.label(shell.ui_lang.get())}</option> })
+                        .collect_view()}
+                </select>
                 <button
                     class="status-chip"
                     class:llm-on=move || status().0
@@ -126,6 +141,15 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                 </button>
             </div>
         </header>
+    }
+}
+
+/// The value of a mode in the switch (what `ModeKind::parse` reads back).
+fn mode_value(mode: ModeKind) -> &'static str {
+    match mode {
+        ModeKind::Discussion => "discussion",
+        ModeKind::Chat => "chat",
+        ModeKind::Counseling => "counseling",
     }
 }
 

@@ -15,8 +15,8 @@ use crate::engine::session::{Effect, Env, Event, Session, Settings};
 use crate::llm::transport::{run_chat, CallControl, CallOptions};
 use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
 use crate::store::local::{
-    load_discussion_settings, load_journal, load_llm_settings, save_discussion_settings, save_journal,
-    save_llm_settings,
+    load_discussion_settings, load_journal, load_lang, load_llm_settings, load_theme, save_discussion_settings,
+    save_journal, save_lang, save_llm_settings, save_theme,
 };
 use crate::store::saved::{DecodeError, Journal};
 use crate::store::settings::LlmSettings;
@@ -47,9 +47,6 @@ pub enum StorageProblem {
     Unreadable(DecodeError),
 }
 
-const LANG_KEY: &str = "deliberate.lang";
-const THEME_KEY: &str = "deliberate.theme";
-
 /// The app's state and its single way to change the session: `dispatch`.
 #[derive(Clone, Copy)]
 pub struct Shell {
@@ -73,10 +70,6 @@ pub fn now_ms() -> u64 {
     js_sys::Date::now() as u64
 }
 
-fn local_storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
 fn new_session_id() -> String {
     format!("s{:x}{:06x}", now_ms(), (js_sys::Math::random() * 16_777_215.0) as u32)
 }
@@ -87,14 +80,11 @@ impl Shell {
     /// preference, and the saved LLM settings. Calls the saved session was waiting for
     /// died with the old page: the engine is told, so it offers to redo them.
     pub fn new() -> Self {
-        let storage = local_storage();
-        let saved_lang = storage.as_ref().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
-        let ui_lang = match saved_lang {
+        let ui_lang = match load_lang() {
             Some(tag) => Lang::from_tag(&tag),
             None => Lang::from_tag(&window().navigator().language().unwrap_or_default()),
         };
-        let saved_theme = storage.as_ref().and_then(|s| s.get_item(THEME_KEY).ok().flatten());
-        let theme = match saved_theme.as_deref() {
+        let theme = match load_theme().as_deref() {
             Some("dark") => Theme::Dark,
             Some("light") => Theme::Light,
             _ => {
@@ -319,9 +309,7 @@ impl Shell {
     /// Switches the UI language and remembers the choice.
     pub fn set_lang(&self, lang: Lang) {
         self.ui_lang.set(lang);
-        if let Some(s) = local_storage() {
-            let _ = s.set_item(LANG_KEY, lang.tag());
-        }
+        save_lang(lang.tag());
         self.apply_lang();
     }
 
@@ -329,9 +317,7 @@ impl Shell {
     pub fn toggle_theme(&self) {
         let next = if self.theme.get_untracked() == Theme::Dark { Theme::Light } else { Theme::Dark };
         self.theme.set(next);
-        if let Some(s) = local_storage() {
-            let _ = s.set_item(THEME_KEY, next.as_str());
-        }
+        save_theme(next.as_str());
         self.apply_theme();
     }
 

@@ -92,6 +92,10 @@ pub struct Discussion {
     pub pre_refine: Option<Vec<DesignProposal>>,
     /// Redo the refinement while in DEBATE (after Retry).
     pub redo_refine: bool,
+    /// What the user said in another mode before switching here (seed 003: the last 10
+    /// turns, each cut to 200 characters); the analyzer takes it as stated fact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior_chat: Option<String>,
     /// The latest message from the user, for prompts.
     pub latest_user: String,
     /// The lunch intent has given its answer.
@@ -124,9 +128,18 @@ impl Discussion {
             feedback: None,
             pre_refine: None,
             redo_refine: false,
+            prior_chat: None,
             latest_user: String::new(),
             worker_done: false,
         }
+    }
+
+    /// A fresh discussion in a conversation that had another mode before: what was said
+    /// there (the last 10 turns, each cut to 200 characters, as seed 003 says) counts as
+    /// stated fact for the analyzer, so it is not asked again.
+    pub fn after_chat(max_rounds: u32, c: &C) -> Self {
+        let summary = c.recent_turns(10, 200);
+        Discussion { prior_chat: (!summary.is_empty()).then_some(summary), ..Discussion::new(max_rounds) }
     }
 
     /// The current stage.
@@ -351,6 +364,7 @@ impl Discussing<'_> {
         let history_kept = std::mem::replace(&mut *self.d, Discussion::new(max_rounds));
         // A new request after a finished lunch answer keeps the machine's history.
         self.d.machine = history_kept.machine;
+        self.d.prior_chat = history_kept.prior_chat;
         self.d.machine.set_max_rounds(self.c.settings.max_rounds);
         self.c.lang = Lang::detect(text);
         if self.c.title.is_empty() {

@@ -448,7 +448,7 @@ impl ContractStep {
         let answers = previous.as_ref().map(|c| c.answered.clone()).unwrap_or_default();
         let input = AnalysisInput {
             request: &request,
-            prior_chat_summary: None,
+            prior_chat_summary: d.prior_chat.as_deref(),
             mode: "discussion",
             previous: previous.as_ref(),
             answers: &answers,
