@@ -4,6 +4,7 @@
 pub mod call;
 pub mod contract;
 pub mod critique;
+pub mod danger;
 pub mod design;
 pub mod discussion;
 pub mod gate;
