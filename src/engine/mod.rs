@@ -20,6 +20,7 @@ pub mod signals;
 pub mod slots;
 pub mod source;
 pub mod state_machine;
+pub mod tokens;
 pub mod words;
 
 pub use session::{Effect, Env, Event, Session};
