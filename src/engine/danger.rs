@@ -277,14 +277,27 @@ fn block_language(info: &str) -> BlockLanguage {
     }
 }
 
-/// The commands of a shell block: lines, with `\` continuations joined and prompts (`$ `,
-/// `PS> `) dropped; when some lines carry a `$ ` prompt, the others are output and skipped.
+/// The commands of a shell block: lines, with `\` continuations joined, here-documents kept
+/// with their command, and prompts (`$ `, `PS> `) dropped; when some lines carry a `$ ` prompt,
+/// the others are output and skipped.
 fn shell_units(body: &str) -> Vec<String> {
     let has_prompt = body.lines().any(|l| l.trim_start().starts_with("$ "));
     let mut units = Vec::new();
     let mut current = String::new();
     let mut continuing = false;
+    let mut awaiting: Vec<String> = Vec::new();
     for line in body.lines() {
+        if !awaiting.is_empty() {
+            current.push('\n');
+            current.push_str(line);
+            if line.trim() == awaiting[0] {
+                awaiting.remove(0);
+                if awaiting.is_empty() {
+                    units.push(std::mem::take(&mut current).trim().to_string());
+                }
+            }
+            continue;
+        }
         let trimmed = line.trim();
         let command = if continuing {
             trimmed
@@ -306,10 +319,13 @@ fn shell_units(body: &str) -> Vec<String> {
             None => {
                 current.push_str(command);
                 continuing = false;
-                if !current.trim().is_empty() {
+                awaiting = heredoc_delimiters(&current);
+                if awaiting.is_empty() && !current.trim().is_empty() {
                     units.push(std::mem::take(&mut current).trim().to_string());
                 }
-                current.clear();
+                if awaiting.is_empty() {
+                    current.clear();
+                }
             }
         }
     }
@@ -317,6 +333,11 @@ fn shell_units(body: &str) -> Vec<String> {
         units.push(current.trim().to_string());
     }
     units
+}
+
+/// The here-document delimiters a command line declares, in order.
+fn heredoc_delimiters(line: &str) -> Vec<String> {
+    shell_pipelines(line).into_iter().flatten().flat_map(|c| c.heredoc_pending).collect()
 }
 
 /// The statements of an SQL block, split on `;` outside strings and comments.
@@ -626,6 +647,10 @@ struct Word {
 struct SimpleCommand {
     words: Vec<Word>,
     redirects: Vec<String>,
+    /// Here-document delimiters declared (`<<EOF`) whose bodies are still to be read.
+    heredoc_pending: Vec<String>,
+    /// The here-document bodies fed to the command's input.
+    heredoc: String,
 }
 
 /// A pipeline: commands joined by `|`.
@@ -727,6 +752,31 @@ fn shell_pipelines(text: &str) -> Vec<Pipeline> {
                     redirect_next = true;
                 }
             }
+            '<' if chars.get(i + 1) == Some(&'<') => {
+                end_word(&mut command, &mut word, &mut in_word, &mut quoted, &mut redirect_next);
+                if chars.get(i + 2) == Some(&'<') {
+                    // A here-string: the next word is plain input.
+                    i += 3;
+                    continue;
+                }
+                i += 2;
+                if chars.get(i) == Some(&'-') {
+                    i += 1;
+                }
+                while matches!(chars.get(i), Some(' ' | '\t')) {
+                    i += 1;
+                }
+                let mut delimiter = String::new();
+                while i < chars.len() && !chars[i].is_whitespace() && !matches!(chars[i], ';' | '&' | '|' | '<' | '>') {
+                    if !matches!(chars[i], '\'' | '"' | '\\') {
+                        delimiter.push(chars[i]);
+                    }
+                    i += 1;
+                }
+                if !delimiter.is_empty() {
+                    command.heredoc_pending.push(delimiter);
+                }
+            }
             ';' | '\n' | '&' | '|' => {
                 end_word(&mut command, &mut word, &mut in_word, &mut quoted, &mut redirect_next);
                 redirect_next = false;
@@ -737,6 +787,23 @@ fn shell_pipelines(text: &str) -> Vec<Pipeline> {
                     pipelines.push(std::mem::take(&mut pipeline));
                 }
                 i += if double { 2 } else { 1 };
+                if c == '\n' {
+                    // Here-document bodies start on the next line, in the order declared.
+                    for owner in pipelines.iter_mut().flatten() {
+                        for delimiter in std::mem::take(&mut owner.heredoc_pending) {
+                            while i < chars.len() {
+                                let end = chars[i..].iter().position(|c| *c == '\n').map_or(chars.len(), |p| i + p);
+                                let line: String = chars[i..end].iter().collect();
+                                i = (end + 1).min(chars.len());
+                                if line.trim() == delimiter {
+                                    break;
+                                }
+                                owner.heredoc.push_str(&line);
+                                owner.heredoc.push('\n');
+                            }
+                        }
+                    }
+                }
             }
             _ => {
                 word.push(c);
@@ -817,6 +884,8 @@ fn shell_danger(text: &str, depth: u8) -> Option<DangerKind> {
     }
     for pipeline in shell_pipelines(text) {
         let mut downloads = false;
+        // Text that `echo`/`printf` feed down the pipeline, which a database client would run.
+        let mut echoed: Vec<String> = Vec::new();
         for command in &pipeline {
             let words = strip_wrappers(&command.words);
             for target in &command.redirects {
@@ -837,12 +906,38 @@ fn shell_danger(text: &str, depth: u8) -> Option<DangerKind> {
             ) {
                 downloads = true;
             }
+            if matches!(lower.as_str(), "echo" | "printf") {
+                echoed.extend(args.iter().map(|a| a.text.clone()));
+            }
+            if is_database_client(&lower) {
+                let fed = echoed.iter().map(String::as_str).chain(std::iter::once(command.heredoc.as_str()));
+                if let Some(danger) = fed.filter_map(assess_sql).next() {
+                    return Some(danger.kind);
+                }
+            }
+            if is_shell_runner(&lower) && depth < MAX_NESTING && !command.heredoc.is_empty() {
+                if let Some(kind) = shell_danger(&command.heredoc, depth + 1) {
+                    return Some(kind);
+                }
+            }
             if let Some(kind) = command_danger(&lower, args, depth) {
                 return Some(kind);
             }
         }
     }
     None
+}
+
+fn is_database_client(name: &str) -> bool {
+    matches!(
+        name,
+        "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlite" | "duckdb" | "sqlcmd" | "clickhouse-client" | "cockroach"
+    )
+}
+
+/// Commands that run their input or a quoted argument as a shell command line.
+fn is_shell_runner(name: &str) -> bool {
+    matches!(name, "sh" | "bash" | "zsh" | "dash" | "ksh" | "eval" | "ssh" | "su")
 }
 
 fn is_interpreter(name: &str) -> bool {
@@ -980,8 +1075,7 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
             .any(|a| matches!(a.text.to_ascii_lowercase().as_str(), "flushall" | "flushdb"))
             .then_some(KeyValueFlush),
         "dropdb" => Some(DropObject),
-        "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlite" | "duckdb" | "sqlcmd" | "clickhouse-client"
-        | "cockroach" | "mongo" | "mongosh" => args.iter().find_map(|a| {
+        _ if is_database_client(name) || name == "mongo" || name == "mongosh" => args.iter().find_map(|a| {
             let text = a.text.split_once('=').filter(|(k, _)| k.starts_with("--")).map_or(a.text.as_str(), |(_, v)| v);
             if text.contains("dropDatabase(") {
                 return Some(DropObject);
@@ -1234,6 +1328,11 @@ mod tests {
             ("ssh prod 'sudo rm -rf /srv/app'", RecursiveDelete),
             ("if [ -d build ]; then rm -rf build; fi", RecursiveDelete),
             ("FORCE=1 rm -rf out", RecursiveDelete),
+            ("psql mydb <<EOF\nDROP TABLE users;\nEOF", DropObject),
+            ("echo 'DROP DATABASE prod;' | mysql -u root", DropObject),
+            ("printf 'DELETE FROM t;' | sqlite3 app.db", UnboundedDelete),
+            ("ssh prod <<'EOF'\nsudo rm -rf /var/www\nEOF", RecursiveDelete),
+            ("bash <<-SCRIPT\n\tgit reset --hard\n\tSCRIPT", HardReset),
         ];
         for (command, want) in cases {
             assert_eq!(assess(command).map(|d| d.kind), Some(*want), "{command}");
@@ -1296,6 +1395,11 @@ mod tests {
             "npm run clean",
             "psql -c \"SELECT * FROM users WHERE id = 1\"",
             "mv draft.md notes/",
+            "cat > cleanup.md <<EOF\nNever run rm -rf / on a server.\nEOF",
+            "cat <<'SQL' > notes.sql\nDROP TABLE users;\nSQL",
+            "psql mydb <<EOF\nDELETE FROM users\nWHERE id = 3;\nEOF",
+            "grep -c x <<< 'rm -rf /'",
+            "echo 'DROP TABLE users' | wc -c",
             "",
         ];
         for command in cases {
@@ -1326,6 +1430,13 @@ mod tests {
     }
 
     #[test]
+    fn a_here_document_is_reported_with_its_command() {
+        let answer = "```bash\nmysql shop <<SQL\nTRUNCATE orders;\nSQL\necho done\n```";
+        let found: Vec<(String, DangerKind)> = assess_markdown(answer).into_iter().map(|(c, d)| (c, d.kind)).collect();
+        assert_eq!(found, vec![("mysql shop <<SQL\nTRUNCATE orders;\nSQL".to_string(), Truncate)]);
+    }
+
+    #[test]
     fn markdown_without_dangerous_blocks_gives_nothing() {
         let cases = [
             "Use `git push --force-with-lease` instead of a plain force push.",
@@ -1333,6 +1444,7 @@ mod tests {
             "```sql\nDELETE FROM t WHERE id = 3;\n```",
             "```js\nconst q = \"DROP TABLE users\";\n```",
             "~~~bash\necho done\n~~~",
+            "```bash\npsql shop <<EOF\nDELETE FROM orders\nWHERE id = 42;\nEOF\ncat > README.md <<'MD'\nrm -rf build\nMD\n```",
             "",
         ];
         for text in cases {

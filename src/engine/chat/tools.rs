@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::engine::danger::{self, Danger};
 use crate::engine::lang::Lang;
 use crate::engine::prompt::{ToolCall, ToolSpec};
 
@@ -154,6 +155,16 @@ pub struct ProposedCommand {
     pub why: String,
     /// Shell or SQL.
     pub kind: CommandKind,
+}
+
+impl ProposedCommand {
+    /// Why running it is dangerous, when it is (checked as SQL or as a shell command by its kind).
+    pub fn danger(&self) -> Option<Danger> {
+        match self.kind {
+            CommandKind::Shell => danger::assess(&self.command),
+            CommandKind::Sql => danger::assess_sql(&self.command),
+        }
+    }
 }
 
 /// A `read_attachment` call, checked.
@@ -763,6 +774,20 @@ mod tests {
         ];
         for (name, arguments, want) in cases {
             assert_eq!(parse_tool_call(&call(name, arguments)).map_err(|e| e.problem), want, "{name} {arguments}");
+        }
+    }
+
+    #[test]
+    fn proposed_commands_are_checked_for_danger_by_their_kind() {
+        let cases = [
+            ("rm -rf node_modules", CommandKind::Shell, Some(crate::engine::danger::DangerKind::RecursiveDelete)),
+            ("DELETE FROM users", CommandKind::Sql, Some(crate::engine::danger::DangerKind::UnboundedDelete)),
+            ("delete from users where id = 3", CommandKind::Sql, None),
+            ("npm ci", CommandKind::Shell, None),
+        ];
+        for (command, kind, want) in cases {
+            let proposed = ProposedCommand { command: command.into(), why: "x".into(), kind };
+            assert_eq!(proposed.danger().map(|d| d.kind), want, "{command}");
         }
     }
 
