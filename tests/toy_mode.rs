@@ -116,7 +116,7 @@ fn texts(session: &Session<Echo>) -> Vec<String> {
 }
 
 fn answer(text: &str) -> LlmOutcome {
-    LlmOutcome::Ok { text: text.into(), model: "toy".into(), usage: None, tool_calls: Vec::new() }
+    LlmOutcome::Ok { text: text.into(), model: "toy".into(), usage: None, tool_calls: Vec::new(), refusal: false }
 }
 
 #[test]

@@ -122,6 +122,9 @@ pub enum LlmOutcome {
         /// Tool calls in the answer, if the prompt offered tools.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<super::prompt::ToolCall>,
+        /// True when the text is the model's refusal to answer rather than an answer.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        refusal: bool,
     },
     Failed(LlmFailure),
 }

@@ -2,9 +2,11 @@
 //! as arguments, LLM requests go out as effects and their answers come back as events.
 
 pub mod call;
+pub mod chat;
 pub mod contract;
 pub mod core;
 pub mod critique;
+pub mod danger;
 pub mod design;
 pub mod discussion;
 pub mod gate;
@@ -22,6 +24,7 @@ pub mod slots;
 pub mod source;
 pub mod state_machine;
 pub mod step;
+pub mod tokens;
 pub mod words;
 
 pub use session::{Effect, Env, Event, Session};

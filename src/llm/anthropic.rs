@@ -163,6 +163,7 @@ pub fn parse_response(body: &str) -> Result<Completion, LlmFailure> {
         usage,
         tool_calls,
         stop_reason: str_field(&value, "stop_reason").map(String::from),
+        refusal: str_field(&value, "stop_reason") == Some("refusal"),
     })
 }
 
@@ -424,6 +425,7 @@ mod tests {
                     arguments: r#"{"city":"서울"}"#.into(),
                 }],
                 stop_reason: Some("tool_use".into()),
+                refusal: false,
             })
         );
     }

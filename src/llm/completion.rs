@@ -16,6 +16,8 @@ pub struct Completion {
     pub tool_calls: Vec<ToolCall>,
     /// Why the model stopped, in the provider's words (`stop`, `length`, `end_turn`, `max_tokens`, ...).
     pub stop_reason: Option<String>,
+    /// True when `text` is the model's refusal (OpenAI `refusal`, Anthropic stop reason `refusal`).
+    pub refusal: bool,
 }
 
 impl Completion {
@@ -33,7 +35,13 @@ impl Completion {
 impl From<Result<Completion, LlmFailure>> for LlmOutcome {
     fn from(result: Result<Completion, LlmFailure>) -> Self {
         match result {
-            Ok(c) => LlmOutcome::Ok { text: c.text, model: c.model, usage: c.usage, tool_calls: c.tool_calls },
+            Ok(c) => LlmOutcome::Ok {
+                text: c.text,
+                model: c.model,
+                usage: c.usage,
+                tool_calls: c.tool_calls,
+                refusal: c.refusal,
+            },
             Err(f) => LlmOutcome::Failed(f),
         }
     }
@@ -54,6 +62,7 @@ mod tests {
             usage: Some(Usage { input_tokens: 1, output_tokens: 2 }),
             tool_calls: vec![],
             stop_reason: Some("stop".into()),
+            refusal: false,
         };
         let outcome: LlmOutcome = Ok(c).into();
         assert_eq!(
@@ -63,6 +72,7 @@ mod tests {
                 model: "m".into(),
                 usage: Some(Usage { input_tokens: 1, output_tokens: 2 }),
                 tool_calls: vec![],
+                refusal: false,
             }
         );
         let failure = LlmFailure { kind: FailureKind::Empty, detail: String::new(), status: None, partial: None };

@@ -15,6 +15,7 @@ pub mod sse;
 pub mod stream;
 #[cfg(target_arch = "wasm32")]
 pub mod transport;
+pub mod window;
 mod wire;
 
 pub use completion::Completion;

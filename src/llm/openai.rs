@@ -143,8 +143,10 @@ pub fn parse_response(body: &str) -> Result<Completion, LlmFailure> {
         .ok_or_else(|| malformed("the answer has no choices", body))?;
     let message = choice.get("message").unwrap_or(&Value::Null);
     let mut text = content_text(message.get("content"));
-    if text.is_empty() {
-        text = str_field(message, "refusal").unwrap_or_default().to_string();
+    let mut refused = false;
+    if let Some(refusal) = str_field(message, "refusal").filter(|r| !r.trim().is_empty() && text.trim().is_empty()) {
+        text = refusal.to_string();
+        refused = true;
     }
     let tool_calls = message
         .get("tool_calls")
@@ -169,6 +171,7 @@ pub fn parse_response(body: &str) -> Result<Completion, LlmFailure> {
         usage: value.get("usage").and_then(usage_of),
         tool_calls,
         stop_reason: str_field(choice, "finish_reason").map(String::from),
+        refusal: refused,
     })
 }
 
@@ -218,6 +221,10 @@ pub(crate) fn parse_stream_data(data: &str) -> Result<Vec<WireEvent>, LlmFailure
         let text = content_text(delta.get("content"));
         if !text.is_empty() {
             events.push(WireEvent::Text(text));
+        }
+        // A refusal streams in its own field, in place of content.
+        if let Some(refusal) = str_field(delta, "refusal").filter(|r| !r.is_empty()) {
+            events.push(WireEvent::Refusal(refusal.to_string()));
         }
         for call in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
             let function = call.get("function").unwrap_or(&Value::Null);
@@ -432,6 +439,7 @@ mod tests {
                 usage: Some(Usage { input_tokens: 12, output_tokens: 5 }),
                 tool_calls: vec![],
                 stop_reason: Some("stop".into()),
+                refusal: false,
             })
         );
     }
@@ -471,6 +479,14 @@ mod tests {
         ];
         for (body, want) in cases {
             assert_eq!(parse_response(body).map(|c| c.text), Ok(want.to_string()), "{body}");
+        }
+        let refusals = [
+            (r#"{"choices":[{"message":{"content":null,"refusal":"No."}}]}"#, true),
+            (r#"{"choices":[{"message":{"content":"Sure","refusal":null}}]}"#, false),
+            (r#"{"choices":[{"message":{"content":"Sure","refusal":""}}]}"#, false),
+        ];
+        for (body, want) in refusals {
+            assert_eq!(parse_response(body).map(|c| c.refusal), Ok(want), "{body}");
         }
     }
 

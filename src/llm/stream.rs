@@ -59,6 +59,8 @@ pub(crate) struct ToolDelta {
 pub(crate) enum WireEvent {
     Model(String),
     Text(String),
+    /// Text of a refusal (OpenAI `delta.refusal`): shown as the answer, marked as a refusal.
+    Refusal(String),
     Tool(ToolDelta),
     /// Counts reported so far; `None` leaves a count unchanged.
     Usage {
@@ -94,6 +96,7 @@ pub struct StreamAccumulator {
     usage: Option<Usage>,
     tools: Vec<ToolSlot>,
     stop_reason: Option<String>,
+    refusal: bool,
     done: bool,
     failure: Option<LlmFailure>,
     saw_event: bool,
@@ -113,6 +116,7 @@ impl StreamAccumulator {
             usage: None,
             tools: Vec::new(),
             stop_reason: None,
+            refusal: false,
             done: false,
             failure: None,
             saw_event: false,
@@ -206,6 +210,7 @@ impl StreamAccumulator {
                 partial: non_empty(self.text),
             });
         }
+        let refusal = self.refusal || self.stop_reason.as_deref() == Some("refusal");
         let completion = Completion {
             text: self.text,
             model: self.model,
@@ -223,6 +228,7 @@ impl StreamAccumulator {
                 })
                 .collect(),
             stop_reason: self.stop_reason,
+            refusal,
         };
         if completion.is_empty() {
             return Err(empty_failure(completion.stop_reason.as_deref()));
@@ -258,6 +264,15 @@ impl StreamAccumulator {
                 self.text.push_str(&text);
                 deltas.push(StreamDelta::Text(text));
             }
+            WireEvent::Refusal(text) => {
+                self.refusal = true;
+                self.text.push_str(&text);
+                deltas.push(StreamDelta::Text(text));
+            }
+            // Anthropic streams the input of server-side tools (`server_tool_use`,
+            // `mcp_tool_use`) as `input_json_delta` too: only deltas of a block that started as
+            // the model's own `tool_use` belong to a tool call.
+            WireEvent::Tool(delta) if self.is_foreign_tool_delta(&delta) => {}
             WireEvent::Tool(delta) => {
                 let index = self.tool_slot(&delta);
                 let slot = &mut self.tools[index];
@@ -303,6 +318,14 @@ impl StreamAccumulator {
             WireEvent::Done => self.done = true,
             WireEvent::Failed(failure) => self.failure = Some(failure),
         }
+    }
+
+    /// True for an Anthropic argument delta whose content block never started as a `tool_use`.
+    fn is_foreign_tool_delta(&self, delta: &ToolDelta) -> bool {
+        self.kind == ProviderKind::Anthropic
+            && delta.id.is_none()
+            && delta.name.is_none()
+            && !self.tools.iter().any(|slot| slot.key.is_some() && slot.key == delta.key)
     }
 
     /// The position of the call a delta belongs to, adding a slot for a new call. Without a
@@ -438,6 +461,7 @@ mod tests {
                     tool("call_b", "get_weather", r#"{"city": "부산"}"#),
                 ],
                 stop_reason: Some("tool_calls".into()),
+                refusal: false,
             })
         );
         assert_eq!(
@@ -469,6 +493,7 @@ mod tests {
                 usage: Some(Usage { input_tokens: 472, output_tokens: 89 }),
                 tool_calls: vec![tool("toolu_01", "get_weather", r#"{"city": "서울"}"#)],
                 stop_reason: Some("tool_use".into()),
+                refusal: false,
             })
         );
         let usages: Vec<&StreamDelta> = deltas.iter().filter(|d| matches!(d, StreamDelta::Usage(_))).collect();
@@ -720,6 +745,103 @@ mod tests {
         );
         let (_, result) = run_str(ProviderKind::Anthropic, stream);
         assert_eq!(result.map(|c| c.tool_calls), Ok(vec![tool("t1", "now", "{}")]));
+    }
+
+    /// An Anthropic answer that used server-side tools (web search, an MCP server) before its
+    /// own client tool call: every tool block streams its input as `input_json_delta`.
+    const ANTHROPIC_SERVER_TOOLS_STREAM: &str = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_7\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":900,\"output_tokens\":3}}}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_01\",\"name\":\"web_search\",\"input\":{}}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\": \\\"서울 날씨\\\"}\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_01\",\"content\":[{\"type\":\"web_search_result\",\"title\":\"날씨\",\"url\":\"https://weather.example/seoul\"}]}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":2,\"content_block\":{\"type\":\"mcp_tool_use\",\"id\":\"mcptoolu_01\",\"name\":\"lookup\",\"server_name\":\"calendar\",\"input\":{}}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"day\\\":\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\" \\\"today\\\"}\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":2}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":3,\"content_block\":{\"type\":\"mcp_tool_result\",\"tool_use_id\":\"mcptoolu_01\",\"is_error\":false,\"content\":[{\"type\":\"text\",\"text\":\"no events\"}]}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":3}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":4,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":4,\"delta\":{\"type\":\"text_delta\",\"text\":\"비가 옵니다. 질문할게요.\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":4}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":5,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_05\",\"name\":\"AskUserQuestion\",\"input\":{}}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":5,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"question\\\": \\\"우산?\\\"}\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":5}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":120,\"server_tool_use\":{\"web_search_requests\":1}}}\n\n",
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+    );
+
+    #[test]
+    fn anthropic_server_tool_blocks_are_not_tool_calls() {
+        let (deltas, result) = run_str(ProviderKind::Anthropic, ANTHROPIC_SERVER_TOOLS_STREAM);
+        let completion = result.expect("the stream is complete");
+        assert_eq!(completion.tool_calls, vec![tool("toolu_05", "AskUserQuestion", r#"{"question": "우산?"}"#)]);
+        assert_eq!(completion.text, "비가 옵니다. 질문할게요.");
+        let tool_deltas: Vec<&StreamDelta> =
+            deltas.iter().filter(|d| matches!(d, StreamDelta::ToolCall { .. })).collect();
+        assert_eq!(
+            tool_deltas,
+            vec![
+                &StreamDelta::ToolCall { index: 0, name: "AskUserQuestion".into(), arguments_delta: String::new() },
+                &StreamDelta::ToolCall {
+                    index: 0,
+                    name: "AskUserQuestion".into(),
+                    arguments_delta: "{\"question\": \"우산?\"}".into()
+                },
+            ]
+        );
+        // Split anywhere, the same.
+        let bytes = ANTHROPIC_SERVER_TOOLS_STREAM.as_bytes();
+        for cut in (0..bytes.len()).step_by(7) {
+            let (_, got) = run(ProviderKind::Anthropic, &[&bytes[..cut], &bytes[cut..]]);
+            assert_eq!(got.map(|c| c.tool_calls.len()), Ok(1), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn anthropic_server_tools_alone_give_text_and_no_tool_call() {
+        let end = ANTHROPIC_SERVER_TOOLS_STREAM
+            .find("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":5")
+            .unwrap_or(0);
+        let stream = format!(
+            "{}event: message_delta\ndata: {{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"end_turn\"}},\"usage\":{{\"output_tokens\":80}}}}\n\nevent: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n",
+            &ANTHROPIC_SERVER_TOOLS_STREAM[..end]
+        );
+        let (_, result) = run_str(ProviderKind::Anthropic, &stream);
+        assert_eq!(result.map(|c| (c.text, c.tool_calls)), Ok(("비가 옵니다. 질문할게요.".to_string(), vec![])));
+    }
+
+    #[test]
+    fn openai_refusal_is_the_answer_marked_as_refusal_streamed_or_not() {
+        let streamed = concat!(
+            "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt-4o-2024-08-06\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"},\"finish_reason\":null}]}\n\n",
+            "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt-4o-2024-08-06\",\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I'm sorry, \"},\"finish_reason\":null}]}\n\n",
+            "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt-4o-2024-08-06\",\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can't help with that.\"},\"finish_reason\":null}]}\n\n",
+            "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt-4o-2024-08-06\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+            "data: [DONE]\n\n",
+        );
+        let whole = r#"{"id":"chatcmpl-9","object":"chat.completion","model":"gpt-4o-2024-08-06","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I'm sorry, I can't help with that."},"finish_reason":"stop"}]}"#;
+        let (deltas, streamed) = run_str(ProviderKind::OpenAi, streamed);
+        let whole = parse_chat_response(ProviderKind::OpenAi, whole);
+        let want = Ok(("I'm sorry, I can't help with that.".to_string(), true));
+        assert_eq!(streamed.map(|c| (c.text, c.refusal)), want);
+        assert_eq!(whole.map(|c| (c.text, c.refusal)), want);
+        assert_eq!(streamed_text(&deltas), "I'm sorry, I can't help with that.");
+    }
+
+    #[test]
+    fn anthropic_refusal_stop_reason_marks_the_answer() {
+        let stream = concat!(
+            "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+            "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"I can't continue.\"}}\n\n",
+            "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"refusal\"},\"usage\":{\"output_tokens\":5}}\n\n",
+            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+        );
+        let (_, result) = run_str(ProviderKind::Anthropic, stream);
+        assert_eq!(result.map(|c| (c.text, c.refusal)), Ok(("I can't continue.".to_string(), true)));
+        let (_, plain) = run_str(ProviderKind::Anthropic, ANTHROPIC_STREAM);
+        assert_eq!(plain.map(|c| c.refusal), Ok(false));
     }
 
     #[test]

@@ -139,6 +139,7 @@ pub fn ok(text: &str) -> LlmOutcome {
         model: "test-model".into(),
         usage: Some(Usage { input_tokens: 10, output_tokens: 5 }),
         tool_calls: Vec::new(),
+        refusal: false,
     }
 }
 

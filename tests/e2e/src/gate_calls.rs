@@ -65,7 +65,7 @@ fn fake_llm(purpose: Purpose, user_text: &str) -> LlmOutcome {
         Purpose::Question => r#"{"question":"Could you tell me the rest?","options":[]}"#.to_string(),
         _ => "{}".to_string(),
     };
-    LlmOutcome::Ok { text, model: "counting-fake".into(), usage: None, tool_calls: Vec::new() }
+    LlmOutcome::Ok { text, model: "counting-fake".into(), usage: None, tool_calls: Vec::new(), refusal: false }
 }
 
 /// Runs every conversation and counts the calls.

@@ -13,4 +13,5 @@ pub mod slot_accuracy;
 pub mod sse;
 pub mod static_server;
 pub mod tempdir;
+pub mod token_accuracy;
 pub mod webdriver;

@@ -4,6 +4,7 @@
 //! - time from navigation to `app-ready` in headless Chromium from 127.0.0.1
 //! - engine time per heuristic turn, native and in Chromium
 //! - slot-extraction accuracy and LLM calls per completed gate
+//! - token-estimate error per language against o200k_base
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,6 +26,8 @@ fn main() {
     engine_in_browser();
     slots();
     llm_figures();
+    // Chat mode (issue 9): token estimate against o200k_base.
+    println!("{}", deliberate_e2e::token_accuracy::report());
 }
 
 fn gzip_size(path: &Path) -> usize {
