@@ -3,6 +3,7 @@
 
 pub mod call;
 pub mod contract;
+pub mod counsel;
 pub mod critique;
 pub mod design;
 pub mod discussion;

@@ -1,0 +1,4 @@
+//! Counseling mode (seed 004): Part (linear) · Task (chosen within a part) · Module (global).
+//! Pure parts: every step has a prompt, a tolerant parser and a heuristic twin.
+
+pub mod crisis;
