@@ -2,3 +2,5 @@
 //! Pure parts: every step has a prompt, a tolerant parser and a heuristic twin.
 
 pub mod crisis;
+pub mod module;
+pub mod task;
