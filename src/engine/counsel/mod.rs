@@ -3,4 +3,5 @@
 
 pub mod crisis;
 pub mod module;
+pub mod state;
 pub mod task;
