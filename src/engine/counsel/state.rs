@@ -227,8 +227,7 @@ const TOPIC_SHIFT_EN: &[&str] =
     &["by the way", "another thing", "something else", "different note", "actually,", "also,"];
 
 /// Phrases that ask to wrap up.
-const CLOSING_KO: &[&str] =
-    &["오늘은 여기까지", "이제 마무리", "그만 얘기", "충분히 얘기한 것 같", "이 정도면 된", "정리해 주", "이제 끝내"];
+const CLOSING_KO: &[&str] = &["오늘은 여기까지", "이제 마무리", "그만 얘기", "이 정도면 된", "정리해 주", "이제 끝내"];
 const CLOSING_EN: &[&str] = &[
     "that's all for today",
     "wrap up",
@@ -279,7 +278,7 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
     let words = latest.split_whitespace().count();
     let engagement = if resistance || chars < 6 || (words < 3 && !latest.chars().any(crate::engine::lang::is_hangul)) {
         Engagement::Low
-    } else if chars > 60 || words > 20 {
+    } else if chars > 100 || words > 20 || (chars > 40 && latest.chars().any(crate::engine::lang::is_hangul)) {
         Engagement::High
     } else {
         Engagement::Medium
