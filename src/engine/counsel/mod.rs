@@ -4,6 +4,7 @@
 pub mod checker;
 pub mod crisis;
 pub mod module;
+pub mod selector;
 pub mod state;
 pub mod supervisor;
 pub mod task;

@@ -190,6 +190,8 @@ pub enum ChangeReason {
     TopicChange,
     /// A new task was selected.
     NewTask,
+    /// The moment that called for another module has passed; back to the task's own.
+    BackToTask,
 }
 
 impl ChangeReason {
@@ -208,6 +210,7 @@ impl ChangeReason {
             ChangeReason::GoingInCircles => lang.pick("대화가 제자리를 맴돎", "conversation going in circles").into(),
             ChangeReason::TopicChange => lang.pick("대화 주제 변경", "topic change").into(),
             ChangeReason::NewTask => lang.pick("새 Task 선택", "new task selected").into(),
+            ChangeReason::BackToTask => lang.pick("현재 Task 진행으로 복귀", "back to the current task").into(),
         }
     }
 }

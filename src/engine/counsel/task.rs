@@ -306,7 +306,6 @@ pub struct Task {
 }
 
 impl Task {
-    #[allow(clippy::too_many_arguments)]
     fn new(id: &str, part: Part, priority: Priority, module_hint: Module, texts: [&str; 4]) -> Task {
         let [title, description, target, completion_criteria] = texts;
         Task {
