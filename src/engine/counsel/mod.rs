@@ -2,6 +2,7 @@
 //! Pure parts: every step has a prompt, a tolerant parser and a heuristic twin.
 
 pub mod checker;
+pub mod counselor;
 pub mod crisis;
 pub mod module;
 pub mod selector;
