@@ -105,7 +105,7 @@ pub fn name_in(text: &str) -> Option<String> {
     }
     for marker in ["제 이름은 ", "이름은 ", "저는 "] {
         if let Some(at) = text.find(marker) {
-            let word: String = text[at + marker.len()..].chars().take_while(|c| !c.is_whitespace()).collect();
+            let word: String = text[at + marker.len()..].chars().take_while(|c| c.is_alphanumeric()).collect();
             for ending in ["이에요", "예요", "입니다", "이고요", "이고", "라고", "이라고", "요", "이야", "야"]
             {
                 if let Some(name) = word.strip_suffix(ending) {
@@ -337,6 +337,7 @@ mod tests {
     fn names_are_read_when_given() {
         let cases = [
             ("저는 민지예요", Some("민지")),
+            ("저는 민지예요. 회사 일로 왔어요", Some("민지")),
             ("안녕하세요 제 이름은 서준입니다", Some("서준")),
             ("My name is Sam", Some("Sam")),
             ("Hi, I'm Alex and I need help", Some("Alex")),

@@ -178,12 +178,19 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         );
     }
     let quote = clip(user_text.trim(), 40);
-    let echo = if quote.is_empty() {
+    // Echoing a bare "hi" or "네" sounds mechanical; echo only what carries content.
+    let worth_echoing = quote.chars().count() >= 8 && (ko || quote.split_whitespace().count() >= 3);
+    let echo = if !worth_echoing {
         String::new()
-    } else if ko {
-        format!("“{quote}”라고 하셨네요.")
     } else {
-        format!("You said “{quote}”.")
+        match (lang, notes.turn % 3) {
+            (Lang::Ko, 0) => format!("“{quote}”라고 하셨네요."),
+            (Lang::Ko, 1) => format!("“{quote}”라고 말씀해 주셨어요."),
+            (Lang::Ko, _) => format!("“{quote}” — 그 말씀을 잘 들었어요."),
+            (Lang::En, 0) => format!("You said “{quote}”."),
+            (Lang::En, 1) => format!("I hear you: “{quote}”."),
+            (Lang::En, _) => format!("“{quote}” — thank you for putting that into words."),
+        }
     };
     let feeling =
         if state.emotion != Emotion::Neutral { state.emotion.reflection(lang).to_string() } else { String::new() };
@@ -289,6 +296,12 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     if !opener.is_empty() && !matches!(ctx.module, Module::Closing) {
         parts.push(opener);
     }
+    let body = if greeting.is_empty() || ko {
+        body
+    } else {
+        let mut chars = body.chars();
+        chars.next().map(|c| c.to_ascii_lowercase().to_string() + chars.as_str()).unwrap_or_default()
+    };
     parts.push(format!("{greeting}{body}"));
     parts.join(" ")
 }
@@ -384,6 +397,15 @@ fn closing_line(notes: &ReplyNotes, lang: Lang) -> String {
         ),
     });
     out
+}
+
+/// The last reply, on the turn the session ends.
+pub fn farewell(lang: Lang) -> String {
+    lang.pick(
+        "저도 고마워요. 오늘 대화는 여기서 마무리할게요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. 몸과 마음 잘 챙기세요.",
+        "Thank you too. We'll close today's conversation here. You can download a summary of it from the side panel. Take good care of yourself.",
+    )
+    .into()
 }
 
 /// The reply once the session has ended.
@@ -532,7 +554,7 @@ mod tests {
             };
             let reply = heuristic_reply(&ctx, "상사가 매일 야근을 시켜요", &state, &notes);
             if module != Module::Closing {
-                assert!(reply.contains("“상사가 매일 야근을 시켜요”라고 하셨네요"), "{module:?}: {reply}");
+                assert!(reply.contains("“상사가 매일 야근을 시켜요”라고 말씀해 주셨어요"), "{module:?}: {reply}");
             }
             assert!(reply.chars().any(crate::engine::lang::is_hangul));
             replies.push(reply);
@@ -552,10 +574,30 @@ mod tests {
                 part_transition: None,
                 crisis: None,
             };
-            heuristic_reply(&ctx, "my boss", &UserState::default(), &ReplyNotes { turn, ..ReplyNotes::default() })
+            heuristic_reply(
+                &ctx,
+                "my boss at work",
+                &UserState::default(),
+                &ReplyNotes { turn, ..ReplyNotes::default() },
+            )
         };
         assert_ne!(info(1), info(2), "wording varies with the turn");
-        assert!(info(1).contains("You said “my boss”"));
+        assert!(info(3).contains("You said “my boss at work”"), "{}", info(3));
+        assert!(info(1).contains("I hear you: “my boss at work”"), "{}", info(1));
+        let short = |text| {
+            let ctx = CounselorContext {
+                lang: Lang::Ko,
+                part: Part::Start,
+                task: None,
+                module: Module::RapportBuilding,
+                feedback: None,
+                module_change: None,
+                part_transition: None,
+                crisis: None,
+            };
+            heuristic_reply(&ctx, text, &UserState::default(), &ReplyNotes::default())
+        };
+        assert!(!short("네").contains('“'), "a bare yes is not echoed");
     }
 
     #[test]

@@ -129,7 +129,8 @@ mod tests {
         let good_feedback = SupervisorFeedback { score: 8, ..feedback.clone() };
         use ChangeReason::{BackToTask, GoingInCircles, NewTask, Resistance, ResistanceEased, StrongEmotion};
         use Module::*;
-        let cases: &[(Module, &UserState, Option<&SupervisorFeedback>, bool, Module, Option<ChangeReason>)] = &[
+        type Case<'a> = (Module, &'a UserState, Option<&'a SupervisorFeedback>, bool, Module, Option<ChangeReason>);
+        let cases: &[Case] = &[
             (InformationGathering, &resistant, None, false, ResistanceHandling, Some(Resistance)),
             (ResistanceHandling, &resistant, None, false, ResistanceHandling, None),
             (ResistanceHandling, &calm, None, false, InformationGathering, Some(ResistanceEased)),
