@@ -141,8 +141,37 @@ const KO_HARM_OTHERS: &[&str] = &[
     "살해할",       // will murder
 ];
 
-/// Korean endings that negate a "싶" cue right after it: "죽고 싶지는 않아".
-const KO_NEGATED_TAILS: &[&str] = &["지않", "진않", "지는않", "지도않"];
+/// Korean denials right after a cue (within a few syllables): "죽고 싶지는 않아",
+/// "죽고 싶다는 생각은 없어요", "자해는 하지 않아요".
+const KO_NEGATED_TAILS: &[&str] = &[
+    "지않",     // not
+    "진않",     // not
+    "지는않",   // not
+    "지도않",   // not even
+    "생각은없", // no thought of
+    "생각은안", // no thought of
+    "건아니",   // it's not that
+];
+
+/// English words right before a cue that deny it: "I'm not suicidal", "I would never
+/// kill myself", "I don't want to hurt myself".
+const EN_NEGATED_BEFORE: &[&str] = &[
+    "not ",
+    "never ",
+    "don't ",
+    "dont ",
+    "do not ",
+    "didn't ",
+    "don't want to ",
+    "dont want to ",
+    "do not want to ",
+    "not going to ",
+    "never going to ",
+    "won't ",
+    "wouldn't ",
+    "don't really ",
+    "do not really ",
+];
 
 fn en_suicide() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -206,8 +235,8 @@ pub fn detect(text: &str) -> Option<Crisis> {
     let korean = |cues: &[&str]| -> Option<String> {
         cues.iter().find_map(|cue| {
             compact.match_indices(cue).find_map(|(at, _)| {
-                let tail = &compact[at + cue.len()..];
-                let negated = cue.ends_with('싶') && KO_NEGATED_TAILS.iter().any(|t| tail.starts_with(t));
+                let tail: String = compact[at + cue.len()..].chars().take(8).collect();
+                let negated = KO_NEGATED_TAILS.iter().any(|t| tail.contains(t));
                 (!negated).then(|| cue.to_string())
             })
         })
@@ -215,10 +244,7 @@ pub fn detect(text: &str) -> Option<Crisis> {
     let english = |re: &Regex| -> Option<String> {
         re.find_iter(&spaced).find_map(|m| {
             let before = &spaced[..m.start()];
-            let negated = m.as_str().ends_with("to die")
-                && ["don't ", "dont ", "do not ", "never ", "didn't ", "don't really ", "do not really "]
-                    .iter()
-                    .any(|neg| before.ends_with(neg));
+            let negated = EN_NEGATED_BEFORE.iter().any(|neg| before.ends_with(neg));
             (!negated).then(|| m.as_str().to_string())
         })
     };
@@ -336,6 +362,9 @@ mod tests {
             "칼로 사과를 깎았어",
             "그 영화에서 주인공이 살해당했어",
             "숙제 때문에 죽을 맛이야",
+            "죽고 싶다는 생각은 없어요",
+            "자해는 하지 않아요",
+            "자살할 생각은 없어",
         ];
         assert!(cases.len() >= 25);
         for text in cases {
@@ -416,6 +445,9 @@ mod tests {
             "I'm burning out at work",
             "my character died again in the game",
             "the battery is dead",
+            "I'm not suicidal, just tired",
+            "I would never kill myself",
+            "I don't want to hurt myself, I just want to rest",
         ];
         assert!(cases.len() >= 25);
         for text in cases {

@@ -390,7 +390,9 @@ impl Counseling {
 
     /// One whole turn with heuristics only: crisis check, checker ∥ detector, task selector,
     /// module selector, counselor reply, and the supervisor on every 3rd user message.
+    /// Tasks created from now on are written in `lang`.
     pub fn heuristic_turn(&mut self, user_text: &str, lang: Lang) -> TurnOutcome {
+        self.lang = lang;
         let crisis = self.begin_turn(user_text);
         let mut outcome = TurnOutcome {
             reply: String::new(),
