@@ -5,6 +5,7 @@ pub mod call;
 pub mod chat;
 pub mod contract;
 pub mod core;
+pub mod counsel;
 pub mod critique;
 pub mod danger;
 pub mod design;

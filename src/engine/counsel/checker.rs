@@ -1,0 +1,390 @@
+//! Task Completion Checker: after every user message, is the current task covered?
+//! Explicit completion signals, the task's completion criteria, and supervision.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::state::{transcript, Engagement, UserState};
+use super::task::{
+    topics_in, Part, Task, TaskStatus, GOALS, NAME_AND_PURPOSE, NEXT_SESSION, RAPPORT, SUMMARY, WELCOME,
+};
+use crate::engine::grounding::system_prompt;
+use crate::engine::json::{bool_field, extract_json, str_field};
+use crate::engine::lang::{clip, Lang};
+use crate::engine::prompt::{Prompt, Turn};
+
+/// The checker's judgment of the current task (the seed's output, plus other tasks of the
+/// part the same message covered and, in Part 2, whether the main tasks are covered).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The task that was checked.
+    pub task_id: String,
+    /// True when the task is done: the Task Selector runs.
+    pub is_completed: bool,
+    /// The status it moves to (`sufficient` or `completed`) when done.
+    pub new_status: Option<TaskStatus>,
+    /// Why, in a sentence.
+    pub completion_reason: String,
+    /// Other tasks of the current part this message already covered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_sufficient: Vec<String>,
+    /// Part 2 only: the main tasks are covered, move to Part 3.
+    #[serde(default)]
+    pub part_covered: bool,
+}
+
+/// Korean signals that the user considers a subject done (seed: "이제 충분히 얘기한 것 같아").
+const DONE_KO: &[&str] = &[
+    "충분히 얘기한",   // we've talked enough
+    "충분히 이야기한", // we've talked enough
+    "이 정도면",       // this much is enough
+    "넘어가",          // let's move on
+    "다음 얘기",       // next topic
+    "다른 얘기 하고",  // talk about something else
+    "이제 됐",         // that'll do
+];
+/// English signals that the user considers a subject done.
+const DONE_EN: &[&str] =
+    &["talked enough", "enough about", "let's move on", "move on", "something else", "that covers it", "that's enough"];
+
+/// Words that say why the user came (a purpose, not just a greeting).
+const PURPOSE_KO: &[&str] =
+    &["고민", "힘들", "힘든", "상담", "때문에", "얘기하고 싶", "이야기하고 싶", "문제", "어려", "도움", "스트레스"];
+const PURPOSE_EN: &[&str] = &[
+    "because",
+    "struggl",
+    "problem",
+    "worried",
+    "help with",
+    "talk about",
+    "hard time",
+    "stress",
+    "dealing with",
+    "issue",
+];
+
+/// Words that state a goal or an intention to act.
+const GOAL_KO: &[&str] =
+    &["해볼게", "해 볼게", "하겠", "목표", "시도", "노력", "할게", "해보려", "해 보려", "해봐야", "하기로"];
+const GOAL_EN: &[&str] =
+    &["i will", "i'll", "going to", "goal", "try", "plan to", "start", "want to", "commit", "aim to"];
+
+/// Words that push back on a summary.
+const DISAGREE_KO: &[&str] = &["아니요", "아니에요", "그게 아니", "틀렸", "잘못 이해", "그런 뜻이 아니"];
+const DISAGREE_EN: &[&str] =
+    &["that's not right", "not what i", "that's wrong", "you misunderstood", "no,", "not really"];
+
+fn has_any(lower: &str, cues: &[&str]) -> bool {
+    cues.iter().any(|c| lower.contains(c))
+}
+
+/// True when the message states why the user came.
+pub fn states_purpose(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    !topics_in(text).is_empty() || has_any(&lower, PURPOSE_KO) || has_any(&lower, PURPOSE_EN)
+}
+
+/// True when the message states a goal or an intention to act.
+pub fn states_goal(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase().replace('’', "'");
+    has_any(&lower, GOAL_KO) || has_any(&lower, GOAL_EN)
+}
+
+/// The name the user gives ("저는 민지예요", "제 이름은 민지", "my name is Sam", "call me Sam").
+pub fn name_in(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    for marker in ["my name is ", "call me ", "i'm ", "i am "] {
+        if let Some(at) = lower.find(marker) {
+            let word: String = text[at + marker.len()..].chars().take_while(|c| c.is_alphabetic()).collect();
+            // "I'm tired" is not a name; names are written with a capital.
+            let capital = word.chars().next().is_some_and(|c| c.is_uppercase());
+            if !word.is_empty() && (capital || marker != "i'm " && marker != "i am ") {
+                return Some(word);
+            }
+        }
+    }
+    for marker in ["제 이름은 ", "이름은 ", "저는 "] {
+        if let Some(at) = text.find(marker) {
+            let word: String = text[at + marker.len()..].chars().take_while(|c| c.is_alphanumeric()).collect();
+            for ending in ["이에요", "예요", "입니다", "이고요", "이고", "라고", "이라고", "요", "이야", "야"]
+            {
+                if let Some(name) = word.strip_suffix(ending) {
+                    let n = name.chars().count();
+                    if (1..=4).contains(&n) && name.chars().all(crate::engine::lang::is_hangul) {
+                        return Some(name.to_string());
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Heuristic twin of the checker, keyword and rule based. `task.turns` counts the user
+/// messages answered while this task was in progress, this one included; no task is held
+/// for more than three of them, so a no-key session never stalls.
+pub fn heuristic_check(task: &Task, tasks: &[Task], user_text: &str, state: &UserState, lang: Lang) -> Verdict {
+    let lower = user_text.to_ascii_lowercase().replace('’', "'");
+    let explicit = has_any(&lower, DONE_KO) || has_any(&lower, DONE_EN);
+    let engaged = !state.resistance && state.engagement >= Engagement::Medium;
+    let (done, reason_ko, reason_en) = match task.id.as_str() {
+        WELCOME => (!user_text.trim().is_empty(), "사용자가 인사에 답함", "the user answered the greeting"),
+        NAME_AND_PURPOSE => {
+            (states_purpose(user_text) || task.turns >= 2, "사용자가 상담 목적을 말함", "the user said why they came")
+        }
+        RAPPORT => (engaged || task.turns >= 2, "사용자가 편하게 이야기를 이어감", "the user talks on at ease"),
+        SUMMARY => (
+            !(has_any(&lower, DISAGREE_KO) || has_any(&lower, DISAGREE_EN)) || task.turns >= 2,
+            "사용자가 요약을 확인함",
+            "the user confirmed the summary",
+        ),
+        GOALS => (states_goal(user_text) || task.turns >= 2, "사용자가 목표를 말함", "the user stated a goal"),
+        NEXT_SESSION => (true, "사용자가 안내를 받아들임", "the user took the next steps on board"),
+        _ => (
+            (engaged && (state.engagement == Engagement::High || task.turns >= 2)) || task.turns >= 3,
+            "과제를 충분히 이야기함",
+            "the task has been talked through",
+        ),
+    };
+    let done = done || explicit || (task.part == Part::Exploration && state.wants_to_close);
+    let also_sufficient = if task.id == WELCOME && states_purpose(user_text) {
+        tasks
+            .iter()
+            .filter(|t| t.id == NAME_AND_PURPOSE && !t.status.at_least_sufficient())
+            .map(|t| t.id.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Verdict {
+        task_id: task.id.clone(),
+        is_completed: done,
+        new_status: done.then_some(if task.part == Part::Closing {
+            TaskStatus::Completed
+        } else {
+            TaskStatus::Sufficient
+        }),
+        completion_reason: if done {
+            if explicit {
+                lang.pick("사용자가 충분하다고 말함", "the user said it is enough")
+            } else {
+                lang.pick(reason_ko, reason_en)
+            }
+            .to_string()
+        } else {
+            String::new()
+        },
+        also_sufficient,
+        part_covered: task.part == Part::Exploration && state.wants_to_close,
+    }
+}
+
+const CHECKER_INSTRUCTIONS: &str = "You check whether the current task of a counseling conversation is done.
+Look for explicit completion signals (the user says it is enough, the counselor moves on, supervision says so)
+and whether the task's completion criteria are met by the conversation.
+new_status: \"sufficient\" when covered enough, \"completed\" when fully closed, null when not done.
+also_sufficient: ids of other listed tasks of this part that the conversation has already covered.
+part_covered (Part 2 only): true when the main tasks of the part are covered well enough to close the session.
+Answer with exactly one JSON object and nothing else:
+{\"task_id\": \"\", \"is_completed\": false, \"new_status\": null, \"completion_reason\": \"\", \"also_sufficient\": [], \"part_covered\": false}";
+
+/// The checker prompt: the part, the current task with its criteria, the other tasks of the
+/// part, supervision's points, and the recent conversation (the shared snapshot).
+pub fn checker_prompt(
+    part: Part,
+    current: &Task,
+    tasks: &[Task],
+    supervision: &[String],
+    history: &[Turn],
+    lang: Lang,
+) -> Prompt {
+    let mut lines = vec![
+        format!("[PART] {}", part.label(Lang::En)),
+        "[CURRENT TASK]".into(),
+        format!("id: {}", current.id),
+        format!("title: {}", current.title),
+        format!("target: {}", current.target),
+        format!("completion_criteria: {}", current.completion_criteria),
+        format!("status: {:?}", current.status),
+    ];
+    let others: Vec<&Task> = tasks.iter().filter(|t| t.part == part && t.id != current.id).collect();
+    if !others.is_empty() {
+        lines.push("[OTHER TASKS OF THIS PART]".into());
+        for t in others {
+            lines.push(format!("- {} ({:?}): {}", t.id, t.status, t.title));
+        }
+    }
+    if !supervision.is_empty() {
+        lines.push("[SUPERVISION]".into());
+        lines.extend(supervision.iter().map(|p| format!("- {}", clip(p, 200))));
+    }
+    lines.push(String::new());
+    lines.push("[RECENT CONVERSATION]".into());
+    lines.extend(transcript(history, 8));
+    lines.push(String::new());
+    lines.push("Output the check JSON only.".into());
+    let system = system_prompt("counsel-task-checker", CHECKER_INSTRUCTIONS, lang);
+    Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(300)
+}
+
+/// Reads the checker's answer for `current`: a named task must be the current one, listed
+/// ids must be tasks of its part, a status can only move forward. Fails with a reason;
+/// never panics.
+pub fn parse_verdict(raw: &str, current: &Task, tasks: &[Task]) -> Result<Verdict, String> {
+    let value = extract_json(raw).map_err(|p| p.reason().to_string())?;
+    if !value.is_object() {
+        return Err("the answer is not a JSON object".into());
+    }
+    if value.get("is_completed").is_none() && value.get("new_status").is_none() {
+        return Err("the JSON has neither is_completed nor new_status".into());
+    }
+    let task_id = str_field(&value, "task_id");
+    if !task_id.is_empty() && task_id != current.id {
+        return Err(if tasks.iter().any(|t| t.id == task_id) {
+            format!("the answer judged {task_id}, not the current task {}", current.id)
+        } else {
+            format!("unknown task id '{task_id}'")
+        });
+    }
+    let status_text = str_field(&value, "new_status");
+    let named_status = match status_text.to_ascii_lowercase().as_str() {
+        "" | "null" | "none" => None,
+        _ => match TaskStatus::parse(&status_text) {
+            Some(s) if s.at_least_sufficient() => Some(s),
+            Some(s) => return Err(format!("the checker cannot move a task back to {s:?}")),
+            None => return Err(format!("unknown status '{status_text}'")),
+        },
+    };
+    let is_completed =
+        if value.get("is_completed").is_some() { bool_field(&value, "is_completed") } else { named_status.is_some() };
+    let mut also_sufficient = Vec::new();
+    if let Some(Value::Array(items)) = value.get("also_sufficient") {
+        for item in items {
+            let id = item.as_str().unwrap_or_default().trim();
+            if id.is_empty() || id == current.id {
+                continue;
+            }
+            if !tasks.iter().any(|t| t.id == id && t.part == current.part) {
+                return Err(format!("unknown task id '{id}' in also_sufficient"));
+            }
+            also_sufficient.push(id.to_string());
+        }
+    }
+    Ok(Verdict {
+        task_id: current.id.clone(),
+        is_completed,
+        new_status: if is_completed { Some(named_status.unwrap_or(TaskStatus::Sufficient)) } else { None },
+        completion_reason: clip(&str_field(&value, "completion_reason"), 200),
+        also_sufficient,
+        part_covered: current.part == Part::Exploration && bool_field(&value, "part_covered"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::state::detect_state;
+    use super::super::task::{fixed_tasks, plan_exploration};
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn check(task_id: &str, turns: u32, text: &str) -> Verdict {
+        let mut tasks = fixed_tasks(Part::Start, Lang::Ko);
+        tasks.extend(fixed_tasks(Part::Closing, Lang::Ko));
+        tasks.extend(plan_exploration(&["회사 일이 힘들어요"], Lang::Ko));
+        let mut task = tasks.iter().find(|t| t.id == task_id).cloned().expect("task exists");
+        task.turns = turns;
+        heuristic_check(&task, &tasks, text, &detect_state(text, &[], &[]), Lang::Ko)
+    }
+
+    #[test]
+    fn heuristic_checker_follows_each_tasks_criteria() {
+        let cases: &[(&str, u32, &str, bool)] = &[
+            (WELCOME, 1, "안녕하세요", true),
+            (NAME_AND_PURPOSE, 1, "저는 민지예요", false),
+            (NAME_AND_PURPOSE, 1, "회사 일 때문에 너무 힘들어서 왔어요", true),
+            (NAME_AND_PURPOSE, 1, "I came because my boss stresses me out", true),
+            (NAME_AND_PURPOSE, 2, "음", true),
+            (RAPPORT, 1, "네, 이렇게 얘기하니까 조금 편해요", true),
+            (RAPPORT, 1, "몰라요", false),
+            ("task_work_2", 1, "네", false),
+            (
+                "task_work_2",
+                1,
+                "상사가 회의 때마다 제 의견을 무시하고 다른 사람들 앞에서 큰 소리로 혼을 내서 너무 창피하고 화가 나요",
+                true,
+            ),
+            ("task_work_2", 1, "이제 충분히 얘기한 것 같아", true),
+            ("task_work_2", 3, "네", true),
+            (SUMMARY, 1, "네 맞아요", true),
+            (SUMMARY, 1, "아니요, 그게 아니라 상사가 문제예요", false),
+            (GOALS, 1, "글쎄요", false),
+            (GOALS, 1, "이번 주에는 산책을 해 볼게요", true),
+            (NEXT_SESSION, 1, "고마워요", true),
+        ];
+        for (id, turns, text, want) in cases {
+            let verdict = check(id, *turns, text);
+            assert_eq!(verdict.is_completed, *want, "{id} {text}");
+            assert_eq!(verdict.task_id, *id);
+        }
+        assert_eq!(check(SUMMARY, 1, "네").new_status, Some(TaskStatus::Completed), "Part 3 completes");
+        assert_eq!(check(RAPPORT, 2, "네").new_status, Some(TaskStatus::Sufficient));
+        assert_eq!(check(WELCOME, 1, "안녕하세요, 회사 때문에 고민이 있어요").also_sufficient, [NAME_AND_PURPOSE]);
+        assert!(check("task_work_2", 1, "오늘은 여기까지 할게요").part_covered);
+    }
+
+    #[test]
+    fn names_are_read_when_given() {
+        let cases = [
+            ("저는 민지예요", Some("민지")),
+            ("저는 민지예요. 회사 일로 왔어요", Some("민지")),
+            ("안녕하세요 제 이름은 서준입니다", Some("서준")),
+            ("My name is Sam", Some("Sam")),
+            ("Hi, I'm Alex and I need help", Some("Alex")),
+            ("I'm tired", None),
+            ("저는 요즘 너무 힘들어요", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(name_in(text).as_deref(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn verdict_parser_checks_ids_and_statuses() {
+        let tasks = fixed_tasks(Part::Start, Lang::En);
+        let current = &tasks[0];
+        let ok = parse_verdict(
+            r#"{"task_id":"task_welcome_1","is_completed":true,"new_status":"sufficient","completion_reason":"greeted","also_sufficient":["task_info_1"]}"#,
+            current,
+            &tasks,
+        )
+        .expect("parses");
+        assert!(ok.is_completed);
+        assert_eq!(ok.new_status, Some(TaskStatus::Sufficient));
+        assert_eq!(ok.also_sufficient, ["task_info_1"]);
+        let defaulted = parse_verdict(r#"{"is_completed": "yes"}"#, current, &tasks).unwrap();
+        assert_eq!(
+            (defaulted.task_id.as_str(), defaulted.new_status),
+            ("task_welcome_1", Some(TaskStatus::Sufficient))
+        );
+        let not_done = parse_verdict(r#"{"is_completed": false, "new_status": null}"#, current, &tasks).unwrap();
+        assert_eq!(not_done.new_status, None);
+        let bad = [
+            "",
+            "done!",
+            r#"{"reason": "x"}"#,
+            r#"{"task_id": "task_made_up", "is_completed": true}"#,
+            r#"{"task_id": "task_info_1", "is_completed": true}"#,
+            r#"{"is_completed": true, "new_status": "finished-ish"}"#,
+            r#"{"is_completed": true, "new_status": "pending"}"#,
+            r#"{"is_completed": true, "also_sufficient": ["task_summary_3"]}"#,
+        ];
+        for raw in bad {
+            assert!(parse_verdict(raw, current, &tasks).is_err(), "{raw}");
+        }
+        let prompt = checker_prompt(Part::Start, current, &tasks, &["Ask less".into()], &[Turn::user("hi")], Lang::En);
+        let text = &prompt.turns[0].text;
+        assert!(prompt.system.starts_with("# role: counsel-task-checker"));
+        assert!(text.contains("task_welcome_1") && text.contains("task_info_1") && text.contains("Ask less"));
+    }
+}

@@ -1,0 +1,625 @@
+//! The Counselor: the minimal prompt of seed 004 (base, part, task title and target, module
+//! guideline summary; supervision below 7, a module change, a part transition and a crisis
+//! note only when they apply) and a template-based heuristic reply for sessions with no key.
+
+use super::crisis::CrisisKind;
+use super::module::{Module, ModuleChange};
+use super::state::{Emotion, UserState};
+use super::supervisor::SupervisorFeedback;
+use super::task::{Part, Task, Topic, NAME_AND_PURPOSE, RAPPORT, SUMMARY, WELCOME};
+use crate::engine::grounding::system_prompt;
+use crate::engine::lang::{clip, Lang};
+use crate::engine::prompt::{Prompt, Turn};
+
+/// Conversation turns the counselor sees (the rest of the state is in the prompt).
+pub const HISTORY_TURNS: usize = 12;
+
+const BASE_KO: &str = "당신은 따뜻하고 차분한 AI 대화 상대로서 상담 형식의 대화를 이끕니다.
+자격을 갖춘 상담사가 아니며, 물어보면 그렇게 말합니다. 진단하거나 약을 권하지 않습니다.
+답은 2~4개의 짧은 문장으로, 질문은 한 번에 하나만 합니다. 사용자의 말을 되짚어 공감한 뒤 현재 Task를 향해 나아갑니다.
+사용자가 죽음, 자해, 타인을 해치는 생각을 말하면 안전을 먼저 확인하고 도움받을 곳(한국: 109, 1577-0199, 112, 119; 그 밖: 현지 긴급 전화)을 안내합니다.";
+
+const BASE_EN: &str = "You are a warm, calm AI conversation partner leading a counseling-style conversation.
+You are not a licensed counselor and say so when asked. You never diagnose or recommend medication.
+Reply in 2 to 4 short sentences and ask at most one question. Reflect the user's words with empathy, then move toward the current task.
+If the user speaks of dying, self-harm or hurting others, check their safety first and point to help (Korea: 109, 1577-0199, 112, 119; elsewhere the local emergency number).";
+
+/// Everything the counselor prompt may carry this turn; the builder decides what goes in.
+#[derive(Debug, Clone, Copy)]
+pub struct CounselorContext<'a> {
+    /// The session language.
+    pub lang: Lang,
+    /// The current part.
+    pub part: Part,
+    /// The current task (title and target go in, never its description).
+    pub task: Option<&'a Task>,
+    /// The module for this reply (its guideline summary goes in).
+    pub module: Module,
+    /// The latest supervision; included only when its score is below 7.
+    pub feedback: Option<&'a SupervisorFeedback>,
+    /// The module change of this turn; included only when there is one.
+    pub module_change: Option<&'a ModuleChange>,
+    /// The part transition of this turn (from, to); included only on a transition.
+    pub part_transition: Option<(Part, Part)>,
+    /// A crisis the session recorded; included once recorded.
+    pub crisis: Option<CrisisKind>,
+}
+
+/// The counselor's system prompt, section by section.
+pub fn counselor_system(ctx: &CounselorContext) -> String {
+    let lang = ctx.lang;
+    let mut out = String::from(lang.pick(BASE_KO, BASE_EN));
+    let heading = |ko: &str, en: &str| format!("\n\n## {}\n", lang.pick(ko, en));
+    out.push_str(&heading("현재 Part", "Current part"));
+    out.push_str(&format!("{} — {}", ctx.part.label(lang), ctx.part.goal(lang)));
+    if let Some(task) = ctx.task {
+        out.push_str(&heading("현재 Task", "Current task"));
+        out.push_str(&format!("{}\n{}: {}", task.title, lang.pick("목표", "Target"), task.target));
+    }
+    out.push_str(&heading("Module", "Module"));
+    out.push_str(&format!("{}\n{}", ctx.module.name(lang), ctx.module.guideline(lang)));
+    if let Some(feedback) = ctx.feedback.filter(|f| f.needs_attention()) {
+        out.push_str("\n\n");
+        out.push_str(&feedback.format_for_counselor(lang));
+    }
+    if let Some(change) = ctx.module_change {
+        out.push_str("\n\n");
+        out.push_str(&change.notice(lang));
+    }
+    if let Some((from, to)) = ctx.part_transition {
+        out.push_str("\n\n");
+        out.push_str(&part_transition_notice(from, to, lang));
+    }
+    if let Some(kind) = ctx.crisis {
+        out.push_str(&heading("안전 메모", "Safety note"));
+        out.push_str(&match lang {
+            Lang::Ko => format!(
+                "이 세션에서 사용자가 {}을 했고, 고정된 안전 안내(109, 1577-0199, 112, 119)가 전달되었습니다. 안전을 먼저 살피고, 억지로 다음 주제로 넘어가지 마세요.",
+                kind.label(lang)
+            ),
+            Lang::En => format!(
+                "Earlier in this session the user used {}, and the fixed safety message (crisis lines) was shown. Check on their safety first; do not push on to the next topic.",
+                kind.label(lang)
+            ),
+        });
+    }
+    out
+}
+
+/// The notice for a part transition, in the same form as the module-change notice.
+pub fn part_transition_notice(from: Part, to: Part, lang: Lang) -> String {
+    let [title, previous, new] = match lang {
+        Lang::Ko => ["=== Part 전환 ===", "이전", "새로운"],
+        Lang::En => ["=== Part transition ===", "Previous", "New"],
+    };
+    format!("{title}\n{previous}: {}\n{new}: {}\n→ {}", from.label(lang), to.label(lang), to.goal(lang))
+}
+
+/// The counselor prompt: the system sections and the last turns of the conversation.
+pub fn counselor_prompt(ctx: &CounselorContext, history: &[Turn]) -> Prompt {
+    let start = history.len().saturating_sub(HISTORY_TURNS);
+    let system = format!("{}\n\n{}", system_prompt("counselor", "", ctx.lang).trim_end(), counselor_system(ctx));
+    Prompt {
+        system,
+        turns: history[start..].to_vec(),
+        json_output: false,
+        max_tokens: 600,
+        temperature: 0.7,
+        tools: Vec::new(),
+    }
+}
+
+/// What the heuristic reply may mention besides this turn's context.
+#[derive(Debug, Clone, Default)]
+pub struct ReplyNotes<'a> {
+    /// The user's name, if given.
+    pub name: Option<&'a str>,
+    /// Topics talked about so far.
+    pub topics: &'a [Topic],
+    /// Goals the user set.
+    pub goals: &'a [String],
+    /// The user message count (varies the wording).
+    pub turn: u32,
+    /// The previous turn was a crisis: check in first.
+    pub check_in: bool,
+}
+
+/// The first message of a session: a welcome that says what this is (an AI conversation
+/// partner, not a licensed counselor) and, with no key, that it is the simple no-key partner.
+pub fn opening(lang: Lang, no_key: bool) -> String {
+    let mut out = String::from(lang.pick(
+        "안녕하세요, 와 주셔서 반가워요. 저는 AI 대화 상대이고, 자격을 갖춘 상담사는 아니에요.",
+        "Hello, I'm glad you're here. I'm an AI conversation partner, not a licensed counselor.",
+    ));
+    if no_key {
+        out.push(' ');
+        out.push_str(lang.pick(
+            "지금은 API 키 없이 정해진 규칙으로 답하는 간단한 대화 상대로 동작하고 있어요.",
+            "Right now I'm the simple no-key partner: I answer with fixed rules, without a language model.",
+        ));
+    }
+    out.push(' ');
+    out.push_str(lang.pick(
+        "편하게 인사하시거나, 오늘 하고 싶은 이야기를 들려주세요.",
+        "Say hello, or tell me what you'd like to talk about today.",
+    ));
+    out
+}
+
+fn pick<'a>(options: &[&'a str], turn: u32) -> &'a str {
+    options[turn as usize % options.len()]
+}
+
+/// A reply with no LLM: reflects the user's words and feeling, then asks what the module
+/// and task call for; wording varies with the turn.
+pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserState, notes: &ReplyNotes) -> String {
+    let lang = ctx.lang;
+    let ko = lang == Lang::Ko;
+    let mut parts: Vec<String> = Vec::new();
+    if notes.check_in {
+        parts.push(
+            lang.pick(
+                "먼저, 지금은 안전하신지 궁금해요. 위험하다고 느끼면 109나 112, 119에 바로 연락해 주세요.",
+                "First, I want to check that you're safe right now. If you feel in danger, please call your local emergency number.",
+            )
+            .into(),
+        );
+    }
+    if let Some((_, to)) = ctx.part_transition {
+        parts.push(
+            match to {
+                Part::Exploration => lang.pick("이제 조금 더 깊이 이야기해 볼게요.", "Let's go a little deeper now."),
+                Part::Closing => {
+                    lang.pick("이제 오늘 대화를 정리해 볼게요.", "Let's start pulling today's conversation together.")
+                }
+                _ => lang.pick("오늘 대화는 여기서 마무리할게요.", "We'll close today's conversation here."),
+            }
+            .into(),
+        );
+    }
+    let quote = clip(user_text.trim(), 40);
+    // Echoing a bare "hi" or "네" sounds mechanical; echo only what carries content.
+    let worth_echoing = quote.chars().count() >= 8 && (ko || quote.split_whitespace().count() >= 3);
+    let echo = if !worth_echoing {
+        String::new()
+    } else {
+        match (lang, notes.turn % 3) {
+            (Lang::Ko, 0) => format!("“{quote}”라고 하셨네요."),
+            (Lang::Ko, 1) => format!("“{quote}”라고 말씀해 주셨어요."),
+            (Lang::Ko, _) => format!("“{quote}” — 그 말씀을 잘 들었어요."),
+            (Lang::En, 0) => format!("You said “{quote}”."),
+            (Lang::En, 1) => format!("I hear you: “{quote}”."),
+            (Lang::En, _) => format!("“{quote}” — thank you for putting that into words."),
+        }
+    };
+    let feeling =
+        if state.emotion != Emotion::Neutral { state.emotion.reflection(lang).to_string() } else { String::new() };
+    let topic_text = topics_text(notes.topics, lang);
+    let task_id = ctx.task.map(|t| t.id.as_str()).unwrap_or("");
+    let t = notes.turn;
+    let body: String = match ctx.module {
+        Module::ResistanceHandling => pick(
+            if ko {
+                &[
+                    "말하기 어려운 이야기일 수 있어요. 지금 다 말하지 않으셔도 괜찮아요. 오늘은 어떤 이야기부터 하면 편하실까요?",
+                    "억지로 꺼내지 않으셔도 돼요. 제 질문이 부담스러우셨다면 말씀해 주세요. 지금 가장 하고 싶은 이야기는 무엇인가요?",
+                ]
+            } else {
+                &[
+                    "That may be hard to talk about, and you don't have to say it all now. What would feel easier to start with today?",
+                    "You don't have to force it. If my questions felt like too much, tell me. What would you most like to talk about right now?",
+                ]
+            },
+            t,
+        )
+        .into(),
+        Module::EmpathicReflection => pick(
+            if ko {
+                &[
+                    "그런 상황이라면 마음이 무거울 수밖에 없을 것 같아요. 그때 어떤 마음이 드셨는지 조금 더 들려주실 수 있을까요?",
+                    "그 마음을 혼자 안고 계셨던 것 같아요. 그 감정이 가장 크게 느껴지는 때는 언제인가요?",
+                    "충분히 그렇게 느끼실 만해요. 그 일이 요즘 생활에는 어떤 영향을 주고 있나요?",
+                ]
+            } else {
+                &[
+                    "Anyone in that situation would feel weighed down. Could you tell me a bit more about how it felt?",
+                    "It sounds like you've been holding this on your own. When does that feeling get strongest?",
+                    "It makes sense to feel that way. How has it been affecting your days lately?",
+                ]
+            },
+            t,
+        )
+        .into(),
+        Module::Summarizing if task_id == SUMMARY => summary_line(notes, lang),
+        Module::Summarizing => match lang {
+            Lang::Ko => format!(
+                "지금까지 {topic_text}에 대해 이야기해 주셨어요. 이 중에서 오늘 가장 붙잡고 싶은 한 가지는 무엇일까요?"
+            ),
+            Lang::En => format!(
+                "So far you've talked about {topic_text}. Of all this, what is the one thing you most want to focus on today?"
+            ),
+        },
+        Module::GoalSetting => pick(
+            if ko {
+                &[
+                    "이번 주에 해 볼 수 있는 작은 행동 하나를 정해 보면 어떨까요? 어떤 걸 해 보고 싶으세요?",
+                    "아주 작아도 괜찮아요. 내일 당장 해 볼 수 있는 한 가지가 있다면 무엇일까요?",
+                ]
+            } else {
+                &[
+                    "How about choosing one small thing to try this week? What would you like to try?",
+                    "It can be very small. If there were one thing you could try tomorrow, what would it be?",
+                ]
+            },
+            t,
+        )
+        .into(),
+        Module::Closing => closing_line(notes, lang),
+        Module::RapportBuilding if task_id == WELCOME => lang
+            .pick(
+                "이야기를 시작해 주셔서 고마워요. 여기서는 편하게 말씀하셔도 괜찮아요. 요즘 어떻게 지내고 계세요?",
+                "Thank you for starting. You can speak freely here. How have you been lately?",
+            )
+            .into(),
+        Module::RapportBuilding | Module::InformationGathering if task_id == RAPPORT => pick(
+            if ko {
+                &[
+                    "이렇게 이야기해 주셔서 고마워요. 요즘 하루하루는 어떻게 보내고 계세요?",
+                    "천천히 말씀하셔도 괜찮아요. 요즘 마음이 가장 많이 쓰이는 일은 무엇인가요?",
+                ]
+            } else {
+                &[
+                    "Thank you for sharing this with me. How have your days been going lately?",
+                    "Take your time. What has been on your mind the most lately?",
+                ]
+            },
+            t,
+        )
+        .into(),
+        Module::RapportBuilding | Module::InformationGathering if task_id == NAME_AND_PURPOSE => lang
+            .pick(
+                "괜찮으시다면 어떻게 불러 드리면 좋을지, 그리고 오늘 어떤 이야기를 나누고 싶으신지 들려주시겠어요?",
+                "If you're comfortable, what should I call you, and what would you like to talk about today?",
+            )
+            .into(),
+        Module::RapportBuilding => lang
+            .pick("편하게 이야기해 주셔서 고마워요. 조금 더 들려주시겠어요?", "Thank you for telling me. Could you say a bit more?")
+            .into(),
+        Module::InformationGathering => information_question(ctx.task, t, lang),
+    };
+    let greeting = match (notes.name, task_id) {
+        (Some(name), RAPPORT) if ko => format!("{name}님, "),
+        (Some(name), RAPPORT) => format!("{name}, "),
+        _ => String::new(),
+    };
+    let opener = [echo, feeling].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+    if !opener.is_empty() && !matches!(ctx.module, Module::Closing) {
+        parts.push(opener);
+    }
+    let body = if greeting.is_empty() || ko {
+        body
+    } else {
+        let mut chars = body.chars();
+        chars.next().map(|c| c.to_ascii_lowercase().to_string() + chars.as_str()).unwrap_or_default()
+    };
+    parts.push(format!("{greeting}{body}"));
+    parts.join(" ")
+}
+
+fn topics_text(topics: &[Topic], lang: Lang) -> String {
+    if topics.is_empty() {
+        return lang.pick("지금의 어려움", "what has been hard for you").into();
+    }
+    let labels: Vec<&str> = topics.iter().take(3).map(|t| t.label(lang)).collect();
+    labels.join(lang.pick(", ", ", "))
+}
+
+fn information_question(task: Option<&Task>, turn: u32, lang: Lang) -> String {
+    let topic = task.and_then(|t| t.topic);
+    match (topic, lang) {
+        (Some(topic), Lang::Ko) => {
+            let label = topic.label(lang);
+            match turn % 3 {
+                0 => format!(
+                    "{label}에서 가장 힘든 순간은 언제인가요? 최근에 있었던 장면 하나를 떠올려 말씀해 주실래요?"
+                ),
+                1 => format!("{label} 이야기에서 누가 함께 있었고, 그때 어떤 일이 있었나요?"),
+                _ => format!("{label} 문제가 시작된 건 언제쯤부터였나요?"),
+            }
+        }
+        (Some(topic), Lang::En) => {
+            let label = topic.label(lang);
+            match turn % 3 {
+                0 => format!("What is the hardest moment with {label}? Could you describe a recent one?"),
+                1 => format!("When it comes to {label}, who was involved, and what happened?"),
+                _ => format!("When did things with {label} start to feel this way?"),
+            }
+        }
+        (None, _) if task.is_some_and(|t| t.id == "task_resources_2") => lang
+            .pick(
+                "지금까지 조금이라도 도움이 됐던 것이나, 기댈 수 있는 사람이 있을까요?",
+                "Has anything helped even a little so far, or is there someone you can lean on?",
+            )
+            .into(),
+        (None, _) => pick(
+            &[
+                lang.pick(
+                    "지금 가장 힘든 일이 어떤 장면에서 일어나는지 들려주시겠어요?",
+                    "Could you tell me about a moment when it was hardest?",
+                ),
+                lang.pick(
+                    "그 일은 언제, 누구와 있을 때 주로 일어나나요?",
+                    "When and with whom does it usually happen?",
+                ),
+            ],
+            turn,
+        )
+        .into(),
+    }
+}
+
+fn summary_line(notes: &ReplyNotes, lang: Lang) -> String {
+    let topics = topics_text(notes.topics, lang);
+    match (lang, notes.name) {
+        (Lang::Ko, Some(name)) => format!(
+            "오늘 나눈 이야기를 정리해 볼게요. {name}님은 {topics}에 대해 이야기해 주셨어요. 제가 이해한 게 맞을까요?"
+        ),
+        (Lang::Ko, None) => {
+            format!("오늘 나눈 이야기를 정리해 볼게요. {topics}에 대해 이야기해 주셨어요. 제가 이해한 게 맞을까요?")
+        }
+        (Lang::En, Some(name)) => {
+            format!("Let me sum up today, {name}. You talked about {topics}. Did I get that right?")
+        }
+        (Lang::En, None) => format!("Let me sum up today. You talked about {topics}. Did I get that right?"),
+    }
+}
+
+fn closing_line(notes: &ReplyNotes, lang: Lang) -> String {
+    let goal = notes.goals.last().map(|g| clip(g, 60));
+    let topics = topics_text(notes.topics, lang);
+    let mut out = match (lang, goal) {
+        (Lang::Ko, Some(goal)) => {
+            format!("오늘 이야기 나눠 주셔서 고마워요. 정하신 목표 “{goal}”, 꼭 작게라도 시도해 보세요.")
+        }
+        (Lang::Ko, None) => "오늘 이야기 나눠 주셔서 고마워요.".to_string(),
+        (Lang::En, Some(goal)) => {
+            format!("Thank you for talking with me today. Give your goal “{goal}” a try, even a small one.")
+        }
+        (Lang::En, None) => "Thank you for talking with me today.".to_string(),
+    };
+    out.push(' ');
+    out.push_str(&match lang {
+        Lang::Ko => format!(
+            "다음에는 {topics} 이야기와 목표를 해 보신 경험을 이어서 나눠요. 힘들 때는 109(자살예방 상담전화)나 1577-0199에 언제든 연락하실 수 있어요."
+        ),
+        Lang::En => format!(
+            "Next time we can pick up {topics} and how the goal went. If things get hard, reach out to a local crisis line or emergency number."
+        ),
+    });
+    out
+}
+
+/// The last reply, on the turn the session ends.
+pub fn farewell(lang: Lang) -> String {
+    lang.pick(
+        "저도 고마워요. 오늘 대화는 여기서 마무리할게요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. 몸과 마음 잘 챙기세요.",
+        "Thank you too. We'll close today's conversation here. You can download a summary of it from the side panel. Take good care of yourself.",
+    )
+    .into()
+}
+
+/// The reply once the session has ended.
+pub fn ended_reply(lang: Lang) -> String {
+    lang.pick(
+        "오늘 상담은 마무리되었어요. 다시 이야기하고 싶으시면 새 대화를 시작해 주세요.",
+        "Today's session has ended. Start a new conversation whenever you want to talk again.",
+    )
+    .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::crisis::CrisisKind;
+    use super::super::module::ChangeReason;
+    use super::super::task::{fixed_tasks, plan_exploration};
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn feedback(score: u8) -> SupervisorFeedback {
+        SupervisorFeedback {
+            score,
+            improvements: vec!["한 번에 질문은 하나만 해 주세요.".into()],
+            suggested_module: None,
+            at_user_message: 3,
+            by_llm: false,
+        }
+    }
+
+    #[test]
+    fn minimal_prompt_has_base_part_task_title_target_and_module_summary_only() {
+        let tasks = fixed_tasks(Part::Start, Lang::Ko);
+        let ctx = CounselorContext {
+            lang: Lang::Ko,
+            part: Part::Start,
+            task: Some(&tasks[1]),
+            module: Module::InformationGathering,
+            feedback: None,
+            module_change: None,
+            part_transition: None,
+            crisis: None,
+        };
+        let prompt = counselor_prompt(&ctx, &[Turn::user("안녕하세요")]);
+        let s = &prompt.system;
+        assert!(s.starts_with("# role: counselor"));
+        for needle in [
+            "자격을 갖춘 상담사가 아니며",
+            "Part 1: 시작",
+            "사용자의 이름과 상담 목적 파악하기",
+            "사용자의 이름과 기본 상담 목적 확인",
+            "정보 수집 모듈",
+            Module::InformationGathering.guideline(Lang::Ko),
+        ] {
+            assert!(s.contains(needle), "missing {needle}");
+        }
+        for absent in [
+            tasks[1].description.as_str(),
+            tasks[1].completion_criteria.as_str(),
+            "Supervision",
+            "=== Module",
+            "=== Part",
+            "안전 메모",
+        ] {
+            assert!(!s.contains(absent), "should omit {absent}");
+        }
+        assert_eq!(prompt.turns.len(), 1);
+        assert!(!prompt.json_output);
+    }
+
+    #[test]
+    fn conditional_sections_appear_only_when_they_apply() {
+        let tasks = plan_exploration(&["회사 일이 힘들어요"], Lang::Ko);
+        let change = ModuleChange {
+            from: Module::InformationGathering,
+            to: Module::ResistanceHandling,
+            reason: ChangeReason::Resistance,
+            at_user_message: 5,
+        };
+        let low = feedback(5);
+        let high = feedback(7);
+        let base = CounselorContext {
+            lang: Lang::Ko,
+            part: Part::Exploration,
+            task: Some(&tasks[0]),
+            module: Module::ResistanceHandling,
+            feedback: None,
+            module_change: None,
+            part_transition: None,
+            crisis: None,
+        };
+        let with_low = counselor_system(&CounselorContext { feedback: Some(&low), ..base });
+        assert!(with_low.contains("Supervision 피드백 (점수 5/10)") && with_low.contains("한 번에 질문은 하나만"));
+        let with_high = counselor_system(&CounselorContext { feedback: Some(&high), ..base });
+        assert!(!with_high.contains("Supervision"), "a score of 7 stays out");
+        let with_change = counselor_system(&CounselorContext { module_change: Some(&change), ..base });
+        assert!(with_change
+            .contains("=== Module 변경 ===\n이유: 사용자 저항 감지\n이전: 정보 수집 모듈\n새로운: 저항 대처 모듈"));
+        let with_part =
+            counselor_system(&CounselorContext { part_transition: Some((Part::Start, Part::Exploration)), ..base });
+        assert!(with_part.contains("=== Part 전환 ===\n이전: Part 1: 시작\n새로운: Part 2: 탐색"));
+        let with_crisis = counselor_system(&CounselorContext { crisis: Some(CrisisKind::Suicide), ..base });
+        assert!(with_crisis.contains("안전 메모") && with_crisis.contains("자살 관련 표현"));
+        let plain = counselor_system(&base);
+        for absent in ["Supervision", "=== Module", "=== Part", "안전 메모"] {
+            assert!(!plain.contains(absent), "{absent}");
+        }
+        let en = counselor_system(&CounselorContext { lang: Lang::En, module_change: Some(&change), ..base });
+        assert!(en.contains("=== Module change ===") && en.contains("not a licensed counselor"));
+    }
+
+    #[test]
+    fn prompt_keeps_only_the_last_turns() {
+        let history: Vec<Turn> = (0..30).map(|i| Turn::user(format!("m{i}"))).collect();
+        let ctx = CounselorContext {
+            lang: Lang::En,
+            part: Part::Start,
+            task: None,
+            module: Module::RapportBuilding,
+            feedback: None,
+            module_change: None,
+            part_transition: None,
+            crisis: None,
+        };
+        let prompt = counselor_prompt(&ctx, &history);
+        assert_eq!(prompt.turns.len(), HISTORY_TURNS);
+        assert_eq!(prompt.turns.last().map(|t| t.text.as_str()), Some("m29"));
+    }
+
+    #[test]
+    fn heuristic_reply_reflects_words_and_varies_with_module_and_task() {
+        let tasks = plan_exploration(&["회사 일이 힘들어요"], Lang::Ko);
+        let state = UserState { emotion: Emotion::Tired, intensity: 6, ..UserState::default() };
+        let notes = ReplyNotes { turn: 4, ..ReplyNotes::default() };
+        let mut replies = Vec::new();
+        for module in Module::ALL {
+            let ctx = CounselorContext {
+                lang: Lang::Ko,
+                part: Part::Exploration,
+                task: Some(&tasks[0]),
+                module,
+                feedback: None,
+                module_change: None,
+                part_transition: None,
+                crisis: None,
+            };
+            let reply = heuristic_reply(&ctx, "상사가 매일 야근을 시켜요", &state, &notes);
+            if module != Module::Closing {
+                assert!(reply.contains("“상사가 매일 야근을 시켜요”라고 말씀해 주셨어요"), "{module:?}: {reply}");
+            }
+            assert!(reply.chars().any(crate::engine::lang::is_hangul));
+            replies.push(reply);
+        }
+        let mut distinct = replies.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), replies.len(), "each module words its reply differently");
+        let info = |turn| {
+            let ctx = CounselorContext {
+                lang: Lang::En,
+                part: Part::Exploration,
+                task: Some(&tasks[0]),
+                module: Module::InformationGathering,
+                feedback: None,
+                module_change: None,
+                part_transition: None,
+                crisis: None,
+            };
+            heuristic_reply(
+                &ctx,
+                "my boss at work",
+                &UserState::default(),
+                &ReplyNotes { turn, ..ReplyNotes::default() },
+            )
+        };
+        assert_ne!(info(1), info(2), "wording varies with the turn");
+        assert!(info(3).contains("You said “my boss at work”"), "{}", info(3));
+        assert!(info(1).contains("I hear you: “my boss at work”"), "{}", info(1));
+        let short = |text| {
+            let ctx = CounselorContext {
+                lang: Lang::Ko,
+                part: Part::Start,
+                task: None,
+                module: Module::RapportBuilding,
+                feedback: None,
+                module_change: None,
+                part_transition: None,
+                crisis: None,
+            };
+            heuristic_reply(&ctx, text, &UserState::default(), &ReplyNotes::default())
+        };
+        assert!(!short("네").contains('“'), "a bare yes is not echoed");
+    }
+
+    #[test]
+    fn korean_topic_questions_read_naturally() {
+        let tasks = plan_exploration(&["회사 일이 힘들어요"], Lang::Ko);
+        let got: Vec<String> = (0..3).map(|turn| information_question(Some(&tasks[0]), turn, Lang::Ko)).collect();
+        assert_eq!(
+            got,
+            [
+                "직장과 일에서 가장 힘든 순간은 언제인가요? 최근에 있었던 장면 하나를 떠올려 말씀해 주실래요?",
+                "직장과 일 이야기에서 누가 함께 있었고, 그때 어떤 일이 있었나요?",
+                "직장과 일 문제가 시작된 건 언제쯤부터였나요?",
+            ]
+        );
+    }
+
+    #[test]
+    fn opening_says_what_this_is_and_when_it_has_no_key() {
+        assert!(opening(Lang::Ko, true).contains("자격을 갖춘 상담사는 아니에요"));
+        assert!(opening(Lang::Ko, true).contains("API 키 없이"));
+        assert!(!opening(Lang::Ko, false).contains("API 키 없이"));
+        assert!(opening(Lang::En, true).contains("no-key partner"));
+        assert!(opening(Lang::En, false).contains("not a licensed counselor"));
+    }
+}

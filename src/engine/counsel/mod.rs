@@ -1,0 +1,506 @@
+//! Counseling mode (seed 004): Part (linear) · Task (chosen within a part) · Module (global).
+//! Every LLM-backed step has a prompt, a checked parser and a heuristic twin; this file holds
+//! the mode's state and the order of one turn:
+//! crisis check → (Task Completion Checker ∥ User State Detector) → Task Selector (only when
+//! the task is done) → Module Selector → Counselor reply → Supervisor every 3rd user message.
+
+pub mod checker;
+pub mod counselor;
+pub mod crisis;
+pub mod module;
+pub mod selector;
+pub mod state;
+pub mod supervisor;
+pub mod task;
+
+use serde::{Deserialize, Serialize};
+
+use self::checker::{heuristic_check, name_in, states_goal, Verdict};
+use self::counselor::{CounselorContext, ReplyNotes};
+use self::crisis::{Crisis, CrisisKind};
+use self::module::{ChangeReason, Module, ModuleChange};
+use self::selector::{select_module, select_task};
+use self::state::{detect_state, UserState};
+use self::supervisor::SupervisorFeedback;
+use self::task::{
+    complete_part, fixed_tasks, plan_exploration, topics_in, transition, update_exploration, Part, PlanUpdate, Task,
+    TaskStatus, Topic, GOALS,
+};
+use crate::engine::lang::{clip, Lang};
+use crate::engine::prompt::{Prompt, Turn};
+
+/// User messages kept for planning, summaries and the heuristics.
+const SAID_KEPT: usize = 16;
+/// Turns kept for the heuristic supervisor.
+const RECENT_TURNS_KEPT: usize = 8;
+
+/// A crisis the session recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrisisRecord {
+    /// What kind.
+    pub kind: CrisisKind,
+    /// The user message count when it happened.
+    pub at_user_message: u32,
+}
+
+/// The counseling mode's state: plain serde data, saved and replayed with the session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counseling {
+    /// The language the fixed texts and tasks were written in.
+    pub lang: Lang,
+    /// The current part.
+    pub part: Part,
+    /// Every task so far, of every part.
+    pub tasks: Vec<Task>,
+    /// The id of the task in progress.
+    pub current_task: Option<String>,
+    /// The module in use.
+    pub module: Module,
+    /// Every module change, oldest first.
+    pub module_changes: Vec<ModuleChange>,
+    /// Every supervision, oldest first (the side panel's chart).
+    pub supervision: Vec<SupervisorFeedback>,
+    /// True until the latest supervision has steered one turn.
+    pub feedback_fresh: bool,
+    /// Crises the session recorded.
+    pub crises: Vec<CrisisRecord>,
+    /// User messages so far (the supervisor's cadence counts these).
+    pub user_messages: u32,
+    /// The user's name, if given.
+    pub user_name: Option<String>,
+    /// Topics talked about, in order of first mention.
+    pub topics: Vec<Topic>,
+    /// Goals the user set in Part 3.
+    pub goals: Vec<String>,
+    /// The user's recent messages, clipped (planning, summary, heuristics).
+    pub said: Vec<String>,
+    /// The recent conversation (the heuristic supervisor reads it).
+    pub recent: Vec<Turn>,
+    /// This turn's module change: goes into this turn's counselor prompt only.
+    pub turn_module_change: Option<ModuleChange>,
+    /// This turn's part transition: goes into this turn's counselor prompt only.
+    pub turn_part_transition: Option<(Part, Part)>,
+}
+
+/// What the steps after the checker and the detector decided this turn.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TurnPlan {
+    /// The task the selector picked, when it picked another one.
+    pub selected_task: Option<String>,
+    /// The module change, when there was one.
+    pub module_change: Option<ModuleChange>,
+    /// The part transition, when there was one.
+    pub part_transition: Option<(Part, Part)>,
+    /// The Part-2 task update the planner made, if any.
+    pub plan_update: Option<PlanUpdate>,
+}
+
+/// Everything a heuristic turn produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnOutcome {
+    /// The counselor's reply (the fixed safety response on a crisis).
+    pub reply: String,
+    /// The crisis found in the user's message, if any.
+    pub crisis: Option<Crisis>,
+    /// The checker's verdict (none on a crisis or after the end).
+    pub verdict: Option<Verdict>,
+    /// The detector's reading (none on a crisis or after the end).
+    pub state: Option<UserState>,
+    /// What the selectors and the part manager decided.
+    pub plan: TurnPlan,
+    /// The supervision made after the reply, on every 3rd user message.
+    pub supervision: Option<SupervisorFeedback>,
+}
+
+impl Counseling {
+    /// A fresh session in Part 1 with the seed's fixed tasks.
+    pub fn new(lang: Lang) -> Counseling {
+        Counseling {
+            lang,
+            part: Part::Start,
+            tasks: fixed_tasks(Part::Start, lang),
+            current_task: None,
+            module: Module::RapportBuilding,
+            module_changes: Vec::new(),
+            supervision: Vec::new(),
+            feedback_fresh: false,
+            crises: Vec::new(),
+            user_messages: 0,
+            user_name: None,
+            topics: Vec::new(),
+            goals: Vec::new(),
+            said: Vec::new(),
+            recent: Vec::new(),
+            turn_module_change: None,
+            turn_part_transition: None,
+        }
+    }
+
+    /// The counselor's first message; puts the first task in progress.
+    pub fn opening(&mut self, no_key: bool) -> String {
+        self.select_next_task();
+        let text = counselor::opening(self.lang, no_key);
+        self.remember(Turn::assistant(text.clone()));
+        text
+    }
+
+    /// The task in progress.
+    pub fn current(&self) -> Option<&Task> {
+        let id = self.current_task.as_deref()?;
+        self.tasks.iter().find(|t| t.id == id)
+    }
+
+    /// The latest supervision.
+    pub fn latest_feedback(&self) -> Option<&SupervisorFeedback> {
+        self.supervision.last()
+    }
+
+    /// The most recent crisis kind, if the session recorded one.
+    pub fn crisis_noted(&self) -> Option<CrisisKind> {
+        self.crises.last().map(|c| c.kind)
+    }
+
+    /// True when the supervisor should run after this turn's reply.
+    pub fn supervisor_due(&self) -> bool {
+        supervisor::is_due(self.user_messages)
+    }
+
+    fn remember(&mut self, turn: Turn) {
+        self.recent.push(turn);
+        if self.recent.len() > RECENT_TURNS_KEPT {
+            self.recent.remove(0);
+        }
+    }
+
+    /// Step 1 of a turn, before any LLM call: counts the message, clears last turn's
+    /// one-time notices, notes the name and topics, and checks for a crisis. A crisis is
+    /// recorded; the caller answers with `crisis::safety_response` at once.
+    pub fn begin_turn(&mut self, user_text: &str) -> Option<Crisis> {
+        self.user_messages += 1;
+        self.turn_module_change = None;
+        self.turn_part_transition = None;
+        if let Some(id) = self.current_task.clone() {
+            if let Some(task) = self.tasks.iter_mut().find(|t| t.id == id) {
+                task.turns += 1;
+            }
+        }
+        if self.user_name.is_none() {
+            self.user_name = name_in(user_text);
+        }
+        self.said.push(clip(user_text.trim(), 300));
+        if self.said.len() > SAID_KEPT {
+            self.said.remove(0);
+        }
+        self.remember(Turn::user(user_text));
+        let crisis = crisis::detect(user_text);
+        if let Some(found) = &crisis {
+            self.crises.push(CrisisRecord { kind: found.kind, at_user_message: self.user_messages });
+        }
+        crisis
+    }
+
+    /// The user's messages before the latest one (the detector's snapshot).
+    pub fn earlier_messages(&self) -> &[String] {
+        &self.said[..self.said.len().saturating_sub(1)]
+    }
+
+    /// The checker's heuristic twin for this turn (none when no task is in progress).
+    pub fn heuristic_verdict(&self, user_text: &str, state: &UserState) -> Option<Verdict> {
+        let task = self.current()?;
+        Some(heuristic_check(task, &self.tasks, user_text, state, self.lang))
+    }
+
+    /// The detector's heuristic twin for this turn.
+    pub fn heuristic_state(&self, user_text: &str) -> UserState {
+        let mut state = detect_state(user_text, self.earlier_messages(), &self.topics);
+        // The first topic of a session is where it starts, not a change.
+        if self.topics.is_empty() {
+            state.topic_change = None;
+        }
+        state
+    }
+
+    /// Steps 3–5 of a turn, once the checker and the detector have answered (from an LLM or
+    /// their twins): apply the verdict, update Part-2 tasks, move to the next part when its
+    /// condition holds, select a task when the current one is done, select the module.
+    ///
+    /// The seed checks the part transition after the reply; it is checked here, before the
+    /// Task Selector, so the reply of the same turn already opens the new part instead of
+    /// spending a turn on a task that is done.
+    pub fn apply_checks(&mut self, verdict: Option<&Verdict>, state: &UserState) -> TurnPlan {
+        let mut plan = TurnPlan::default();
+        let mut task_done = self.current().is_none();
+        if let Some(verdict) = verdict.filter(|v| Some(v.task_id.as_str()) == self.current_task.as_deref()) {
+            if verdict.is_completed {
+                task_done = true;
+                let status = verdict.new_status.unwrap_or(TaskStatus::Sufficient);
+                let closing = self.part == Part::Closing;
+                if let Some(task) = self.tasks.iter_mut().find(|t| t.id == verdict.task_id) {
+                    // Part 3 has no later transition to close its tasks, so done is completed.
+                    task.status = task.status.max(if closing { TaskStatus::Completed } else { status });
+                }
+                if verdict.task_id == GOALS {
+                    if let Some(said) = self.said.last().filter(|s| states_goal(s)).cloned() {
+                        self.goals.push(said);
+                    }
+                }
+            }
+            for id in &verdict.also_sufficient {
+                if let Some(task) = self.tasks.iter_mut().find(|t| &t.id == id && t.part == self.part) {
+                    task.status = task.status.max(TaskStatus::Sufficient);
+                }
+            }
+        }
+        let latest = self.said.last().map(|s| topics_in(s)).unwrap_or_default();
+        for topic in latest.into_iter().chain(state.topic_change) {
+            if !self.topics.contains(&topic) {
+                self.topics.push(topic);
+            }
+        }
+
+        if self.part == Part::Exploration {
+            if let Some(update) = self.plan_update_reason(state) {
+                let current = self.current_task.clone();
+                if update_exploration(&mut self.tasks, &update, current.as_deref(), self.lang) {
+                    plan.plan_update = Some(update);
+                }
+            }
+        }
+
+        let covered = verdict.is_some_and(|v| v.part_covered);
+        if let Some(next) = transition(self.part, &self.tasks, covered) {
+            let exploration = plan_exploration(&self.said.iter().map(String::as_str).collect::<Vec<_>>(), self.lang);
+            self.enter_part(next, exploration);
+            plan.part_transition = self.turn_part_transition;
+            task_done = true;
+        }
+
+        let before = self.current_task.clone();
+        if task_done {
+            self.select_next_task();
+        }
+        let task_changed = self.current_task != before;
+        if task_changed {
+            plan.selected_task = self.current_task.clone();
+        }
+
+        let fresh = if self.feedback_fresh { self.supervision.last() } else { None };
+        let mut choice = select_module(self.module, self.current(), state, fresh, task_changed);
+        if self.part == Part::Ended && choice.module != Module::Closing {
+            choice = selector::ModuleChoice { module: Module::Closing, reason: Some(ChangeReason::NewTask) };
+        }
+        self.feedback_fresh = false;
+        if let Some(reason) = choice.reason {
+            let change =
+                ModuleChange { from: self.module, to: choice.module, reason, at_user_message: self.user_messages };
+            self.module = choice.module;
+            self.module_changes.push(change.clone());
+            self.turn_module_change = Some(change.clone());
+            plan.module_change = Some(change);
+        }
+        plan
+    }
+
+    /// Why the Task Planner should update Part 2 now (seed: topic change, resistance,
+    /// supervision feedback, going in circles), if at all.
+    pub fn plan_update_reason(&self, state: &UserState) -> Option<PlanUpdate> {
+        if let Some(topic) = state.topic_change {
+            return Some(PlanUpdate::TopicChange(topic));
+        }
+        if state.resistance {
+            return Some(PlanUpdate::Resistance);
+        }
+        if state.going_in_circles {
+            return Some(PlanUpdate::GoingInCircles);
+        }
+        let feedback = self.supervision.last().filter(|f| self.feedback_fresh && f.needs_attention())?;
+        feedback.improvements.first().map(|p| PlanUpdate::SupervisorFeedback(p.clone()))
+    }
+
+    /// Moves to `next`: closes the tasks of the part left, adds the new part's tasks (the
+    /// fixed ones, or `exploration` for Part 2 — from the LLM planner or `plan_exploration`),
+    /// and notes the transition for this turn's prompt.
+    pub fn enter_part(&mut self, next: Part, exploration: Vec<Task>) {
+        let from = self.part;
+        complete_part(&mut self.tasks, from);
+        self.part = next;
+        match next {
+            Part::Exploration => self.tasks.extend(exploration),
+            Part::Closing => self.tasks.extend(fixed_tasks(Part::Closing, self.lang)),
+            Part::Start | Part::Ended => {}
+        }
+        self.current_task = None;
+        self.turn_part_transition = Some((from, next));
+    }
+
+    fn select_next_task(&mut self) {
+        let next = select_task(&self.tasks, self.part).map(|t| t.id.clone());
+        if let Some(id) = &next {
+            if let Some(task) = self.tasks.iter_mut().find(|t| &t.id == id) {
+                task.status = task.status.max(TaskStatus::InProgress);
+            }
+        }
+        self.current_task = next;
+    }
+
+    /// The counselor's context for this turn: the one-time notices only when set this turn.
+    pub fn counselor_context(&self) -> CounselorContext<'_> {
+        CounselorContext {
+            lang: self.lang,
+            part: self.part,
+            task: self.current(),
+            module: self.module,
+            feedback: self.latest_feedback(),
+            module_change: self.turn_module_change.as_ref(),
+            part_transition: self.turn_part_transition,
+            crisis: self.crisis_noted(),
+        }
+    }
+
+    /// The counselor prompt for this turn over the shared history.
+    pub fn counselor_prompt(&self, history: &[Turn]) -> Prompt {
+        counselor::counselor_prompt(&self.counselor_context(), history)
+    }
+
+    /// The no-key counselor reply for this turn.
+    pub fn heuristic_reply(&self, user_text: &str, state: &UserState) -> String {
+        if self.turn_part_transition.is_some_and(|(_, to)| to == Part::Ended) {
+            return counselor::farewell(self.lang);
+        }
+        let notes = ReplyNotes {
+            name: self.user_name.as_deref(),
+            topics: &self.topics,
+            goals: &self.goals,
+            turn: self.user_messages,
+            check_in: self.crises.last().is_some_and(|c| c.at_user_message + 1 == self.user_messages),
+        };
+        counselor::heuristic_reply(&self.counselor_context(), user_text, state, &notes)
+    }
+
+    /// Records a supervision; it steers the next turn.
+    pub fn record_feedback(&mut self, feedback: SupervisorFeedback) {
+        self.supervision.push(feedback);
+        self.feedback_fresh = true;
+    }
+
+    /// Records the reply shown to the user (the heuristic supervisor reads recent turns).
+    pub fn record_reply(&mut self, reply: &str) {
+        self.remember(Turn::assistant(reply));
+    }
+
+    /// One whole turn with heuristics only: crisis check, checker ∥ detector, task selector,
+    /// module selector, counselor reply, and the supervisor on every 3rd user message.
+    /// Tasks created from now on are written in `lang`.
+    pub fn heuristic_turn(&mut self, user_text: &str, lang: Lang) -> TurnOutcome {
+        self.lang = lang;
+        let crisis = self.begin_turn(user_text);
+        let mut outcome = TurnOutcome {
+            reply: String::new(),
+            crisis,
+            verdict: None,
+            state: None,
+            plan: TurnPlan::default(),
+            supervision: None,
+        };
+        if outcome.crisis.is_some() {
+            outcome.reply = crisis::safety_response(lang);
+        } else if self.part == Part::Ended {
+            outcome.reply = counselor::ended_reply(lang);
+        } else {
+            // Both read the same snapshot and neither needs the other: they could run at once.
+            let state = self.heuristic_state(user_text);
+            let verdict = self.heuristic_verdict(user_text, &state);
+            outcome.plan = self.apply_checks(verdict.as_ref(), &state);
+            outcome.reply = self.heuristic_reply(user_text, &state);
+            outcome.verdict = verdict;
+            outcome.state = Some(state);
+        }
+        self.record_reply(&outcome.reply.clone());
+        if self.supervisor_due() {
+            let review = supervisor::heuristic_review(&self.recent, self.module, self.user_messages, lang);
+            self.record_feedback(review.clone());
+            outcome.supervision = Some(review);
+        }
+        outcome
+    }
+
+    /// The session summary as Markdown: what was talked about, goals, next steps.
+    pub fn summary_markdown(&self) -> String {
+        let lang = self.lang;
+        let ko = lang == Lang::Ko;
+        let mut out = String::new();
+        out.push_str(lang.pick("# 상담 요약\n\n", "# Session summary\n\n"));
+        out.push_str(lang.pick(
+            "_AI 대화 상대와 나눈 대화의 요약이며, 자격을 갖춘 상담사의 상담을 대신하지 않습니다._\n\n",
+            "_A summary of a conversation with an AI conversation partner; it does not replace a licensed counselor._\n\n",
+        ));
+        if let Some(name) = &self.user_name {
+            out.push_str(&format!("{}: {name}\n\n", lang.pick("이름", "Name")));
+        }
+        out.push_str(lang.pick("## 나눈 이야기\n", "## What we talked about\n"));
+        if self.topics.is_empty() {
+            out.push_str(lang.pick("- 아직 구체적인 주제는 정해지지 않았어요.\n", "- No particular topic yet.\n"));
+        }
+        for topic in &self.topics {
+            out.push_str(&format!("- {}\n", topic.label(lang)));
+        }
+        // Tasks are closed at every part transition; the ones with turns were talked about.
+        let covered: Vec<&Task> = self.tasks.iter().filter(|t| t.part == Part::Exploration && t.turns > 0).collect();
+        for task in covered {
+            out.push_str(&format!("- {} ✓\n", task.title));
+        }
+        out.push_str(lang.pick("\n## 정한 목표\n", "\n## Goals set\n"));
+        if self.goals.is_empty() {
+            out.push_str(lang.pick("- 아직 정한 목표가 없어요.\n", "- No goal set yet.\n"));
+        }
+        for goal in &self.goals {
+            out.push_str(&format!("- “{}”\n", clip(goal, 120)));
+        }
+        out.push_str(lang.pick("\n## 다음 단계\n", "\n## Next steps\n"));
+        if let Some(goal) = self.goals.last() {
+            out.push_str(&if ko {
+                format!("- 이번 주에 목표 “{}”를 작게라도 시도해 보기\n", clip(goal, 60))
+            } else {
+                format!("- Try the goal “{}” this week, even a little\n", clip(goal, 60))
+            });
+        }
+        let topics: Vec<&str> = self.topics.iter().take(3).map(|t| t.label(lang)).collect();
+        if !topics.is_empty() {
+            out.push_str(&if ko {
+                format!("- 다음 대화에서 {} 이야기 이어가기\n", topics.join(", "))
+            } else {
+                format!("- Pick up {} in the next conversation\n", topics.join(", "))
+            });
+        }
+        out.push_str(lang.pick(
+            "- 힘들 때: 자살예방 상담전화 109, 정신건강 위기상담 1577-0199, 긴급 112·119 (해외: 현지 긴급 전화)\n",
+            "- When things get hard: your local emergency number or crisis line (in Korea: 109, 1577-0199, 112, 119)\n",
+        ));
+        if !self.crises.is_empty() {
+            out.push_str(lang.pick(
+                "- 이 대화에서 위기 표현이 있었어요. 믿을 수 있는 사람이나 전문 기관과 꼭 이야기해 주세요.\n",
+                "- Crisis language came up in this conversation. Please talk to someone you trust or a professional service.\n",
+            ));
+        }
+        out.push_str(lang.pick("\n## 진행\n", "\n## Progress\n"));
+        out.push_str(&format!("- {}\n", self.part.label(lang)));
+        let done = self.tasks.iter().filter(|t| t.turns > 0).count();
+        out.push_str(&if ko {
+            format!("- 이야기한 Task {done}/{}개\n", self.tasks.len())
+        } else {
+            format!("- Tasks talked through: {done} of {}\n", self.tasks.len())
+        });
+        if !self.supervision.is_empty() {
+            let scores: Vec<String> = self.supervision.iter().map(|f| f.score.to_string()).collect();
+            out.push_str(&format!(
+                "- {}: {}\n",
+                lang.pick("Supervision 점수", "Supervision scores"),
+                scores.join(", ")
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,527 @@
+//! User State Detector: emotion and its intensity, resistance, engagement, a change of
+//! topic, a conversation going in circles, a wish to close. Runs beside the Task Completion
+//! Checker on the same history snapshot.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::task::{topics_in, Topic};
+use crate::engine::grounding::system_prompt;
+use crate::engine::json::{bool_field, extract_json, f64_field, str_field};
+use crate::engine::lang::{normalize, Lang};
+use crate::engine::prompt::{Prompt, Turn, TurnRole};
+use crate::engine::security::isolate;
+
+/// The main feeling in the user's latest message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Emotion {
+    #[default]
+    Neutral,
+    Sad,
+    Anxious,
+    Angry,
+    Tired,
+    Positive,
+}
+
+impl Emotion {
+    /// Every emotion, in the order the detector tries them.
+    pub const ALL: [Emotion; 6] =
+        [Emotion::Sad, Emotion::Anxious, Emotion::Angry, Emotion::Tired, Emotion::Positive, Emotion::Neutral];
+
+    /// The id used in JSON answers.
+    pub fn id(self) -> &'static str {
+        match self {
+            Emotion::Neutral => "neutral",
+            Emotion::Sad => "sad",
+            Emotion::Anxious => "anxious",
+            Emotion::Angry => "angry",
+            Emotion::Tired => "tired",
+            Emotion::Positive => "positive",
+        }
+    }
+
+    /// The emotion with this id, or a common synonym ("sadness", "anxiety", "fear", "happy").
+    pub fn parse(text: &str) -> Option<Emotion> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "" | "neutral" | "calm" | "none" => Some(Emotion::Neutral),
+            "sad" | "sadness" | "depressed" | "lonely" | "hurt" => Some(Emotion::Sad),
+            "anxious" | "anxiety" | "worried" | "fear" | "afraid" | "nervous" => Some(Emotion::Anxious),
+            "angry" | "anger" | "frustrated" | "frustration" | "annoyed" => Some(Emotion::Angry),
+            "tired" | "exhausted" | "fatigue" | "burned_out" | "burnout" => Some(Emotion::Tired),
+            "positive" | "happy" | "relieved" | "hopeful" | "grateful" | "joy" => Some(Emotion::Positive),
+            _ => None,
+        }
+    }
+
+    /// True for the feelings that call for empathy first when strong.
+    pub fn is_negative(self) -> bool {
+        matches!(self, Emotion::Sad | Emotion::Anxious | Emotion::Angry | Emotion::Tired)
+    }
+
+    /// The feeling as a counselor would name it back ("많이 불안하셨겠어요").
+    pub fn reflection(self, lang: Lang) -> &'static str {
+        match self {
+            Emotion::Sad => lang.pick("마음이 많이 아프고 슬프셨겠어요.", "That sounds really painful and sad."),
+            Emotion::Anxious => lang.pick("많이 불안하고 걱정되셨겠어요.", "That sounds like a lot of worry to carry."),
+            Emotion::Angry => {
+                lang.pick("화가 나고 답답하실 만해요.", "It makes sense that you feel angry and frustrated.")
+            }
+            Emotion::Tired => lang.pick("정말 많이 지치셨겠어요.", "You sound really worn out."),
+            Emotion::Positive => {
+                lang.pick("조금이라도 나아진 부분이 있다니 다행이에요.", "I'm glad something feels a bit better.")
+            }
+            Emotion::Neutral => lang.pick("말씀해 주셔서 고마워요.", "Thank you for telling me."),
+        }
+    }
+}
+
+/// How involved the user is in the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Engagement {
+    Low,
+    #[default]
+    Medium,
+    High,
+}
+
+impl Engagement {
+    /// The level named `low`, `medium` or `high`.
+    pub fn parse(text: &str) -> Option<Engagement> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "low" => Some(Engagement::Low),
+            "" | "medium" | "mid" => Some(Engagement::Medium),
+            "high" => Some(Engagement::High),
+            _ => None,
+        }
+    }
+}
+
+/// What the User State Detector found in the latest user message.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct UserState {
+    /// The main feeling.
+    pub emotion: Emotion,
+    /// How strong it is, 0..=10.
+    pub intensity: u8,
+    /// The user is reluctant, refuses or pushes back.
+    pub resistance: bool,
+    /// How involved the user is.
+    pub engagement: Engagement,
+    /// A topic the user has just moved to.
+    pub topic_change: Option<Topic>,
+    /// The conversation keeps coming back to the same point.
+    pub going_in_circles: bool,
+    /// The user wants to wrap up.
+    pub wants_to_close: bool,
+}
+
+impl UserState {
+    /// True when a strong negative feeling should be met before anything else.
+    pub fn strong_negative_emotion(&self) -> bool {
+        self.emotion.is_negative() && self.intensity >= 7
+    }
+}
+
+/// Emotion keywords: Korean substrings and English word starts.
+const EMOTION_KEYWORDS: &[(Emotion, &[&str], &[&str])] = &[
+    (
+        Emotion::Sad,
+        // sad, depressed, tears, cried, empty, lonely, upset, heartbroken
+        &["슬퍼", "슬프", "우울", "눈물", "울었", "울고", "허전", "외로", "속상", "마음이 아파"],
+        &["sad", "depress", "tears", "cry", "cried", "crying", "lonely", "empty", "heartbroken", "hopeless", "down"],
+    ),
+    (
+        Emotion::Anxious,
+        // anxious, worried, nervous, tense, afraid, scared, panic
+        &["불안", "걱정", "초조", "긴장", "두려", "무서", "떨려", "공황", "조마조마"],
+        &["anxious", "anxiety", "worried", "worry", "nervous", "scared", "afraid", "panic", "overwhelmed", "fear"],
+    ),
+    (
+        Emotion::Angry,
+        // angry, annoyed, furious, unfair, frustrated
+        &["화가", "화나", "짜증", "열받", "억울", "분노", "답답", "빡쳐"],
+        &["angry", "furious", "annoyed", "frustrated", "pissed", "unfair", "mad", "resent"],
+    ),
+    (
+        Emotion::Tired,
+        // exhausted, tired, worn out, lethargic, burnout, hard
+        &["지쳤", "지쳐", "피곤", "무기력", "번아웃", "힘들", "버거", "기운이 없"],
+        &["tired", "exhausted", "drained", "burned out", "burnt out", "worn out", "no energy", "struggling"],
+    ),
+    (
+        Emotion::Positive,
+        // better, comfortable, thankful, relieved, happy, helpful
+        &["좋아졌", "나아졌", "편해", "편안", "고마", "감사", "다행", "기뻐", "기쁘", "도움이 됐", "도움이 돼"],
+        &["better", "relieved", "glad", "happy", "thanks", "thank you", "grateful", "helpful", "calmer"],
+    ),
+];
+
+/// Words that make a feeling stronger.
+const INTENSIFIERS_KO: &[&str] =
+    &["너무", "정말", "진짜", "엄청", "완전", "매일", "계속", "미칠", "견딜 수", "못 견디"];
+const INTENSIFIERS_EN: &[&str] = &[
+    "so ",
+    "really",
+    "very",
+    "extremely",
+    "always",
+    "every day",
+    "can't take",
+    "cannot take",
+    "unbearable",
+    "too much",
+];
+
+/// Korean resistance cues.
+const RESISTANCE_KO: &[&str] = &[
+    "말하기 싫",        // don't want to say
+    "얘기하기 싫",      // don't want to talk
+    "이야기하기 싫",    // don't want to talk
+    "말하고 싶지 않",   // don't want to say
+    "얘기하고 싶지 않", // don't want to talk
+    "그만 물어",        // stop asking
+    "왜 자꾸 물어",     // why do you keep asking
+    "무슨 상관",        // what does it matter
+    "소용없",           // it's no use
+    "소용 없",          // it's no use
+    "의미 없어요",      // it's meaningless
+    "알아서 뭐",        // what's the point of knowing
+    "몰라요",           // dunno
+    "그냥요",           // just because
+    "도움 안 돼",       // not helpful
+    "도움이 안 돼",     // not helpful
+    "하기 싫어",        // don't want to
+    "별로 말하고",      // don't really (want to) say
+];
+
+/// English resistance cues.
+const RESISTANCE_EN: &[&str] = &[
+    "don't want to talk",
+    "dont want to talk",
+    "don't want to say",
+    "rather not",
+    "none of your business",
+    "why do you keep asking",
+    "stop asking",
+    "this is pointless",
+    "no point",
+    "won't help",
+    "doesn't help",
+    "not helping",
+    "whatever",
+    "leave me alone",
+    "i don't know",
+    "dunno",
+    "idk",
+    "doesn't matter",
+    "drop it",
+];
+
+/// Phrases that announce a new subject.
+const TOPIC_SHIFT_KO: &[&str] =
+    &["그건 그렇고", "다른 얘기", "다른 이야기", "사실은", "그보다", "근데 요즘", "그리고 또"];
+const TOPIC_SHIFT_EN: &[&str] =
+    &["by the way", "another thing", "something else", "different note", "actually,", "also,"];
+
+/// Phrases that ask to wrap up.
+const CLOSING_KO: &[&str] = &["오늘은 여기까지", "이제 마무리", "그만 얘기", "이 정도면 된", "정리해 주", "이제 끝내"];
+const CLOSING_EN: &[&str] = &[
+    "that's all for today",
+    "wrap up",
+    "wrap this up",
+    "that's enough for today",
+    "enough for today",
+    "i have to go",
+    "let's stop here",
+    "we can stop",
+];
+
+/// "I don't know" in both languages: three in a row means the talk goes around.
+const DONT_KNOW: &[&str] = &["모르겠", "몰라", "don't know", "dont know", "idk", "not sure"];
+
+fn contains_any(lower: &str, cues: &[&str]) -> bool {
+    cues.iter().any(|c| lower.contains(c))
+}
+
+fn english_word_hit(lower: &str, cues: &[&str]) -> bool {
+    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    cues.iter().any(|cue| {
+        if cue.contains(' ') {
+            lower.contains(cue)
+        } else {
+            words.iter().any(|w| w.starts_with(cue) && (cue.len() >= 5 || w.len() <= cue.len() + 2))
+        }
+    })
+}
+
+/// Heuristic twin of the detector: keyword and rule based, Korean and English.
+/// `earlier` are the user's previous messages (oldest first); `known_topics` the topics the
+/// session has already seen.
+pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) -> UserState {
+    let lower = latest.to_ascii_lowercase().replace('’', "'");
+    let emotion = EMOTION_KEYWORDS
+        .iter()
+        .find(|(_, ko, en)| contains_any(&lower, ko) || english_word_hit(&lower, en))
+        .map(|(e, _, _)| *e)
+        .unwrap_or(Emotion::Neutral);
+    let intensity = if emotion == Emotion::Neutral {
+        2
+    } else {
+        let boosts = INTENSIFIERS_KO.iter().chain(INTENSIFIERS_EN).filter(|w| lower.contains(*w)).count() as u8;
+        (5 + 2 * boosts.min(2) + u8::from(latest.contains('!'))).min(10)
+    };
+    let resistance = contains_any(&lower, RESISTANCE_KO) || contains_any(&lower, RESISTANCE_EN);
+    let chars = latest.trim().chars().count();
+    let words = latest.split_whitespace().count();
+    let engagement = if resistance || chars < 6 || (words < 3 && !latest.chars().any(crate::engine::lang::is_hangul)) {
+        Engagement::Low
+    } else if chars > 100 || words > 20 || (chars > 40 && latest.chars().any(crate::engine::lang::is_hangul)) {
+        Engagement::High
+    } else {
+        Engagement::Medium
+    };
+    let topics = topics_in(latest);
+    let announced = contains_any(&lower, TOPIC_SHIFT_KO) || contains_any(&lower, TOPIC_SHIFT_EN);
+    let topic_change = topics
+        .iter()
+        .copied()
+        .find(|t| !known_topics.contains(t) && (announced || !known_topics.is_empty()) && *t != Topic::Mood);
+    let wants_to_close = contains_any(&lower, CLOSING_KO) || contains_any(&lower, CLOSING_EN);
+    UserState {
+        emotion,
+        intensity,
+        resistance,
+        engagement,
+        topic_change,
+        going_in_circles: going_in_circles(latest, earlier),
+        wants_to_close,
+    }
+}
+
+/// True when the latest message and the two before it say the same thing: at least half of
+/// their character pairs are shared, or all three are "I don't know".
+pub fn going_in_circles(latest: &str, earlier: &[String]) -> bool {
+    if earlier.len() < 2 {
+        return false;
+    }
+    let previous = &earlier[earlier.len() - 2..];
+    let dont_know = |t: &str| contains_any(&t.to_ascii_lowercase(), DONT_KNOW);
+    if dont_know(latest) && previous.iter().all(|t| dont_know(t)) {
+        return true;
+    }
+    let grams = bigrams(latest);
+    if grams.len() < 4 {
+        return false;
+    }
+    previous.iter().all(|p| {
+        let other = bigrams(p);
+        let shared = grams.iter().filter(|g| other.contains(g)).count();
+        let union = grams.len() + other.len() - shared;
+        union > 0 && shared * 2 >= union
+    })
+}
+
+/// The distinct character pairs of the text without spaces or punctuation: a similarity
+/// measure that works for Korean, where particles change word forms.
+fn bigrams(text: &str) -> Vec<(char, char)> {
+    let chars: Vec<char> = normalize(text).chars().filter(|c| !c.is_whitespace()).collect();
+    let mut out: Vec<(char, char)> = chars.windows(2).map(|w| (w[0], w[1])).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+const DETECTOR_INSTRUCTIONS: &str = "You read the user's latest message in a counseling conversation and report their state.
+emotion: one of neutral, sad, anxious, angry, tired, positive. intensity: 0 (none) to 10 (overwhelming).
+resistance: true when the user is reluctant, refuses or pushes back. engagement: low, medium or high.
+topic_change: the id of a topic the user has just moved to, or null; ids: work, study, family, partner, friends, health, mood, self_worth, money, loss.
+going_in_circles: true when the conversation keeps returning to the same point without moving.
+wants_to_close: true when the user wants to wrap up the session.
+Answer with exactly one JSON object and nothing else:
+{\"emotion\": \"neutral\", \"intensity\": 0, \"resistance\": false, \"engagement\": \"medium\", \"topic_change\": null, \"going_in_circles\": false, \"wants_to_close\": false}";
+
+/// The detector prompt: the recent conversation (the shared snapshot), the topics already
+/// seen, and the latest user message, isolated.
+pub fn state_prompt(history: &[Turn], known_topics: &[Topic], lang: Lang) -> Prompt {
+    let mut lines = vec!["[RECENT CONVERSATION]".to_string()];
+    lines.extend(transcript(history, 8));
+    let topics: Vec<&str> = known_topics.iter().map(|t| t.id()).collect();
+    lines.push(String::new());
+    lines.push(format!(
+        "[TOPICS ALREADY DISCUSSED] {}",
+        if topics.is_empty() { "(none)".into() } else { topics.join(", ") }
+    ));
+    lines.push(String::new());
+    lines.push("Output the state JSON only.".into());
+    let system = system_prompt("counsel-state-detector", DETECTOR_INSTRUCTIONS, lang);
+    Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(300)
+}
+
+/// The last `max` turns as `counselor:` / `user:` lines, user text isolated.
+pub fn transcript(history: &[Turn], max: usize) -> Vec<String> {
+    let start = history.len().saturating_sub(max);
+    history[start..]
+        .iter()
+        .map(|turn| match turn.role {
+            TurnRole::User => format!("user: {}", isolate(&crate::engine::lang::clip(&turn.text, 800))),
+            _ => format!("counselor: {}", crate::engine::lang::clip(&turn.text, 800)),
+        })
+        .collect()
+}
+
+/// Reads the detector's answer. Missing fields take their calm defaults; unknown labels and
+/// an intensity outside 0..=10 are errors. Never panics.
+pub fn parse_state(raw: &str) -> Result<UserState, String> {
+    let value = extract_json(raw).map_err(|p| p.reason().to_string())?;
+    if !value.is_object() {
+        return Err("the answer is not a JSON object".into());
+    }
+    let known =
+        ["emotion", "intensity", "resistance", "engagement", "topic_change", "going_in_circles", "wants_to_close"];
+    if !known.iter().any(|k| value.get(k).is_some()) {
+        return Err("the JSON has none of the state's fields".into());
+    }
+    let emotion_text = str_field(&value, "emotion");
+    let emotion = Emotion::parse(&emotion_text).ok_or_else(|| format!("unknown emotion '{emotion_text}'"))?;
+    let intensity = match value.get("intensity") {
+        None | Some(Value::Null) => 0,
+        Some(_) => match f64_field(&value, "intensity") {
+            Some(n) if (0.0..=10.0).contains(&n) => n.round() as u8,
+            Some(n) => return Err(format!("intensity {n} is outside 0..10")),
+            None => return Err("intensity is not a number".into()),
+        },
+    };
+    let engagement_text = str_field(&value, "engagement");
+    let engagement =
+        Engagement::parse(&engagement_text).ok_or_else(|| format!("unknown engagement '{engagement_text}'"))?;
+    let topic_text = str_field(&value, "topic_change");
+    let topic_change = match topic_text.to_ascii_lowercase().as_str() {
+        "" | "null" | "none" => None,
+        id => Some(topic_by_id(id).ok_or_else(|| format!("unknown topic '{topic_text}'"))?),
+    };
+    Ok(UserState {
+        emotion,
+        intensity,
+        resistance: bool_field(&value, "resistance"),
+        engagement,
+        topic_change,
+        going_in_circles: bool_field(&value, "going_in_circles"),
+        wants_to_close: bool_field(&value, "wants_to_close"),
+    })
+}
+
+fn topic_by_id(id: &str) -> Option<Topic> {
+    use Topic::*;
+    [Work, Study, Family, Partner, Friends, Health, Mood, SelfWorth, Money, Loss].into_iter().find(|t| t.id() == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn emotions_are_read_in_both_languages() {
+        let cases = [
+            ("요즘 너무 우울해요", Emotion::Sad),
+            ("발표 때문에 불안해서 잠이 안 와요", Emotion::Anxious),
+            ("상사 때문에 진짜 화가 나요", Emotion::Angry),
+            ("일이 많아서 너무 지쳤어요", Emotion::Tired),
+            ("얘기하고 나니 좀 편해졌어요", Emotion::Positive),
+            ("오늘 점심은 국수를 먹었어요", Emotion::Neutral),
+            ("I feel so sad lately", Emotion::Sad),
+            ("I'm worried about the exam", Emotion::Anxious),
+            ("I'm furious at my brother", Emotion::Angry),
+            ("I'm exhausted all the time", Emotion::Tired),
+            ("Thanks, I feel better now", Emotion::Positive),
+            ("I had noodles for lunch", Emotion::Neutral),
+            ("I downloaded a new app", Emotion::Neutral),
+        ];
+        for (text, want) in cases {
+            assert_eq!(detect_state(text, &[], &[]).emotion, want, "{text}");
+        }
+        assert!(detect_state("너무 너무 우울해요!", &[], &[]).strong_negative_emotion());
+        assert!(!detect_state("조금 우울해요", &[], &[]).strong_negative_emotion());
+    }
+
+    #[test]
+    fn resistance_is_read_in_both_languages() {
+        let cases = [
+            ("그 얘기는 하기 싫어요", true),
+            ("왜 자꾸 물어보세요?", true),
+            ("이런 거 해봤자 소용없어요", true),
+            ("몰라요", true),
+            ("I'd rather not talk about that", true),
+            ("Why do you keep asking me that?", true),
+            ("whatever", true),
+            ("회사에서 상사가 자꾸 소리를 질러요", false),
+            ("My boss keeps yelling at me", false),
+            ("네, 말씀드릴게요", false),
+        ];
+        for (text, want) in cases {
+            assert_eq!(detect_state(text, &[], &[]).resistance, want, "{text}");
+        }
+    }
+
+    #[test]
+    fn engagement_topic_change_and_closing_are_read() {
+        assert_eq!(detect_state("네", &[], &[]).engagement, Engagement::Low);
+        assert_eq!(detect_state("ok", &[], &[]).engagement, Engagement::Low);
+        assert_eq!(detect_state("회사에서 좀 힘들어요", &[], &[]).engagement, Engagement::Medium);
+        let long = "요즘 회사에서 맡은 프로젝트가 너무 많아서 매일 야근을 하고, 주말에도 메신저가 와서 제대로 쉬지를 못하고 있어요.";
+        assert_eq!(detect_state(long, &[], &[]).engagement, Engagement::High);
+        assert_eq!(
+            detect_state("그건 그렇고 엄마랑도 요즘 자주 싸워요", &[], &[Topic::Work]).topic_change,
+            Some(Topic::Family)
+        );
+        assert_eq!(detect_state("By the way, my girlfriend left", &[], &[]).topic_change, Some(Topic::Partner));
+        assert_eq!(detect_state("상사가 또 소리를 질렀어요", &[], &[Topic::Work]).topic_change, None);
+        assert!(detect_state("오늘은 여기까지 할게요", &[], &[]).wants_to_close);
+        assert!(detect_state("I think we can wrap up now", &[], &[]).wants_to_close);
+        assert!(!detect_state("회사 이야기를 더 하고 싶어요", &[], &[]).wants_to_close);
+    }
+
+    #[test]
+    fn going_in_circles_needs_three_similar_messages() {
+        let earlier = vec!["상사가 나를 무시해요".to_string(), "상사가 계속 나를 무시해요".to_string()];
+        assert!(going_in_circles("상사가 오늘도 나를 무시해요", &earlier));
+        assert!(!going_in_circles("상사가 오늘도 나를 무시해요", &earlier[..1]));
+        assert!(!going_in_circles("주말에는 등산을 갔어요", &earlier));
+        let unsure = vec!["I don't know".to_string(), "not sure".to_string()];
+        assert!(going_in_circles("idk", &unsure));
+    }
+
+    #[test]
+    fn state_parser_checks_sense_and_never_panics() {
+        let ok = parse_state(
+            "```json\n{\"emotion\":\"anxiety\",\"intensity\":\"8\",\"resistance\":\"yes\",\"engagement\":\"low\",\"topic_change\":\"family\"}\n```",
+        )
+        .expect("parses");
+        assert_eq!(ok.emotion, Emotion::Anxious);
+        assert_eq!(ok.intensity, 8);
+        assert!(ok.resistance);
+        assert_eq!(ok.engagement, Engagement::Low);
+        assert_eq!(ok.topic_change, Some(Topic::Family));
+        let bad = [
+            "",
+            "nothing here",
+            r#"{"mood": "x"}"#,
+            r#"{"emotion": "ecstatic-ish"}"#,
+            r#"{"emotion": "sad", "intensity": 11}"#,
+            r#"{"emotion": "sad", "intensity": -1}"#,
+            r#"{"emotion": "sad", "intensity": "very"}"#,
+            r#"{"emotion": "sad", "engagement": "extreme"}"#,
+            r#"{"emotion": "sad", "topic_change": "astrology"}"#,
+        ];
+        for raw in bad {
+            assert!(parse_state(raw).is_err(), "{raw}");
+        }
+        let prompt = state_prompt(&[Turn::user("그만 물어보세요")], &[Topic::Work], Lang::Ko);
+        assert!(prompt.system.starts_with("# role: counsel-state-detector"));
+        assert!(prompt.turns[0].text.contains("<user_input>") && prompt.turns[0].text.contains("work"));
+    }
+}

@@ -1,0 +1,202 @@
+//! Whole-session tests of the counseling mode with heuristics only.
+
+use super::*;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// Runs the messages through a fresh no-key session; returns it, the opening, and the
+/// outcome and part after each message.
+fn run(lang: Lang, messages: &[&str]) -> (Counseling, String, Vec<(TurnOutcome, Part)>) {
+    let mut session = Counseling::new(lang);
+    let opening = session.opening(true);
+    let mut outcomes = Vec::new();
+    for text in messages {
+        let outcome = session.heuristic_turn(text, lang);
+        outcomes.push((outcome, session.part));
+    }
+    (session, opening, outcomes)
+}
+
+const KO_SESSION: &[&str] = &[
+    "안녕하세요",
+    "저는 민지예요. 요즘 회사 일 때문에 스트레스가 너무 심해서 이야기하고 싶었어요",
+    "네, 이렇게 얘기할 수 있어서 조금 편해요",
+    "상사가 회의 때마다 제 의견을 무시하고 다른 사람들 앞에서 큰 소리로 혼을 내서 너무 창피하고 화가 나요",
+    "그럴 때마다 제가 쓸모없는 사람처럼 느껴지고 밤에 잠도 잘 못 자요",
+    "네 맞아요, 요즘은 출근하는 것 자체가 두렵고 주말에도 계속 회사 생각만 나요",
+    "어릴 때부터 남들과 비교하면서 늘 부족하다고 생각했던 것 같아요. 회사에서도 그래서 더 움츠러들어요",
+    "네, 맞아요",
+    "이번 주에는 점심시간에 혼자 10분씩 산책을 해 볼게요",
+    "고마워요, 다음에 또 이야기해요",
+    "안녕히 계세요",
+];
+
+const EN_SESSION: &[&str] = &[
+    "Hi",
+    "I'm Sam. I came because work has been really stressful and my boss keeps criticizing me",
+    "Thanks, it feels okay to talk about it here",
+    "Every meeting he points out my mistakes in front of everyone and I feel so angry and humiliated afterwards",
+    "It makes me feel worthless and I can't sleep well at night",
+    "Yes, and I dread going to the office on Monday mornings, it stays on my mind all weekend",
+    "I lie awake replaying the meetings until two or three in the morning, then I am exhausted the whole next day",
+    "Yes, that's right",
+    "This week I will take a ten minute walk at lunch every day",
+    "Thank you, see you next time",
+    "bye",
+];
+
+fn parts_visited(outcomes: &[(TurnOutcome, Part)]) -> Vec<Part> {
+    let mut parts = vec![Part::Start];
+    for (_, part) in outcomes {
+        if parts.last() != Some(part) {
+            parts.push(*part);
+        }
+    }
+    parts
+}
+
+#[test]
+fn korean_heuristic_session_runs_from_greeting_to_closing() {
+    let (session, opening, outcomes) = run(Lang::Ko, KO_SESSION);
+    assert!(opening.contains("API 키 없이") && opening.contains("상담사는 아니에요"));
+    assert_eq!(parts_visited(&outcomes), [Part::Start, Part::Exploration, Part::Closing, Part::Ended]);
+    let part_at = |n: usize| outcomes[n - 1].1;
+    assert_eq!(part_at(2), Part::Start);
+    assert_eq!(part_at(3), Part::Exploration, "Part 1 ends when its three tasks are sufficient");
+    assert_eq!(part_at(10), Part::Ended);
+    for (n, (outcome, _)) in outcomes.iter().enumerate() {
+        assert!(outcome.crisis.is_none(), "message {}", n + 1);
+        assert!(outcome.reply.chars().any(crate::engine::lang::is_hangul), "message {}: {}", n + 1, outcome.reply);
+    }
+    // The Part-2 plan came from what she said: work first.
+    assert_eq!(outcomes[2].0.plan.selected_task.as_deref(), Some("task_work_2"));
+    assert!(outcomes[2].0.reply.contains("직장과 일"), "{}", outcomes[2].0.reply);
+    // A strong feeling switched the module, and the notice was given on that turn.
+    let change = outcomes[3].0.plan.module_change.as_ref().expect("module changed on message 4");
+    assert_eq!((change.to, &change.reason), (Module::EmpathicReflection, &ChangeReason::StrongEmotion));
+    // The summary reply names what was talked about; the goal was captured.
+    let summary_turn =
+        outcomes.iter().find(|(o, _)| o.plan.part_transition == Some((Part::Exploration, Part::Closing)));
+    assert!(summary_turn.expect("entered Part 3").0.reply.contains("민지님은 직장과 일"));
+    assert_eq!(session.goals, ["이번 주에는 점심시간에 혼자 10분씩 산책을 해 볼게요"]);
+    assert!(session.tasks.iter().filter(|t| t.part == Part::Closing).all(|t| t.status == TaskStatus::Completed));
+    assert_eq!(outcomes[10].0.reply, counselor::ended_reply(Lang::Ko));
+    // Supervision ran exactly on messages 3, 6 and 9.
+    let supervised: Vec<usize> =
+        outcomes.iter().enumerate().filter(|(_, (o, _))| o.supervision.is_some()).map(|(n, _)| n + 1).collect();
+    assert_eq!(supervised, [3, 6, 9]);
+    assert_eq!(session.supervision.iter().map(|f| f.at_user_message).collect::<Vec<_>>(), [3, 6, 9]);
+
+    let summary = session.summary_markdown();
+    for needle in
+        ["# 상담 요약", "이름: 민지", "## 나눈 이야기", "직장과 일", "## 정한 목표", "산책", "## 다음 단계", "109"]
+    {
+        assert!(summary.contains(needle), "summary lacks {needle}:\n{summary}");
+    }
+    assert!(!summary.contains("대처 방식과 자원 찾기"), "a task never talked about is not listed:\n{summary}");
+}
+
+#[test]
+fn english_heuristic_session_runs_from_greeting_to_closing() {
+    let (session, opening, outcomes) = run(Lang::En, EN_SESSION);
+    assert!(opening.contains("no-key partner") && opening.contains("not a licensed counselor"));
+    assert_eq!(parts_visited(&outcomes), [Part::Start, Part::Exploration, Part::Closing, Part::Ended]);
+    assert_eq!(session.user_name.as_deref(), Some("Sam"));
+    for (n, (outcome, _)) in outcomes.iter().enumerate() {
+        assert!(outcome.crisis.is_none(), "message {}", n + 1);
+        assert!(!outcome.reply.chars().any(crate::engine::lang::is_hangul), "message {}: {}", n + 1, outcome.reply);
+        assert!(!outcome.reply.is_empty());
+    }
+    assert_eq!(outcomes[2].0.plan.selected_task.as_deref(), Some("task_work_2"));
+    assert_eq!(session.goals, ["This week I will take a ten minute walk at lunch every day"]);
+    assert_eq!(outcomes[9].1, Part::Ended);
+    assert_eq!(outcomes[9].0.reply, counselor::farewell(Lang::En));
+    let summary = session.summary_markdown();
+    for needle in ["# Session summary", "Name: Sam", "work", "## Goals set", "ten minute walk", "## Next steps"] {
+        assert!(summary.contains(needle), "summary lacks {needle}:\n{summary}");
+    }
+}
+
+#[test]
+fn crisis_gets_the_fixed_response_in_every_part_and_the_next_prompt_knows() {
+    // Message counts that leave the session in Part 1, 2, 3 and ended.
+    for (lang, script, crisis_text) in [
+        (Lang::Ko, KO_SESSION, "요즘 사라지고 싶다는 생각이 자꾸 들어"),
+        (Lang::En, EN_SESSION, "it would be easier if I just didn't wake up"),
+    ] {
+        for prefix in [1, 4, 8, 10] {
+            let (mut session, _, _) = run(lang, &script[..prefix]);
+            let part = session.part;
+            let tasks_before = session.tasks.clone();
+            let outcome = session.heuristic_turn(crisis_text, lang);
+            assert_eq!(outcome.reply, crisis::safety_response(lang), "{lang:?} in {part:?}");
+            assert!(outcome.crisis.is_some());
+            assert_eq!(session.part, part, "a crisis moves no part");
+            let statuses = |tasks: &[Task]| tasks.iter().map(|t| t.status).collect::<Vec<_>>();
+            assert_eq!(statuses(&session.tasks), statuses(&tasks_before), "a crisis moves no task");
+            assert_eq!(session.crises.last().map(|c| c.at_user_message), Some(prefix as u32 + 1));
+            let note = lang.pick("안전 메모", "Safety note");
+            assert!(session.counselor_prompt(&[]).system.contains(note), "{lang:?} in {part:?}");
+            if part != Part::Ended {
+                let next = session.heuristic_turn(lang.pick("네", "ok"), lang);
+                assert!(next.reply.contains(lang.pick("안전하신지", "safe right now")), "{}", next.reply);
+            }
+        }
+    }
+}
+
+#[test]
+fn module_change_notice_reaches_the_counselor_once() {
+    let (mut session, _, _) = run(Lang::Ko, &KO_SESSION[..3]);
+    let resisted = session.heuristic_turn("그 얘기는 하기 싫어요", Lang::Ko);
+    let change = resisted.plan.module_change.expect("resistance changes the module");
+    assert_eq!((change.from, change.to), (Module::InformationGathering, Module::ResistanceHandling));
+    let notice = change.notice(Lang::Ko);
+    assert!(session.counselor_prompt(&[]).system.contains(&notice));
+    let again = session.heuristic_turn("말하기 싫다니까요", Lang::Ko);
+    assert!(again.plan.module_change.is_none(), "still resisting: same module");
+    assert!(!session.counselor_prompt(&[]).system.contains("=== Module 변경 ==="), "the notice is given once");
+    assert_eq!(session.module_changes.last(), Some(&change));
+    // Resistance in Part 2 also made the planner add a task for it.
+    assert!(session.tasks.iter().any(|t| t.id == "task_trust_2"));
+}
+
+#[test]
+fn supervision_applies_from_the_next_turn_only() {
+    let (mut session, _, _) = run(Lang::En, &EN_SESSION[..3]);
+    assert_eq!(session.supervision.len(), 1, "supervised after message 3");
+    // Replace it with a low score that asks for empathy, as an LLM supervisor might.
+    session.supervision.clear();
+    session.record_feedback(SupervisorFeedback {
+        score: 4,
+        improvements: vec!["Reflect feelings before asking".into()],
+        suggested_module: Some(Module::EmpathicReflection),
+        at_user_message: 3,
+        by_llm: true,
+    });
+    let steered = session.heuristic_turn("My boss criticizes me a lot", Lang::En);
+    let change = steered.plan.module_change.expect("the feedback steers the next turn");
+    assert_eq!(change.reason, ChangeReason::SupervisorFeedback("Reflect feelings before asking".into()));
+    assert!(session.counselor_prompt(&[]).system.contains("score 4/10"));
+    let later = session.heuristic_turn("He does it in meetings, in front of the whole team, most weeks", Lang::En);
+    assert!(
+        !matches!(later.plan.module_change, Some(ModuleChange { reason: ChangeReason::SupervisorFeedback(_), .. })),
+        "it steers once"
+    );
+}
+
+#[test]
+fn counseling_state_survives_a_serde_round_trip() {
+    let (session, _, _) = run(Lang::Ko, &KO_SESSION[..5]);
+    let json = serde_json::to_string(&session).expect("serializes");
+    let back: Counseling = serde_json::from_str(&json).expect("deserializes");
+    assert_eq!(back, session);
+}
+
+#[test]
+fn summary_of_an_empty_session_says_nothing_was_set() {
+    let summary = Counseling::new(Lang::En).summary_markdown();
+    assert!(summary.contains("No particular topic yet") && summary.contains("No goal set yet"));
+    let ko = Counseling::new(Lang::Ko).summary_markdown();
+    assert!(ko.contains("아직 정한 목표가 없어요"));
+}
