@@ -13,6 +13,7 @@ pub mod lang;
 pub mod memory;
 pub mod plan;
 pub mod prompt;
+pub mod reply;
 pub mod security;
 pub mod session;
 pub mod signals;
