@@ -13,7 +13,7 @@ use super::lang::{normalize, Lang};
 use super::prompt::Prompt;
 use super::security::isolate;
 use super::slots::parse_format;
-use super::words::content_words;
+use super::words::{content_words, mentions_any};
 
 /// Criteria the analyzer is asked for, and kept from its answer.
 pub const CRITERIA_ASKED: usize = 4;
@@ -344,14 +344,14 @@ const CONTEXT_MARKERS: &[&str] = &[
 
 /// Quality words → criterion labels (Korean, English). Korean triggers glossed.
 const QUALITY_CRITERIA: &[(&[&str], (&str, &str))] = &[
-    (&["정확", "accura", "correct"], ("정확성", "Accuracy")), // accurate
-    (&["빠르", "빨리", "신속", "fast", "quick", "speed"], ("속도", "Speed")), // fast
+    (&["정확", "accura*", "correct"], ("정확성", "Accuracy")), // accurate
+    (&["빠르", "빨리", "신속", "fast", "quick*", "speed*"], ("속도", "Speed")), // fast
     (&["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget"], ("낮은 비용", "Low cost")), // cheap, cost
     (&["간결", "짧게", "concise", "brief", "short"], ("간결한 결과", "Concise output")), // concise
     (&["읽기 쉽", "쉽게", "easy to read", "readable", "easy"], ("읽기 쉬움", "Easy to read")), // easy
-    (&["신뢰", "안정", "reliab", "robust"], ("신뢰성", "Reliability")), // reliable
+    (&["신뢰", "안정", "reliab*", "robust"], ("신뢰성", "Reliability")), // reliable
     (&["보안", "개인정보", "secure", "security", "privacy"], ("보안", "Security")), // security
-    (&["자동", "automat"], ("자동 실행", "Runs automatically")), // automatic
+    (&["자동", "automat*"], ("자동 실행", "Runs automatically")), // automatic
 ];
 
 fn constraint_patterns() -> &'static [Regex] {
@@ -380,9 +380,8 @@ pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
             }
         }
     }
-    let lower = text.to_ascii_lowercase();
     for (triggers, labels) in QUALITY_CRITERIA {
-        if triggers.iter().any(|t| lower.contains(t)) {
+        if mentions_any(text, triggers) {
             let label = lang.pick(labels.0, labels.1).to_string();
             if !out.contains(&label) {
                 out.push(label);
@@ -450,7 +449,9 @@ pub fn tidy_goal(request: &str) -> String {
     let mut goal = request.trim().trim_end_matches(['.', '!', '?', '~']).trim().to_string();
     for (ending, replacement) in KO_REQUEST_ENDINGS {
         if let Some(stem) = goal.strip_suffix(ending) {
-            goal = format!("{}{replacement}", stem.trim_end());
+            // Keep the space the user put before the verb: "파이프라인 만들어줘" → "파이프라인 만들기".
+            let spaced = stem.ends_with(char::is_whitespace) && !replacement.starts_with(' ');
+            goal = format!("{}{}{replacement}", stem.trim_end(), if spaced { " " } else { "" });
             break;
         }
     }
@@ -713,6 +714,9 @@ mod tests {
                 "매일 아침 IT 뉴스를 요약해 주는 파이프라인 만들기",
             ),
             ("회의록을 요약해 주세요.", "회의록을 요약하기"),
+            ("뉴스 요약 파이프라인 만들어줘", "뉴스 요약 파이프라인 만들기"),
+            ("뉴스 요약 파이프라인만들어줘", "뉴스 요약 파이프라인만들기"),
+            ("회의록 정리 해줘", "회의록 정리 하기"),
             ("please can you build a news digest", "Build a news digest"),
             ("A weekly report", "A weekly report"),
         ];

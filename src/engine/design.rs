@@ -8,6 +8,7 @@ use super::grounding::Grounding;
 use super::json::{bool_field, extract_json, str_field, str_list};
 use super::lang::{normalize, with_instrumental, with_object, Lang};
 use super::prompt::Prompt;
+use super::words::mentions_any;
 
 /// How much machinery a design (or a request) calls for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -131,8 +132,7 @@ const LOW_MARKERS: &[&str] = &[
 
 /// How much machinery the request asks for, from its words; medium when it says nothing.
 pub fn estimate_complexity(text: &str) -> Complexity {
-    let lower = text.to_ascii_lowercase();
-    let has = |list: &[&str]| list.iter().any(|m| lower.contains(m));
+    let has = |list: &[&str]| mentions_any(text, list);
     if has(HIGH_MARKERS) {
         Complexity::High
     } else if has(LOW_MARKERS) && !has(MEDIUM_MARKERS) {
@@ -152,40 +152,39 @@ struct Domain {
 const SOURCES: &[(&[&str], (&str, &str))] = &[
     (&["뉴스", "기사", "news", "article", "rss"], ("뉴스 기사", "news articles")),
     (&["리뷰", "후기", "review"], ("고객 리뷰", "customer reviews")),
-    (&["로그", "log"], ("로그", "logs")),
-    (&["이메일", "메일", "email", "inbox"], ("이메일", "emails")),
+    (&["로그", "log", "logging"], ("로그", "logs")),
+    (&["이메일", "메일", "email", "e-mail", "inbox", "mail"], ("이메일", "emails")),
     (&["회의", "미팅", "meeting", "transcript"], ("회의록", "meeting notes")),
     (&["논문", "paper", "arxiv"], ("논문", "papers")),
     (&["pdf", "문서", "계약서", "document", "contract"], ("문서", "documents")),
-    (&["크롤", "웹", "사이트", "web", "crawl", "site"], ("웹 페이지", "web pages")),
-    (&["데이터베이스", "db", "sql", "database"], ("데이터베이스 레코드", "database records")),
-    (&["코드", "저장소", "code", "repo", "pull request"], ("코드 변경", "code changes")),
+    (&["크롤", "웹", "사이트", "web", "website", "crawl*", "site"], ("웹 페이지", "web pages")),
+    (&["데이터베이스", "db", "sql", "database", "postgres*", "mysql"], ("데이터베이스 레코드", "database records")),
+    (
+        &["코드", "저장소", "code", "codebase", "repo", "repository", "pull request", "commit"],
+        ("코드 변경", "code changes"),
+    ),
     (&["주식", "시장", "stock", "market"], ("시장 데이터", "market data")),
     (&["설문", "survey"], ("설문 응답", "survey answers")),
     (&["티켓", "문의", "ticket", "support"], ("고객 문의", "support tickets")),
 ];
 
 /// Keyword → what the pipeline does (Korean noun, English verb). First match wins.
+/// A trailing `*` marks a stem ("summar*": summary, summarize).
 const WORKS: &[(&[&str], (&str, &str))] = &[
-    (&["요약", "summar", "digest"], ("요약", "summarize")),
-    (&["번역", "translat"], ("번역", "translate")),
-    (&["분류", "classif", "categor", "tagging"], ("분류", "classify")),
-    (&["추천", "recommend"], ("추천", "recommend")),
-    (&["검색", "search", "retriev"], ("검색", "search")),
-    (&["감지", "탐지", "모니터", "detect", "monitor", "alert"], ("감지", "monitor")),
-    (&["추출", "extract"], ("추출", "extract")),
-    (&["분석", "analy", "insight"], ("분석", "analyze")),
-    (&["보고", "리포트", "report"], ("보고", "report on")),
+    (&["요약", "summar*", "digest"], ("요약", "summarize")),
+    (&["번역", "translat*"], ("번역", "translate")),
+    (&["분류", "classif*", "categor*", "tagging"], ("분류", "classify")),
+    (&["추천", "recommend*"], ("추천", "recommend")),
+    (&["검색", "search*", "retriev*"], ("검색", "search")),
+    (&["감지", "탐지", "모니터", "detect*", "monitor*", "alert"], ("감지", "monitor")),
+    (&["추출", "extract*"], ("추출", "extract")),
+    (&["분석", "analy*", "insight"], ("분석", "analyze")),
+    (&["보고", "리포트", "report*"], ("보고", "report on")),
 ];
 
 fn detect_domain(text: &str) -> Domain {
-    let lower = text.to_ascii_lowercase();
     let find = |table: &[(&[&str], (&'static str, &'static str))], default| {
-        table
-            .iter()
-            .find(|(keys, _)| keys.iter().any(|k| lower.contains(k)))
-            .map(|(_, labels)| *labels)
-            .unwrap_or(default)
+        table.iter().find(|(keys, _)| mentions_any(text, keys)).map(|(_, labels)| *labels).unwrap_or(default)
     };
     Domain { source: find(SOURCES, ("입력 자료", "input data")), work: find(WORKS, ("처리", "process")) }
 }
@@ -513,32 +512,31 @@ pub struct Refinement {
 }
 
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
-const CHEAPER: &[&str] = &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive", "price"];
+const CHEAPER: &[&str] = &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive", "pric*"];
 const MORE_CHECKS: &[&str] = &[
     "검증", // verify
     "정확", // accurate
     "신뢰", // reliable
     "환각", // hallucination
-    "validat",
-    "accura",
-    "reliab",
-    "hallucinat",
-    "verify",
+    "validat*",
+    "accura*",
+    "reliab*",
+    "hallucinat*",
+    "verif*",
     "fact",
 ];
 const SIMPLER: &[&str] =
     &["단순", "간단", "줄여", "가볍", "simple", "simpler", "fewer", "lighter", "leaner", "too complex"];
-const FASTER: &[&str] = &["빠르", "속도", "병렬", "지연", "fast", "speed", "latency", "parallel", "quicker"];
+const FASTER: &[&str] = &["빠르", "속도", "병렬", "지연", "fast", "speed", "latency", "parallel*", "quicker"];
 const SAFER: &[&str] = &["보안", "개인정보", "민감", "security", "secure", "privacy", "pii", "sensitive"];
 const HUMAN: &[&str] = &["사람이", "사람 검토", "승인", "검수", "human", "manual review", "approval", "sign-off"];
-const SCALE: &[&str] = &["대량", "확장", "규모", "scale", "volume", "throughput", "thousands"];
+const SCALE: &[&str] = &["대량", "확장", "규모", "scal*", "volume", "throughput", "thousands"];
 
 /// Revises designs from feedback by rules: cheaper models, added validation, fewer
 /// steps, parallel collection, a privacy guard, human review, batching, or a new output
 /// format. Feedback it cannot read is recorded on each design rather than dropped.
 pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
-    let lower = feedback.to_ascii_lowercase();
-    let asks = |list: &[&str]| list.iter().any(|k| lower.contains(k));
+    let asks = |list: &[&str]| mentions_any(feedback, list);
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
     let ko = lang == Lang::Ko;
@@ -902,6 +900,30 @@ mod tests {
         assert!(en[0].recommended, "a quick prototype asks for the simple design");
         let reviews = fallback_designs("고객 리뷰 분석", "", Lang::Ko);
         assert_ne!(reviews[0].agents[0].name, ko[0].agents[0].name);
+    }
+
+    #[test]
+    fn subjects_are_matched_as_words_not_substrings() {
+        let cases = [
+            ("weekly report on sales", "input data collector"),
+            ("summarize customer feedback", "input data collector"),
+            ("review the repo's pull requests", "customer reviews collector"),
+            ("scan our repos for secrets", "code changes collector"),
+            ("export the db every night", "database records collector"),
+            ("my blog posts", "input data collector"),
+        ];
+        for (request, want) in cases {
+            assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[0].name, want, "{request}");
+        }
+        let ko = [
+            ("블로그 글 정리", "입력 자료 수집기"),
+            ("서버 로그 분석", "로그 수집기"),
+            ("경제뉴스요약", "뉴스 기사 수집기"),
+        ];
+        for (request, want) in ko {
+            assert_eq!(fallback_designs(request, "", Lang::Ko)[0].agents[0].name, want, "{request}");
+        }
+        assert_eq!(fallback_designs("weekly report on sales", "", Lang::En)[1].agents[2].name, "report on step");
     }
 
     #[test]
