@@ -544,6 +544,7 @@ pub fn heuristic_analysis(input: &AnalysisInput) -> Contract {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::slots::Format;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -723,6 +724,28 @@ mod tests {
         for (request, want) in cases {
             assert_eq!(tidy_goal(request), want, "{request}");
         }
+    }
+
+    #[test]
+    fn the_format_is_what_the_request_makes_not_what_it_reads() {
+        let cases: &[(&str, Option<Format>)] = &[
+            ("turn customer emails into a weekly FAQ update", None),
+            ("summarize my emails every morning", None),
+            ("a weekly digest of support emails", None),
+            ("고객 이메일을 요약해서 주간 FAQ 업데이트를 만들어줘", None),
+            ("받은 메일에서 일정을 추출해줘", None),
+            ("turn customer emails into a table", Some(Format::Table)),
+            ("draft an email to the team", Some(Format::Email)),
+            ("summarize the report as an email", Some(Format::Email)),
+            ("회의록을 요약해서 이메일로 보내줘", Some(Format::Email)),
+            ("보고서를 작성해줘", Some(Format::Report)),
+        ];
+        for (request, want) in cases {
+            assert_eq!(parse_format(request), *want, "{request}");
+        }
+        let c = heuristic_analysis(&input("turn customer emails into a weekly FAQ update", &[], Lang::En));
+        assert!(c.format.is_empty(), "{}", c.format);
+        assert_eq!(c.open_questions.first().map(String::as_str), Some(field_question(Field::Format, Lang::En)));
     }
 
     #[test]
