@@ -4,11 +4,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::contract::Contract;
 use super::grounding::Grounding;
 use super::json::{bool_field, extract_json, str_field, str_list};
 use super::lang::{normalize, with_instrumental, with_object, Lang};
 use super::prompt::Prompt;
-use super::words::mentions_any;
+use super::words::{mentions, mentions_any};
 
 /// How much machinery a design (or a request) calls for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -385,6 +386,422 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
     vec![simple, standard, advanced]
 }
 
+/// What the user stated that should shape the designs: each field holds the user's own
+/// words that stated it, so notes can quote them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// A budget or cost limit ("$50 a month", "예산", "cheap").
+    pub budget: Option<String>,
+    /// Personal or sensitive data ("개인정보", "customer PII").
+    pub privacy: Option<String>,
+    /// Speed or latency ("실시간", "fast").
+    pub speed: Option<String>,
+    /// Accuracy or verification ("정확", "accurate").
+    pub accuracy: Option<String>,
+    /// A small team or a single operator ("혼자", "a team of 3").
+    pub team: Option<String>,
+    /// Tools the result must go to or come from ("Slack", "노션").
+    pub tools: Vec<String>,
+}
+
+/// Words that state each need. Korean entries glossed; `*` marks an English stem.
+const BUDGET_WORDS: &[&str] = &[
+    "예산", // budget
+    "저렴", // cheap
+    "싸게", // cheaply
+    "비용", // cost
+    "무료", // free
+    "budget",
+    "cheap",
+    "cost",
+    "inexpensive",
+    "free",
+    "low-cost",
+    "afford*",
+];
+const PRIVACY_WORDS: &[&str] = &[
+    "개인정보",  // personal data
+    "민감",      // sensitive
+    "보안",      // security
+    "기밀",      // confidential
+    "고객 정보", // customer data
+    "privacy",
+    "private",
+    "pii",
+    "gdpr",
+    "hipaa",
+    "personal data",
+    "sensitive",
+    "confidential",
+    "secure",
+    "security",
+];
+const SPEED_WORDS: &[&str] = &[
+    "빠르게", // quickly
+    "빠른",   // fast
+    "빨리",   // quickly
+    "실시간", // real-time
+    "즉시",   // immediately
+    "지연",   // latency
+    "fast",
+    "real-time",
+    "realtime",
+    "latency",
+    "instant*",
+    "quickly",
+    "low-latency",
+];
+const ACCURACY_WORDS: &[&str] = &[
+    "정확",    // accurate
+    "검증",    // verify
+    "틀리면",  // if it is wrong
+    "오류 없", // without errors
+    "accura*",
+    "verif*",
+    "fact-check*",
+    "correct",
+    "precise",
+    "no mistakes",
+    "hallucinat*",
+];
+const TEAM_WORDS: &[&str] = &[
+    "혼자",          // alone
+    "1인",           // one-person
+    "소규모 팀",     // small team
+    "작은 팀",       // small team
+    "개인 프로젝트", // personal project
+    "solo",
+    "just me",
+    "by myself",
+    "small team",
+    "one person",
+    "side project",
+    "team of",
+];
+/// Tools named in requests, as the user would write them; the label shown is the first.
+const TOOLS: &[(&[&str], &str)] = &[
+    (&["slack", "슬랙"], "Slack"),
+    (&["notion", "노션"], "Notion"),
+    (&["google sheets", "google sheet", "구글 시트", "구글시트", "스프레드시트"], "Google Sheets"),
+    (&["gmail", "지메일"], "Gmail"),
+    (&["jira", "지라"], "Jira"),
+    (&["github", "깃허브"], "GitHub"),
+    (&["discord", "디스코드"], "Discord"),
+    (&["teams", "팀즈"], "Teams"),
+    (&["airtable", "에어테이블"], "Airtable"),
+    (&["excel", "엑셀"], "Excel"),
+    (&["telegram", "텔레그램"], "Telegram"),
+    (&["kakaotalk", "카카오톡", "카톡"], "KakaoTalk"),
+    (&["confluence", "컨플루언스"], "Confluence"),
+    (&["s3", "bigquery", "postgres*"], "the data store"),
+];
+
+impl Needs {
+    /// The needs a text states.
+    pub fn read(text: &str) -> Needs {
+        let found = |words: &[&str]| words.iter().find(|w| mentions(text, w)).map(|w| stated_word(text, w));
+        let money = money_phrase(text);
+        Needs {
+            budget: money.or_else(|| found(BUDGET_WORDS)),
+            privacy: found(PRIVACY_WORDS),
+            speed: found(SPEED_WORDS),
+            accuracy: found(ACCURACY_WORDS),
+            team: team_phrase(text).or_else(|| found(TEAM_WORDS)),
+            tools: TOOLS
+                .iter()
+                .filter(|(words, _)| words.iter().any(|w| mentions(text, w)))
+                .map(|(_, label)| label.to_string())
+                .collect(),
+        }
+    }
+
+    /// The needs of a contract: its request, context, criteria and answers together.
+    pub fn from_contract(contract: &Contract) -> Needs {
+        let mut text = contract.original_request.clone();
+        for part in [&contract.context, &contract.goal] {
+            text.push('\n');
+            text.push_str(part);
+        }
+        for c in &contract.criteria {
+            text.push('\n');
+            text.push_str(c);
+        }
+        for qa in &contract.answered {
+            text.push('\n');
+            text.push_str(&qa.a);
+        }
+        Needs::read(&text)
+    }
+
+    /// True when nothing was stated.
+    pub fn is_empty(&self) -> bool {
+        *self == Needs::default()
+    }
+}
+
+/// The user's word for a term: a stem ("accura*") grows to the word said ("accurate").
+fn stated_word(text: &str, term: &str) -> String {
+    let Some(stem) = term.strip_suffix('*') else {
+        return term.to_string();
+    };
+    let lower = text.to_ascii_lowercase();
+    lower
+        .match_indices(stem)
+        .find(|(at, _)| !lower[..*at].ends_with(|c: char| c.is_ascii_alphanumeric()))
+        .map(|(at, _)| lower[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect())
+        .unwrap_or_else(|| stem.to_string())
+}
+
+/// "$50 a month", "월 10만원", "under $5": a stated amount of money.
+fn money_phrase(text: &str) -> Option<String> {
+    let mut best: Option<String> = None;
+    for (i, c) in text.char_indices() {
+        let starts_dollar = c == '$' && text[i + 1..].starts_with(|d: char| d.is_ascii_digit());
+        if !starts_dollar {
+            continue;
+        }
+        let end = text[i + 1..]
+            .find(|d: char| !(d.is_ascii_digit() || d == '.' || d == ','))
+            .map_or(text.len(), |e| i + 1 + e);
+        best = Some(text[i..end].trim_end_matches(['.', ',']).to_string());
+        break;
+    }
+    if best.is_none() {
+        // Korean amounts: digits then 원/만원/달러 (won, ten-thousand won, dollars).
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        for (k, &(i, c)) in chars.iter().enumerate() {
+            if !c.is_ascii_digit() || k > 0 && chars[k - 1].1.is_ascii_digit() {
+                continue;
+            }
+            let rest = &text[i..];
+            let digits = rest.find(|d: char| !(d.is_ascii_digit() || d == ',')).unwrap_or(rest.len());
+            let unit = rest[digits..].trim_start();
+            if let Some(u) = ["만원", "원", "달러", "천원"].iter().find(|u| unit.starts_with(*u)) {
+                best = Some(format!("{}{u}", &rest[..digits]));
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// "a team of 3", "3명 팀", "팀원 2명": a stated team size.
+fn team_phrase(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    if let Some(at) = lower.find("team of ") {
+        let n: String = lower[at + 8..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        if !n.is_empty() {
+            return Some(format!("team of {n}"));
+        }
+    }
+    for marker in ["명 팀", "명짜리 팀", "명이서"] {
+        if let Some(at) = text.find(marker) {
+            let digits: String = text[..at]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            if !digits.is_empty() {
+                return Some(format!("{digits}{marker}"));
+            }
+        }
+    }
+    None
+}
+
+/// The fallback designs for a contract: the three templates worded for the request and
+/// format, then shaped by what the user stated (see [`shape_for_needs`]).
+pub fn fallback_designs_for_contract(contract: &Contract, lang: Lang) -> Vec<DesignProposal> {
+    let mut text = contract.original_request.clone();
+    text.push('\n');
+    text.push_str(&contract.goal);
+    let mut designs = fallback_designs(&text, &contract.format, lang);
+    shape_for_needs(&mut designs, &Needs::from_contract(contract), lang);
+    designs
+}
+
+/// Changes designs for stated needs: a budget keeps every agent on small models and
+/// favours the simple design; privacy puts a privacy guard into the designs that can
+/// carry it and says the simple one has none; speed and a small team count against long
+/// chains; accuracy counts for cross-checking; named tools get a delivery step. Pros and
+/// cons quote what the user said.
+pub fn shape_for_needs(designs: &mut [DesignProposal], needs: &Needs, lang: Lang) {
+    let ko = lang == Lang::Ko;
+    let q = |s: &str| format!("'{s}'");
+    if let Some(budget) = &needs.budget {
+        for d in designs.iter_mut() {
+            match d.complexity {
+                Complexity::Low => d.pros.insert(
+                    0,
+                    if ko {
+                        format!("{} 조건에 가장 잘 맞음: 작은 모델만 씀", q(budget))
+                    } else {
+                        format!("Fits your {} best: small models only", q(budget))
+                    },
+                ),
+                Complexity::Medium => {
+                    for a in d.agents.iter_mut().filter(|a| a.model == "large") {
+                        a.model = "small".into();
+                    }
+                    d.pros.push(if ko {
+                        format!("{} 조건에 맞춰 분석 단계도 작은 모델로 둠", q(budget))
+                    } else {
+                        format!("Analysis runs on a small model too, for your {}", q(budget))
+                    });
+                }
+                Complexity::High => d.cons.insert(
+                    0,
+                    if ko {
+                        format!("대형 모델 단계가 많아 {} 조건을 넘기 쉬움", q(budget))
+                    } else {
+                        format!("Several large-model steps can break your {}", q(budget))
+                    },
+                ),
+            }
+        }
+    }
+    if let Some(privacy) = &needs.privacy {
+        for d in designs.iter_mut() {
+            if d.complexity == Complexity::Low {
+                d.cons.insert(
+                    0,
+                    if ko {
+                        format!("{}: 개인정보를 가리는 단계가 없어 원문이 그대로 모델에 전달됨", q(privacy))
+                    } else {
+                        format!("{}: nothing masks personal data before the model sees it", q(privacy))
+                    },
+                );
+            } else if !d.has_role("guard") {
+                d.agents.insert(
+                    1.min(d.agents.len()),
+                    AgentSpec {
+                        name: lang.pick("개인정보 보호 필터", "privacy guard").into(),
+                        role: "guard".into(),
+                        model: "small".into(),
+                        description: lang
+                            .pick(
+                                "모델에 보내기 전에 개인정보와 민감 정보를 가립니다.",
+                                "Masks personal and sensitive data before any model sees it.",
+                            )
+                            .into(),
+                    },
+                );
+                d.pros.insert(
+                    0,
+                    if ko {
+                        format!("{} 요구에 맞춰 개인정보 보호 필터를 둠", q(privacy))
+                    } else {
+                        format!("A privacy guard answers your {}", q(privacy))
+                    },
+                );
+            }
+        }
+    }
+    if let Some(speed) = &needs.speed {
+        for d in designs.iter_mut() {
+            let n = d.agents.len();
+            if n <= 3 {
+                d.pros.insert(
+                    0,
+                    if ko {
+                        format!("단계가 {n}개뿐이라 {} 요구에 가장 빠름", q(speed))
+                    } else {
+                        format!("Only {n} steps: the quickest answer to your {}", q(speed))
+                    },
+                );
+            } else if n >= 5 {
+                d.cons.insert(
+                    0,
+                    if ko {
+                        format!("{n}단계를 차례로 거쳐 {} 요구보다 느릴 수 있음", q(speed))
+                    } else {
+                        format!("{n} steps in a row may be too slow for your {}", q(speed))
+                    },
+                );
+            }
+        }
+    }
+    if let Some(accuracy) = &needs.accuracy {
+        for d in designs.iter_mut() {
+            if d.has_role("cross_checker") {
+                d.pros.insert(
+                    0,
+                    if ko {
+                        format!("교차 검증이 {} 요구를 가장 잘 지킴", q(accuracy))
+                    } else {
+                        format!("Cross-checking serves your {} best", q(accuracy))
+                    },
+                );
+            } else if !d.has_role("validator") {
+                d.cons.insert(
+                    0,
+                    if ko {
+                        format!("{} 요구가 있는데 결과를 검증하는 단계가 없음", q(accuracy))
+                    } else {
+                        format!("You asked for {}, and nothing checks the result", q(accuracy))
+                    },
+                );
+            }
+        }
+    }
+    if let Some(team) = &needs.team {
+        for d in designs.iter_mut() {
+            let n = d.agents.len();
+            if n <= 3 {
+                d.pros.push(if ko {
+                    format!("{} 규모로도 운영하기 쉬움", q(team))
+                } else {
+                    format!("Easy to run for {}", q(team))
+                });
+            } else if n >= 5 {
+                d.cons.push(if ko {
+                    format!("{} 규모가 에이전트 {n}개를 운영하기엔 부담", q(team))
+                } else {
+                    format!("{n} agents are a lot to operate for {}", q(team))
+                });
+            }
+        }
+    }
+    for tool in &needs.tools {
+        for d in designs.iter_mut() {
+            if d.agents.iter().any(|a| a.role == "publisher" && a.name.contains(tool.as_str())) {
+                continue;
+            }
+            d.agents.push(AgentSpec {
+                name: if ko { format!("{tool} 연동") } else { format!("{tool} delivery") },
+                role: "publisher".into(),
+                model: String::new(),
+                description: if ko {
+                    format!("결과를 {tool}에 보내거나 {tool}에서 가져옵니다.")
+                } else {
+                    format!("Sends the result to {tool}, or reads from it.")
+                },
+            });
+        }
+    }
+    // A budget with no call for accuracy points at the simple design.
+    if needs.budget.is_some() && needs.accuracy.is_none() {
+        if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low) {
+            mark_recommended(designs, i);
+        }
+    }
+}
+
+/// A model tier as shown on cards: "small" → "소형 모델" / "small model"; a model's own
+/// name is shown as it is.
+pub fn model_label(model: &str, lang: Lang) -> String {
+    match model.trim().to_ascii_lowercase().as_str() {
+        "small" => lang.pick("소형 모델", "small model").into(),
+        "large" => lang.pick("대형 모델", "large model").into(),
+        "medium" => lang.pick("중형 모델", "medium model").into(),
+        "fast" => lang.pick("빠른 모델", "fast model").into(),
+        _ => model.trim().to_string(),
+    }
+}
+
 const DESIGN_SCHEMA: &str = r#"{"designs":[{"name":"…","description":"…","agents":[{"name":"…","role":"collector|validator|processor|analyzer|cross_checker|synthesizer|formatter|reporter","model":"small|large|<model name>","description":"…"}],"pros":["…"],"cons":["…"],"estimated_cost":"~$0.05-0.10 per run","complexity":"low|medium|high","recommended":true}]}"#;
 
 /// The prompt for 2–3 design proposals.
@@ -725,7 +1142,7 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
             }
         }
         changes.push(if ko {
-            format!("출력 형식을 {}(으)로 바꿨습니다.", label)
+            format!("출력 형식을 {} 바꿨습니다.", with_instrumental(label))
         } else {
             format!("Changed the output to {label}.")
         });
@@ -900,6 +1317,73 @@ mod tests {
         assert!(en[0].recommended, "a quick prototype asks for the simple design");
         let reviews = fallback_designs("고객 리뷰 분석", "", Lang::Ko);
         assert_ne!(reviews[0].agents[0].name, ko[0].agents[0].name);
+    }
+
+    #[test]
+    fn needs_are_read_with_the_user_s_words() {
+        let n = Needs::read("우리 3명 팀이 쓸 고객 리뷰 요약, 개인정보가 있고 예산은 월 10만원, 결과는 슬랙으로");
+        assert_eq!(n.budget.as_deref(), Some("10만원"));
+        assert_eq!(n.privacy.as_deref(), Some("개인정보"));
+        assert_eq!(n.team.as_deref(), Some("3명 팀"));
+        assert_eq!(n.tools, vec!["Slack".to_string()]);
+        assert!(n.speed.is_none() && n.accuracy.is_none());
+        let n = Needs::read("Fast, accurate triage of support tickets for a team of 2, under $50 a month, into Notion");
+        assert_eq!(n.budget.as_deref(), Some("$50"));
+        assert_eq!(n.speed.as_deref(), Some("fast"));
+        assert_eq!(n.accuracy.as_deref(), Some("accurate"));
+        assert_eq!(n.team.as_deref(), Some("team of 2"));
+        assert_eq!(n.tools, vec!["Notion".to_string()]);
+        assert!(Needs::read("build a news digest").is_empty());
+        assert!(Needs::read("a costume party report").budget.is_none(), "cost inside costume is not a budget");
+    }
+
+    #[test]
+    fn stated_needs_change_agents_pros_cons_and_the_recommendation() {
+        let plain = fallback_designs("summarize customer reviews", "Report", Lang::En);
+        let contract = Contract {
+            original_request: "summarize customer reviews; they hold personal data and the budget is $20 a month"
+                .into(),
+            goal: "Summarize customer reviews".into(),
+            format: "Report".into(),
+            ..Contract::default()
+        };
+        let shaped = fallback_designs_for_contract(&contract, Lang::En);
+        assert_ne!(plain, shaped);
+        assert!(!shaped[0].has_role("guard"));
+        assert!(
+            shaped[0].cons[0].contains("'privacy'") || shaped[0].cons[0].contains("personal data"),
+            "{:?}",
+            shaped[0].cons
+        );
+        assert!(shaped[1].has_role("guard") && shaped[2].has_role("guard"));
+        assert!(shaped[0].pros[0].contains("'$20'"), "{:?}", shaped[0].pros);
+        assert!(shaped[2].cons[0].contains("'$20'"), "{:?}", shaped[2].cons);
+        assert!(shaped[1].agents.iter().all(|a| a.model != "large"));
+        assert!(shaped[0].recommended, "a budget points at the simple design");
+
+        let ko = Contract {
+            original_request: "혼자 운영할 뉴스 요약을 빠르게, 결과는 노션에".into(),
+            goal: "뉴스 요약".into(),
+            ..Contract::default()
+        };
+        let shaped = fallback_designs_for_contract(&ko, Lang::Ko);
+        assert!(shaped[0].pros[0].contains("'빠르게'"), "{:?}", shaped[0].pros);
+        assert!(shaped[2].cons.iter().any(|c| c.contains("'혼자'")), "{:?}", shaped[2].cons);
+        assert!(shaped.iter().all(|d| d.agents.last().is_some_and(|a| a.name == "Notion 연동")));
+    }
+
+    #[test]
+    fn model_tiers_are_worded_in_the_discussion_language() {
+        let cases = [
+            ("small", Lang::Ko, "소형 모델"),
+            ("large", Lang::Ko, "대형 모델"),
+            ("large", Lang::En, "large model"),
+            ("gpt-4o-mini", Lang::Ko, "gpt-4o-mini"),
+            ("", Lang::Ko, ""),
+        ];
+        for (model, lang, want) in cases {
+            assert_eq!(model_label(model, lang), want, "{model}");
+        }
     }
 
     #[test]
