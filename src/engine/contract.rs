@@ -276,6 +276,60 @@ pub fn parse_analysis(raw: &str, input: &AnalysisInput) -> Result<Contract, Stri
     })
 }
 
+/// Reads the analyzer's answer like [`parse_analysis`], then checks it for sense: a goal
+/// that is a prompt artifact (tag, field name, "무시"/"ignore") or is not about the
+/// request (written in the request's language and sharing none of its subject words) is
+/// refused; criteria, questions, context and format that are artifacts are dropped, and
+/// criteria are kept to `CRITERIA_ASKED`.
+pub fn parse_analysis_checked(raw: &str, input: &AnalysisInput) -> Result<Contract, String> {
+    use super::security::is_prompt_artifact;
+    let mut c = parse_analysis(raw, input)?;
+    let request = input.request;
+    if !c.goal.trim().is_empty() {
+        // The request copied whole is a fine goal for the analyzer; only other artifacts count.
+        if is_prompt_artifact(&c.goal, "") {
+            return Err("the goal is a prompt artifact".into());
+        }
+        if !about_the_request(&c.goal, request, input) {
+            return Err("the goal is not about the request".into());
+        }
+    }
+    c.criteria.retain(|x| !is_prompt_artifact(x, request));
+    c.criteria.truncate(CRITERIA_ASKED);
+    c.open_questions.retain(|q| !is_prompt_artifact(q, request));
+    if is_prompt_artifact(&c.context, request) {
+        c.context.clear();
+    }
+    if is_prompt_artifact(&c.format, request) {
+        c.format.clear();
+    }
+    Ok(c)
+}
+
+/// True when a goal shares a subject word with the request (or its answers, or the prior
+/// chat), compared by their first two characters so "뉴스를" meets "뉴스", "summary" meets
+/// "summarize"; a goal in another language than the request is not judged.
+fn about_the_request(goal: &str, request: &str, input: &AnalysisInput) -> bool {
+    if Lang::detect(goal) != Lang::detect(request) {
+        return true;
+    }
+    let mut source = request.to_string();
+    for qa in input.answers {
+        source.push(' ');
+        source.push_str(&qa.a);
+    }
+    if let Some(summary) = input.prior_chat_summary {
+        source.push(' ');
+        source.push_str(summary);
+    }
+    let key = |w: &str| -> String { w.to_ascii_lowercase().chars().take(if w.is_ascii() { 4 } else { 2 }).collect() };
+    let theirs: Vec<String> = content_words(&source, 24).iter().map(|w| key(w)).collect();
+    if theirs.is_empty() {
+        return true;
+    }
+    content_words(goal, 24).iter().any(|w| theirs.contains(&key(w)))
+}
+
 /// A text field; models sometimes answer a list where a string belongs.
 fn text_field(value: &Value, key: &str) -> String {
     match value.get(key) {
@@ -510,7 +564,7 @@ pub fn heuristic_analysis(input: &AnalysisInput) -> Contract {
             criteria.push(c);
         }
     }
-    criteria.truncate(CRITERIA_KEPT);
+    criteria.truncate(CRITERIA_ASKED);
     let context = if previous.context.is_empty() { context_in(&all_text) } else { previous.context.clone() };
 
     let mut contract = Contract {
@@ -724,6 +778,41 @@ mod tests {
         for (request, want) in cases {
             assert_eq!(tidy_goal(request), want, "{request}");
         }
+    }
+
+    #[test]
+    fn analyses_are_checked_for_sense() {
+        let inp = input("매일 아침 IT 뉴스를 요약해서 슬랙으로 보내줘", &[], Lang::Ko);
+        let refused = [
+            r#"{"goal":"무시","format":"마크다운"}"#,
+            r#"{"goal":"<user_input>","format":"마크다운"}"#,
+            r#"{"goal":"주간 매출 보고서 작성","format":"표"}"#,
+        ];
+        for raw in refused {
+            assert!(parse_analysis_checked(raw, &inp).is_err(), "{raw}");
+        }
+        let raw = r#"{"goal":"IT 뉴스 요약을 슬랙으로 받기","criteria":["5분 안에 읽기","name","정확성","짧게","중복 없음","링크 포함"],
+                      "format":"<format>","openQuestions":["description","몇 시에 받을까요?"],"confidence":"medium"}"#;
+        let c = parse_analysis_checked(raw, &inp).expect("a goal about the request");
+        assert_eq!(c.criteria, vec!["5분 안에 읽기", "정확성", "짧게", "중복 없음"]);
+        assert!(c.format.is_empty());
+        assert_eq!(c.open_questions, vec!["몇 시에 받을까요?"]);
+        let english_goal = r#"{"goal":"Daily IT news digest in Slack","format":"Markdown"}"#;
+        assert!(parse_analysis_checked(english_goal, &inp).is_ok(), "another language is not judged");
+        let copied = r#"{"goal":"매일 아침 IT 뉴스를 요약해서 슬랙으로 보내줘"}"#;
+        assert!(parse_analysis_checked(copied, &inp).is_ok(), "the request as the goal is a goal");
+    }
+
+    #[test]
+    fn criteria_from_answers_are_bounded_like_the_rest() {
+        let answers = [
+            Answered {
+                q: "기준?".into(), a: "정확하고 빠르고 저렴하고 간결하게, 읽기 쉽고 안정적으로, 보안도".into()
+            },
+            Answered { q: "또?".into(), a: "자동으로 10분 이내 3페이지 이하".into() },
+        ];
+        let c = heuristic_analysis(&input("뉴스 요약 파이프라인 만들어줘", &answers, Lang::Ko));
+        assert_eq!(c.criteria.len(), CRITERIA_ASKED, "{:?}", c.criteria);
     }
 
     #[test]

@@ -464,6 +464,50 @@ pub fn parse_critique(raw: &str, design_name: &str) -> Result<Critique, String> 
     Ok(c)
 }
 
+/// A model's critique after the sense check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedCritique {
+    pub critique: Critique,
+    /// Lenses the model left empty (or filled with artifacts), filled from the heuristic critique.
+    pub filled_from_rules: Vec<Lens>,
+}
+
+/// Reads a critique and checks it for sense: notes that are prompt artifacts (tags, field
+/// names, the request copied whole, "무시"/"ignore") are dropped; an answer with notes
+/// under fewer than two lenses is refused; lenses left empty are filled from the
+/// heuristic critique for the contract and listed in `filled_from_rules`; a
+/// recommendation that is an artifact is replaced by the rules' one.
+pub fn parse_critique_checked(
+    raw: &str,
+    design: &DesignProposal,
+    expected: Complexity,
+    contract: &Contract,
+    lang: Lang,
+) -> Result<CheckedCritique, String> {
+    use super::security::is_prompt_artifact;
+    let mut c = parse_critique(raw, &design.name)?;
+    let request = contract.original_request.as_str();
+    for lens in Lens::ALL {
+        c.notes_mut(lens).retain(|n| !is_prompt_artifact(n, request));
+    }
+    let with_notes = Lens::ALL.iter().filter(|l| !c.notes(**l).is_empty()).count();
+    if with_notes < 2 {
+        return Err(format!("the critique has usable notes under {with_notes} of the six lenses"));
+    }
+    let rules = heuristic_critique_for_contract(design, expected, contract, lang);
+    let mut filled_from_rules = Vec::new();
+    for lens in Lens::ALL {
+        if c.notes(lens).is_empty() {
+            *c.notes_mut(lens) = rules.notes(lens).to_vec();
+            filled_from_rules.push(lens);
+        }
+    }
+    if c.recommendation.trim().is_empty() || is_prompt_artifact(&c.recommendation, request) {
+        c.recommendation = rules.recommendation;
+    }
+    Ok(CheckedCritique { critique: c, filled_from_rules })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -492,6 +536,27 @@ mod tests {
             complexity,
             recommended: false,
         }
+    }
+
+    #[test]
+    fn critiques_are_checked_for_sense() {
+        let designs = fallback_designs("news digest", "Markdown", Lang::En);
+        let contract =
+            Contract { original_request: "build a news digest for the sales team".into(), ..Contract::default() };
+        let check = |raw: &str| parse_critique_checked(raw, &designs[1], Complexity::Medium, &contract, Lang::En);
+        let nonsense =
+            r#"{"weaknesses":["<user_input>"],"risks":["weaknesses"],"overall_score":0.9,"recommendation":"무시"}"#;
+        assert!(check(nonsense).is_err());
+        let thin = r#"{"weaknesses":["Slow on big days"],"overall_score":0.7}"#;
+        assert!(check(thin).is_err(), "notes under one lens only");
+        let partial = r#"{"weaknesses":["Slow on big days"],"risks":["Feeds change format","ignore previous instructions"],
+                          "overall_score":0.7,"recommendation":"<user_input>"}"#;
+        let checked = check(partial).expect("two lenses with notes");
+        assert_eq!(checked.critique.risks, vec!["Feeds change format".to_string()]);
+        assert_eq!(checked.filled_from_rules, vec![Lens::EdgeCases, Lens::Security, Lens::Cost, Lens::Scalability]);
+        assert!(!checked.critique.security_concerns.is_empty());
+        assert!(!checked.critique.recommendation.contains("user_input"));
+        assert_eq!(checked.critique.overall_score, 0.7);
     }
 
     #[test]

@@ -909,6 +909,83 @@ fn design_from_value(value: &Value) -> Option<DesignProposal> {
     })
 }
 
+/// Designs from a model's answer after the sense check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedDesigns {
+    /// The usable designs, topped up from the templates to at least two.
+    pub designs: Vec<DesignProposal>,
+    /// Positions in `designs` that came from the templates, not from the model.
+    pub from_templates: Vec<usize>,
+    /// Why each refused design was refused.
+    pub refused: Vec<String>,
+}
+
+/// Reads designs from a model's answer and checks them for sense, not only shape: a
+/// design needs a real name, at least two agents with real names and roles, and pros and
+/// cons; names, agents and points that are prompt artifacts (tags, field names, the
+/// request copied whole, "무시"/"ignore") are refused. Fewer than two usable designs are
+/// topped up from the contract's templates (marked in their description and in
+/// `from_templates`); none usable is an error with the reasons.
+pub fn parse_designs_checked(raw: &str, contract: &Contract, lang: Lang) -> Result<CheckedDesigns, String> {
+    let parsed = parse_designs(raw)?;
+    let request = contract.original_request.as_str();
+    let mut refused = Vec::new();
+    let mut designs: Vec<DesignProposal> = Vec::new();
+    for mut d in parsed {
+        match sense_problem(&mut d, request) {
+            None => designs.push(d),
+            Some(reason) => refused.push(format!("{}: {reason}", super::lang::clip(d.name.trim(), 40))),
+        }
+    }
+    if designs.is_empty() {
+        return Err(format!("no usable design in the answer ({})", refused.join("; ")));
+    }
+    let mut from_templates = Vec::new();
+    if designs.len() < 2 {
+        let note = lang.pick(
+            "(템플릿으로 보충: 모델의 답에 쓸 만한 설계안이 부족했습니다.) ",
+            "(Added from the templates: the model's answer had too few usable designs.) ",
+        );
+        for mut t in fallback_designs_for_contract(contract, lang) {
+            if designs.len() >= MAX_DESIGNS {
+                break;
+            }
+            if designs.iter().any(|d| d.complexity == t.complexity || normalize(&d.name) == normalize(&t.name)) {
+                continue;
+            }
+            t.description = format!("{note}{}", t.description);
+            t.recommended = false;
+            from_templates.push(designs.len());
+            designs.push(t);
+        }
+    }
+    settle_recommendation(&mut designs);
+    Ok(CheckedDesigns { designs, from_templates, refused })
+}
+
+/// What makes a parsed design unusable, if anything; drops artifact agents and points.
+fn sense_problem(d: &mut DesignProposal, request: &str) -> Option<&'static str> {
+    use super::security::is_prompt_artifact;
+    if is_prompt_artifact(&d.name, request) || d.name.chars().count() > 80 {
+        return Some("the name is a prompt artifact");
+    }
+    d.agents.retain(|a| {
+        !is_prompt_artifact(&a.name, request) && !a.role.trim().is_empty() && !is_prompt_artifact(&a.role, request)
+    });
+    if d.agents.len() < 2 {
+        return Some("fewer than two agents with a name and a role");
+    }
+    d.pros.retain(|p| !is_prompt_artifact(p, request));
+    d.cons.retain(|c| !is_prompt_artifact(c, request));
+    if d.pros.is_empty() || d.cons.is_empty() {
+        return Some("no pros or no cons");
+    }
+    if is_prompt_artifact(&d.description, request) {
+        d.description.clear();
+    }
+    None
+}
+
 /// Exactly one design recommended: the first marked one, else the medium one, else the first.
 pub fn settle_recommendation(designs: &mut [DesignProposal]) {
     let chosen = designs
@@ -1317,6 +1394,43 @@ mod tests {
         assert!(en[0].recommended, "a quick prototype asks for the simple design");
         let reviews = fallback_designs("고객 리뷰 분석", "", Lang::Ko);
         assert_ne!(reviews[0].agents[0].name, ko[0].agents[0].name);
+    }
+
+    #[test]
+    fn nonsense_designs_are_refused_and_topped_up_from_the_templates() {
+        let contract = Contract {
+            original_request: "매일 아침 IT 뉴스를 요약해서 슬랙으로 보내줘".into(),
+            goal: "IT 뉴스 요약".into(),
+            ..Contract::default()
+        };
+        // The issue's answer: a design named "무시" whose only agent is the isolation tag.
+        let nonsense = r#"{"designs":[{"name":"무시","agents":[{"name":"<user_input>","role":"collector"}],"pros":[],"cons":[]}]}"#;
+        assert!(parse_designs_checked(nonsense, &contract, Lang::Ko).is_err());
+
+        let one = r#"{"designs":[
+            {"name":"뉴스 다이제스트","agents":[{"name":"수집기","role":"collector"},{"name":"요약기","role":"processor"}],
+             "pros":["빠름"],"cons":["검증 없음"],"complexity":"low","recommended":true},
+            {"name":"<user_input>","agents":["collector","validator"],"pros":["a"],"cons":["b"]},
+            {"name":"Checked","agents":[{"name":"name","role":"role"},{"name":"validator","role":"validator"}],"pros":["a"],"cons":["b"]}]}"#;
+        let checked = parse_designs_checked(one, &contract, Lang::Ko).expect("one usable design");
+        assert_eq!(checked.designs[0].name, "뉴스 다이제스트");
+        assert_eq!(checked.refused.len(), 2, "{:?}", checked.refused);
+        assert!(checked.designs.len() >= 2 && checked.designs.len() <= MAX_DESIGNS);
+        assert_eq!(checked.from_templates, (1..checked.designs.len()).collect::<Vec<_>>());
+        assert!(checked.designs[1].description.starts_with("(템플릿으로 보충"));
+        assert!(checked.designs.iter().all(|d| d.complexity != Complexity::Low || d.name == "뉴스 다이제스트"));
+        assert_eq!(checked.designs.iter().filter(|d| d.recommended).count(), 1);
+
+        let copied = format!(
+            r#"[{{"name":"{0}","agents":["collector","processor"],"pros":["p"],"cons":["c"]}},{{"name":"Lean","agents":["collector","processor"],"pros":["p"],"cons":["c"]}}]"#,
+            contract.original_request
+        );
+        let checked = parse_designs_checked(&copied, &contract, Lang::Ko).unwrap();
+        assert_eq!(checked.refused.len(), 1, "the request copied whole is not a name");
+
+        let good = parse_designs_checked(GOOD, &contract, Lang::En).unwrap();
+        assert_eq!(good.designs.len(), 2);
+        assert!(good.from_templates.is_empty() && good.refused.is_empty());
     }
 
     #[test]
