@@ -359,6 +359,14 @@ pub fn field_question(field: Field, lang: Lang) -> &'static str {
     }
 }
 
+/// The answer to an empty request (seed 003): a question, not silence.
+pub fn empty_request_question(lang: Lang) -> &'static str {
+    lang.pick(
+        "요청 내용이 비어 있습니다. 무엇을 만들고 싶으신가요?",
+        "The request is empty. What would you like to make?",
+    )
+}
+
 /// Requests that name no subject at all. Korean entries glossed.
 const VAGUE: &[&str] = &[
     "도와줘",     // help me

@@ -7,7 +7,7 @@ use super::contract::Contract;
 use super::design::{is_expensive_model, Complexity, DesignProposal, Needs};
 use super::grounding::Grounding;
 use super::json::{extract_json, f64_field, str_field, str_list};
-use super::lang::{with_object, with_subject, with_topic, Lang};
+use super::lang::{quoted, with_object, with_subject, with_topic, Lang};
 use super::prompt::Prompt;
 
 /// One of the six angles a design is attacked from.
@@ -397,12 +397,6 @@ fn stated_needs(c: &mut Critique, design: &DesignProposal, needs: &Needs, lang: 
             format!("Decide what happens when {tool} is down or rejects the request.")
         });
     }
-}
-
-/// The user's words in quotes with the particle that fits them: "'예산'이", "'빠르게'를".
-fn quoted(words: &str, particle: fn(&str) -> String) -> String {
-    let with = particle(words);
-    format!("'{words}'{}", with.get(words.len()..).unwrap_or(""))
 }
 
 /// The verdict text for a score, naming the main issue when there is one.

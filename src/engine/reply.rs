@@ -65,27 +65,22 @@ impl Reading {
     }
 }
 
-/// What the reader knows of one design: its name, an optional one-line summary, and its
-/// complexity (which gives it the words "simple", "standard", "advanced").
+/// What the reader knows of one design: its name, and its complexity when known (which
+/// gives it the words "simple", "standard", "advanced", "단순", "표준", "고급").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DesignBrief<'a> {
     pub name: &'a str,
-    pub summary: &'a str,
     pub complexity: Option<Complexity>,
 }
 
 /// The briefs of a list of designs, in order.
 pub fn briefs(designs: &[DesignProposal]) -> Vec<DesignBrief<'_>> {
-    designs
-        .iter()
-        .map(|d| DesignBrief { name: &d.name, summary: &d.description, complexity: Some(d.complexity) })
-        .collect()
+    designs.iter().map(|d| DesignBrief { name: &d.name, complexity: Some(d.complexity) }).collect()
 }
 
 /// Reads a debate reply against designs known only by name.
 pub fn read_reply_names(text: &str, names: &[&str], recommended: Option<usize>, lang: Lang) -> Reading {
-    let briefs: Vec<DesignBrief> =
-        names.iter().map(|name| DesignBrief { name, summary: "", complexity: None }).collect();
+    let briefs: Vec<DesignBrief> = names.iter().map(|name| DesignBrief { name, complexity: None }).collect();
     read_reply(text, &briefs, recommended, lang)
 }
 
@@ -93,7 +88,8 @@ pub fn read_reply_names(text: &str, names: &[&str], recommended: Option<usize>, 
 /// by number, ordinal, letter, name or description), approval of the recommended one,
 /// or feedback on one or all designs. Never panics; empty text is `Unclear`.
 pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize>, lang: Lang) -> Reading {
-    let _ = lang; // The rules read both languages whatever the discussion's language.
+    // The rules read both languages whatever the discussion's language: people mix them.
+    let _ = lang;
     let text = text.trim();
     if text.is_empty() {
         return Reading::Unclear;
@@ -814,11 +810,11 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
     // Names and descriptions, only where nothing more exact was said.
     if refs.iter().all(|r| r.3) {
         for (i, d) in designs.iter().enumerate() {
-            if let Some((at, end)) = name_mention(text, &lower, d) {
+            if let Some((at, end)) = name_mention(&lower, d) {
                 refs.push((at, end, i, false));
             }
         }
-        let descriptive = description_refs(text, &lower, designs);
+        let descriptive = description_refs(&lower, designs);
         if refs.iter().all(|r| r.3) {
             described_from = refs.len();
             refs.extend(descriptive);
@@ -836,7 +832,7 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
         .enumerate()
         .map(|(k, &(start, end, index, rec))| Ref {
             index,
-            rejected: is_rejected(text, &lower, start, end),
+            rejected: is_rejected(&lower, start, end),
             recommended: rec,
             described: k >= described_from,
             start,
@@ -943,6 +939,15 @@ const QUANTITY_UNITS: &[&str] = &[
     "stage",
 ];
 
+/// Korean particles after a design number (glossed): 으로/로 (with), 이요/이에요/예요 (it is),
+/// 이/가 (subject), 은/는 (topic), 도 (also), 요 (polite), 을/를 (object).
+const NUMBER_PARTICLES: &[&str] =
+    &["으로", "로", "이요", "이에요", "예요", "이", "가", "는", "은", "도", "요", "을", "를"];
+
+/// Syllables that may follow such a particle and keep the number a design: 요 (polite
+/// ending), 할/해 (do), 갈/가 (go): "2로 할게요", "3이요", "1로 가죠".
+const AFTER_PARTICLE: &[char] = &['요', '할', '해', '갈', '가'];
+
 fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
     let after = &lower[end..];
     let after_t = after.trim_start();
@@ -968,19 +973,11 @@ fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
         return false;
     }
     // A lone digit in English, or one followed by a Korean particle: "2 looks good",
-    // "3 sounds fine", "2로 할게요", "3이 좋아요".
-    let particles = ["으로", "로", "이", "가", "는", "은", "도", "요", "을", "를", "이요", "이에요", "예요", "이요"];
-    let ko_ok = particles.iter().any(|p| {
-        after.starts_with(p)
-            && after[p.len()..].chars().next().is_none_or(|c| {
-                !is_hangul(c)
-                    || p.len() == 3 && c == '요'
-                    || after[p.len()..].starts_with("요")
-                    || after[p.len()..].starts_with("할")
-                    || after[p.len()..].starts_with("해")
-                    || after[p.len()..].starts_with("갈")
-                    || after[p.len()..].starts_with("가")
-            })
+    // "3 sounds fine", "2로 할게요", "3이 좋아요" (not "2가지", two kinds).
+    let ko_ok = NUMBER_PARTICLES.iter().any(|p| {
+        after
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.chars().next().is_none_or(|c| !is_hangul(c) || AFTER_PARTICLE.contains(&c)))
     });
     ko_ok || after.chars().next().is_none_or(|c| !is_hangul(c))
 }
@@ -1032,8 +1029,7 @@ fn word_bounded(lower: &str, start: usize, end: usize) -> bool {
 }
 
 /// "2번 말고", "not the first one", "B안은 빼고", "instead of A": a design turned down.
-fn is_rejected(text: &str, lower: &str, start: usize, end: usize) -> bool {
-    let _ = text;
+fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
     let after: String = lower[end..].chars().take(14).collect();
     let before: String = {
         let b = &lower[..start];
@@ -1068,15 +1064,15 @@ fn is_rejected(text: &str, lower: &str, start: usize, end: usize) -> bool {
         })
 }
 
-/// Where the reply names a design: its full name, or its distinctive name words.
-fn name_mention(text: &str, lower: &str, design: &DesignBrief) -> Option<(usize, usize)> {
+/// Where the reply names a design by its full name (distinctive name words are read as
+/// descriptions, in `description_refs`).
+fn name_mention(lower: &str, design: &DesignBrief) -> Option<(usize, usize)> {
     let name = design.name.trim().to_ascii_lowercase();
     if name.chars().count() >= 3 {
         if let Some(at) = lower.find(&name) {
             return Some((at, at + name.len()));
         }
     }
-    let _ = text;
     None
 }
 
@@ -1149,7 +1145,7 @@ const EN_REF_NOUNS: &[&str] =
 /// Korean reference nouns (glossed): 안 (plan), 거/것/걸 (one), 쪽 (side), 버전 (version).
 const KO_REF_NOUNS: &[&str] = &["안", "거", "것", "걸", "쪽", "버전", "설계", "파이프라인", "게"];
 
-fn description_refs(text: &str, lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, usize, bool)> {
+fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, usize, bool)> {
     let mut out = Vec::new();
     for (i, d) in designs.iter().enumerate() {
         let mut words: Vec<String> = Vec::new();
@@ -1177,7 +1173,7 @@ fn description_refs(text: &str, lower: &str, designs: &[DesignBrief]) -> Vec<(us
                 if w.is_ascii() && !word_bounded(lower, at, end) {
                     continue;
                 }
-                if points_at_design(text, lower, at, end) {
+                if points_at_design(lower, at, end) {
                     out.push((at, end, i, false));
                 }
             }
@@ -1193,8 +1189,7 @@ fn description_refs(text: &str, lower: &str, designs: &[DesignBrief]) -> Vec<(us
     out
 }
 
-fn points_at_design(text: &str, lower: &str, start: usize, end: usize) -> bool {
-    let _ = text;
+fn points_at_design(lower: &str, start: usize, end: usize) -> bool {
     if lower[end..].chars().next().is_some_and(is_hangul)
         || lower[..start].chars().next_back().is_some_and(is_hangul)
         || lower[end..].trim_start().chars().next().is_some_and(is_hangul)
