@@ -118,13 +118,13 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     let change = has_change(text, &lower);
 
     if question {
-        if change && !asks_about(&lower) {
+        if change && request_question(text, &lower) {
             return Reading::Feedback(single);
         }
         return Reading::Question(single);
     }
 
-    let polarity = approval(text, &lower);
+    let polarity = approval(text, &lower, !refs.is_empty());
     let commits = commits(text, &lower);
 
     if let Some(i) = single {
@@ -259,8 +259,44 @@ fn is_question(text: &str, lower: &str) -> bool {
 
 /// "could you add …", "can we drop …": requests worded as questions.
 fn polite_request(start: &str) -> bool {
-    let openers = ["can you ", "could you ", "would you ", "will you ", "can we ", "could we ", "why not "];
+    let openers = [
+        "can you ",
+        "could you ",
+        "would you ",
+        "will you ",
+        "can we ",
+        "could we ",
+        "should we ",
+        "shall we ",
+        "why not ",
+        "what if ",
+        "is it possible to ",
+    ];
     openers.iter().any(|o| start.starts_with(o)) && !asks_about(start)
+}
+
+/// A change request worded as a question: "could you add …?", "검증을 추가할 수 있나요?",
+/// "검증기를 빼면 안 될까요?".
+fn request_question(text: &str, lower: &str) -> bool {
+    // 수 있나요/있을까요/있어요 (can you), 주실/줄 수 (could you give), 면 안 될까 (could we not),
+    // 면 어떨까/어때 (how about), 면 좋을까 (would it be good to), 줄래/주시겠 (will you).
+    const KO: &[&str] = &[
+        "수 있나요",
+        "수 있을까",
+        "수 있어요",
+        "수 있어?",
+        "주실 수",
+        "줄 수",
+        "면 안 될까",
+        "면 안될까",
+        "면 어떨까",
+        "면 어때",
+        "면 좋을까",
+        "줄래",
+        "주시겠",
+    ];
+    let start = lower.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    KO.iter().any(|k| text.contains(k)) || polite_request(start)
 }
 
 /// A question that asks about the designs rather than for a change: "which is cheaper",
@@ -436,6 +472,8 @@ const KO_APPROVAL: &[&str] = &[
     "괜찮",       // fine
     "마음에 들",  // I like it
     "맘에 들",    // I like it
+    "마음에 드",  // I like it (드네요, 드는)
+    "맘에 드",    // I like it (드네요)
     "훌륭",       // excellent
     "완벽",       // perfect
     "최고",       // the best
@@ -466,7 +504,9 @@ const KO_DISAPPROVAL: &[&str] = &[
     "애매",       // vague
 ];
 
-fn approval(text: &str, lower: &str) -> Polarity {
+/// Whether the reply approves, disapproves or neither. `about_a_design` makes "X 게 좋아"
+/// an approval of the design named, not a stated preference ("빠른 게 좋아").
+fn approval(text: &str, lower: &str, about_a_design: bool) -> Polarity {
     if text.chars().any(is_hangul) {
         if KO_DISAPPROVAL.iter().any(|w| text.contains(w)) {
             return Polarity::Negative;
@@ -474,7 +514,7 @@ fn approval(text: &str, lower: &str) -> Polarity {
         let mut any = false;
         for word in KO_APPROVAL {
             for (at, _) in text.match_indices(word) {
-                if word.starts_with("좋") && is_korean_preference(&text[..at]) {
+                if word.starts_with("좋") && !about_a_design && is_korean_preference(&text[..at]) {
                     continue; // "빠른 게 좋아" states a preference, it approves nothing.
                 }
                 any = true;
@@ -614,6 +654,8 @@ fn commits(text: &str, lower: &str) -> bool {
         "찍을게",    // I'll pick
         "마음에 들", // I like it (picks it)
         "맘에 들",   // I like it (picks it)
+        "마음에 드", // I like it (picks it; 드네요)
+        "맘에 드",   // I like it (picks it; 드네요)
         "으로요",    // (with) that one, please
         "로요",      // (with) that one, please
     ];
@@ -647,7 +689,6 @@ fn commits(text: &str, lower: &str) -> bool {
         "opt for",
         "please",
         "sold on",
-        "for me",
         "i'm going",
         "we'll do",
         "do it",
@@ -1064,13 +1105,21 @@ fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
         })
 }
 
-/// Where the reply names a design by its full name (distinctive name words are read as
-/// descriptions, in `description_refs`).
+/// Where the reply names a design by its full name, or by its name without a last
+/// "pipeline"/"파이프라인" when two words or more remain (single distinctive name words
+/// are read as descriptions, in `description_refs`).
 fn name_mention(lower: &str, design: &DesignBrief) -> Option<(usize, usize)> {
     let name = design.name.trim().to_ascii_lowercase();
     if name.chars().count() >= 3 {
         if let Some(at) = lower.find(&name) {
             return Some((at, at + name.len()));
+        }
+    }
+    // The name without its generic last word: "고급 멀티 에이전트", "simple sequential".
+    let short = name.strip_suffix("파이프라인").or_else(|| name.strip_suffix("pipeline")).map(str::trim_end)?;
+    if short.split_whitespace().count() >= 2 {
+        if let Some(at) = lower.find(short) {
+            return Some((at, at + short.len()));
         }
     }
     None
