@@ -15,9 +15,10 @@ pub enum Reading {
     Choose(usize),
     /// The user approved this design by naming it: "3 sounds fine to me", "C안 좋아요".
     Approve(usize),
-    /// The user approved without naming a design, or named the recommended one:
-    /// "좋아요", "추천안으로 가죠". Holds the recommended design when there is one.
-    ApproveRecommended(Option<usize>),
+    /// The user approved the recommended design by naming it ("추천안으로 가죠", `named`),
+    /// or approved without naming any design ("좋아요", "looks good"). Holds the
+    /// recommended design when there is one (or the only design).
+    ApproveRecommended { design: Option<usize>, named: bool },
     /// A change request or objection, about one design or (None) all of them.
     Feedback(Option<usize>),
     /// A question about the designs, to be answered (not a change request).
@@ -29,14 +30,20 @@ pub enum Reading {
 }
 
 impl Reading {
-    /// The design this reading settles on, if it settles: a choice, a named approval,
-    /// or an approval of the recommended design.
+    /// The design this reading settles on, if it names one: a choice, a named approval,
+    /// or an approval that names the recommendation. A bare "좋아요" names none: as in
+    /// seed 000 the user is satisfied, and the confirm step asks which design.
     pub fn picked(self) -> Option<usize> {
         match self {
             Reading::Choose(i) | Reading::Approve(i) => Some(i),
-            Reading::ApproveRecommended(r) => r,
+            Reading::ApproveRecommended { design, named: true } => design,
             _ => None,
         }
+    }
+
+    /// True when the user is satisfied and wants to settle (a design named or not).
+    pub fn is_approval(self) -> bool {
+        matches!(self, Reading::Choose(_) | Reading::Approve(_) | Reading::ApproveRecommended { .. })
     }
 
     /// The dataset's name for the reading's class.
@@ -44,7 +51,7 @@ impl Reading {
         match self {
             Reading::Choose(_) => "choose",
             Reading::Approve(_) => "approve",
-            Reading::ApproveRecommended(_) => "approve_rec",
+            Reading::ApproveRecommended { .. } => "approve_rec",
             Reading::Feedback(_) => "feedback",
             Reading::Question(_) => "question",
             Reading::StartOver => "start_over",
@@ -135,7 +142,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
             return Reading::Feedback(Some(i));
         }
         if named_recommended && refs.iter().filter(|r| !r.rejected).all(|r| r.recommended) {
-            return Reading::ApproveRecommended(Some(i));
+            return Reading::ApproveRecommended { design: Some(i), named: true };
         }
         if commits || rejected_any {
             return Reading::Choose(i);
@@ -161,7 +168,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     if !change && polarity != Polarity::Negative && (is_satisfied(text) || polarity == Polarity::Positive || commits) {
         let fallback = if count == 1 { Some(0) } else { recommended.filter(|r| *r < count) };
         if polarity == Polarity::Positive || is_satisfied(text) || deictic(text, &lower) {
-            return Reading::ApproveRecommended(fallback);
+            return Reading::ApproveRecommended { design: fallback, named: false };
         }
     }
     Reading::Feedback(None)
@@ -227,7 +234,9 @@ pub fn parse_reply_reading(raw: &str, count: usize, recommended: Option<usize>) 
     match kind.as_str() {
         "choose" => needs_design(Reading::Choose),
         "approve" => needs_design(Reading::Approve),
-        "approve_recommended" => Ok(Reading::ApproveRecommended(recommended.filter(|r| *r < count))),
+        "approve_recommended" => {
+            Ok(Reading::ApproveRecommended { design: recommended.filter(|r| *r < count), named: true })
+        }
         "feedback" => Ok(Reading::Feedback(design)),
         "question" => Ok(Reading::Question(design)),
         "start_over" => Ok(Reading::StartOver),
@@ -1658,6 +1667,11 @@ mod tests {
             ("안 좋아요", Lang::Ko, None),
             ("3번 안 좋아요", Lang::Ko, None),
             ("not good", Lang::En, None),
+            // Satisfied, no design named: the confirm step asks which (seed 000).
+            ("좋아요", Lang::Ko, None),
+            // The recommendation named.
+            ("추천안으로 할게요", Lang::Ko, Some(1)),
+            ("go with the recommended one", Lang::En, Some(1)),
         ];
         for (text, lang, want) in cases {
             assert_eq!(read(text, *lang).picked(), *want, "{text}");
@@ -1710,7 +1724,10 @@ mod tests {
         let cases: &[(&str, Result<Reading, ()>)] = &[
             (r#"{"kind":"choose","design":2}"#, Ok(Reading::Choose(1))),
             (r#"```json\n{"kind":"approve","design":"3"}\n```"#, Ok(Reading::Approve(2))),
-            (r#"{"kind":"approve_recommended","design":null}"#, Ok(Reading::ApproveRecommended(Some(1)))),
+            (
+                r#"{"kind":"approve_recommended","design":null}"#,
+                Ok(Reading::ApproveRecommended { design: Some(1), named: true }),
+            ),
             (r#"{"kind":"feedback","design":null}"#, Ok(Reading::Feedback(None))),
             (r#"{"kind":"question","design":1}"#, Ok(Reading::Question(Some(0)))),
             (r#"{"kind":"start_over"}"#, Ok(Reading::StartOver)),
@@ -1747,7 +1764,10 @@ mod tests {
         let names = ["Lean", "Checked", "Thorough"];
         assert_eq!(read_reply_names("let's go with Checked", &names, None, Lang::En), Reading::Choose(1));
         assert_eq!(read_reply_names("2번이 좋아요", &names, None, Lang::Ko), Reading::Approve(1));
-        assert_eq!(read_reply_names("좋아요", &names, None, Lang::Ko), Reading::ApproveRecommended(None));
+        assert_eq!(
+            read_reply_names("좋아요", &names, None, Lang::Ko),
+            Reading::ApproveRecommended { design: None, named: false }
+        );
     }
 
     #[test]
