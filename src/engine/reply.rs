@@ -1012,17 +1012,19 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
     out
 }
 
-/// Ordinal words for the first three designs, Korean and English.
+/// Ordinal words for the first three designs: 첫 번째/첫째 (first), 두 번째/둘째 (second),
+/// 세 번째/셋째 (third), and English.
 const ORDINALS: [&[&str]; 3] = [
     &["첫 번째", "첫번째", "첫째", "첫 번", "첫번", "first", "1st"],
     &["두 번째", "두번째", "둘째", "second", "2nd"],
     &["세 번째", "세번째", "셋째", "third", "3rd"],
 ];
 
-/// "the last one", Korean and English.
+/// "the last one": 마지막 (last), and English.
 const LAST_WORDS: &[&str] = &["마지막", "last"];
 
-/// Nouns for a step inside a design, which an ordinal can also count (glossed).
+/// Nouns for a step inside a design, which an ordinal can also count: 단계 (step),
+/// 에이전트 (agent), 스텝 (step), 과정 (process), and English ones.
 const STEP_NOUNS: &[&str] = &[
     "단계",
     "에이전트",
@@ -1053,7 +1055,10 @@ fn ordinal_is_design(lower: &str, _start: usize, end: usize) -> bool {
         && !lower[..end].ends_with("first of all")
 }
 
-/// Units and nouns that make a digit a quantity, not a design number (glossed).
+/// Units and nouns that make a digit a quantity, not a design number: 개 (items), 명
+/// (people), 분 (minutes), 초 (seconds), 시간 (hours), 시 (o'clock), 일 (days), 주 (weeks),
+/// 달 (months), 년 (years), 단계 (steps), 가지 (kinds), 배 (times), 회 (rounds), 원 (won),
+/// 달러 (dollars), 퍼센트 (percent), and English ones.
 const QUANTITY_UNITS: &[&str] = &[
     "개",
     "명",
@@ -1319,7 +1324,8 @@ const HIGH_WORDS: &[&str] = &[
 /// Nouns that make a description point at a design: "the simple one", "검증 있는 안".
 const EN_REF_NOUNS: &[&str] =
     &["one", "option", "design", "plan", "pipeline", "version", "approach", "setup", "proposal"];
-/// Korean reference nouns (glossed): 안 (plan), 거/것/걸 (one), 쪽 (side), 버전 (version).
+/// Korean reference nouns: 안 (plan), 거/것/걸/게 (the one), 쪽 (side), 버전 (version),
+/// 설계 (design), 파이프라인 (pipeline).
 const KO_REF_NOUNS: &[&str] = &["안", "거", "것", "걸", "쪽", "버전", "설계", "파이프라인", "게"];
 
 fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, usize, bool)> {
