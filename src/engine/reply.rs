@@ -276,6 +276,7 @@ const START_OVER: &[&str] = &[
 ];
 
 fn is_start_over(lower: &str) -> bool {
+    // 필요 없/필요는 없/할 필요 (no need to).
     let no_need =
         ["필요 없", "필요는 없", "할 필요", "no need", "don't start", "dont start", "not start", "without start"];
     START_OVER.iter().any(|k| lower.contains(k)) && !no_need.iter().any(|n| lower.contains(n))
@@ -398,6 +399,8 @@ fn asks_about(lower: &str) -> bool {
         "explain",
         "tell me",
     ];
+    // 어느/어떤 게/뭐가 (which), 얼마 (how much), 차이 (difference), 왜 (why), 뭐예요/뭔가요 (what is it),
+    // 알려 (tell me), 설명해 (explain), 궁금 (I wonder).
     let ko = ["어느", "어떤 게", "어떤게", "뭐가", "얼마", "차이", "왜", "뭐예요", "뭔가요", "알려", "설명해", "궁금"];
     en.iter().any(|w| lower.contains(w)) || ko.iter().any(|w| lower.contains(w))
 }
@@ -612,6 +615,7 @@ fn approval(text: &str, lower: &str, about_a_design: bool) -> Polarity {
 fn ko_negated(before: &str, after: &str) -> bool {
     let b = before.trim_end();
     let neg_before = (b.ends_with('안') && !is_plan_noun(b)) || b.ends_with('못') || b.ends_with("안 ");
+    // 지 않/지 못/지 마/진 않 (not, cannot, don't), 게 아니 (it is not that).
     let tails = ["지 않", "지않", "지 못", "지못", "지는 않", "지 마", "진 않", "지 않", "게 아니"];
     let neg_after = tails.iter().any(|t| after.starts_with(t) || after.trim_start().starts_with(t));
     neg_before || neg_after
@@ -780,6 +784,7 @@ fn commits(text: &str, lower: &str) -> bool {
 
 /// "이걸로", "that one": approval pointing at what is shown.
 fn deictic(text: &str, lower: &str) -> bool {
+    // 이걸로/그걸로/이것으로 (with this/that one), 그대로 (as it is).
     ["이걸로", "그걸로", "이것으로", "그대로"].iter().any(|w| text.contains(w))
         || ["that one", "this one", "as is", "as it is"].iter().any(|w| lower.contains(w))
 }
@@ -849,6 +854,7 @@ fn is_filler(word: &str) -> bool {
 
 /// "the simplest", "most secure", "가장 싼", "제일 간단한": asking which, not naming one.
 fn is_superlative(text: &str, lower: &str) -> bool {
+    // 가장/제일 (most).
     text.contains("가장")
         || text.contains("제일")
         || ascii_words(lower)
@@ -1210,6 +1216,7 @@ fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
         let n = b.chars().count();
         b.chars().skip(n.saturating_sub(16)).collect()
     };
+    // 말고/말구 (not … but), 빼 (leave out), 별로 (not really), 아니 (it isn't), 대신 (instead), 보다 (rather than).
     let ko_after = [
         "말고",
         "말구",
