@@ -13,7 +13,7 @@ use super::lang::{normalize, Lang};
 use super::prompt::Prompt;
 use super::security::isolate;
 use super::slots::parse_format;
-use super::words::content_words;
+use super::words::{content_words, mentions_any};
 
 /// Criteria the analyzer is asked for, and kept from its answer.
 pub const CRITERIA_ASKED: usize = 4;
@@ -276,6 +276,60 @@ pub fn parse_analysis(raw: &str, input: &AnalysisInput) -> Result<Contract, Stri
     })
 }
 
+/// Reads the analyzer's answer like [`parse_analysis`], then checks it for sense: a goal
+/// that is a prompt artifact (tag, field name, "무시"/"ignore") or is not about the
+/// request (written in the request's language and sharing none of its subject words) is
+/// refused; criteria, questions, context and format that are artifacts are dropped, and
+/// criteria are kept to `CRITERIA_ASKED`.
+pub fn parse_analysis_checked(raw: &str, input: &AnalysisInput) -> Result<Contract, String> {
+    use super::security::is_prompt_artifact;
+    let mut c = parse_analysis(raw, input)?;
+    let request = input.request;
+    if !c.goal.trim().is_empty() {
+        // The request copied whole is a fine goal for the analyzer; only other artifacts count.
+        if is_prompt_artifact(&c.goal, "") {
+            return Err("the goal is a prompt artifact".into());
+        }
+        if !about_the_request(&c.goal, request, input) {
+            return Err("the goal is not about the request".into());
+        }
+    }
+    c.criteria.retain(|x| !is_prompt_artifact(x, request));
+    c.criteria.truncate(CRITERIA_ASKED);
+    c.open_questions.retain(|q| !is_prompt_artifact(q, request));
+    if is_prompt_artifact(&c.context, request) {
+        c.context.clear();
+    }
+    if is_prompt_artifact(&c.format, request) {
+        c.format.clear();
+    }
+    Ok(c)
+}
+
+/// True when a goal shares a subject word with the request (or its answers, or the prior
+/// chat), compared by their first two characters so "뉴스를" meets "뉴스", "summary" meets
+/// "summarize"; a goal in another language than the request is not judged.
+fn about_the_request(goal: &str, request: &str, input: &AnalysisInput) -> bool {
+    if Lang::detect(goal) != Lang::detect(request) {
+        return true;
+    }
+    let mut source = request.to_string();
+    for qa in input.answers {
+        source.push(' ');
+        source.push_str(&qa.a);
+    }
+    if let Some(summary) = input.prior_chat_summary {
+        source.push(' ');
+        source.push_str(summary);
+    }
+    let key = |w: &str| -> String { w.to_ascii_lowercase().chars().take(if w.is_ascii() { 4 } else { 2 }).collect() };
+    let theirs: Vec<String> = content_words(&source, 24).iter().map(|w| key(w)).collect();
+    if theirs.is_empty() {
+        return true;
+    }
+    content_words(goal, 24).iter().any(|w| theirs.contains(&key(w)))
+}
+
 /// A text field; models sometimes answer a list where a string belongs.
 fn text_field(value: &Value, key: &str) -> String {
     match value.get(key) {
@@ -303,6 +357,14 @@ pub fn field_question(field: Field, lang: Lang) -> &'static str {
             lang.pick("누가 어떤 상황에서 결과를 쓰나요?", "Who will use the result, and in what situation?")
         }
     }
+}
+
+/// The answer to an empty request (seed 003): a question, not silence.
+pub fn empty_request_question(lang: Lang) -> &'static str {
+    lang.pick(
+        "요청 내용이 비어 있습니다. 무엇을 만들고 싶으신가요?",
+        "The request is empty. What would you like to make?",
+    )
 }
 
 /// Requests that name no subject at all. Korean entries glossed.
@@ -344,14 +406,14 @@ const CONTEXT_MARKERS: &[&str] = &[
 
 /// Quality words → criterion labels (Korean, English). Korean triggers glossed.
 const QUALITY_CRITERIA: &[(&[&str], (&str, &str))] = &[
-    (&["정확", "accura", "correct"], ("정확성", "Accuracy")), // accurate
-    (&["빠르", "빨리", "신속", "fast", "quick", "speed"], ("속도", "Speed")), // fast
+    (&["정확", "accura*", "correct"], ("정확성", "Accuracy")), // accurate
+    (&["빠르", "빨리", "신속", "fast", "quick*", "speed*"], ("속도", "Speed")), // fast
     (&["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget"], ("낮은 비용", "Low cost")), // cheap, cost
     (&["간결", "짧게", "concise", "brief", "short"], ("간결한 결과", "Concise output")), // concise
     (&["읽기 쉽", "쉽게", "easy to read", "readable", "easy"], ("읽기 쉬움", "Easy to read")), // easy
-    (&["신뢰", "안정", "reliab", "robust"], ("신뢰성", "Reliability")), // reliable
+    (&["신뢰", "안정", "reliab*", "robust"], ("신뢰성", "Reliability")), // reliable
     (&["보안", "개인정보", "secure", "security", "privacy"], ("보안", "Security")), // security
-    (&["자동", "automat"], ("자동 실행", "Runs automatically")), // automatic
+    (&["자동", "automat*"], ("자동 실행", "Runs automatically")), // automatic
 ];
 
 fn constraint_patterns() -> &'static [Regex] {
@@ -380,9 +442,8 @@ pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
             }
         }
     }
-    let lower = text.to_ascii_lowercase();
     for (triggers, labels) in QUALITY_CRITERIA {
-        if triggers.iter().any(|t| lower.contains(t)) {
+        if mentions_any(text, triggers) {
             let label = lang.pick(labels.0, labels.1).to_string();
             if !out.contains(&label) {
                 out.push(label);
@@ -450,7 +511,9 @@ pub fn tidy_goal(request: &str) -> String {
     let mut goal = request.trim().trim_end_matches(['.', '!', '?', '~']).trim().to_string();
     for (ending, replacement) in KO_REQUEST_ENDINGS {
         if let Some(stem) = goal.strip_suffix(ending) {
-            goal = format!("{}{replacement}", stem.trim_end());
+            // Keep the space the user put before the verb: "파이프라인 만들어줘" → "파이프라인 만들기".
+            let spaced = stem.ends_with(char::is_whitespace) && !replacement.starts_with(' ');
+            goal = format!("{}{}{replacement}", stem.trim_end(), if spaced { " " } else { "" });
             break;
         }
     }
@@ -509,7 +572,7 @@ pub fn heuristic_analysis(input: &AnalysisInput) -> Contract {
             criteria.push(c);
         }
     }
-    criteria.truncate(CRITERIA_KEPT);
+    criteria.truncate(CRITERIA_ASKED);
     let context = if previous.context.is_empty() { context_in(&all_text) } else { previous.context.clone() };
 
     let mut contract = Contract {
@@ -543,6 +606,7 @@ pub fn heuristic_analysis(input: &AnalysisInput) -> Contract {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::slots::Format;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -713,12 +777,72 @@ mod tests {
                 "매일 아침 IT 뉴스를 요약해 주는 파이프라인 만들기",
             ),
             ("회의록을 요약해 주세요.", "회의록을 요약하기"),
+            ("뉴스 요약 파이프라인 만들어줘", "뉴스 요약 파이프라인 만들기"),
+            ("뉴스 요약 파이프라인만들어줘", "뉴스 요약 파이프라인만들기"),
+            ("회의록 정리 해줘", "회의록 정리 하기"),
             ("please can you build a news digest", "Build a news digest"),
             ("A weekly report", "A weekly report"),
         ];
         for (request, want) in cases {
             assert_eq!(tidy_goal(request), want, "{request}");
         }
+    }
+
+    #[test]
+    fn analyses_are_checked_for_sense() {
+        let inp = input("매일 아침 IT 뉴스를 요약해서 슬랙으로 보내줘", &[], Lang::Ko);
+        let refused = [
+            r#"{"goal":"무시","format":"마크다운"}"#,
+            r#"{"goal":"<user_input>","format":"마크다운"}"#,
+            r#"{"goal":"주간 매출 보고서 작성","format":"표"}"#,
+        ];
+        for raw in refused {
+            assert!(parse_analysis_checked(raw, &inp).is_err(), "{raw}");
+        }
+        let raw = r#"{"goal":"IT 뉴스 요약을 슬랙으로 받기","criteria":["5분 안에 읽기","name","정확성","짧게","중복 없음","링크 포함"],
+                      "format":"<format>","openQuestions":["description","몇 시에 받을까요?"],"confidence":"medium"}"#;
+        let c = parse_analysis_checked(raw, &inp).expect("a goal about the request");
+        assert_eq!(c.criteria, vec!["5분 안에 읽기", "정확성", "짧게", "중복 없음"]);
+        assert!(c.format.is_empty());
+        assert_eq!(c.open_questions, vec!["몇 시에 받을까요?"]);
+        let english_goal = r#"{"goal":"Daily IT news digest in Slack","format":"Markdown"}"#;
+        assert!(parse_analysis_checked(english_goal, &inp).is_ok(), "another language is not judged");
+        let copied = r#"{"goal":"매일 아침 IT 뉴스를 요약해서 슬랙으로 보내줘"}"#;
+        assert!(parse_analysis_checked(copied, &inp).is_ok(), "the request as the goal is a goal");
+    }
+
+    #[test]
+    fn criteria_from_answers_are_bounded_like_the_rest() {
+        let answers = [
+            Answered {
+                q: "기준?".into(), a: "정확하고 빠르고 저렴하고 간결하게, 읽기 쉽고 안정적으로, 보안도".into()
+            },
+            Answered { q: "또?".into(), a: "자동으로 10분 이내 3페이지 이하".into() },
+        ];
+        let c = heuristic_analysis(&input("뉴스 요약 파이프라인 만들어줘", &answers, Lang::Ko));
+        assert_eq!(c.criteria.len(), CRITERIA_ASKED, "{:?}", c.criteria);
+    }
+
+    #[test]
+    fn the_format_is_what_the_request_makes_not_what_it_reads() {
+        let cases: &[(&str, Option<Format>)] = &[
+            ("turn customer emails into a weekly FAQ update", None),
+            ("summarize my emails every morning", None),
+            ("a weekly digest of support emails", None),
+            ("고객 이메일을 요약해서 주간 FAQ 업데이트를 만들어줘", None),
+            ("받은 메일에서 일정을 추출해줘", None),
+            ("turn customer emails into a table", Some(Format::Table)),
+            ("draft an email to the team", Some(Format::Email)),
+            ("summarize the report as an email", Some(Format::Email)),
+            ("회의록을 요약해서 이메일로 보내줘", Some(Format::Email)),
+            ("보고서를 작성해줘", Some(Format::Report)),
+        ];
+        for (request, want) in cases {
+            assert_eq!(parse_format(request), *want, "{request}");
+        }
+        let c = heuristic_analysis(&input("turn customer emails into a weekly FAQ update", &[], Lang::En));
+        assert!(c.format.is_empty(), "{}", c.format);
+        assert_eq!(c.open_questions.first().map(String::as_str), Some(field_question(Field::Format, Lang::En)));
     }
 
     #[test]

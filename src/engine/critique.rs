@@ -3,10 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::design::{is_expensive_model, Complexity, DesignProposal};
+use super::contract::Contract;
+use super::design::{is_expensive_model, Complexity, DesignProposal, Needs};
 use super::grounding::Grounding;
 use super::json::{extract_json, f64_field, str_field, str_list};
-use super::lang::Lang;
+use super::lang::{quoted, with_object, with_subject, with_topic, Lang};
 use super::prompt::Prompt;
 
 /// One of the six angles a design is attacked from.
@@ -129,6 +130,34 @@ pub fn clamp_score(score: f64) -> f64 {
 /// | has a collector | warning | validate external data |
 /// | no critic / cross_checker | warning | hallucinations go unchecked |
 pub fn heuristic_critique(design: &DesignProposal, expected: Complexity, lang: Lang) -> Critique {
+    heuristic_critique_with(design, expected, &Needs::default(), lang)
+}
+
+/// The heuristic critique for a contract: the rule table, then what the user stated.
+pub fn heuristic_critique_for_contract(
+    design: &DesignProposal,
+    expected: Complexity,
+    contract: &Contract,
+    lang: Lang,
+) -> Critique {
+    heuristic_critique_with(design, expected, &Needs::from_contract(contract), lang)
+}
+
+/// The rule table, then the stated needs: each note quotes the words of the request that
+/// make it matter, and the score moves with it.
+///
+/// | stated | condition | score | note |
+/// |---|---|---|---|
+/// | budget | 2+ large-model steps or high complexity | −0.10 | cost over the budget |
+/// | budget | low complexity | +0.05 | fits the budget |
+/// | privacy | no guard | −0.10 | personal data reaches the model |
+/// | privacy | a guard | +0.05 | covered |
+/// | speed | 5+ steps | −0.05 | latency |
+/// | accuracy | no cross-checker | −0.05 | unchecked output |
+/// | accuracy | a cross-checker | +0.05 | covered |
+/// | small team | 5+ agents | −0.05 | operating burden |
+/// | a tool | — | — | edge case: the tool is down |
+pub fn heuristic_critique_with(design: &DesignProposal, expected: Complexity, needs: &Needs, lang: Lang) -> Critique {
     let mut c = Critique::empty(&design.name);
     let ko = lang == Lang::Ko;
     let n = design.agents.len();
@@ -205,6 +234,8 @@ pub fn heuristic_critique(design: &DesignProposal, expected: Complexity, lang: L
         );
     }
 
+    stated_needs(&mut c, design, needs, lang);
+
     // Every lens gets at least one note, so the six-lens view is never blank.
     if c.risks.is_empty() {
         c.risks.push(
@@ -260,6 +291,112 @@ pub fn heuristic_critique(design: &DesignProposal, expected: Complexity, lang: L
     c.overall_score = clamp_score((c.overall_score * 100.0).round() / 100.0);
     c.recommendation = recommendation_for(c.overall_score, c.weaknesses.first().map(String::as_str), lang);
     c
+}
+
+/// Notes and score moves for what the user stated (table on `heuristic_critique_with`).
+fn stated_needs(c: &mut Critique, design: &DesignProposal, needs: &Needs, lang: Lang) {
+    let ko = lang == Lang::Ko;
+    let n = design.agents.len();
+    let large = design.agents.iter().filter(|a| is_expensive_model(&a.model)).count();
+    if let Some(budget) = &needs.budget {
+        if large >= 2 || design.complexity == Complexity::High {
+            c.overall_score -= 0.10;
+            c.cost_concerns.insert(
+                0,
+                if ko {
+                    format!("요청에 '{budget}' 조건이 있는데 대형 모델 단계가 {large}개라 넘기 쉽습니다.")
+                } else {
+                    format!("The request says '{budget}', and {large} large-model steps can break it.")
+                },
+            );
+        } else if design.complexity == Complexity::Low {
+            c.overall_score += 0.05;
+            c.cost_concerns.push(if ko {
+                format!("요청의 '{budget}' 조건에는 잘 맞습니다.")
+            } else {
+                format!("Fits the request's '{budget}'.")
+            });
+        }
+    }
+    if let Some(privacy) = &needs.privacy {
+        if design.has_role("guard") {
+            c.overall_score += 0.05;
+            c.security_concerns.push(if ko {
+                format!(
+                    "요청의 {} 개인정보 보호 필터가 맡습니다. 필터가 놓치는 형식을 시험하세요.",
+                    quoted(privacy, with_topic)
+                )
+            } else {
+                format!("The privacy guard covers the request's '{privacy}'; test the formats it might miss.")
+            });
+        } else {
+            c.overall_score -= 0.10;
+            c.security_concerns.insert(
+                0,
+                if ko {
+                    format!(
+                        "요청에 {} 있는데 개인정보를 가리는 단계가 없어 원문이 모델에 그대로 갑니다.",
+                        quoted(privacy, with_subject)
+                    )
+                } else {
+                    format!(
+                        "The request mentions '{privacy}', yet nothing masks personal data before the model sees it."
+                    )
+                },
+            );
+        }
+    }
+    if let Some(speed) = &needs.speed {
+        if n >= 5 {
+            c.overall_score -= 0.05;
+            c.risks.insert(
+                0,
+                if ko {
+                    format!("요청이 {} 원하는데 {n}단계를 차례로 거쳐 지연이 큽니다.", quoted(speed, with_object))
+                } else {
+                    format!("The request wants '{speed}', and {n} steps in a row add latency.")
+                },
+            );
+        }
+    }
+    if let Some(accuracy) = &needs.accuracy {
+        if design.has_role("cross_checker") || design.has_role("critic") {
+            c.overall_score += 0.05;
+        } else {
+            c.overall_score -= 0.05;
+            c.weaknesses.insert(
+                0,
+                if ko {
+                    format!(
+                        "요청이 {} 요구하는데 결과를 원자료와 대조하는 단계가 없습니다.",
+                        quoted(accuracy, with_object)
+                    )
+                } else {
+                    format!("The request asks for '{accuracy}', and nothing checks the result against the sources.")
+                },
+            );
+        }
+    }
+    if let Some(team) = &needs.team {
+        if n >= 5 {
+            c.overall_score -= 0.05;
+            c.scalability_notes.insert(
+                0,
+                if ko {
+                    format!("'{team}' 규모로 에이전트 {n}개를 운영하기는 부담입니다.")
+                } else {
+                    format!("{n} agents are a lot to operate for a '{team}'.")
+                },
+            );
+        }
+    }
+    for tool in &needs.tools {
+        c.edge_cases.push(if ko {
+            format!("{} 응답하지 않거나 요청을 거부할 때의 동작을 정하세요.", with_subject(tool))
+        } else {
+            format!("Decide what happens when {tool} is down or rejects the request.")
+        });
+    }
 }
 
 /// The verdict text for a score, naming the main issue when there is one.
@@ -321,9 +458,54 @@ pub fn parse_critique(raw: &str, design_name: &str) -> Result<Critique, String> 
     Ok(c)
 }
 
+/// A model's critique after the sense check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedCritique {
+    pub critique: Critique,
+    /// Lenses the model left empty (or filled with artifacts), filled from the heuristic critique.
+    pub filled_from_rules: Vec<Lens>,
+}
+
+/// Reads a critique and checks it for sense: notes that are prompt artifacts (tags, field
+/// names, the request copied whole, "무시"/"ignore") are dropped; an answer with notes
+/// under fewer than two lenses is refused; lenses left empty are filled from the
+/// heuristic critique for the contract and listed in `filled_from_rules`; a
+/// recommendation that is an artifact is replaced by the rules' one.
+pub fn parse_critique_checked(
+    raw: &str,
+    design: &DesignProposal,
+    expected: Complexity,
+    contract: &Contract,
+    lang: Lang,
+) -> Result<CheckedCritique, String> {
+    use super::security::is_prompt_artifact;
+    let mut c = parse_critique(raw, &design.name)?;
+    let request = contract.original_request.as_str();
+    for lens in Lens::ALL {
+        c.notes_mut(lens).retain(|n| !is_prompt_artifact(n, request));
+    }
+    let with_notes = Lens::ALL.iter().filter(|l| !c.notes(**l).is_empty()).count();
+    if with_notes < 2 {
+        return Err(format!("the critique has usable notes under {with_notes} of the six lenses"));
+    }
+    let rules = heuristic_critique_for_contract(design, expected, contract, lang);
+    let mut filled_from_rules = Vec::new();
+    for lens in Lens::ALL {
+        if c.notes(lens).is_empty() {
+            *c.notes_mut(lens) = rules.notes(lens).to_vec();
+            filled_from_rules.push(lens);
+        }
+    }
+    if c.recommendation.trim().is_empty() || is_prompt_artifact(&c.recommendation, request) {
+        c.recommendation = rules.recommendation;
+    }
+    Ok(CheckedCritique { critique: c, filled_from_rules })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::contract::Contract;
     use crate::engine::design::{fallback_designs, AgentSpec};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -348,6 +530,59 @@ mod tests {
             complexity,
             recommended: false,
         }
+    }
+
+    #[test]
+    fn critiques_are_checked_for_sense() {
+        let designs = fallback_designs("news digest", "Markdown", Lang::En);
+        let contract =
+            Contract { original_request: "build a news digest for the sales team".into(), ..Contract::default() };
+        let check = |raw: &str| parse_critique_checked(raw, &designs[1], Complexity::Medium, &contract, Lang::En);
+        let nonsense =
+            r#"{"weaknesses":["<user_input>"],"risks":["weaknesses"],"overall_score":0.9,"recommendation":"무시"}"#;
+        assert!(check(nonsense).is_err());
+        let thin = r#"{"weaknesses":["Slow on big days"],"overall_score":0.7}"#;
+        assert!(check(thin).is_err(), "notes under one lens only");
+        let partial = r#"{"weaknesses":["Slow on big days"],"risks":["Feeds change format","ignore previous instructions"],
+                          "overall_score":0.7,"recommendation":"<user_input>"}"#;
+        let checked = check(partial).expect("two lenses with notes");
+        assert_eq!(checked.critique.risks, vec!["Feeds change format".to_string()]);
+        assert_eq!(checked.filled_from_rules, vec![Lens::EdgeCases, Lens::Security, Lens::Cost, Lens::Scalability]);
+        assert!(!checked.critique.security_concerns.is_empty());
+        assert!(!checked.critique.recommendation.contains("user_input"));
+        assert_eq!(checked.critique.overall_score, 0.7);
+    }
+
+    #[test]
+    fn stated_needs_move_the_score_and_quote_the_request() {
+        let designs = fallback_designs("summarize customer reviews", "Report", Lang::En);
+        let plain: Vec<f64> =
+            designs.iter().map(|d| heuristic_critique(d, Complexity::Medium, Lang::En).overall_score).collect();
+        let contract = Contract {
+            original_request:
+                "summarize customer reviews with personal data, accurate, under $20 a month, post to Slack".into(),
+            ..Contract::default()
+        };
+        let with: Vec<Critique> = designs
+            .iter()
+            .map(|d| heuristic_critique_for_contract(d, Complexity::Medium, &contract, Lang::En))
+            .collect();
+        let scores: Vec<f64> = with.iter().map(|c| c.overall_score).collect();
+        assert_ne!(plain, scores);
+        assert!(scores[0] < plain[0], "no guard, no cross-check: {scores:?} vs {plain:?}");
+        assert!(with[0].security_concerns[0].contains("'personal data'"), "{:?}", with[0].security_concerns);
+        assert!(with[0].weaknesses[0].contains("'accurate'"), "{:?}", with[0].weaknesses);
+        assert!(with[2].cost_concerns[0].contains("'$20'"), "{:?}", with[2].cost_concerns);
+        assert!(with[1].edge_cases.iter().any(|e| e.contains("Slack")));
+
+        let ko = Contract {
+            original_request: "개인정보가 있는 고객 리뷰를 빠르게 요약, 예산은 월 5만원".into(),
+            ..Contract::default()
+        };
+        let c = heuristic_critique_for_contract(&designs[2], Complexity::Medium, &ko, Lang::Ko);
+        assert!(c.security_concerns[0].starts_with("요청에 '개인정보'가 있는데"), "{:?}", c.security_concerns);
+        assert!(c.risks[0].starts_with("요청이 '빠르게'를 원하는데"), "{:?}", c.risks);
+        assert!(c.cost_concerns[0].starts_with("요청에 '5만원' 조건이"), "{:?}", c.cost_concerns);
     }
 
     #[test]

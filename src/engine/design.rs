@@ -4,10 +4,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::contract::Contract;
 use super::grounding::Grounding;
 use super::json::{bool_field, extract_json, str_field, str_list};
 use super::lang::{normalize, with_instrumental, with_object, Lang};
 use super::prompt::Prompt;
+use super::words::{mentions, mentions_any};
 
 /// How much machinery a design (or a request) calls for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -131,8 +133,7 @@ const LOW_MARKERS: &[&str] = &[
 
 /// How much machinery the request asks for, from its words; medium when it says nothing.
 pub fn estimate_complexity(text: &str) -> Complexity {
-    let lower = text.to_ascii_lowercase();
-    let has = |list: &[&str]| list.iter().any(|m| lower.contains(m));
+    let has = |list: &[&str]| mentions_any(text, list);
     if has(HIGH_MARKERS) {
         Complexity::High
     } else if has(LOW_MARKERS) && !has(MEDIUM_MARKERS) {
@@ -152,40 +153,39 @@ struct Domain {
 const SOURCES: &[(&[&str], (&str, &str))] = &[
     (&["뉴스", "기사", "news", "article", "rss"], ("뉴스 기사", "news articles")),
     (&["리뷰", "후기", "review"], ("고객 리뷰", "customer reviews")),
-    (&["로그", "log"], ("로그", "logs")),
-    (&["이메일", "메일", "email", "inbox"], ("이메일", "emails")),
+    (&["로그", "log", "logging"], ("로그", "logs")),
+    (&["이메일", "메일", "email", "e-mail", "inbox", "mail"], ("이메일", "emails")),
     (&["회의", "미팅", "meeting", "transcript"], ("회의록", "meeting notes")),
     (&["논문", "paper", "arxiv"], ("논문", "papers")),
     (&["pdf", "문서", "계약서", "document", "contract"], ("문서", "documents")),
-    (&["크롤", "웹", "사이트", "web", "crawl", "site"], ("웹 페이지", "web pages")),
-    (&["데이터베이스", "db", "sql", "database"], ("데이터베이스 레코드", "database records")),
-    (&["코드", "저장소", "code", "repo", "pull request"], ("코드 변경", "code changes")),
+    (&["크롤", "웹", "사이트", "web", "website", "crawl*", "site"], ("웹 페이지", "web pages")),
+    (&["데이터베이스", "db", "sql", "database", "postgres*", "mysql"], ("데이터베이스 레코드", "database records")),
+    (
+        &["코드", "저장소", "code", "codebase", "repo", "repository", "pull request", "commit"],
+        ("코드 변경", "code changes"),
+    ),
     (&["주식", "시장", "stock", "market"], ("시장 데이터", "market data")),
     (&["설문", "survey"], ("설문 응답", "survey answers")),
     (&["티켓", "문의", "ticket", "support"], ("고객 문의", "support tickets")),
 ];
 
 /// Keyword → what the pipeline does (Korean noun, English verb). First match wins.
+/// A trailing `*` marks a stem ("summar*": summary, summarize).
 const WORKS: &[(&[&str], (&str, &str))] = &[
-    (&["요약", "summar", "digest"], ("요약", "summarize")),
-    (&["번역", "translat"], ("번역", "translate")),
-    (&["분류", "classif", "categor", "tagging"], ("분류", "classify")),
-    (&["추천", "recommend"], ("추천", "recommend")),
-    (&["검색", "search", "retriev"], ("검색", "search")),
-    (&["감지", "탐지", "모니터", "detect", "monitor", "alert"], ("감지", "monitor")),
-    (&["추출", "extract"], ("추출", "extract")),
-    (&["분석", "analy", "insight"], ("분석", "analyze")),
-    (&["보고", "리포트", "report"], ("보고", "report on")),
+    (&["요약", "summar*", "digest"], ("요약", "summarize")),
+    (&["번역", "translat*"], ("번역", "translate")),
+    (&["분류", "classif*", "categor*", "tagging"], ("분류", "classify")),
+    (&["추천", "recommend*"], ("추천", "recommend")),
+    (&["검색", "search*", "retriev*"], ("검색", "search")),
+    (&["감지", "탐지", "모니터", "detect*", "monitor*", "alert"], ("감지", "monitor")),
+    (&["추출", "extract*"], ("추출", "extract")),
+    (&["분석", "analy*", "insight"], ("분석", "analyze")),
+    (&["보고", "리포트", "report*"], ("보고", "report on")),
 ];
 
 fn detect_domain(text: &str) -> Domain {
-    let lower = text.to_ascii_lowercase();
     let find = |table: &[(&[&str], (&'static str, &'static str))], default| {
-        table
-            .iter()
-            .find(|(keys, _)| keys.iter().any(|k| lower.contains(k)))
-            .map(|(_, labels)| *labels)
-            .unwrap_or(default)
+        table.iter().find(|(keys, _)| mentions_any(text, keys)).map(|(_, labels)| *labels).unwrap_or(default)
     };
     Domain { source: find(SOURCES, ("입력 자료", "input data")), work: find(WORKS, ("처리", "process")) }
 }
@@ -386,6 +386,422 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
     vec![simple, standard, advanced]
 }
 
+/// What the user stated that should shape the designs: each field holds the user's own
+/// words that stated it, so notes can quote them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// A budget or cost limit ("$50 a month", "예산", "cheap").
+    pub budget: Option<String>,
+    /// Personal or sensitive data ("개인정보", "customer PII").
+    pub privacy: Option<String>,
+    /// Speed or latency ("실시간", "fast").
+    pub speed: Option<String>,
+    /// Accuracy or verification ("정확", "accurate").
+    pub accuracy: Option<String>,
+    /// A small team or a single operator ("혼자", "a team of 3").
+    pub team: Option<String>,
+    /// Tools the result must go to or come from ("Slack", "노션").
+    pub tools: Vec<String>,
+}
+
+/// Words that state each need. Korean entries glossed; `*` marks an English stem.
+const BUDGET_WORDS: &[&str] = &[
+    "예산", // budget
+    "저렴", // cheap
+    "싸게", // cheaply
+    "비용", // cost
+    "무료", // free
+    "budget",
+    "cheap",
+    "cost",
+    "inexpensive",
+    "free",
+    "low-cost",
+    "afford*",
+];
+const PRIVACY_WORDS: &[&str] = &[
+    "개인정보",  // personal data
+    "민감",      // sensitive
+    "보안",      // security
+    "기밀",      // confidential
+    "고객 정보", // customer data
+    "privacy",
+    "private",
+    "pii",
+    "gdpr",
+    "hipaa",
+    "personal data",
+    "sensitive",
+    "confidential",
+    "secure",
+    "security",
+];
+const SPEED_WORDS: &[&str] = &[
+    "빠르게", // quickly
+    "빠른",   // fast
+    "빨리",   // quickly
+    "실시간", // real-time
+    "즉시",   // immediately
+    "지연",   // latency
+    "fast",
+    "real-time",
+    "realtime",
+    "latency",
+    "instant*",
+    "quickly",
+    "low-latency",
+];
+const ACCURACY_WORDS: &[&str] = &[
+    "정확",    // accurate
+    "검증",    // verify
+    "틀리면",  // if it is wrong
+    "오류 없", // without errors
+    "accura*",
+    "verif*",
+    "fact-check*",
+    "correct",
+    "precise",
+    "no mistakes",
+    "hallucinat*",
+];
+const TEAM_WORDS: &[&str] = &[
+    "혼자",          // alone
+    "1인",           // one-person
+    "소규모 팀",     // small team
+    "작은 팀",       // small team
+    "개인 프로젝트", // personal project
+    "solo",
+    "just me",
+    "by myself",
+    "small team",
+    "one person",
+    "side project",
+    "team of",
+];
+/// Tools named in requests, as the user would write them; the label shown is the first.
+const TOOLS: &[(&[&str], &str)] = &[
+    (&["slack", "슬랙"], "Slack"),
+    (&["notion", "노션"], "Notion"),
+    (&["google sheets", "google sheet", "구글 시트", "구글시트", "스프레드시트"], "Google Sheets"),
+    (&["gmail", "지메일"], "Gmail"),
+    (&["jira", "지라"], "Jira"),
+    (&["github", "깃허브"], "GitHub"),
+    (&["discord", "디스코드"], "Discord"),
+    (&["teams", "팀즈"], "Teams"),
+    (&["airtable", "에어테이블"], "Airtable"),
+    (&["excel", "엑셀"], "Excel"),
+    (&["telegram", "텔레그램"], "Telegram"),
+    (&["kakaotalk", "카카오톡", "카톡"], "KakaoTalk"),
+    (&["confluence", "컨플루언스"], "Confluence"),
+    (&["s3", "bigquery", "postgres*"], "the data store"),
+];
+
+impl Needs {
+    /// The needs a text states.
+    pub fn read(text: &str) -> Needs {
+        let found = |words: &[&str]| words.iter().find(|w| mentions(text, w)).map(|w| stated_word(text, w));
+        let money = money_phrase(text);
+        Needs {
+            budget: money.or_else(|| found(BUDGET_WORDS)),
+            privacy: found(PRIVACY_WORDS),
+            speed: found(SPEED_WORDS),
+            accuracy: found(ACCURACY_WORDS),
+            team: team_phrase(text).or_else(|| found(TEAM_WORDS)),
+            tools: TOOLS
+                .iter()
+                .filter(|(words, _)| words.iter().any(|w| mentions(text, w)))
+                .map(|(_, label)| label.to_string())
+                .collect(),
+        }
+    }
+
+    /// The needs of a contract: its request, context, criteria and answers together.
+    pub fn from_contract(contract: &Contract) -> Needs {
+        let mut text = contract.original_request.clone();
+        for part in [&contract.context, &contract.goal] {
+            text.push('\n');
+            text.push_str(part);
+        }
+        for c in &contract.criteria {
+            text.push('\n');
+            text.push_str(c);
+        }
+        for qa in &contract.answered {
+            text.push('\n');
+            text.push_str(&qa.a);
+        }
+        Needs::read(&text)
+    }
+
+    /// True when nothing was stated.
+    pub fn is_empty(&self) -> bool {
+        *self == Needs::default()
+    }
+}
+
+/// The user's word for a term: a stem ("accura*") grows to the word said ("accurate").
+fn stated_word(text: &str, term: &str) -> String {
+    let Some(stem) = term.strip_suffix('*') else {
+        return term.to_string();
+    };
+    let lower = text.to_ascii_lowercase();
+    lower
+        .match_indices(stem)
+        .find(|(at, _)| !lower[..*at].ends_with(|c: char| c.is_ascii_alphanumeric()))
+        .map(|(at, _)| lower[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect())
+        .unwrap_or_else(|| stem.to_string())
+}
+
+/// "$50 a month", "월 10만원", "under $5": a stated amount of money.
+fn money_phrase(text: &str) -> Option<String> {
+    let mut best: Option<String> = None;
+    for (i, c) in text.char_indices() {
+        let starts_dollar = c == '$' && text[i + 1..].starts_with(|d: char| d.is_ascii_digit());
+        if !starts_dollar {
+            continue;
+        }
+        let end = text[i + 1..]
+            .find(|d: char| !(d.is_ascii_digit() || d == '.' || d == ','))
+            .map_or(text.len(), |e| i + 1 + e);
+        best = Some(text[i..end].trim_end_matches(['.', ',']).to_string());
+        break;
+    }
+    if best.is_none() {
+        // Korean amounts: digits then 원/만원/달러 (won, ten-thousand won, dollars).
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        for (k, &(i, c)) in chars.iter().enumerate() {
+            if !c.is_ascii_digit() || k > 0 && chars[k - 1].1.is_ascii_digit() {
+                continue;
+            }
+            let rest = &text[i..];
+            let digits = rest.find(|d: char| !(d.is_ascii_digit() || d == ',')).unwrap_or(rest.len());
+            let unit = rest[digits..].trim_start();
+            if let Some(u) = ["만원", "원", "달러", "천원"].iter().find(|u| unit.starts_with(*u)) {
+                best = Some(format!("{}{u}", &rest[..digits]));
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// "a team of 3", "3명 팀", "팀원 2명": a stated team size.
+fn team_phrase(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    if let Some(at) = lower.find("team of ") {
+        let n: String = lower[at + 8..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        if !n.is_empty() {
+            return Some(format!("team of {n}"));
+        }
+    }
+    for marker in ["명 팀", "명짜리 팀", "명이서"] {
+        if let Some(at) = text.find(marker) {
+            let digits: String = text[..at]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            if !digits.is_empty() {
+                return Some(format!("{digits}{marker}"));
+            }
+        }
+    }
+    None
+}
+
+/// The fallback designs for a contract: the three templates worded for the request and
+/// format, then shaped by what the user stated (see [`shape_for_needs`]).
+pub fn fallback_designs_for_contract(contract: &Contract, lang: Lang) -> Vec<DesignProposal> {
+    let mut text = contract.original_request.clone();
+    text.push('\n');
+    text.push_str(&contract.goal);
+    let mut designs = fallback_designs(&text, &contract.format, lang);
+    shape_for_needs(&mut designs, &Needs::from_contract(contract), lang);
+    designs
+}
+
+/// Changes designs for stated needs: a budget keeps every agent on small models and
+/// favours the simple design; privacy puts a privacy guard into the designs that can
+/// carry it and says the simple one has none; speed and a small team count against long
+/// chains; accuracy counts for cross-checking; named tools get a delivery step. Pros and
+/// cons quote what the user said.
+pub fn shape_for_needs(designs: &mut [DesignProposal], needs: &Needs, lang: Lang) {
+    let ko = lang == Lang::Ko;
+    let q = |s: &str| format!("'{s}'");
+    if let Some(budget) = &needs.budget {
+        for d in designs.iter_mut() {
+            match d.complexity {
+                Complexity::Low => d.pros.insert(
+                    0,
+                    if ko {
+                        format!("{} 조건에 가장 잘 맞음: 작은 모델만 씀", q(budget))
+                    } else {
+                        format!("Fits your {} best: small models only", q(budget))
+                    },
+                ),
+                Complexity::Medium => {
+                    for a in d.agents.iter_mut().filter(|a| a.model == "large") {
+                        a.model = "small".into();
+                    }
+                    d.pros.push(if ko {
+                        format!("{} 조건에 맞춰 분석 단계도 작은 모델로 둠", q(budget))
+                    } else {
+                        format!("Analysis runs on a small model too, for your {}", q(budget))
+                    });
+                }
+                Complexity::High => d.cons.insert(
+                    0,
+                    if ko {
+                        format!("대형 모델 단계가 많아 {} 조건을 넘기 쉬움", q(budget))
+                    } else {
+                        format!("Several large-model steps can break your {}", q(budget))
+                    },
+                ),
+            }
+        }
+    }
+    if let Some(privacy) = &needs.privacy {
+        for d in designs.iter_mut() {
+            if d.complexity == Complexity::Low {
+                d.cons.insert(
+                    0,
+                    if ko {
+                        format!("{}: 개인정보를 가리는 단계가 없어 원문이 그대로 모델에 전달됨", q(privacy))
+                    } else {
+                        format!("{}: nothing masks personal data before the model sees it", q(privacy))
+                    },
+                );
+            } else if !d.has_role("guard") {
+                d.agents.insert(
+                    1.min(d.agents.len()),
+                    AgentSpec {
+                        name: lang.pick("개인정보 보호 필터", "privacy guard").into(),
+                        role: "guard".into(),
+                        model: "small".into(),
+                        description: lang
+                            .pick(
+                                "모델에 보내기 전에 개인정보와 민감 정보를 가립니다.",
+                                "Masks personal and sensitive data before any model sees it.",
+                            )
+                            .into(),
+                    },
+                );
+                d.pros.insert(
+                    0,
+                    if ko {
+                        format!("{} 요구에 맞춰 개인정보 보호 필터를 둠", q(privacy))
+                    } else {
+                        format!("A privacy guard answers your {}", q(privacy))
+                    },
+                );
+            }
+        }
+    }
+    if let Some(speed) = &needs.speed {
+        for d in designs.iter_mut() {
+            let n = d.agents.len();
+            if n <= 3 {
+                d.pros.insert(
+                    0,
+                    if ko {
+                        format!("단계가 {n}개뿐이라 {} 요구에 가장 빠름", q(speed))
+                    } else {
+                        format!("Only {n} steps: the quickest answer to your {}", q(speed))
+                    },
+                );
+            } else if n >= 5 {
+                d.cons.insert(
+                    0,
+                    if ko {
+                        format!("{n}단계를 차례로 거쳐 {} 요구보다 느릴 수 있음", q(speed))
+                    } else {
+                        format!("{n} steps in a row may be too slow for your {}", q(speed))
+                    },
+                );
+            }
+        }
+    }
+    if let Some(accuracy) = &needs.accuracy {
+        for d in designs.iter_mut() {
+            if d.has_role("cross_checker") {
+                d.pros.insert(
+                    0,
+                    if ko {
+                        format!("교차 검증이 {} 요구를 가장 잘 지킴", q(accuracy))
+                    } else {
+                        format!("Cross-checking serves your {} best", q(accuracy))
+                    },
+                );
+            } else if !d.has_role("validator") {
+                d.cons.insert(
+                    0,
+                    if ko {
+                        format!("{} 요구가 있는데 결과를 검증하는 단계가 없음", q(accuracy))
+                    } else {
+                        format!("You asked for {}, and nothing checks the result", q(accuracy))
+                    },
+                );
+            }
+        }
+    }
+    if let Some(team) = &needs.team {
+        for d in designs.iter_mut() {
+            let n = d.agents.len();
+            if n <= 3 {
+                d.pros.push(if ko {
+                    format!("{} 규모로도 운영하기 쉬움", q(team))
+                } else {
+                    format!("Easy to run for {}", q(team))
+                });
+            } else if n >= 5 {
+                d.cons.push(if ko {
+                    format!("{} 규모가 에이전트 {n}개를 운영하기엔 부담", q(team))
+                } else {
+                    format!("{n} agents are a lot to operate for {}", q(team))
+                });
+            }
+        }
+    }
+    for tool in &needs.tools {
+        for d in designs.iter_mut() {
+            if d.agents.iter().any(|a| a.role == "publisher" && a.name.contains(tool.as_str())) {
+                continue;
+            }
+            d.agents.push(AgentSpec {
+                name: if ko { format!("{tool} 연동") } else { format!("{tool} delivery") },
+                role: "publisher".into(),
+                model: String::new(),
+                description: if ko {
+                    format!("결과를 {tool}에 보내거나 {tool}에서 가져옵니다.")
+                } else {
+                    format!("Sends the result to {tool}, or reads from it.")
+                },
+            });
+        }
+    }
+    // A budget with no call for accuracy points at the simple design.
+    if needs.budget.is_some() && needs.accuracy.is_none() {
+        if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low) {
+            mark_recommended(designs, i);
+        }
+    }
+}
+
+/// A model tier as shown on cards: "small" → "소형 모델" / "small model"; a model's own
+/// name is shown as it is.
+pub fn model_label(model: &str, lang: Lang) -> String {
+    match model.trim().to_ascii_lowercase().as_str() {
+        "small" => lang.pick("소형 모델", "small model").into(),
+        "large" => lang.pick("대형 모델", "large model").into(),
+        "medium" => lang.pick("중형 모델", "medium model").into(),
+        "fast" => lang.pick("빠른 모델", "fast model").into(),
+        _ => model.trim().to_string(),
+    }
+}
+
 const DESIGN_SCHEMA: &str = r#"{"designs":[{"name":"…","description":"…","agents":[{"name":"…","role":"collector|validator|processor|analyzer|cross_checker|synthesizer|formatter|reporter","model":"small|large|<model name>","description":"…"}],"pros":["…"],"cons":["…"],"estimated_cost":"~$0.05-0.10 per run","complexity":"low|medium|high","recommended":true}]}"#;
 
 /// The prompt for 2–3 design proposals.
@@ -493,6 +909,83 @@ fn design_from_value(value: &Value) -> Option<DesignProposal> {
     })
 }
 
+/// Designs from a model's answer after the sense check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedDesigns {
+    /// The usable designs, topped up from the templates to at least two.
+    pub designs: Vec<DesignProposal>,
+    /// Positions in `designs` that came from the templates, not from the model.
+    pub from_templates: Vec<usize>,
+    /// Why each refused design was refused.
+    pub refused: Vec<String>,
+}
+
+/// Reads designs from a model's answer and checks them for sense, not only shape: a
+/// design needs a real name, at least two agents with real names and roles, and pros and
+/// cons; names, agents and points that are prompt artifacts (tags, field names, the
+/// request copied whole, "무시"/"ignore") are refused. Fewer than two usable designs are
+/// topped up from the contract's templates (marked in their description and in
+/// `from_templates`); none usable is an error with the reasons.
+pub fn parse_designs_checked(raw: &str, contract: &Contract, lang: Lang) -> Result<CheckedDesigns, String> {
+    let parsed = parse_designs(raw)?;
+    let request = contract.original_request.as_str();
+    let mut refused = Vec::new();
+    let mut designs: Vec<DesignProposal> = Vec::new();
+    for mut d in parsed {
+        match sense_problem(&mut d, request) {
+            None => designs.push(d),
+            Some(reason) => refused.push(format!("{}: {reason}", super::lang::clip(d.name.trim(), 40))),
+        }
+    }
+    if designs.is_empty() {
+        return Err(format!("no usable design in the answer ({})", refused.join("; ")));
+    }
+    let mut from_templates = Vec::new();
+    if designs.len() < 2 {
+        let note = lang.pick(
+            "(템플릿으로 보충: 모델의 답에 쓸 만한 설계안이 부족했습니다.) ",
+            "(Added from the templates: the model's answer had too few usable designs.) ",
+        );
+        for mut t in fallback_designs_for_contract(contract, lang) {
+            if designs.len() >= MAX_DESIGNS {
+                break;
+            }
+            if designs.iter().any(|d| d.complexity == t.complexity || normalize(&d.name) == normalize(&t.name)) {
+                continue;
+            }
+            t.description = format!("{note}{}", t.description);
+            t.recommended = false;
+            from_templates.push(designs.len());
+            designs.push(t);
+        }
+    }
+    settle_recommendation(&mut designs);
+    Ok(CheckedDesigns { designs, from_templates, refused })
+}
+
+/// What makes a parsed design unusable, if anything; drops artifact agents and points.
+fn sense_problem(d: &mut DesignProposal, request: &str) -> Option<&'static str> {
+    use super::security::is_prompt_artifact;
+    if is_prompt_artifact(&d.name, request) || d.name.chars().count() > 80 {
+        return Some("the name is a prompt artifact");
+    }
+    d.agents.retain(|a| {
+        !is_prompt_artifact(&a.name, request) && !a.role.trim().is_empty() && !is_prompt_artifact(&a.role, request)
+    });
+    if d.agents.len() < 2 {
+        return Some("fewer than two agents with a name and a role");
+    }
+    d.pros.retain(|p| !is_prompt_artifact(p, request));
+    d.cons.retain(|c| !is_prompt_artifact(c, request));
+    if d.pros.is_empty() || d.cons.is_empty() {
+        return Some("no pros or no cons");
+    }
+    if is_prompt_artifact(&d.description, request) {
+        d.description.clear();
+    }
+    None
+}
+
 /// Exactly one design recommended: the first marked one, else the medium one, else the first.
 pub fn settle_recommendation(designs: &mut [DesignProposal]) {
     let chosen = designs
@@ -513,32 +1006,31 @@ pub struct Refinement {
 }
 
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
-const CHEAPER: &[&str] = &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive", "price"];
+const CHEAPER: &[&str] = &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive", "pric*"];
 const MORE_CHECKS: &[&str] = &[
     "검증", // verify
     "정확", // accurate
     "신뢰", // reliable
     "환각", // hallucination
-    "validat",
-    "accura",
-    "reliab",
-    "hallucinat",
-    "verify",
+    "validat*",
+    "accura*",
+    "reliab*",
+    "hallucinat*",
+    "verif*",
     "fact",
 ];
 const SIMPLER: &[&str] =
     &["단순", "간단", "줄여", "가볍", "simple", "simpler", "fewer", "lighter", "leaner", "too complex"];
-const FASTER: &[&str] = &["빠르", "속도", "병렬", "지연", "fast", "speed", "latency", "parallel", "quicker"];
+const FASTER: &[&str] = &["빠르", "속도", "병렬", "지연", "fast", "speed", "latency", "parallel*", "quicker"];
 const SAFER: &[&str] = &["보안", "개인정보", "민감", "security", "secure", "privacy", "pii", "sensitive"];
 const HUMAN: &[&str] = &["사람이", "사람 검토", "승인", "검수", "human", "manual review", "approval", "sign-off"];
-const SCALE: &[&str] = &["대량", "확장", "규모", "scale", "volume", "throughput", "thousands"];
+const SCALE: &[&str] = &["대량", "확장", "규모", "scal*", "volume", "throughput", "thousands"];
 
 /// Revises designs from feedback by rules: cheaper models, added validation, fewer
 /// steps, parallel collection, a privacy guard, human review, batching, or a new output
 /// format. Feedback it cannot read is recorded on each design rather than dropped.
 pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
-    let lower = feedback.to_ascii_lowercase();
-    let asks = |list: &[&str]| list.iter().any(|k| lower.contains(k));
+    let asks = |list: &[&str]| mentions_any(feedback, list);
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
     let ko = lang == Lang::Ko;
@@ -727,7 +1219,7 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
             }
         }
         changes.push(if ko {
-            format!("출력 형식을 {}(으)로 바꿨습니다.", label)
+            format!("출력 형식을 {} 바꿨습니다.", with_instrumental(label))
         } else {
             format!("Changed the output to {label}.")
         });
@@ -902,6 +1394,134 @@ mod tests {
         assert!(en[0].recommended, "a quick prototype asks for the simple design");
         let reviews = fallback_designs("고객 리뷰 분석", "", Lang::Ko);
         assert_ne!(reviews[0].agents[0].name, ko[0].agents[0].name);
+    }
+
+    #[test]
+    fn nonsense_designs_are_refused_and_topped_up_from_the_templates() {
+        let contract = Contract {
+            original_request: "매일 아침 IT 뉴스를 요약해서 슬랙으로 보내줘".into(),
+            goal: "IT 뉴스 요약".into(),
+            ..Contract::default()
+        };
+        // The issue's answer: a design named "무시" whose only agent is the isolation tag.
+        let nonsense = r#"{"designs":[{"name":"무시","agents":[{"name":"<user_input>","role":"collector"}],"pros":[],"cons":[]}]}"#;
+        assert!(parse_designs_checked(nonsense, &contract, Lang::Ko).is_err());
+
+        let one = r#"{"designs":[
+            {"name":"뉴스 다이제스트","agents":[{"name":"수집기","role":"collector"},{"name":"요약기","role":"processor"}],
+             "pros":["빠름"],"cons":["검증 없음"],"complexity":"low","recommended":true},
+            {"name":"<user_input>","agents":["collector","validator"],"pros":["a"],"cons":["b"]},
+            {"name":"Checked","agents":[{"name":"name","role":"role"},{"name":"validator","role":"validator"}],"pros":["a"],"cons":["b"]}]}"#;
+        let checked = parse_designs_checked(one, &contract, Lang::Ko).expect("one usable design");
+        assert_eq!(checked.designs[0].name, "뉴스 다이제스트");
+        assert_eq!(checked.refused.len(), 2, "{:?}", checked.refused);
+        assert!(checked.designs.len() >= 2 && checked.designs.len() <= MAX_DESIGNS);
+        assert_eq!(checked.from_templates, (1..checked.designs.len()).collect::<Vec<_>>());
+        assert!(checked.designs[1].description.starts_with("(템플릿으로 보충"));
+        assert!(checked.designs.iter().all(|d| d.complexity != Complexity::Low || d.name == "뉴스 다이제스트"));
+        assert_eq!(checked.designs.iter().filter(|d| d.recommended).count(), 1);
+
+        let copied = format!(
+            r#"[{{"name":"{0}","agents":["collector","processor"],"pros":["p"],"cons":["c"]}},{{"name":"Lean","agents":["collector","processor"],"pros":["p"],"cons":["c"]}}]"#,
+            contract.original_request
+        );
+        let checked = parse_designs_checked(&copied, &contract, Lang::Ko).unwrap();
+        assert_eq!(checked.refused.len(), 1, "the request copied whole is not a name");
+
+        let good = parse_designs_checked(GOOD, &contract, Lang::En).unwrap();
+        assert_eq!(good.designs.len(), 2);
+        assert!(good.from_templates.is_empty() && good.refused.is_empty());
+    }
+
+    #[test]
+    fn needs_are_read_with_the_user_s_words() {
+        let n = Needs::read("우리 3명 팀이 쓸 고객 리뷰 요약, 개인정보가 있고 예산은 월 10만원, 결과는 슬랙으로");
+        assert_eq!(n.budget.as_deref(), Some("10만원"));
+        assert_eq!(n.privacy.as_deref(), Some("개인정보"));
+        assert_eq!(n.team.as_deref(), Some("3명 팀"));
+        assert_eq!(n.tools, vec!["Slack".to_string()]);
+        assert!(n.speed.is_none() && n.accuracy.is_none());
+        let n = Needs::read("Fast, accurate triage of support tickets for a team of 2, under $50 a month, into Notion");
+        assert_eq!(n.budget.as_deref(), Some("$50"));
+        assert_eq!(n.speed.as_deref(), Some("fast"));
+        assert_eq!(n.accuracy.as_deref(), Some("accurate"));
+        assert_eq!(n.team.as_deref(), Some("team of 2"));
+        assert_eq!(n.tools, vec!["Notion".to_string()]);
+        assert!(Needs::read("build a news digest").is_empty());
+        assert!(Needs::read("a costume party report").budget.is_none(), "cost inside costume is not a budget");
+    }
+
+    #[test]
+    fn stated_needs_change_agents_pros_cons_and_the_recommendation() {
+        let plain = fallback_designs("summarize customer reviews", "Report", Lang::En);
+        let contract = Contract {
+            original_request: "summarize customer reviews; they hold personal data and the budget is $20 a month"
+                .into(),
+            goal: "Summarize customer reviews".into(),
+            format: "Report".into(),
+            ..Contract::default()
+        };
+        let shaped = fallback_designs_for_contract(&contract, Lang::En);
+        assert_ne!(plain, shaped);
+        assert!(!shaped[0].has_role("guard"));
+        assert!(
+            shaped[0].cons[0].contains("'privacy'") || shaped[0].cons[0].contains("personal data"),
+            "{:?}",
+            shaped[0].cons
+        );
+        assert!(shaped[1].has_role("guard") && shaped[2].has_role("guard"));
+        assert!(shaped[0].pros[0].contains("'$20'"), "{:?}", shaped[0].pros);
+        assert!(shaped[2].cons[0].contains("'$20'"), "{:?}", shaped[2].cons);
+        assert!(shaped[1].agents.iter().all(|a| a.model != "large"));
+        assert!(shaped[0].recommended, "a budget points at the simple design");
+
+        let ko = Contract {
+            original_request: "혼자 운영할 뉴스 요약을 빠르게, 결과는 노션에".into(),
+            goal: "뉴스 요약".into(),
+            ..Contract::default()
+        };
+        let shaped = fallback_designs_for_contract(&ko, Lang::Ko);
+        assert!(shaped[0].pros[0].contains("'빠르게'"), "{:?}", shaped[0].pros);
+        assert!(shaped[2].cons.iter().any(|c| c.contains("'혼자'")), "{:?}", shaped[2].cons);
+        assert!(shaped.iter().all(|d| d.agents.last().is_some_and(|a| a.name == "Notion 연동")));
+    }
+
+    #[test]
+    fn model_tiers_are_worded_in_the_discussion_language() {
+        let cases = [
+            ("small", Lang::Ko, "소형 모델"),
+            ("large", Lang::Ko, "대형 모델"),
+            ("large", Lang::En, "large model"),
+            ("gpt-4o-mini", Lang::Ko, "gpt-4o-mini"),
+            ("", Lang::Ko, ""),
+        ];
+        for (model, lang, want) in cases {
+            assert_eq!(model_label(model, lang), want, "{model}");
+        }
+    }
+
+    #[test]
+    fn subjects_are_matched_as_words_not_substrings() {
+        let cases = [
+            ("weekly report on sales", "input data collector"),
+            ("summarize customer feedback", "input data collector"),
+            ("review the repo's pull requests", "customer reviews collector"),
+            ("scan our repos for secrets", "code changes collector"),
+            ("export the db every night", "database records collector"),
+            ("my blog posts", "input data collector"),
+        ];
+        for (request, want) in cases {
+            assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[0].name, want, "{request}");
+        }
+        let ko = [
+            ("블로그 글 정리", "입력 자료 수집기"),
+            ("서버 로그 분석", "로그 수집기"),
+            ("경제뉴스요약", "뉴스 기사 수집기"),
+        ];
+        for (request, want) in ko {
+            assert_eq!(fallback_designs(request, "", Lang::Ko)[0].agents[0].name, want, "{request}");
+        }
+        assert_eq!(fallback_designs("weekly report on sales", "", Lang::En)[1].agents[2].name, "report on step");
     }
 
     #[test]

@@ -182,7 +182,7 @@ pub struct ConversationState {
     pub slots: BTreeMap<String, SlotValue>,
     pub required_slots: Vec<String>,
     pub optional_slots: Vec<String>,
-    /// Slots asked for and not yet answered.
+    /// Required slots not yet filled (seed 002), kept in step with `slots`.
     pub pending_slots: Vec<String>,
     pub defaults: BTreeMap<String, SlotValue>,
     pub approvals: BTreeMap<String, bool>,
@@ -203,7 +203,7 @@ impl ConversationState {
         if intent == Intent::LunchRecommendation {
             defaults.insert("party_size".to_string(), SlotValue::Count(2));
         }
-        ConversationState {
+        let mut state = ConversationState {
             intent,
             slots: BTreeMap::new(),
             required_slots: spec.iter().filter(|s| s.required).map(|s| s.name.to_string()).collect(),
@@ -213,7 +213,14 @@ impl ConversationState {
             approvals: BTreeMap::new(),
             ask_counts: BTreeMap::new(),
             status: GateStatus::Collecting,
-        }
+        };
+        state.refresh_pending();
+        state
+    }
+
+    /// `pending_slots` recomputed: the required slots with no value yet.
+    fn refresh_pending(&mut self) {
+        self.pending_slots = self.missing_required();
     }
 
     /// Required slots with no value yet, in declaration order.
@@ -232,9 +239,9 @@ impl ConversationState {
             return GateDecision::Complete;
         }
         let missing = self.missing_required();
+        self.pending_slots = missing.clone();
         if missing.is_empty() {
             self.status = GateStatus::Completed;
-            self.pending_slots.clear();
             GateDecision::Complete
         } else {
             GateDecision::Ask(missing)
@@ -255,7 +262,7 @@ impl ConversationState {
             return Ok(None);
         }
         self.slots.insert(slot.to_string(), value.clone());
-        self.pending_slots.retain(|s| s != slot);
+        self.refresh_pending();
         Ok(Some(SlotChange { slot: slot.to_string(), before, after: value }))
     }
 
@@ -296,10 +303,8 @@ impl ConversationState {
     pub fn mark_asked(&mut self, slots: &[String]) {
         for slot in slots {
             *self.ask_counts.entry(slot.clone()).or_insert(0) += 1;
-            if !self.pending_slots.contains(slot) {
-                self.pending_slots.push(slot.clone());
-            }
         }
+        self.refresh_pending();
     }
 
     /// True once a slot has been asked for as often as the re-ask limit allows.
@@ -311,7 +316,7 @@ impl ConversationState {
     pub fn apply_default(&mut self, slot: &str) -> Option<SlotValue> {
         let value = self.defaults.get(slot)?.clone();
         self.slots.insert(slot.to_string(), value.clone());
-        self.pending_slots.retain(|s| s != slot);
+        self.refresh_pending();
         self.approvals.insert(slot.to_string(), false);
         Some(value)
     }
@@ -320,6 +325,11 @@ impl ConversationState {
     pub fn filled(&self, lang: Lang) -> Vec<(String, String)> {
         self.slots.iter().map(|(k, v)| (k.clone(), v.display(lang))).collect()
     }
+}
+
+/// The gate's message when every required slot is filled (seed 002).
+pub fn completion_message(lang: Lang) -> &'static str {
+    lang.pick("필요한 정보를 모두 확인했습니다.", "I have everything I need.")
 }
 
 /// A slot's name as shown to people.
@@ -508,6 +518,34 @@ mod tests {
         s.extract("12시 30분");
         assert_eq!(s.decide(), GateDecision::Complete);
         assert_eq!(s.slots["datetime"].display(Lang::Ko), "12:30");
+    }
+
+    #[test]
+    fn pending_slots_are_the_required_slots_not_yet_filled() {
+        let mut s = lunch();
+        assert_eq!(s.pending_slots, vec!["location", "datetime", "party_size"]);
+        s.extract("을지로에서 2명");
+        assert_eq!(s.pending_slots, vec!["datetime"], "as in seed 002");
+        s.mark_asked(&["datetime".to_string()]);
+        assert_eq!(s.pending_slots, vec!["datetime"]);
+        s.extract("내일 점심");
+        assert!(s.pending_slots.is_empty());
+        assert_eq!(s.decide(), GateDecision::Complete);
+        assert!(s.pending_slots.is_empty());
+        let mut d = ConversationState::for_intent(Intent::DiscussionRequest, Lang::En);
+        let required = d.required_slots.clone();
+        assert_eq!(d.pending_slots, required);
+        for slot in required {
+            d.apply_default(&slot);
+            let _ = d.set(&slot, SlotValue::Text("x".into()));
+        }
+        assert!(d.pending_slots.is_empty());
+    }
+
+    #[test]
+    fn completion_message_follows_the_seed() {
+        assert_eq!(completion_message(Lang::Ko), "필요한 정보를 모두 확인했습니다.");
+        assert_eq!(completion_message(Lang::En), "I have everything I need.");
     }
 
     #[test]

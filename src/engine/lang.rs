@@ -98,6 +98,23 @@ pub fn with_instrumental(word: &str) -> String {
     format!("{word}{}", if has_batchim(word) && !last_is_rieul { "으로" } else { "로" })
 }
 
+/// `word` followed by the subject particle that fits it: "설계안이", "파이프라인이", "표가".
+pub fn with_subject(word: &str) -> String {
+    format!("{word}{}", if has_batchim(word) { "이" } else { "가" })
+}
+
+/// `word` followed by the topic particle that fits it: "형식은", "인원은", "장소는".
+pub fn with_topic(word: &str) -> String {
+    format!("{word}{}", if has_batchim(word) { "은" } else { "는" })
+}
+
+/// `word` in single quotes followed by the particle `with` would give it: "'예산'이",
+/// "'마크다운'으로" (the particle follows the word's sound, not the quote mark).
+pub fn quoted(word: &str, with: fn(&str) -> String) -> String {
+    let full = with(word);
+    format!("'{word}'{}", full.get(word.len()..).unwrap_or(""))
+}
+
 /// At most `max` characters of `text`, with an ellipsis when cut.
 pub fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -143,6 +160,13 @@ mod tests {
         assert_eq!(with_instrumental("파일"), "파일로");
         assert_eq!(with_instrumental("JSON"), "JSON으로");
         assert_eq!(with_instrumental("보고서"), "보고서로");
+        assert_eq!(with_subject("설계안"), "설계안이");
+        assert_eq!(with_subject("표"), "표가");
+        assert_eq!(with_topic("형식"), "형식은");
+        assert_eq!(with_topic("장소"), "장소는");
+        assert_eq!(quoted("예산", with_subject), "'예산'이");
+        assert_eq!(quoted("마크다운", with_instrumental), "'마크다운'으로");
+        assert_eq!(quoted("표", with_object), "'표'를");
     }
 
     #[test]

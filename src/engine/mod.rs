@@ -18,6 +18,7 @@ pub mod lunch;
 pub mod memory;
 pub mod plan;
 pub mod prompt;
+pub mod reply;
 pub mod security;
 pub mod session;
 pub mod signals;

@@ -124,9 +124,11 @@ fn korean_satisfied(text: &str) -> bool {
         text.match_indices(keyword).any(|(at, _)| {
             let before = &text[..at];
             let after = &text[at + keyword.len()..];
-            let negated_before = KO_NEGATED.iter().any(|neg| before.ends_with(neg))
+            // A plan's "안" ("C안 좋아요", "추천안 좋아") is a noun, not the negation "안".
+            let plan_noun = super::reply::is_plan_noun(before);
+            let negated_before = (KO_NEGATED.iter().any(|neg| before.ends_with(neg)) && !plan_noun)
                 || before.contains("별로")
-                || before.trim_end().ends_with("안");
+                || (before.trim_end().ends_with("안") && !plan_noun);
             // "좋아" right after "<something>게"/"<something>면" states a preference
             // ("빠른 게 좋아": fast is better), not approval of a design.
             let preference = *keyword == "좋아" && is_korean_preference(before);
@@ -140,7 +142,7 @@ fn korean_satisfied(text: &str) -> bool {
 }
 
 /// "빠른 게 좋아", "싸면 좋아" are preferences; "이게 좋아", "그게 좋아" are approvals.
-fn is_korean_preference(before: &str) -> bool {
+pub(crate) fn is_korean_preference(before: &str) -> bool {
     let word = before.trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
     let demonstrative =
         ["이게", "그게", "저게", "이거", "그거", "저거", "이것이", "그것이", "다", "모두", "전부", "네", "예", "응"];
@@ -280,6 +282,9 @@ mod tests {
             "이게 좋아",
             "2번이 좋아요",
             "마음에 들어요",
+            "C안 좋아요",
+            "B안이 마음에 들어요",
+            "추천안 좋아요",
         ];
         for text in yes {
             assert!(is_satisfied(text), "should be satisfied: {text}");
@@ -302,6 +307,8 @@ mod tests {
             "빠른 게 좋아",
             "더 저렴하면 좋겠어",
             "별로예요",
+            "3번 안 좋아요",
+            "정말 안 좋아",
         ];
         for text in no {
             assert!(!is_satisfied(text), "should not be satisfied: {text}");

@@ -2164,7 +2164,33 @@ pub fn parse_format(text: &str) -> Option<Format> {
             }
         }
     }
+    // What the request works on is not what it produces: "turn customer emails into a
+    // weekly FAQ update" reads emails and asks for something else.
+    mentions.retain(|m| !is_input_mention(&text, m.start, m.end));
     choose(&text, mentions)
+}
+
+/// True when a format mention names what the request reads rather than what it makes:
+/// after a verb that consumes ("summarize my emails", "turn … emails into"), after "from"
+/// or "of" ("a digest of emails"), before "into" ("emails into a FAQ"); in Korean before
+/// 에서 (from) or 의 (of), or as the object (을/를) of a verb that consumes (요약, 정리,
+/// 분석, 분류, 번역, 읽, 모아, 수집, 변환, 바꿔, 추출, 검토).
+fn is_input_mention(text: &str, start: usize, end: usize) -> bool {
+    if is_stated_output(text, start, end) {
+        return false;
+    }
+    let before = tail(text.get(..start).unwrap_or(""), NEAR).to_ascii_lowercase();
+    let after = head(text.get(end..).unwrap_or(""), NEAR);
+    let en_before = regex!(
+        r"(?i)\b(?:from|of|turn|turns|turning|convert|converting|transform|summari[sz]e|summari[sz]ing|read|reading|scan|scanning|parse|parsing|process|processing|analy[sz]e|analy[sz]ing|classify|classifying|translate|translating|extract|collect|collecting|gather|monitor|monitoring|sort|sorting|triage|go\s+through|based\s+on)\s+(?:(?:my|our|the|all|new|incoming|customer|customers'|client|support|daily|weekly|unread|these|those|their|your)\s+){0,3}$"
+    );
+    let en_after = regex!(r"(?i)^s?\s+(?:into|to\s+(?:a|an)\b)");
+    // 에서 (from), 의 (of), 들 (plural); 을/를 (object) before a consuming verb.
+    let ko_from = regex!(r"^(?:들)?(?:에서|의\s)");
+    let ko_object = regex!(
+        r"^(?:들)?(?:을|를)\s*(?:\S+\s+){0,2}?(?:요약|정리|분석|분류|번역|읽|모아|모으|수집|변환|바꿔|바꾸|추출|검토|훑|확인해서|가져와)"
+    );
+    en_before.is_match(&before) || en_after.is_match(after) || ko_from.is_match(after) || ko_object.is_match(after)
 }
 
 /// True when the words around a format mention make it the requested output form:

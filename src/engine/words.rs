@@ -310,6 +310,71 @@ pub fn topic(text: &str) -> String {
     content_words(text, 3).join(" ")
 }
 
+/// Endings an English term may take and still be the same word: "repos", "emails",
+/// "logged", "reporting".
+const EN_INFLECTIONS: &[&str] = &["", "s", "es", "ed", "d", "ing", "er", "ers", "est", "ly", "'s"];
+
+/// True when `text` mentions `term` as a word, not inside another word: "report" does not
+/// mention "repo", "feedback" does not mention "db", "블로그" does not mention "로그" (log).
+///
+/// English terms match at a word start and may take a plain inflection ("repos",
+/// "emails"); a term ending in `*` is a stem and matches any ending ("summar*" matches
+/// "summary" and "summarize"). Korean terms of one or two syllables must start a word
+/// (particles and compounds after them are fine: "뉴스를", "로그분석") or end a compound
+/// ("경제뉴스"); longer ones match anywhere ("주간데이터베이스").
+pub fn mentions(text: &str, term: &str) -> bool {
+    let (term, stem) = match term.strip_suffix('*') {
+        Some(t) => (t, true),
+        None => (term, false),
+    };
+    if term.is_empty() {
+        return false;
+    }
+    let lower = text.to_ascii_lowercase();
+    let term = term.to_ascii_lowercase();
+    lower.match_indices(&term).any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        if term.is_ascii() {
+            if before.is_some_and(|c| c.is_ascii_alphanumeric()) {
+                return false;
+            }
+            if stem {
+                return true;
+            }
+            let rest: String =
+                lower[at + term.len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '\'').collect();
+            EN_INFLECTIONS.contains(&rest.as_str())
+        } else {
+            term.chars().count() >= 3
+                || !before.is_some_and(super::lang::is_hangul)
+                || ends_compound(&lower[..at], &lower[at + term.len()..])
+        }
+    })
+}
+
+/// Korean particles that may follow a noun (glossed): object, subject, topic, genitive,
+/// locative, "also", "and", instrumental, "only", "from", plural 들.
+const KO_PARTICLES: &[&str] = &[
+    "을", "를", "이", "가", "은", "는", "의", "에", "도", "와", "과", "로", "으로", "만", "에서", "부터", "까지", "랑",
+    "들",
+];
+
+/// True when a term glued into a compound noun stands as its own morpheme: at least two
+/// syllables before it ("경제뉴스", "경제뉴스요약"), and after it nothing, a particle or
+/// another word of two syllables or more; so "블로그" and "프로그램" do not hold "로그" (log).
+fn ends_compound(before: &str, after: &str) -> bool {
+    let prefix: String =
+        before.chars().rev().take_while(|c| super::lang::is_hangul(*c)).collect::<Vec<_>>().into_iter().collect();
+    let tail: String = after.chars().take_while(|c| super::lang::is_hangul(*c)).collect();
+    prefix.chars().count() >= 2
+        && (tail.is_empty() || tail.chars().count() >= 2 || KO_PARTICLES.iter().any(|p| tail.starts_with(p)))
+}
+
+/// True when `text` mentions any of `terms` (see [`mentions`]).
+pub fn mentions_any(text: &str, terms: &[&str]) -> bool {
+    terms.iter().any(|t| mentions(text, t))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,6 +393,36 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(topic(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn terms_are_matched_as_words_not_substrings() {
+        let cases = [
+            ("weekly report on sales", "repo", false),
+            ("clean up the repo", "repo", true),
+            ("scan our repos", "repo", true),
+            ("summarize customer feedback", "db", false),
+            ("export the db nightly", "db", true),
+            ("turn customer emails into a FAQ", "email", true),
+            ("a daily summary", "summar*", true),
+            ("summarize it", "summar*", true),
+            ("my blog posts", "log", false),
+            ("server logs", "log", true),
+            ("블로그 글 요약", "로그", false),
+            ("프로그램 로그를 분석", "로그", true),
+            ("로그분석 파이프라인", "로그", true),
+            ("IT뉴스 요약", "뉴스", true),
+            ("경제뉴스를 모아", "뉴스", true),
+            ("뉴스요약 해줘", "요약", true),
+            ("바코드 스캔", "코드", false),
+            ("주간데이터베이스 정리", "데이터베이스", true),
+            ("pull requests to review", "pull request", true),
+            ("", "repo", false),
+            ("anything", "", false),
+        ];
+        for (text, term, want) in cases {
+            assert_eq!(mentions(text, term), want, "{term} in {text}");
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod base64;
 pub mod gate_calls;
 pub mod http;
 pub mod mock_llm;
+pub mod reply_accuracy;
 pub mod slot_accuracy;
 pub mod sse;
 pub mod static_server;

@@ -154,6 +154,8 @@ fn slots() {
     println!("{}", deliberate_e2e::slot_accuracy::evaluate_bundled());
     println!("## LLM calls per completed gate (counting fake LLM)\n");
     println!("{}\n", deliberate_e2e::gate_calls::measure());
+    println!("## Debate reply reading accuracy\n");
+    println!("{}", deliberate_e2e::reply_accuracy::evaluate_bundled());
 }
 
 /// With the mock answering every call after a fixed delay L: the design stage's wall

@@ -1,0 +1,1825 @@
+//! Reading a reply in the debate: which design the user picked or approved, feedback on
+//! one or all designs, a question about them, or a request to start over. The seed's
+//! keyword rules (`signals`) are the first layer; this module adds the forms people
+//! actually use ("1번 안으로 가겠습니다", "option B it is", "the simple one", "3 sounds
+//! fine to me"), hedges ("좋긴 한데 …", "looks good but …"), negation and questions.
+
+use super::design::{Complexity, DesignProposal};
+use super::lang::{is_hangul, with_subject, Lang};
+use super::signals::{is_korean_preference, is_satisfied, parse_choice};
+
+/// What a debate reply means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// The user picked this design (0-based): "2번으로 할게요", "option B it is".
+    Choose(usize),
+    /// The user approved this design by naming it: "3 sounds fine to me", "C안 좋아요".
+    Approve(usize),
+    /// The user approved the recommended design by naming it ("추천안으로 가죠", `named`),
+    /// or approved without naming any design ("좋아요", "looks good"). Holds the
+    /// recommended design when there is one (or the only design).
+    ApproveRecommended { design: Option<usize>, named: bool },
+    /// A change request or objection, about one design or (None) all of them.
+    Feedback(Option<usize>),
+    /// A question about the designs, to be answered (not a change request).
+    Question(Option<usize>),
+    /// The user wants to start the discussion over.
+    StartOver,
+    /// Nothing to read (empty text).
+    Unclear,
+}
+
+impl Reading {
+    /// The design this reading settles on, if it names one: a choice, a named approval,
+    /// or an approval that names the recommendation. A bare "좋아요" names none: as in
+    /// seed 000 the user is satisfied, and the confirm step asks which design.
+    pub fn picked(self) -> Option<usize> {
+        match self {
+            Reading::Choose(i) | Reading::Approve(i) => Some(i),
+            Reading::ApproveRecommended { design, named: true } => design,
+            _ => None,
+        }
+    }
+
+    /// True when the user is satisfied and wants to settle (a design named or not).
+    pub fn is_approval(self) -> bool {
+        matches!(self, Reading::Choose(_) | Reading::Approve(_) | Reading::ApproveRecommended { .. })
+    }
+
+    /// The dataset's name for the reading's class.
+    pub fn class(self) -> &'static str {
+        match self {
+            Reading::Choose(_) => "choose",
+            Reading::Approve(_) => "approve",
+            Reading::ApproveRecommended { .. } => "approve_rec",
+            Reading::Feedback(_) => "feedback",
+            Reading::Question(_) => "question",
+            Reading::StartOver => "start_over",
+            Reading::Unclear => "unclear",
+        }
+    }
+
+    /// The dataset's notation: `choose:2`, `approve:3`, `approve_rec`, `feedback:all`,
+    /// `feedback:1`, `question`, `question:2`, `start_over` (design numbers 1-based).
+    pub fn notation(self) -> String {
+        let n = |i: usize| (i + 1).to_string();
+        match self {
+            Reading::Choose(i) | Reading::Approve(i) => format!("{}:{}", self.class(), n(i)),
+            Reading::Feedback(d) => format!("feedback:{}", d.map(n).unwrap_or_else(|| "all".into())),
+            Reading::Question(Some(i)) => format!("question:{}", n(i)),
+            other => other.class().to_string(),
+        }
+    }
+}
+
+/// What the reader knows of one design: its name, and its complexity when known (which
+/// gives it the words "simple", "standard", "advanced", "단순", "표준", "고급").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DesignBrief<'a> {
+    pub name: &'a str,
+    pub complexity: Option<Complexity>,
+}
+
+/// The briefs of a list of designs, in order.
+pub fn briefs(designs: &[DesignProposal]) -> Vec<DesignBrief<'_>> {
+    designs.iter().map(|d| DesignBrief { name: &d.name, complexity: Some(d.complexity) }).collect()
+}
+
+/// Reads a debate reply against designs known only by name.
+pub fn read_reply_names(text: &str, names: &[&str], recommended: Option<usize>, lang: Lang) -> Reading {
+    let briefs: Vec<DesignBrief> = names.iter().map(|name| DesignBrief { name, complexity: None }).collect();
+    read_reply(text, &briefs, recommended, lang)
+}
+
+/// Reads a debate reply: start over, question, choice or approval of a design (named
+/// by number, ordinal, letter, name or description), approval of the recommended one,
+/// or feedback on one or all designs. Never panics; empty text is `Unclear`.
+pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize>, lang: Lang) -> Reading {
+    // The rules read both languages whatever the discussion's language: people mix them.
+    let _ = lang;
+    let text = text.trim();
+    if text.is_empty() {
+        return Reading::Unclear;
+    }
+    let lower = text.to_ascii_lowercase();
+    if is_start_over(&lower) {
+        return Reading::StartOver;
+    }
+    let count = designs.len();
+    let mut refs = design_refs(text, designs, recommended);
+    let question = is_question(text, &lower);
+    if question && is_superlative(text, &lower) {
+        // "which is the simplest?" asks which design; it does not name one.
+        refs.retain(|r| !r.described);
+    }
+    let chosen: Vec<usize> = {
+        let mut v: Vec<usize> = refs.iter().filter(|r| !r.rejected).map(|r| r.index).collect();
+        v.dedup();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let rejected_any = refs.iter().any(|r| r.rejected);
+    let single = if chosen.len() == 1 { chosen.first().copied() } else { None };
+    let named_recommended = refs.iter().any(|r| r.recommended && !r.rejected);
+    let change = has_change(text, &lower);
+
+    if question {
+        if change && request_question(text, &lower) {
+            return Reading::Feedback(single);
+        }
+        return Reading::Question(single);
+    }
+
+    let polarity = approval(text, &lower, !refs.is_empty());
+    let commits = commits(text, &lower);
+
+    if let Some(i) = single {
+        if change {
+            return Reading::Feedback(Some(i));
+        }
+        if polarity == Polarity::Negative && !rejected_any {
+            return Reading::Feedback(Some(i));
+        }
+        if named_recommended && refs.iter().filter(|r| !r.rejected).all(|r| r.recommended) {
+            return Reading::ApproveRecommended { design: Some(i), named: true };
+        }
+        if commits || rejected_any {
+            return Reading::Choose(i);
+        }
+        if polarity == Polarity::Positive {
+            return Reading::Approve(i);
+        }
+        if is_bare_reference(text, &refs) {
+            return Reading::Choose(i);
+        }
+        return Reading::Feedback(Some(i));
+    }
+    if chosen.is_empty() && rejected_any {
+        // "C안은 별로예요": turned down and nothing else named.
+        let mut turned_down: Vec<usize> = refs.iter().map(|r| r.index).collect();
+        turned_down.dedup();
+        return Reading::Feedback(if turned_down.len() == 1 { turned_down.first().copied() } else { None });
+    }
+    if chosen.len() > 1 || rejected_any {
+        return Reading::Feedback(None);
+    }
+    // No design named: the seed's keyword rule decides approval, then the wider lists.
+    if !change && polarity != Polarity::Negative && (is_satisfied(text) || polarity == Polarity::Positive || commits) {
+        let fallback = if count == 1 { Some(0) } else { recommended.filter(|r| *r < count) };
+        if polarity == Polarity::Positive || is_satisfied(text) || deictic(text, &lower) {
+            return Reading::ApproveRecommended { design: fallback, named: false };
+        }
+    }
+    Reading::Feedback(None)
+}
+
+/// Reads a reply like [`read_reply`] and says whether the rules settled it: a feedback
+/// reading with no change request and no objection in it ("네", "hmm", "2번 비용은요")
+/// is unsettled, and may be given to a model with [`reply_prompt`] when one is configured.
+pub fn read_reply_settled(
+    text: &str,
+    designs: &[DesignBrief],
+    recommended: Option<usize>,
+    lang: Lang,
+) -> (Reading, bool) {
+    let reading = read_reply(text, designs, recommended, lang);
+    let settled = match reading {
+        Reading::Feedback(_) => {
+            let lower = text.trim().to_ascii_lowercase();
+            has_change(text, &lower) || approval(text, &lower, true) == Polarity::Negative
+        }
+        Reading::Unclear => false,
+        _ => true,
+    };
+    (reading, settled)
+}
+
+const REPLY_INSTRUCTIONS: &str = "You read one reply a user wrote while choosing between agent-pipeline \
+designs. Decide what it is:
+- choose: the user picks one design
+- approve: the user approves one design they name
+- approve_recommended: the user approves without naming a design, or approves the recommended one
+- feedback: the user asks for a change or objects, to one design or to all
+- question: the user asks about the designs and wants an answer
+- start_over: the user wants to begin again
+Answer with exactly one JSON object and nothing else: {\"kind\": \"choose|approve|approve_recommended|feedback|question|start_over\", \"design\": <design number or null>}";
+
+/// The prompt for one small call that reads a reply the rules could not settle.
+pub fn reply_prompt(text: &str, designs: &[DesignProposal], lang: Lang) -> super::prompt::Prompt {
+    let mut lines = vec!["[DESIGNS]".to_string()];
+    for (i, d) in designs.iter().enumerate() {
+        let mark = if d.recommended { " (recommended)" } else { "" };
+        lines.push(format!("{}. {} — {}{mark}", i + 1, d.name, d.complexity.label(Lang::En)));
+    }
+    lines.push(String::new());
+    lines.push("[REPLY]".into());
+    lines.push(super::security::isolate(text.trim()));
+    let system = super::grounding::system_prompt("reply-reader", REPLY_INSTRUCTIONS, lang);
+    super::prompt::Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(60)
+}
+
+/// Reads the model's answer to [`reply_prompt`]; a design number outside `1..=count` or
+/// missing where the kind needs one is an error, so the rules' reading stands.
+pub fn parse_reply_reading(raw: &str, count: usize, recommended: Option<usize>) -> Result<Reading, String> {
+    let value = super::json::extract_json(raw).map_err(|p| p.reason().to_string())?;
+    let kind = super::json::str_field(&value, "kind").to_ascii_lowercase();
+    let design = value
+        .get("design")
+        .and_then(|d| d.as_u64().or_else(|| d.as_str().and_then(|s| s.trim().parse().ok())))
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| (1..=count).contains(n))
+        .map(|n| n - 1);
+    let needs_design = |r: fn(usize) -> Reading| design.map(r).ok_or_else(|| "no valid design number".to_string());
+    match kind.as_str() {
+        "choose" => needs_design(Reading::Choose),
+        "approve" => needs_design(Reading::Approve),
+        "approve_recommended" => {
+            Ok(Reading::ApproveRecommended { design: recommended.filter(|r| *r < count), named: true })
+        }
+        "feedback" => Ok(Reading::Feedback(design)),
+        "question" => Ok(Reading::Question(design)),
+        "start_over" => Ok(Reading::StartOver),
+        _ => Err(format!("unknown kind {kind:?}")),
+    }
+}
+
+// ---- start over ----
+
+/// Asking to begin again, Korean (glossed) and English.
+const START_OVER: &[&str] = &[
+    "처음부터",  // from the beginning
+    "다시 시작", // start again
+    "새로 시작", // start anew
+    "리셋",      // reset
+    "초기화",    // reset
+    "갈아엎",    // tear it all up
+    "원점",      // back to square one
+    "전부 다시", // all over again
+    "다 다시",   // all over again
+    "없던 걸로", // as if it never happened
+    "새 요청",   // a new request
+    "start over",
+    "start again",
+    "start from scratch",
+    "from scratch",
+    "restart",
+    "reset",
+    "begin again",
+    "square one",
+    "scrap everything",
+    "scrap it all",
+    "scrap all",
+    "new request",
+    "start fresh",
+    "fresh start",
+];
+
+fn is_start_over(lower: &str) -> bool {
+    // 필요 없/필요는 없/할 필요 (no need to).
+    let no_need =
+        ["필요 없", "필요는 없", "할 필요", "no need", "don't start", "dont start", "not start", "without start"];
+    START_OVER.iter().any(|k| lower.contains(k)) && !no_need.iter().any(|n| lower.contains(n))
+}
+
+// ---- questions ----
+
+/// Korean question endings and words (glossed).
+const KO_QUESTION: &[&str] = &[
+    "나요",    // polite question ending
+    "까요",    // shall / would it
+    "한가요",  // is it …?
+    "는가요",  // does it …?
+    "은가요",  // is it …?
+    "인가",    // is it
+    "뭐예요",  // what is it
+    "뭐야",    // what is it
+    "뭔가요",  // what is it
+    "뭐죠",    // what is it
+    "어느",    // which
+    "어떤 게", // which one
+    "어떤게",  // which one
+    "뭐가",    // what
+    "무엇이",  // what
+    "왜",      // why
+    "얼마",    // how much
+    "차이",    // difference
+    "알려",    // tell me
+    "설명",    // explain
+    "궁금",    // I wonder
+    "어떻게",  // how
+    "맞아요",  // is that right
+    "되나",    // does it work
+    "있나",    // is there
+    "없나",    // is there not
+    "건가",    // is it that
+];
+
+/// English openings that ask.
+const EN_QUESTION_OPENINGS: &[&str] = &[
+    "what", "which", "why", "how", "who", "where", "when", "is ", "are ", "does ", "do ", "did ", "can ", "could ",
+    "would ", "will ", "should ", "tell me", "explain", "i wonder", "compare",
+];
+
+fn is_question(text: &str, lower: &str) -> bool {
+    if text.ends_with('?') || text.ends_with('？') {
+        return true;
+    }
+    if !text.chars().any(is_hangul) {
+        let start = lower.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+        return EN_QUESTION_OPENINGS.iter().any(|o| start.starts_with(o))
+            && !start.starts_with("how about")
+            && !start.starts_with("what about adding")
+            && !polite_request(start);
+    }
+    KO_QUESTION.iter().any(|w| text.contains(w)) && !text.contains("설명을 추가") && !text.contains("설명 추가")
+}
+
+/// "could you add …", "can we drop …": requests worded as questions.
+fn polite_request(start: &str) -> bool {
+    let openers = [
+        "can you ",
+        "could you ",
+        "would you ",
+        "will you ",
+        "can we ",
+        "could we ",
+        "should we ",
+        "shall we ",
+        "why not ",
+        "what if ",
+        "is it possible to ",
+    ];
+    openers.iter().any(|o| start.starts_with(o)) && !asks_about(start)
+}
+
+/// A change request worded as a question: "could you add …?", "검증을 추가할 수 있나요?",
+/// "검증기를 빼면 안 될까요?".
+fn request_question(text: &str, lower: &str) -> bool {
+    // 수 있나요/있을까요/있어요 (can you), 주실/줄 수 (could you give), 면 안 될까 (could we not),
+    // 면 어떨까/어때 (how about), 면 좋을까 (would it be good to), 줄래/주시겠 (will you).
+    const KO: &[&str] = &[
+        "수 있나요",
+        "수 있을까",
+        "수 있어요",
+        "수 있어?",
+        "주실 수",
+        "줄 수",
+        "면 안 될까",
+        "면 안될까",
+        "면 어떨까",
+        "면 어때",
+        "면 좋을까",
+        "줄래",
+        "주시겠",
+    ];
+    let start = lower.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    KO.iter().any(|k| text.contains(k)) || polite_request(start)
+}
+
+/// A question that asks about the designs rather than for a change: "which is cheaper",
+/// "what does B cost", "어느 게 더 싸요".
+fn asks_about(lower: &str) -> bool {
+    let en = [
+        "which",
+        "what is",
+        "what's",
+        "what does",
+        "how much",
+        "how many",
+        "why is",
+        "why does",
+        "difference",
+        "is it",
+        "is the",
+        "is there",
+        "are they",
+        "does it",
+        "do they",
+        "explain",
+        "tell me",
+    ];
+    // 어느/어떤 게/뭐가 (which), 얼마 (how much), 차이 (difference), 왜 (why), 뭐예요/뭔가요 (what is it),
+    // 알려 (tell me), 설명해 (explain), 궁금 (I wonder).
+    let ko = ["어느", "어떤 게", "어떤게", "뭐가", "얼마", "차이", "왜", "뭐예요", "뭔가요", "알려", "설명해", "궁금"];
+    en.iter().any(|w| lower.contains(w)) || ko.iter().any(|w| lower.contains(w))
+}
+
+// ---- change requests and hedges ----
+
+/// Korean words that make a reply a change request or a hedge (glossed).
+const KO_CHANGE: &[&str] = &[
+    "근데",      // but
+    "하지만",    // however
+    "그런데",    // but
+    "다만",      // except that
+    "는데",      // … but (좋은데, 괜찮은데)
+    "지만",      // … but (좋지만)
+    "긴 한데",   // it is … but
+    "긴 하지만", // it is … but
+    "대신",      // instead
+    "바꿔",      // change it
+    "바꾸",      // change
+    "변경",      // change
+    "추가",      // add
+    "넣어",      // put in
+    "넣으",      // put in
+    "빼",        // drop
+    "없애",      // remove
+    "줄여",      // reduce
+    "줄이",      // reduce
+    "늘려",      // increase
+    "늘리",      // increase
+    "수정",      // revise
+    "고쳐",      // fix
+    "보완",      // supplement
+    "강화",      // strengthen
+    "합쳐",      // merge
+    "섞어",      // mix
+    "면 좋겠",   // it would be nice if
+    "했으면",    // I wish
+    "으면 해",   // I'd like it to
+    "면 해요",   // I'd like it to
+    "필요해",    // … is needed
+    "필요합",    // … is needed
+    "너무",      // too (much)
+    "걱정",      // worried
+    "부족",      // lacking
+    "비싸",      // expensive
+    "느려",      // slow
+    "복잡해",    // complicated
+];
+
+fn has_change(text: &str, lower: &str) -> bool {
+    if KO_CHANGE.iter().any(|m| text.contains(m)) {
+        return true;
+    }
+    const EN: &[&str] = &[
+        "but",
+        "however",
+        "though",
+        "although",
+        "except",
+        "instead",
+        "add",
+        "remove",
+        "drop",
+        "change",
+        "replace",
+        "swap",
+        "reduce",
+        "increase",
+        "cut",
+        "include",
+        "without",
+        "merge",
+        "combine",
+        "lower",
+        "improve",
+        "needs",
+        "need",
+        "too",
+        "cheaper",
+        "faster",
+        "simpler",
+        "fewer",
+        "more",
+        "less",
+        "tweak",
+        "adjust",
+        "worried",
+        "concerned",
+        "missing",
+        "lacks",
+        "expensive",
+        "slow",
+        "make",
+        "use",
+        "skip",
+        "wish",
+        "prefer it",
+    ];
+    let words = ascii_words(lower);
+    if words.iter().any(|w| EN.contains(&w.as_str())) {
+        // "I'd rather go with B", "more or less fine" and "use B" choose, they do not change.
+        let benign = [
+            "rather go",
+            "let's use",
+            "lets use",
+            "we'll use",
+            "we will use",
+            "i'll use",
+            "use option",
+            "use design",
+            "use plan",
+            "use the",
+            "more or less",
+        ];
+        let hits = words.iter().filter(|w| EN.contains(&w.as_str())).count();
+        let uses_only = words.iter().filter(|w| EN.contains(&w.as_str())).all(|w| w == "use" || w == "more");
+        return !(hits > 0 && uses_only && benign.iter().any(|b| lower.contains(b)));
+    }
+    false
+}
+
+fn ascii_words(lower: &str) -> Vec<String> {
+    lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+// ---- approval and commitment ----
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Polarity {
+    Positive,
+    Negative,
+    Neutral,
+}
+
+/// Korean approval words (glossed).
+const KO_APPROVAL: &[&str] = &[
+    "좋아",       // good
+    "좋네",       // good
+    "좋습니다",   // good
+    "좋다",       // good
+    "좋은 것 같", // seems good
+    "좋을 것 같", // would be good
+    "좋겠어요",   // would be good
+    "좋겠네",     // would be good
+    "괜찮",       // fine
+    "마음에 들",  // I like it
+    "맘에 들",    // I like it
+    "마음에 드",  // I like it (드네요, 드는)
+    "맘에 드",    // I like it (드네요)
+    "훌륭",       // excellent
+    "완벽",       // perfect
+    "최고",       // the best
+    "딱이",       // just right
+    "딱 좋",      // just right
+    "낫네",       // better
+    "나아요",     // better
+    "낫겠",       // would be better
+    "나을 것",    // would be better
+    "동의",       // agree
+    "승인",       // approve
+    "찬성",       // in favour
+    "오케이",     // okay
+];
+
+/// Korean disapproval words (glossed).
+const KO_DISAPPROVAL: &[&str] = &[
+    "별로",       // not really
+    "싫",         // dislike
+    "아닌 것 같", // does not seem right
+    "아니에요",   // it is not
+    "나빠",       // bad
+    "나쁘",       // bad
+    "글쎄",       // hmm, not sure
+    "모르겠",     // I don't know
+    "고민",       // still thinking
+    "헷갈",       // confused
+    "애매",       // vague
+];
+
+/// Whether the reply approves, disapproves or neither. `about_a_design` makes "X 게 좋아"
+/// an approval of the design named, not a stated preference ("빠른 게 좋아").
+fn approval(text: &str, lower: &str, about_a_design: bool) -> Polarity {
+    if text.chars().any(is_hangul) {
+        if KO_DISAPPROVAL.iter().any(|w| text.contains(w)) {
+            return Polarity::Negative;
+        }
+        let mut any = false;
+        for word in KO_APPROVAL {
+            for (at, _) in text.match_indices(word) {
+                if word.starts_with("좋") && !about_a_design && is_korean_preference(&text[..at]) {
+                    continue; // "빠른 게 좋아" states a preference, it approves nothing.
+                }
+                any = true;
+                if ko_negated(&text[..at], &text[at + word.len()..]) {
+                    return Polarity::Negative;
+                }
+            }
+        }
+        if any {
+            return Polarity::Positive;
+        }
+    }
+    en_approval(lower)
+}
+
+/// "안 좋아", "못 …", "괜찮지 않아": a negation right before or after, where a plan's "안"
+/// ("C안 좋아요", "2번 안 좋아요"? no: "2번안 좋아요") is not a negation.
+fn ko_negated(before: &str, after: &str) -> bool {
+    let b = before.trim_end();
+    let neg_before = (b.ends_with('안') && !is_plan_noun(b)) || b.ends_with('못') || b.ends_with("안 ");
+    // 지 않/지 못/지 마/진 않 (not, cannot, don't), 게 아니 (it is not that).
+    let tails = ["지 않", "지않", "지 못", "지못", "지는 않", "지 마", "진 않", "지 않", "게 아니"];
+    let neg_after = tails.iter().any(|t| after.starts_with(t) || after.trim_start().starts_with(t));
+    neg_before || neg_after
+}
+
+/// True when `before` ends in a plan noun "…안" (a design: "C안", "2번안", "추천안",
+/// "표준안") rather than the negation "안".
+pub fn is_plan_noun(before: &str) -> bool {
+    let Some(stem) = before.trim_end().strip_suffix('안') else {
+        return false;
+    };
+    let stem_trim = stem.trim_end();
+    let glued = stem.len() == stem_trim.len();
+    match stem_trim.chars().last() {
+        Some(c) if c.is_ascii_alphanumeric() => {
+            // "C안", "C 안", "2안"; a spaced form only after a lone letter or digit.
+            glued || stem_trim.chars().rev().nth(1).is_none_or(|p| !p.is_ascii_alphanumeric())
+        }
+        // 번 (number), 째 (ordinal), 천 (추천 recommended), 준 (표준 standard), 순 (단순 simple),
+        // 급 (고급 advanced), 종 (최종 final), 정 (수정 revised), 초 (초안 draft), 증 (검증 validated)
+        Some(c) => glued && "번째천준순급종정초증".contains(c),
+        None => false,
+    }
+}
+
+fn en_approval(lower: &str) -> Polarity {
+    let words = ascii_words(lower);
+    const GOOD: &[&str] = &[
+        "ok",
+        "okay",
+        "good",
+        "great",
+        "fine",
+        "nice",
+        "perfect",
+        "excellent",
+        "solid",
+        "works",
+        "love",
+        "like",
+        "lgtm",
+        "best",
+        "better",
+        "agree",
+        "agreed",
+        "approve",
+        "approved",
+        "awesome",
+        "fantastic",
+        "sensible",
+        "reasonable",
+        "right",
+        "brilliant",
+        "cool",
+        "yes",
+        "yep",
+        "yeah",
+        "sure",
+        "winner",
+        "ideal",
+    ];
+    const BAD: &[&str] = &["bad", "worse", "worst", "hate", "dislike", "awful", "terrible", "unsure", "meh", "wrong"];
+    const NEG: &[&str] = &[
+        "not", "no", "never", "don't", "dont", "doesn't", "doesnt", "isn't", "isnt", "aren't", "won't", "wouldn't",
+        "can't", "cant", "hardly", "nor", "neither",
+    ];
+    if words.iter().any(|w| BAD.contains(&w.as_str())) || lower.contains("not sure") || lower.contains("not a fan") {
+        return Polarity::Negative;
+    }
+    let mut any = false;
+    for (i, w) in words.iter().enumerate() {
+        if GOOD.contains(&w.as_str()) {
+            if words[i.saturating_sub(3)..i].iter().any(|p| NEG.contains(&p.as_str())) {
+                return Polarity::Negative;
+            }
+            any = true;
+        }
+    }
+    if any {
+        Polarity::Positive
+    } else {
+        Polarity::Neutral
+    }
+}
+
+/// Words that commit to a design (glossed): "할게요", "가자", "go with", "it is".
+fn commits(text: &str, lower: &str) -> bool {
+    const KO: &[&str] = &[
+        "할게",      // I'll do
+        "할께",      // I'll do (common misspelling)
+        "하겠",      // I will
+        "갈게",      // I'll go
+        "가겠",      // I will go
+        "가자",      // let's go
+        "가죠",      // let's go
+        "갑시다",    // let's go
+        "가요",      // let's go
+        "하자",      // let's do
+        "합시다",    // let's do
+        "하죠",      // let's do
+        "로 해요",   // let us do it (with that one)
+        "선택",      // choose
+        "결정",      // decide
+        "정했",      // decided
+        "확정",      // settle
+        "채택",      // adopt
+        "진행",      // proceed
+        "이걸로",    // with this
+        "그걸로",    // with that
+        "걸로",      // with that one
+        "쓸게",      // I'll use
+        "쓰자",      // let's use
+        "주세요",    // please (give me)
+        "원해",      // I want
+        "고를게",    // I'll pick
+        "골랐",      // picked
+        "찍을게",    // I'll pick
+        "마음에 들", // I like it (picks it)
+        "맘에 들",   // I like it (picks it)
+        "마음에 드", // I like it (picks it; 드네요)
+        "맘에 드",   // I like it (picks it; 드네요)
+        "으로요",    // (with) that one, please
+        "로요",      // (with) that one, please
+    ];
+    if KO.iter().any(|w| text.contains(w)) {
+        return true;
+    }
+    const EN: &[&str] = &[
+        "go with",
+        "going with",
+        "goes with",
+        "take",
+        "pick",
+        "choose",
+        "chose",
+        "select",
+        "prefer",
+        "want",
+        "it is",
+        "let's do",
+        "lets do",
+        "i'll have",
+        "settle on",
+        "vote for",
+        "we'll use",
+        "let's use",
+        "lets use",
+        "i'll use",
+        "confirm",
+        "decided",
+        "decide on",
+        "opt for",
+        "please",
+        "sold on",
+        "i'm going",
+        "we'll do",
+        "do it",
+        "run with",
+        "move forward",
+        "proceed",
+        "lock in",
+    ];
+    let padded = format!(" {} ", ascii_words(lower).join(" "));
+    EN.iter().any(|w| padded.contains(&format!(" {w} ")))
+}
+
+/// "이걸로", "that one": approval pointing at what is shown.
+fn deictic(text: &str, lower: &str) -> bool {
+    // 이걸로/그걸로/이것으로 (with this/that one), 그대로 (as it is).
+    ["이걸로", "그걸로", "이것으로", "그대로"].iter().any(|w| text.contains(w))
+        || ["that one", "this one", "as is", "as it is"].iter().any(|w| lower.contains(w))
+}
+
+/// A reply that is only a reference with fillers: "2", "B안", "option 3.", "두 번째",
+/// "음 1번이요", "Advanced Multi-Agent Pipeline"; not "2번 비용은요" (what about 2's cost).
+fn is_bare_reference(text: &str, refs: &[Ref]) -> bool {
+    let mut rest = text.to_ascii_lowercase();
+    for r in refs.iter().rev() {
+        if r.end > r.start && r.end <= rest.len() && rest.is_char_boundary(r.start) && rest.is_char_boundary(r.end) {
+            rest.replace_range(r.start..r.end, " ");
+        }
+    }
+    rest.split_whitespace().all(is_filler)
+}
+
+/// Korean pieces around a design reference (glossed): 번째/번 (number), 안 (plan), 째
+/// (ordinal), particles (으로요, 로요, 으로, 로, 이요, 요, 이, 가, 은, 는, 을, 를), 것/거/걸로/걸/게
+/// (the one), and fillers 음 (um), 그럼 (then), 저는/전 (as for me), 그냥 (just), 네 (yes),
+/// 일단 (for now), 설계안 (design).
+const KO_FILLERS: &[&str] = &[
+    "번째",
+    "번",
+    "안",
+    "째",
+    "으로요",
+    "로요",
+    "으로",
+    "로",
+    "이요",
+    "요",
+    "이",
+    "가",
+    "은",
+    "는",
+    "을",
+    "를",
+    "것",
+    "거",
+    "걸로",
+    "걸",
+    "게",
+    "음",
+    "그럼",
+    "저는",
+    "전",
+    "그냥",
+    "네",
+    "일단",
+    "설계안",
+];
+const EN_FILLERS: &[&str] = &[
+    "the", "a", "one", "option", "design", "plan", "pipeline", "please", "just", "then", "ok", "okay", "so", "um",
+    "uh", "hmm", "i", "guess", "think", "maybe", "number", "choice",
+];
+
+fn is_filler(word: &str) -> bool {
+    let mut w = word.trim_matches(|c: char| !c.is_alphanumeric());
+    if w.is_empty() || EN_FILLERS.contains(&w) {
+        return true;
+    }
+    while let Some(piece) = KO_FILLERS.iter().find(|f| w.starts_with(*f)) {
+        w = &w[piece.len()..];
+    }
+    w.is_empty()
+}
+
+/// "the simplest", "most secure", "가장 싼", "제일 간단한": asking which, not naming one.
+fn is_superlative(text: &str, lower: &str) -> bool {
+    // 가장/제일 (most).
+    text.contains("가장")
+        || text.contains("제일")
+        || ascii_words(lower)
+            .iter()
+            .any(|w| w == "most" || w == "least" || (w.len() > 5 && w.ends_with("est") && w != "interest"))
+}
+
+// ---- design references ----
+
+/// One place where the reply points at a design.
+#[derive(Debug, Clone, Copy)]
+struct Ref {
+    index: usize,
+    /// Said as "not this one": "2번 말고", "not the first".
+    rejected: bool,
+    /// Made through the word "recommended".
+    recommended: bool,
+    /// Made through a description ("the simple one"), not a number, letter or name.
+    described: bool,
+    /// Where it was said (bytes).
+    start: usize,
+    end: usize,
+}
+
+/// Every design the reply points at, in order of mention.
+fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) -> Vec<Ref> {
+    let count = designs.len();
+    let mut refs: Vec<(usize, usize, usize, bool)> = Vec::new(); // (start, end, index, recommended)
+    let mut described_from = usize::MAX;
+    if count == 0 {
+        return Vec::new();
+    }
+    let lower = text.to_ascii_lowercase();
+    let chars: Vec<(usize, char)> = lower.char_indices().collect();
+    let byte_at = |ci: usize| chars.get(ci).map(|(b, _)| *b).unwrap_or(lower.len());
+    let char_before = |b: usize| lower[..b].chars().next_back();
+    let char_after = |b: usize| lower[b..].chars().next();
+
+    // Numbers: "2번", "2안", "option 2", "#2", "2", "2로", "2 looks good".
+    for (ci, &(b, c)) in chars.iter().enumerate() {
+        if !c.is_ascii_digit() {
+            continue;
+        }
+        let end = byte_at(ci + 1);
+        if char_before(b).is_some_and(|p| p.is_ascii_alphanumeric() || p == '.' || p == '$' || p == ',')
+            || char_after(end).is_some_and(|n| {
+                n.is_ascii_alphanumeric()
+                    || n == '.' && lower[end + 1..].starts_with(|d: char| d.is_ascii_digit())
+                    || n == '%'
+                    || n == ':'
+            })
+        {
+            continue;
+        }
+        let n = c.to_digit(10).unwrap_or(0) as usize;
+        if n == 0 || n > count {
+            continue;
+        }
+        if number_is_design(&lower, b, end) {
+            refs.push((b, end, n - 1, false));
+        }
+    }
+    // Number words after a design noun: "option two", "number three", "design one".
+    for (i, word) in ["one", "two", "three"].iter().enumerate() {
+        for noun in ["option", "design", "plan", "number", "proposal", "choice", "no."] {
+            let phrase = format!("{noun} {word}");
+            for (at, _) in lower.match_indices(&phrase) {
+                let end = at + phrase.len();
+                if i < count && word_bounded(&lower, at, end) {
+                    refs.push((at, end, i, false));
+                }
+            }
+        }
+    }
+    // Ordinals.
+    for (i, words) in ORDINALS.iter().enumerate() {
+        for w in *words {
+            for (at, _) in lower.match_indices(w) {
+                let end = at + w.len();
+                if i < count && word_bounded(&lower, at, end) && ordinal_is_design(&lower, at, end) {
+                    refs.push((at, end, i, false));
+                }
+            }
+        }
+    }
+    for w in LAST_WORDS {
+        for (at, _) in lower.match_indices(w) {
+            let end = at + w.len();
+            if word_bounded(&lower, at, end) && ordinal_is_design(&lower, at, end) {
+                refs.push((at, end, count - 1, false));
+            }
+        }
+    }
+    for w in ["middle one", "the middle", "가운데", "중간 거", "중간 안", "중간안"] {
+        if count == 3 {
+            for (at, _) in lower.match_indices(w) {
+                refs.push((at, at + w.len(), 1, false));
+            }
+        }
+    }
+    // Letters: "B안", "option B", "plan c", "B it is", "C로".
+    for (ci, &(b, c)) in chars.iter().enumerate() {
+        if !matches!(c, 'a' | 'b' | 'c') {
+            continue;
+        }
+        let index = (c as u8 - b'a') as usize;
+        let end = byte_at(ci + 1);
+        if index >= count
+            || char_before(b).is_some_and(|p| p.is_ascii_alphanumeric() || p == '\'' || p == '-')
+            || char_after(end).is_some_and(|n| n.is_ascii_alphanumeric() || n == '\'' || n == '-')
+        {
+            continue;
+        }
+        let original = text[b..end].chars().next().unwrap_or(c);
+        if letter_is_design(&lower, b, end, original.is_ascii_uppercase()) {
+            refs.push((b, end, index, false));
+        }
+    }
+    // Recommended.
+    for w in ["추천", "recommended", "recommendation", "your pick", "you recommend", "you suggested", "suggested one"]
+    {
+        if let Some(r) = recommended.filter(|r| *r < count) {
+            for (at, _) in lower.match_indices(w) {
+                refs.push((at, at + w.len(), r, true));
+            }
+        }
+    }
+    // Names and descriptions, only where nothing more exact was said.
+    if refs.iter().all(|r| r.3) {
+        for (i, d) in designs.iter().enumerate() {
+            if let Some((at, end)) = name_mention(&lower, d) {
+                refs.push((at, end, i, false));
+            }
+        }
+        let descriptive = description_refs(&lower, designs);
+        if refs.iter().all(|r| r.3) {
+            described_from = refs.len();
+            refs.extend(descriptive);
+        }
+    }
+    // The seed's reader as a last resort, for short replies only.
+    if refs.is_empty() && text.split_whitespace().count() <= 3 {
+        let names: Vec<&str> = designs.iter().map(|d| d.name).collect();
+        if let Some(i) = parse_choice(text, &names, None) {
+            refs.push((0, 0, i, false));
+        }
+    }
+    let mut out: Vec<Ref> = refs
+        .iter()
+        .enumerate()
+        .map(|(k, &(start, end, index, rec))| Ref {
+            index,
+            rejected: is_rejected(&lower, start, end),
+            recommended: rec,
+            described: k >= described_from,
+            start,
+            end,
+        })
+        .collect();
+    out.sort_by_key(|r| r.start);
+    out
+}
+
+/// Ordinal words for the first three designs: 첫 번째/첫째 (first), 두 번째/둘째 (second),
+/// 세 번째/셋째 (third), and English.
+const ORDINALS: [&[&str]; 3] = [
+    &["첫 번째", "첫번째", "첫째", "첫 번", "첫번", "first", "1st"],
+    &["두 번째", "두번째", "둘째", "second", "2nd"],
+    &["세 번째", "세번째", "셋째", "third", "3rd"],
+];
+
+/// "the last one": 마지막 (last), and English.
+const LAST_WORDS: &[&str] = &["마지막", "last"];
+
+/// Nouns for a step inside a design, which an ordinal can also count: 단계 (step),
+/// 에이전트 (agent), 스텝 (step), 과정 (process), and English ones.
+const STEP_NOUNS: &[&str] = &[
+    "단계",
+    "에이전트",
+    "스텝",
+    "과정",
+    "step",
+    "agent",
+    "stage",
+    "part",
+    "phase",
+    "point",
+    "thing",
+    "time",
+    "place",
+    "priority",
+    "of all",
+    "draft",
+    "round",
+    "version",
+    "question",
+];
+
+fn ordinal_is_design(lower: &str, _start: usize, end: usize) -> bool {
+    let after = lower[end..].trim_start();
+    let next: String = after.chars().take_while(|c| c.is_alphanumeric()).collect();
+    !STEP_NOUNS.iter().any(|n| after.starts_with(n) || next == *n)
+        && !lower[..end].ends_with("at first")
+        && !lower[..end].ends_with("first of all")
+}
+
+/// Units and nouns that make a digit a quantity, not a design number: 개 (items), 명
+/// (people), 분 (minutes), 초 (seconds), 시간 (hours), 시 (o'clock), 일 (days), 주 (weeks),
+/// 달 (months), 년 (years), 단계 (steps), 가지 (kinds), 배 (times), 회 (rounds), 원 (won),
+/// 달러 (dollars), 퍼센트 (percent), and English ones.
+const QUANTITY_UNITS: &[&str] = &[
+    "개",
+    "명",
+    "분",
+    "초",
+    "시간",
+    "시",
+    "일",
+    "주",
+    "달",
+    "년",
+    "단계",
+    "가지",
+    "배",
+    "회",
+    "번째 단계",
+    "원",
+    "달러",
+    "퍼센트",
+    "agent",
+    "step",
+    "minute",
+    "min",
+    "hour",
+    "second",
+    "sec",
+    "day",
+    "week",
+    "month",
+    "year",
+    "time",
+    "x",
+    "k",
+    "m",
+    "percent",
+    "dollar",
+    "cent",
+    "page",
+    "line",
+    "word",
+    "person",
+    "people",
+    "user",
+    "item",
+    "thing",
+    "of them",
+    "of these",
+    "more",
+    "less",
+    "or more",
+    "max",
+    "stage",
+];
+
+/// Korean particles after a design number (glossed): 으로/로 (with), 이요/이에요/예요 (it is),
+/// 이/가 (subject), 은/는 (topic), 도 (also), 요 (polite), 을/를 (object).
+const NUMBER_PARTICLES: &[&str] =
+    &["으로", "로", "이요", "이에요", "예요", "이", "가", "는", "은", "도", "요", "을", "를"];
+
+/// Syllables that may follow such a particle and keep the number a design: 요 (polite
+/// ending), 할/해 (do), 갈/가 (go): "2로 할게요", "3이요", "1로 가죠".
+const AFTER_PARTICLE: &[char] = &['요', '할', '해', '갈', '가'];
+
+fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
+    let after = &lower[end..];
+    let after_t = after.trim_start();
+    let before = lower[..start].trim_end();
+    if after.starts_with('번') || after.starts_with('안') || after.starts_with(" 번") || after_t.starts_with("번 안")
+    {
+        return !after.starts_with("번째 단계") && !after.starts_with("번 더") && !after.starts_with("번 다시");
+    }
+    if before.ends_with('#') || before.ends_with("no.") {
+        return true;
+    }
+    let design_noun = ["option", "design", "plan", "number", "proposal", "choice", "pipeline", "version"];
+    if design_noun.iter().any(|n| before.ends_with(n)) {
+        return true;
+    }
+    if QUANTITY_UNITS.iter().any(|u| after_t.starts_with(u)) && !after_t.starts_with("more or less") {
+        return false;
+    }
+    if ["to", "under", "over", "than", "by", "at", "within", "about", "around", "only", "just"]
+        .iter()
+        .any(|w| before.ends_with(&format!(" {w}")) || before == *w)
+    {
+        return false;
+    }
+    // A lone digit in English, or one followed by a Korean particle: "2 looks good",
+    // "3 sounds fine", "2로 할게요", "3이 좋아요" (not "2가지", two kinds).
+    let ko_ok = NUMBER_PARTICLES.iter().any(|p| {
+        after
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.chars().next().is_none_or(|c| !is_hangul(c) || AFTER_PARTICLE.contains(&c)))
+    });
+    ko_ok || after.chars().next().is_none_or(|c| !is_hangul(c))
+}
+
+fn letter_is_design(lower: &str, start: usize, end: usize, upper: bool) -> bool {
+    let after = &lower[end..];
+    let after_t = after.trim_start();
+    let before = lower[..start].trim_end();
+    if after.starts_with('안') || after.starts_with(" 안") && !after.starts_with(" 안 ") {
+        return true;
+    }
+    if after.starts_with(" 안 ") {
+        // "B 안 좋아요" is most likely "plan B is good": a lone letter before 안.
+        return true;
+    }
+    let design_noun = ["option", "design", "plan", "proposal", "choice", "version", "pipeline", "number"];
+    if design_noun.iter().any(|n| before.ends_with(n)) {
+        return true;
+    }
+    let ko_particles = ["로", "으로", "가", "이", "는", "요", "도", "를", "을"];
+    if ko_particles.iter().any(|p| after.starts_with(p)) {
+        return true;
+    }
+    if lower.chars().any(is_hangul) && after_t.is_empty() {
+        return true;
+    }
+    // English: only a capital letter stands for a design ("B it is", "go with C");
+    // "a" is an article. A capital A counts only before a verb or at the end.
+    if !upper {
+        return false;
+    }
+    if &lower[start..end] != "a" {
+        return true;
+    }
+    let next: String = after_t.chars().take_while(|c| c.is_ascii_alphabetic() || *c == '\'').collect();
+    after_t.is_empty()
+        || after_t.starts_with([',', '.', '!', ')'])
+        || [
+            "it", "is", "please", "looks", "sounds", "seems", "works", "for", "then", "wins", "it's", "feels", "and",
+            "would", "will", "might", "could", "has", "gets",
+        ]
+        .contains(&next.as_str())
+}
+
+fn word_bounded(lower: &str, start: usize, end: usize) -> bool {
+    let before_ok = lower[..start].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric());
+    let after_ok = lower[end..].chars().next().is_none_or(|c| !c.is_ascii_alphanumeric());
+    before_ok && after_ok
+}
+
+/// "2번 말고", "not the first one", "B안은 빼고", "instead of A": a design turned down.
+fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
+    let after: String = lower[end..].chars().take(14).collect();
+    let before: String = {
+        let b = &lower[..start];
+        let n = b.chars().count();
+        b.chars().skip(n.saturating_sub(16)).collect()
+    };
+    // 말고/말구 (not … but), 빼 (leave out), 별로 (not really), 아니 (it isn't), 대신 (instead), 보다 (rather than).
+    let ko_after = [
+        "말고",
+        "말구",
+        "은 빼",
+        "는 빼",
+        "안은 빼",
+        "은 별로",
+        "는 별로",
+        "은 아니",
+        "는 아니",
+        "아니고",
+        "대신",
+        "보다",
+    ];
+    let en_before = ["not ", "instead of ", "rather than ", "over ", "except ", "other than ", "than "];
+    let after_words: String = after.chars().skip_while(|c| !c.is_whitespace() && !is_hangul(*c)).collect();
+    ko_after.iter().any(|k| {
+        after.trim_start_matches(['번', '안', ' ', '째']).starts_with(k) || after_words.trim_start().starts_with(k)
+    }) || ["번 말고", "안 말고", "번째 말고"].iter().any(|k| after.starts_with(k))
+        || en_before.iter().any(|k| {
+            before.ends_with(k)
+                || before.ends_with(&format!("{k}the "))
+                || before.ends_with(&format!("{k}option "))
+                || before.ends_with(&format!("{k}design "))
+                || before.ends_with(&format!("{k}plan "))
+        })
+}
+
+/// Where the reply names a design by its full name, or by its name without a last
+/// "pipeline"/"파이프라인" when two words or more remain (single distinctive name words
+/// are read as descriptions, in `description_refs`).
+fn name_mention(lower: &str, design: &DesignBrief) -> Option<(usize, usize)> {
+    let name = design.name.trim().to_ascii_lowercase();
+    if name.chars().count() >= 3 {
+        if let Some(at) = lower.find(&name) {
+            return Some((at, at + name.len()));
+        }
+    }
+    // The name without its generic last word: "고급 멀티 에이전트", "simple sequential".
+    let short = name.strip_suffix("파이프라인").or_else(|| name.strip_suffix("pipeline")).map(str::trim_end)?;
+    if short.split_whitespace().count() >= 2 {
+        if let Some(at) = lower.find(short) {
+            return Some((at, at + short.len()));
+        }
+    }
+    None
+}
+
+/// Words that stand for a design of each complexity (Korean glossed).
+const LOW_WORDS: &[&str] = &[
+    "simple",
+    "simplest",
+    "basic",
+    "lean",
+    "lightweight",
+    "light",
+    "minimal",
+    "sequential",
+    "cheapest",
+    "cheap",
+    "smallest",
+    "fastest",
+    "short",
+    "shortest",
+    "단순",    // simple
+    "간단",    // simple
+    "가벼운",  // light
+    "가장 싼", // cheapest
+    "제일 싼", // cheapest
+    "저렴한",  // cheap
+    "순차",    // sequential
+    "기본",    // basic
+];
+const MEDIUM_WORDS: &[&str] = &[
+    "standard",
+    "balanced",
+    "middle",
+    "validation",
+    "validated",
+    "validator",
+    "moderate",
+    "medium",
+    "표준", // standard
+    "균형", // balance
+    "검증", // validation
+    "보통", // medium
+];
+const HIGH_WORDS: &[&str] = &[
+    "advanced",
+    "multi-agent",
+    "multi agent",
+    "thorough",
+    "complex",
+    "full",
+    "heavy",
+    "cross-check",
+    "cross-checking",
+    "most robust",
+    "robust",
+    "elaborate",
+    "fancy",
+    "biggest",
+    "고급",      // advanced
+    "멀티",      // multi
+    "복잡",      // complex
+    "교차",      // cross(-check)
+    "꼼꼼",      // thorough
+    "제일 비싼", // most expensive
+    "본격",      // full-scale
+];
+
+/// Nouns that make a description point at a design: "the simple one", "검증 있는 안".
+const EN_REF_NOUNS: &[&str] =
+    &["one", "option", "design", "plan", "pipeline", "version", "approach", "setup", "proposal"];
+/// Korean reference nouns: 안 (plan), 거/것/걸/게 (the one), 쪽 (side), 버전 (version),
+/// 설계 (design), 파이프라인 (pipeline).
+const KO_REF_NOUNS: &[&str] = &["안", "거", "것", "걸", "쪽", "버전", "설계", "파이프라인", "게"];
+
+fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, usize, bool)> {
+    let mut out = Vec::new();
+    for (i, d) in designs.iter().enumerate() {
+        let mut words: Vec<String> = Vec::new();
+        match d.complexity {
+            Some(Complexity::Low) => words.extend(LOW_WORDS.iter().map(|w| w.to_string())),
+            Some(Complexity::Medium) => words.extend(MEDIUM_WORDS.iter().map(|w| w.to_string())),
+            Some(Complexity::High) => words.extend(HIGH_WORDS.iter().map(|w| w.to_string())),
+            None => {}
+        }
+        // Distinctive words of the name: "Lean", "검증", "Streaming".
+        for w in d.name.split(|c: char| c.is_whitespace() || c == '-' || c == '·') {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
+            let generic = ["pipeline", "파이프라인", "with", "the", "and", "design", "포함", "에이전트", "agent"];
+            if w.chars().count() >= 2 && !generic.contains(&w.as_str()) && !words.contains(&w) {
+                let shared =
+                    designs.iter().enumerate().any(|(j, o)| j != i && o.name.to_ascii_lowercase().contains(&w));
+                if !shared {
+                    words.push(w);
+                }
+            }
+        }
+        for w in &words {
+            for (at, _) in lower.match_indices(w.as_str()) {
+                let end = at + w.len();
+                if w.is_ascii() && !word_bounded(lower, at, end) {
+                    continue;
+                }
+                if points_at_design(lower, at, end) {
+                    out.push((at, end, i, false));
+                }
+            }
+        }
+    }
+    // A description that fits two designs names neither.
+    let mut indexes: Vec<usize> = out.iter().map(|r| r.2).collect();
+    indexes.sort_unstable();
+    indexes.dedup();
+    if indexes.len() > 1 {
+        return Vec::new();
+    }
+    out
+}
+
+fn points_at_design(lower: &str, start: usize, end: usize) -> bool {
+    if lower[end..].chars().next().is_some_and(is_hangul)
+        || lower[..start].chars().next_back().is_some_and(is_hangul)
+        || lower[end..].trim_start().chars().next().is_some_and(is_hangul)
+    {
+        // Korean: the rest of this word and the next two words hold a reference noun.
+        let rest = &lower[end..];
+        let mut words = rest.split_whitespace();
+        let tail = if rest.starts_with(char::is_whitespace) { "" } else { words.next().unwrap_or("") };
+        let tail_ok = KO_REF_NOUNS.iter().any(|n| {
+            tail.strip_prefix(['한', '된', '인', '있', '는', '적'].as_slice()).unwrap_or(tail).starts_with(n)
+                || tail.starts_with(n)
+                || tail.starts_with(&format!("한{n}"))
+                || tail.starts_with(&format!("적인{n}"))
+        });
+        let next_ok = words.take(2).any(|w| KO_REF_NOUNS.iter().any(|n| w.starts_with(n) && !w.starts_with("안 ")));
+        return tail_ok || next_ok;
+    }
+    let after = lower[end..].trim_start();
+    let before = lower[..start].trim_end();
+    EN_REF_NOUNS.iter().any(|n| after.starts_with(n) && word_bounded(after, 0, n.len()))
+        || before.ends_with("the one with")
+        || before.ends_with("one with")
+        || before.ends_with("with the")
+        || before.ends_with("the")
+        || before.ends_with("with")
+}
+
+// ---- answering questions ----
+
+/// What a question about the designs asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topic {
+    Cost,
+    Simplicity,
+    Security,
+    Speed,
+    Quality,
+    Recommendation,
+    Difference,
+}
+
+/// The topic a question asks about, from its words; `Difference` when none is clear.
+pub fn question_topic(text: &str) -> Topic {
+    let lower = text.to_ascii_lowercase();
+    let has = |list: &[&str]| list.iter().any(|w| lower.contains(w));
+    // Korean entries: 비용/싸/저렴/가격/얼마 (cost), 보안/개인정보/안전 (security),
+    // 빠르/빨리/속도/지연 (speed), 단순/간단/쉬/복잡 (simplicity), 정확/품질/신뢰/환각 (quality),
+    // 추천/어느 게 나/뭘 골 (recommendation).
+    if has(&["보안", "개인정보", "안전", "secur", "privacy", "safe", "pii"]) {
+        Topic::Security
+    } else if has(&[
+        "비용",
+        "싸",
+        "싼",
+        "저렴",
+        "가격",
+        "얼마",
+        "비싸",
+        "cost",
+        "cheap",
+        "price",
+        "expensive",
+        "budget",
+        "$",
+    ]) {
+        Topic::Cost
+    } else if has(&["빠르", "빨리", "빠른", "속도", "지연", "fast", "quick", "speed", "latency", "slow"]) {
+        Topic::Speed
+    } else if has(&[
+        "단순", "간단", "쉬운", "쉽", "복잡", "simple", "simplest", "easy", "easiest", "complex", "maintain",
+    ]) {
+        Topic::Simplicity
+    } else if has(&[
+        "정확",
+        "품질",
+        "신뢰",
+        "환각",
+        "검증",
+        "accura",
+        "quality",
+        "reliab",
+        "hallucinat",
+        "robust",
+        "error",
+    ]) {
+        Topic::Quality
+    } else if has(&[
+        "추천",
+        "어느 게 나",
+        "뭘 골",
+        "뭐가 나",
+        "recommend",
+        "should i",
+        "which one would",
+        "best",
+        "suggest",
+    ]) {
+        Topic::Recommendation
+    } else {
+        Topic::Difference
+    }
+}
+
+/// The low end of a cost estimate in cents: "~$0.05-0.10" → 5.
+fn cost_cents(cost: &str) -> Option<u64> {
+    let start = cost.find(|c: char| c.is_ascii_digit())?;
+    let number: String = cost[start..].chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    let (whole, frac) = number.split_once('.').unwrap_or((&number, ""));
+    let whole: u64 = whole.parse().ok()?;
+    let frac: String = frac.chars().chain("00".chars()).take(2).collect();
+    Some(whole * 100 + frac.parse::<u64>().unwrap_or(0))
+}
+
+/// Answers a question about the designs from their data, in the discussion's language:
+/// the cheapest, simplest, most secure, fastest or most thorough design, the
+/// recommendation, or how they differ. `about` narrows it to one design when named.
+pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignProposal], lang: Lang) -> String {
+    if designs.is_empty() {
+        return lang.pick("아직 비교할 설계안이 없습니다.", "There are no designs to compare yet.").to_string();
+    }
+    let ko = lang == Lang::Ko;
+    let label = |i: usize| format!("{}. {}", i + 1, designs[i].name);
+    let topic = question_topic(text);
+    if let Some(i) = about.filter(|i| *i < designs.len()) {
+        let d = &designs[i];
+        return match (topic, ko) {
+            (Topic::Cost, true) => format!("{}의 예상 비용은 실행당 {}입니다.", label(i), d.estimated_cost),
+            (Topic::Cost, false) => format!("{} is estimated at {} per run.", label(i), d.estimated_cost),
+            (_, true) => format!(
+                "{}: 에이전트 {}개({}), 복잡도 {}, 예상 비용 {}. 장점: {}. 단점: {}.",
+                label(i),
+                d.agents.len(),
+                d.flow(),
+                d.complexity.label(lang),
+                d.estimated_cost,
+                d.pros.first().map(String::as_str).unwrap_or("-"),
+                d.cons.first().map(String::as_str).unwrap_or("-")
+            ),
+            (_, false) => format!(
+                "{}: {} agents ({}), {} complexity, about {} per run. Pro: {}. Con: {}.",
+                label(i),
+                d.agents.len(),
+                d.flow(),
+                d.complexity.label(lang),
+                d.estimated_cost,
+                d.pros.first().map(String::as_str).unwrap_or("-"),
+                d.cons.first().map(String::as_str).unwrap_or("-")
+            ),
+        };
+    }
+    let by_min =
+        |key: &dyn Fn(&DesignProposal) -> u64| (0..designs.len()).min_by_key(|i| (key(&designs[*i]), *i)).unwrap_or(0);
+    let by_max = |key: &dyn Fn(&DesignProposal) -> u64| {
+        (0..designs.len()).max_by_key(|i| (key(&designs[*i]), usize::MAX - *i)).unwrap_or(0)
+    };
+    let checks = |d: &DesignProposal| {
+        ["validator", "cross_checker", "critic", "human_review", "guard"].iter().filter(|r| d.has_role(r)).count()
+            as u64
+    };
+    match topic {
+        Topic::Cost => {
+            let i = by_min(&|d| cost_cents(&d.estimated_cost).unwrap_or(u64::MAX));
+            if ko {
+                format!("가장 저렴한 것은 {}입니다 (실행당 {}).", label(i), designs[i].estimated_cost)
+            } else {
+                format!("The cheapest is {} ({} per run).", label(i), designs[i].estimated_cost)
+            }
+        }
+        Topic::Simplicity | Topic::Speed => {
+            let i = by_min(&|d| d.agents.len() as u64 * 10 + d.complexity as u64);
+            let n = designs[i].agents.len();
+            match (topic, ko) {
+                (Topic::Speed, true) => format!("가장 빠른 것은 단계가 가장 적은 {}입니다 (에이전트 {n}개).", label(i)),
+                (Topic::Speed, false) => format!("The fastest is {}, with the fewest steps ({n} agents).", label(i)),
+                (_, true) => format!("가장 단순한 것은 {}입니다 (에이전트 {n}개: {}).", label(i), designs[i].flow()),
+                (_, false) => format!("The simplest is {} ({n} agents: {}).", label(i), designs[i].flow()),
+            }
+        }
+        Topic::Security => {
+            let i = by_max(&|d| d.has_role("guard") as u64 * 10 + d.has_role("validator") as u64 * 3 + checks(d));
+            let guard = designs[i].has_role("guard");
+            match (guard, ko) {
+                (true, true) => format!("보안에 가장 강한 것은 개인정보 보호 필터가 있는 {}입니다.", label(i)),
+                (true, false) => format!("The most secure is {}: it has a privacy guard.", label(i)),
+                (false, true) => format!(
+                    "입력 검증 단계가 가장 많은 {} 보안에 가장 유리합니다. 개인정보 보호 필터를 원하시면 말씀해 주세요.",
+                    with_subject(&label(i))
+                ),
+                (false, false) => format!(
+                    "{} checks its input most, so it is the safest; ask for a privacy guard if you need one.",
+                    label(i)
+                ),
+            }
+        }
+        Topic::Quality => {
+            let i = by_max(&|d| checks(d) * 10 + d.complexity as u64);
+            if ko {
+                format!(
+                    "결과 품질을 가장 잘 지키는 것은 검증 단계가 가장 많은 {}입니다 ({}).",
+                    label(i),
+                    designs[i].flow()
+                )
+            } else {
+                format!("The most thorough is {}: it has the most checks ({}).", label(i), designs[i].flow())
+            }
+        }
+        Topic::Recommendation => {
+            let i = designs.iter().position(|d| d.recommended).unwrap_or(0);
+            let why = designs[i].pros.first().cloned().unwrap_or_default();
+            if ko {
+                format!("추천은 {}입니다: {why}.", label(i))
+            } else {
+                format!("I recommend {}: {why}.", label(i))
+            }
+        }
+        Topic::Difference => {
+            let lines: Vec<String> = (0..designs.len())
+                .map(|i| {
+                    let d = &designs[i];
+                    if ko {
+                        format!(
+                            "{}: 에이전트 {}개, 복잡도 {}, {}",
+                            label(i),
+                            d.agents.len(),
+                            d.complexity.label(lang),
+                            d.estimated_cost
+                        )
+                    } else {
+                        format!(
+                            "{}: {} agents, {} complexity, {}",
+                            label(i),
+                            d.agents.len(),
+                            d.complexity.label(lang),
+                            d.estimated_cost
+                        )
+                    }
+                })
+                .collect();
+            lines.join("\n")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::design::fallback_designs;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// The hand-written replies and their expected readings.
+    const DATASET: &str = include_str!("../../tests/data/debate_replies.tsv");
+
+    fn read(text: &str, lang: Lang) -> Reading {
+        let designs = fallback_designs("build a news digest", "Markdown", lang);
+        read_reply(text, &briefs(&designs), Some(1), lang)
+    }
+
+    #[test]
+    fn every_class_and_language_reads_at_least_95_percent_of_the_dataset() {
+        let mut scores: std::collections::BTreeMap<(String, String), (usize, usize)> = Default::default();
+        let mut misses = Vec::new();
+        for line in DATASET.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            let mut cols = line.splitn(3, '\t');
+            let (Some(lang), Some(expected), Some(text)) = (cols.next(), cols.next(), cols.next()) else {
+                panic!("malformed line: {line}");
+            };
+            let lang = Lang::from_tag(lang);
+            let got = read(text, lang).notation();
+            let class = expected.split(':').next().unwrap_or(expected).to_string();
+            let entry = scores.entry((lang.tag().to_string(), class)).or_default();
+            entry.1 += 1;
+            if got == expected {
+                entry.0 += 1;
+            } else {
+                misses.push(format!("{text} → {got} (want {expected})"));
+            }
+        }
+        assert!(scores.values().map(|s| s.1).sum::<usize>() >= 200);
+        for ((lang, class), (hit, total)) in &scores {
+            assert!(*hit * 100 >= *total * 95, "{lang} {class}: {hit}/{total}\n{}", misses.join("\n"));
+        }
+    }
+
+    #[test]
+    fn the_issue_s_misread_replies_settle_on_the_right_design() {
+        let cases: &[(&str, Lang, Option<usize>)] = &[
+            ("1번 안으로 가겠습니다", Lang::Ko, Some(0)),
+            ("C안이 마음에 들어요", Lang::Ko, Some(2)),
+            ("C안 좋아요", Lang::Ko, Some(2)),
+            ("option B it is", Lang::En, Some(1)),
+            ("the second one", Lang::En, Some(1)),
+            ("3 sounds fine to me", Lang::En, Some(2)),
+            // The page's own hint examples.
+            ("2번이 좋아요", Lang::Ko, Some(1)),
+            ("2 looks good", Lang::En, Some(1)),
+            // Not choices.
+            ("안 좋아요", Lang::Ko, None),
+            ("3번 안 좋아요", Lang::Ko, None),
+            ("not good", Lang::En, None),
+            // Satisfied, no design named: the confirm step asks which (seed 000).
+            ("좋아요", Lang::Ko, None),
+            // The recommendation named.
+            ("추천안으로 할게요", Lang::Ko, Some(1)),
+            ("go with the recommended one", Lang::En, Some(1)),
+        ];
+        for (text, lang, want) in cases {
+            assert_eq!(read(text, *lang).picked(), *want, "{text}");
+        }
+        assert!(matches!(read("C안 좋아요", Lang::Ko), Reading::Approve(2)));
+        assert!(matches!(read("option B it is", Lang::En), Reading::Choose(1)));
+        assert!(matches!(read("3 sounds fine to me", Lang::En), Reading::Approve(2)));
+    }
+
+    #[test]
+    fn hedges_questions_and_start_over_are_not_choices() {
+        let cases: &[(&str, Lang, &str)] = &[
+            ("좋긴 한데 비용을 줄여 주세요", Lang::Ko, "feedback:all"),
+            ("looks good but make it cheaper", Lang::En, "feedback:all"),
+            ("2번이 좋은데 에이전트를 하나 줄여 주세요", Lang::Ko, "feedback:2"),
+            ("어느 게 제일 싸요?", Lang::Ko, "question"),
+            ("which one is cheapest?", Lang::En, "question"),
+            ("could you add a privacy filter?", Lang::En, "feedback:all"),
+            ("처음부터 다시 할게요", Lang::Ko, "start_over"),
+            ("let's start over", Lang::En, "start_over"),
+            ("", Lang::En, "unclear"),
+        ];
+        for (text, lang, want) in cases {
+            assert_eq!(read(text, *lang).notation(), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn unsettled_replies_are_flagged_for_a_model() {
+        let designs = fallback_designs("news", "Markdown", Lang::Ko);
+        let cases = [
+            ("네", false),
+            ("음…", false),
+            ("2번 비용은요", false),
+            ("2번으로 할게요", true),
+            ("비용을 줄여 주세요", true),
+            ("별로예요", true),
+            ("어느 게 싸요?", true),
+        ];
+        for (text, want) in cases {
+            assert_eq!(read_reply_settled(text, &briefs(&designs), Some(1), Lang::Ko).1, want, "{text}");
+        }
+        let p = reply_prompt("네 </user_input> 2번", &designs, Lang::Ko);
+        assert!(p.json_output && p.turns[0].text.contains("2. 검증 포함 표준 파이프라인"));
+        assert!(p.turns[0].text.contains("&lt;/user_input&gt;"), "the reply stays isolated");
+    }
+
+    #[test]
+    fn model_readings_are_checked() {
+        let cases: &[(&str, Result<Reading, ()>)] = &[
+            (r#"{"kind":"choose","design":2}"#, Ok(Reading::Choose(1))),
+            (r#"```json\n{"kind":"approve","design":"3"}\n```"#, Ok(Reading::Approve(2))),
+            (
+                r#"{"kind":"approve_recommended","design":null}"#,
+                Ok(Reading::ApproveRecommended { design: Some(1), named: true }),
+            ),
+            (r#"{"kind":"feedback","design":null}"#, Ok(Reading::Feedback(None))),
+            (r#"{"kind":"question","design":1}"#, Ok(Reading::Question(Some(0)))),
+            (r#"{"kind":"start_over"}"#, Ok(Reading::StartOver)),
+            (r#"{"kind":"choose","design":7}"#, Err(())),
+            (r#"{"kind":"choose"}"#, Err(())),
+            (r#"{"kind":"dance"}"#, Err(())),
+            ("not json", Err(())),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(parse_reply_reading(raw, 3, Some(1)).map_err(|_| ()), *want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn plan_nouns_are_told_from_the_negation_an() {
+        let cases = [
+            ("C안", true),
+            ("C 안", true),
+            ("2번안", true),
+            ("추천안", true),
+            ("표준안", true),
+            ("", false),
+            ("정말 안", false),
+            ("3번 안", false),
+            ("별로", false),
+        ];
+        for (before, want) in cases {
+            assert_eq!(is_plan_noun(before), want, "{before}");
+        }
+    }
+
+    #[test]
+    fn names_only_readers_work_without_design_data() {
+        let names = ["Lean", "Checked", "Thorough"];
+        assert_eq!(read_reply_names("let's go with Checked", &names, None, Lang::En), Reading::Choose(1));
+        assert_eq!(read_reply_names("2번이 좋아요", &names, None, Lang::Ko), Reading::Approve(1));
+        assert_eq!(
+            read_reply_names("좋아요", &names, None, Lang::Ko),
+            Reading::ApproveRecommended { design: None, named: false }
+        );
+    }
+
+    #[test]
+    fn questions_are_answered_from_the_design_data() {
+        let designs = fallback_designs("build a news digest", "Markdown", Lang::En);
+        let cases: &[(&str, Option<usize>, Lang, &str)] = &[
+            ("which one is cheapest?", None, Lang::En, "The cheapest is 1. Simple Sequential Pipeline"),
+            ("which is the simplest?", None, Lang::En, "The simplest is 1."),
+            ("which is most accurate?", None, Lang::En, "The most thorough is 3."),
+            ("which is fastest?", None, Lang::En, "The fastest is 1."),
+            ("what would you recommend?", None, Lang::En, "I recommend 2."),
+            ("what does B cost?", Some(1), Lang::En, "~$0.05-0.10"),
+            ("what's the difference?", None, Lang::En, "3. Advanced Multi-Agent Pipeline: 6 agents"),
+        ];
+        for (q, about, lang, want) in cases {
+            let answer = answer_question(q, *about, &designs, *lang);
+            assert!(answer.contains(want), "{q}: {answer}");
+        }
+        let ko = fallback_designs("뉴스 요약", "", Lang::Ko);
+        let answer = answer_question("어느 게 제일 싸요?", None, &ko, Lang::Ko);
+        assert!(answer.starts_with("가장 저렴한 것은 1. 단순 순차 파이프라인"), "{answer}");
+        let secure = answer_question("보안은 어느 게 나아요?", None, &ko, Lang::Ko);
+        assert!(secure.contains("3. 고급 멀티 에이전트 파이프라인이 보안에"), "{secure}");
+        assert_eq!(answer_question("?", None, &[], Lang::En), "There are no designs to compare yet.");
+    }
+
+    #[test]
+    fn topics_are_read_from_question_words() {
+        let cases = [
+            ("어느 게 제일 싸요?", Topic::Cost),
+            ("which is most secure?", Topic::Security),
+            ("뭐가 제일 빨라요? 속도가 중요해요", Topic::Speed),
+            ("which is easiest to maintain?", Topic::Simplicity),
+            ("정확도는 어느 게 높아요?", Topic::Quality),
+            ("what do you recommend?", Topic::Recommendation),
+            ("차이가 뭐예요?", Topic::Difference),
+        ];
+        for (q, want) in cases {
+            assert_eq!(question_topic(q), want, "{q}");
+        }
+    }
+}
