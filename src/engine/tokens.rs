@@ -13,6 +13,8 @@
 
 use std::borrow::Cow;
 
+use super::prompt::Prompt;
+
 // Costs fitted by least squares on the corpus against o200k_base (held-out halves agree
 // within 6 %). A Hangul run pays a start-up cost because o200k tends to split a word's
 // particle or ending off its stem.
@@ -90,6 +92,31 @@ pub fn estimate(text: &str) -> u32 {
         previous = Some(c);
     }
     total.round() as u32
+}
+
+/// Tokens a chat template adds around each message (role markers, separators).
+const PER_MESSAGE: u32 = 4;
+/// Tokens that open the assistant's answer.
+const ANSWER_PRIMING: u32 = 3;
+
+/// Estimated input tokens of a whole prompt: system text, turns, tool calls and results, the
+/// tools' JSON Schemas, and the chat template's few tokens per message.
+pub fn estimate_prompt(prompt: &Prompt) -> u32 {
+    let mut total = ANSWER_PRIMING;
+    if !prompt.system.is_empty() {
+        total += PER_MESSAGE + estimate(&prompt.system);
+    }
+    for turn in &prompt.turns {
+        total += PER_MESSAGE + estimate(&turn.text);
+        for call in &turn.tool_calls {
+            total += PER_MESSAGE + estimate(&call.name) + estimate(&call.arguments);
+        }
+    }
+    for tool in &prompt.tools {
+        total +=
+            PER_MESSAGE + estimate(&tool.name) + estimate(&tool.description) + estimate(&tool.parameters.to_string());
+    }
+    total
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -315,6 +342,29 @@ mod tests {
         assert!((8..=16).contains(&korean), "{korean}");
         let english = estimate("The meeting starts at three this afternoon");
         assert!((6..=10).contains(&english), "{english}");
+    }
+
+    #[test]
+    fn prompt_estimate_adds_every_part_and_the_template() {
+        use crate::engine::prompt::{ToolCall, ToolSpec, Turn};
+        let mut prompt = Prompt::single("You are helpful.", "안녕하세요");
+        let base = estimate_prompt(&prompt);
+        assert_eq!(base, ANSWER_PRIMING + 2 * PER_MESSAGE + estimate("You are helpful.") + estimate("안녕하세요"));
+        let mut answer = Turn::assistant("");
+        answer.tool_calls.push(ToolCall {
+            id: "c1".into(),
+            name: "read_attachment".into(),
+            arguments: r#"{"name":"a.txt"}"#.into(),
+        });
+        prompt.turns.push(answer);
+        let with_call = estimate_prompt(&prompt);
+        assert!(with_call > base + 2 * PER_MESSAGE, "{with_call} vs {base}");
+        prompt.tools.push(ToolSpec {
+            name: "t".into(),
+            description: "does t".into(),
+            parameters: serde_json::json!({"type":"object"}),
+        });
+        assert!(estimate_prompt(&prompt) > with_call);
     }
 
     #[test]
