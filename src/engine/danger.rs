@@ -1498,6 +1498,24 @@ mod tests {
     }
 
     #[test]
+    fn arbitrary_text_is_read_without_panic_and_the_same_way_twice() {
+        let pieces = [
+            "rm", " -rf", " /", "'", "\"", "\\", "#", "\n", "<<", "EOF", ">", "|", "&", ";", "(", ")", "{", "}", ":",
+            "DELETE", " FROM", " WHERE", " 1=1", "--", "/*", "*/", "```", "sql", "bash", "$(", "`", "가", "\t", "=",
+        ];
+        let mut seed: u32 = 7;
+        for round in 0..400 {
+            let mut text = String::new();
+            for _ in 0..(round % 40) {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                text.push_str(pieces[(seed >> 16) as usize % pieces.len()]);
+            }
+            assert_eq!(assess(&text), assess(&text), "{text:?}");
+            assert_eq!(assess_markdown(&text), assess_markdown(&text), "{text:?}");
+        }
+    }
+
+    #[test]
     fn every_kind_has_a_message_in_both_languages() {
         let kinds = [
             RecursiveDelete,
