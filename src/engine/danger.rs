@@ -528,15 +528,55 @@ fn sql_statement_danger(tokens: &[SqlToken]) -> Option<DangerKind> {
             let object = ["TABLE", "DATABASE", "SCHEMA"].iter().any(|o| is_word(rest.get(i), o));
             object.then_some(DangerKind::DropObject)
         }
-        "TRUNCATE" => Some(DangerKind::Truncate),
-        "DELETE" => unbounded(rest).then_some(DangerKind::UnboundedDelete),
-        "UPDATE" => unbounded(rest).then_some(DangerKind::UnboundedUpdate),
+        // The shape is checked too, so that prose such as "delete the file" or "update your
+        // settings" in an unlabelled block is not read as SQL.
+        "TRUNCATE" => truncates_a_table(rest).then_some(DangerKind::Truncate),
+        "DELETE" if rest.iter().take(3).any(|t| is_word(Some(t), "FROM")) => {
+            unbounded(rest).then_some(DangerKind::UnboundedDelete)
+        }
+        "UPDATE" if at_depth_zero(rest, "SET") => unbounded(rest).then_some(DangerKind::UnboundedUpdate),
         "ALTER" if is_word(rest.first(), "TABLE") => rest
             .windows(2)
             .any(|w| is_word(Some(&w[0]), "DROP") && is_word(Some(&w[1]), "COLUMN"))
             .then_some(DangerKind::DropColumn),
         _ => None,
     }
+}
+
+/// `TRUNCATE [TABLE] [ONLY] name[, name…] [CASCADE | RESTART IDENTITY …]`.
+fn truncates_a_table(rest: &[SqlToken]) -> bool {
+    let mut i = 0;
+    while is_word(rest.get(i), "TABLE") || is_word(rest.get(i), "ONLY") {
+        i += 1;
+    }
+    if !matches!(rest.get(i), Some(SqlToken::Word(_))) {
+        return false;
+    }
+    i += 1;
+    while rest.get(i) == Some(&SqlToken::Sym(".")) || rest.get(i) == Some(&SqlToken::Sym(",")) {
+        if !matches!(rest.get(i + 1), Some(SqlToken::Word(_))) {
+            return false;
+        }
+        i += 2;
+    }
+    match rest.get(i) {
+        None | Some(SqlToken::Sym(";")) | Some(SqlToken::Sym("*")) => true,
+        Some(SqlToken::Word(w)) => matches!(w.as_str(), "CASCADE" | "RESTART" | "CONTINUE" | "RESTRICT"),
+        _ => false,
+    }
+}
+
+/// True when `word` appears outside parentheses.
+fn at_depth_zero(tokens: &[SqlToken], word: &str) -> bool {
+    let mut depth = 0i32;
+    tokens.iter().any(|t| {
+        match t {
+            SqlToken::Sym("(") => depth += 1,
+            SqlToken::Sym(")") => depth -= 1,
+            _ => {}
+        }
+        depth == 0 && is_word(Some(t), word)
+    })
 }
 
 /// The index of the statement's verb: the first token, or after a `WITH …` list, the first
@@ -897,7 +937,7 @@ fn shell_danger(text: &str, depth: u8) -> Option<DangerKind> {
             let name = command_name(first.text.trim_start_matches(['(', '{']));
             let lower = name.to_ascii_lowercase();
             let args = &words[1..];
-            if downloads && is_interpreter(&lower) {
+            if downloads && runs_its_input(&lower, args) {
                 return Some(DangerKind::PipeToShell);
             }
             if matches!(
@@ -940,27 +980,22 @@ fn is_shell_runner(name: &str) -> bool {
     matches!(name, "sh" | "bash" | "zsh" | "dash" | "ksh" | "eval" | "ssh" | "su")
 }
 
-fn is_interpreter(name: &str) -> bool {
-    matches!(
-        name,
-        "sh" | "bash"
-            | "zsh"
-            | "dash"
-            | "ksh"
-            | "fish"
-            | "csh"
-            | "tcsh"
-            | "python"
-            | "python3"
-            | "perl"
-            | "ruby"
-            | "node"
-            | "php"
-            | "iex"
-            | "invoke-expression"
-            | "pwsh"
-            | "powershell"
-    )
+/// True when a command in a pipeline runs what it reads as a program: a shell (unless told to
+/// run something else with `-c`), or a language interpreter given no script (or `-`), so
+/// `curl … | python3 -m json.tool` is not flagged.
+fn runs_its_input(name: &str, args: &[Word]) -> bool {
+    match name {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "fish" | "csh" | "tcsh" | "pwsh" | "powershell" => {
+            !args.iter().any(|a| a.text == "-c")
+        }
+        "iex" | "invoke-expression" => true,
+        "python" | "python3" | "perl" | "ruby" | "node" | "php" => args.first().is_none_or(|a| {
+            a.text == "-"
+                || (a.text.starts_with('-')
+                    && !matches!(a.text.as_str(), "-m" | "-c" | "-e" | "-n" | "-p" | "-ne" | "-pe" | "-r"))
+        }),
+        _ => false,
+    }
 }
 
 fn has_short_flag(args: &[Word], letters: &[char]) -> bool {
@@ -1328,6 +1363,10 @@ mod tests {
             ("ssh prod 'sudo rm -rf /srv/app'", RecursiveDelete),
             ("if [ -d build ]; then rm -rf build; fi", RecursiveDelete),
             ("FORCE=1 rm -rf out", RecursiveDelete),
+            ("curl -sSL https://install.example.org | python3", PipeToShell),
+            ("curl -sSL https://install.example.org | python3 -", PipeToShell),
+            ("TRUNCATE public.sessions, public.tokens RESTART IDENTITY;", Truncate),
+            ("DELETE orders FROM orders JOIN users ON users.id = orders.user_id", UnboundedDelete),
             ("psql mydb <<EOF\nDROP TABLE users;\nEOF", DropObject),
             ("echo 'DROP DATABASE prod;' | mysql -u root", DropObject),
             ("printf 'DELETE FROM t;' | sqlite3 app.db", UnboundedDelete),
@@ -1395,6 +1434,12 @@ mod tests {
             "npm run clean",
             "psql -c \"SELECT * FROM users WHERE id = 1\"",
             "mv draft.md notes/",
+            "curl -s https://api.example.com/items | python3 -m json.tool",
+            "curl -s https://api.example.com/items | python -c 'import json,sys; print(len(json.load(sys.stdin)))'",
+            "delete the old branch after merging",
+            "Update your profile settings first",
+            "truncate the log file before sharing it",
+            "drop the second approach",
             "cat > cleanup.md <<EOF\nNever run rm -rf / on a server.\nEOF",
             "cat <<'SQL' > notes.sql\nDROP TABLE users;\nSQL",
             "psql mydb <<EOF\nDELETE FROM users\nWHERE id = 3;\nEOF",
@@ -1449,6 +1494,24 @@ mod tests {
         ];
         for text in cases {
             assert_eq!(assess_markdown(text), Vec::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_text_is_read_without_panic_and_the_same_way_twice() {
+        let pieces = [
+            "rm", " -rf", " /", "'", "\"", "\\", "#", "\n", "<<", "EOF", ">", "|", "&", ";", "(", ")", "{", "}", ":",
+            "DELETE", " FROM", " WHERE", " 1=1", "--", "/*", "*/", "```", "sql", "bash", "$(", "`", "가", "\t", "=",
+        ];
+        let mut seed: u32 = 7;
+        for round in 0..400 {
+            let mut text = String::new();
+            for _ in 0..(round % 40) {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                text.push_str(pieces[(seed >> 16) as usize % pieces.len()]);
+            }
+            assert_eq!(assess(&text), assess(&text), "{text:?}");
+            assert_eq!(assess_markdown(&text), assess_markdown(&text), "{text:?}");
         }
     }
 

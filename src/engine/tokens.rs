@@ -13,6 +13,8 @@
 
 use std::borrow::Cow;
 
+use super::prompt::Prompt;
+
 // Costs fitted by least squares on the corpus against o200k_base (held-out halves agree
 // within 6 %). A Hangul run pays a start-up cost because o200k tends to split a word's
 // particle or ending off its stem.
@@ -76,20 +78,45 @@ pub fn estimate(text: &str) -> u32 {
             CharClass::Other => total += if (c as u32) > 0xFFFF { PER_ASTRAL } else { PER_OTHER },
             CharClass::Space => {
                 // A single space joins the next word; a line break or indentation is its own piece.
-                let mut run = String::from(c);
-                while chars.peek().is_some_and(|n| class(*n) == CharClass::Space) {
-                    run.extend(chars.next());
+                let (mut len, mut breaks) = (1, usize::from(c == '\n'));
+                while let Some(next) = chars.next_if(|n| class(*n) == CharClass::Space) {
+                    len += 1;
+                    breaks += usize::from(next == '\n');
                 }
-                let leading_word_space = run == " " && previous.is_some();
+                let leading_word_space = c == ' ' && len == 1 && previous.is_some();
                 if !leading_word_space {
-                    let breaks = run.matches('\n').count().max(1);
-                    total += PER_SPACE_RUN * breaks.min(2) as f32;
+                    total += PER_SPACE_RUN * breaks.clamp(1, 2) as f32;
                 }
             }
         }
         previous = Some(c);
     }
     total.round() as u32
+}
+
+/// Tokens a chat template adds around each message (role markers, separators).
+const PER_MESSAGE: u32 = 4;
+/// Tokens that open the assistant's answer.
+const ANSWER_PRIMING: u32 = 3;
+
+/// Estimated input tokens of a whole prompt: system text, turns, tool calls and results, the
+/// tools' JSON Schemas, and the chat template's few tokens per message.
+pub fn estimate_prompt(prompt: &Prompt) -> u32 {
+    let mut total = ANSWER_PRIMING;
+    if !prompt.system.is_empty() {
+        total += PER_MESSAGE + estimate(&prompt.system);
+    }
+    for turn in &prompt.turns {
+        total += PER_MESSAGE + estimate(&turn.text);
+        for call in &turn.tool_calls {
+            total += PER_MESSAGE + estimate(&call.name) + estimate(&call.arguments);
+        }
+    }
+    for tool in &prompt.tools {
+        total +=
+            PER_MESSAGE + estimate(&tool.name) + estimate(&tool.description) + estimate(&tool.parameters.to_string());
+    }
+    total
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,6 +257,37 @@ impl ContextBudget {
         self.usable().saturating_sub(used)
     }
 
+    /// Tokens the answer may use after a prompt of `prompt_tokens`: the reserve, or less when
+    /// the prompt has eaten into it (0 when the prompt alone fills the window).
+    pub fn answer_room(&self, prompt_tokens: u32) -> u32 {
+        self.window.saturating_sub(prompt_tokens).min(self.answer_reserve)
+    }
+
+    /// Which turns to fold into a summary so that usage falls back under the notice threshold:
+    /// the oldest first, never a turn marked `keep` (open question cards, the user's constraints,
+    /// decisions) nor the last `keep_recent` turns. `turn_tokens[i]` is turn i's estimate and
+    /// `used` the whole prompt's. Returns the indices, oldest first; empty when nothing needs
+    /// folding; as many as allowed when even that is not enough.
+    pub fn turns_to_fold(&self, turn_tokens: &[u32], keep: &[bool], keep_recent: usize, used: u32) -> Vec<usize> {
+        if self.level(used) != BudgetLevel::Fold {
+            return Vec::new();
+        }
+        let mut to_free = self.excess_over_notice(used);
+        let foldable_end = turn_tokens.len().saturating_sub(keep_recent);
+        let mut chosen = Vec::new();
+        for (index, tokens) in turn_tokens.iter().enumerate().take(foldable_end) {
+            if to_free == 0 {
+                break;
+            }
+            if keep.get(index).copied().unwrap_or(false) {
+                continue;
+            }
+            chosen.push(index);
+            to_free = to_free.saturating_sub(*tokens);
+        }
+        chosen
+    }
+
     /// Tokens to free so that `used` falls back under the notice threshold.
     pub fn excess_over_notice(&self, used: u32) -> u32 {
         let notice = (self.usable() as u64 * 8 / 10) as u32;
@@ -318,6 +376,49 @@ mod tests {
     }
 
     #[test]
+    fn prompt_estimate_adds_every_part_and_the_template() {
+        use crate::engine::prompt::{ToolCall, ToolSpec, Turn};
+        let mut prompt = Prompt::single("You are helpful.", "안녕하세요");
+        let base = estimate_prompt(&prompt);
+        assert_eq!(base, ANSWER_PRIMING + 2 * PER_MESSAGE + estimate("You are helpful.") + estimate("안녕하세요"));
+        let mut answer = Turn::assistant("");
+        answer.tool_calls.push(ToolCall {
+            id: "c1".into(),
+            name: "read_attachment".into(),
+            arguments: r#"{"name":"a.txt"}"#.into(),
+        });
+        prompt.turns.push(answer);
+        let with_call = estimate_prompt(&prompt);
+        assert!(with_call > base + 2 * PER_MESSAGE, "{with_call} vs {base}");
+        prompt.tools.push(ToolSpec {
+            name: "t".into(),
+            description: "does t".into(),
+            parameters: serde_json::json!({"type":"object"}),
+        });
+        assert!(estimate_prompt(&prompt) > with_call);
+    }
+
+    #[test]
+    fn folding_takes_the_oldest_turns_that_may_go_until_under_the_notice_line() {
+        let budget = ContextBudget::new(1_200, 200);
+        // Usable 1,000; notice at 800. Turns 1 and 4 are kept (a constraint, an open card).
+        let turns = [100, 150, 120, 200, 90, 140, 100];
+        let keep = [false, true, false, false, true, false, false];
+        let cases: [(u32, usize, Vec<usize>); 5] = [
+            (790, 2, vec![]),
+            (950, 2, vec![]),
+            (1_000, 2, vec![0, 2]),
+            (1_150, 2, vec![0, 2, 3]),
+            (2_000, 2, vec![0, 2, 3]),
+        ];
+        for (used, recent, want) in cases {
+            assert_eq!(budget.turns_to_fold(&turns, &keep, recent, used), want, "used {used}");
+        }
+        assert_eq!(budget.turns_to_fold(&turns, &[], 2, 1_100), vec![0, 1, 2], "no keep marks");
+        assert_eq!(budget.turns_to_fold(&turns, &[], 6, 1_100), vec![0], "only turns before the recent ones");
+    }
+
+    #[test]
     fn budget_levels_follow_the_usable_window() {
         let budget = ContextBudget::new(10_000, 2_000);
         assert_eq!(budget.usable(), 8_000);
@@ -333,6 +434,9 @@ mod tests {
             assert_eq!(budget.level(used), level, "{used}");
             assert_eq!(budget.percent(used), percent, "{used}");
         }
+        assert_eq!(budget.answer_room(7_000), 2_000);
+        assert_eq!(budget.answer_room(9_500), 500);
+        assert_eq!(budget.answer_room(12_000), 0);
         assert_eq!(budget.remaining(7_000), 1_000);
         assert_eq!(budget.remaining(9_000), 0);
         assert_eq!(budget.excess_over_notice(7_000), 600);

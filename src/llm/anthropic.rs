@@ -431,6 +431,29 @@ mod tests {
     }
 
     #[test]
+    fn non_streaming_server_tool_blocks_are_not_tool_calls() {
+        let body = r#"{"id":"msg_2","type":"message","role":"assistant","model":"claude-sonnet-4-5",
+            "content":[{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"서울 날씨"}},
+                       {"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]},
+                       {"type":"mcp_tool_use","id":"mcptoolu_1","name":"lookup","server_name":"calendar","input":{"day":"today"}},
+                       {"type":"mcp_tool_result","tool_use_id":"mcptoolu_1","is_error":false,"content":[{"type":"text","text":"none"}]},
+                       {"type":"text","text":"비가 와요."},
+                       {"type":"tool_use","id":"toolu_2","name":"AskUserQuestion","input":{"question":"우산?"}}],
+            "stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":5}}"#;
+        let completion = parse_response(body).expect("a complete answer");
+        assert_eq!(completion.text, "비가 와요.");
+        assert_eq!(
+            completion.tool_calls,
+            vec![ToolCall {
+                id: "toolu_2".into(),
+                name: "AskUserQuestion".into(),
+                arguments: r#"{"question":"우산?"}"#.into()
+            }]
+        );
+        assert!(!completion.refusal);
+    }
+
+    #[test]
     fn non_streaming_errors_and_junk_are_failures() {
         let cases = [
             (r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#, FailureKind::Server),

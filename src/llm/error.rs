@@ -336,6 +336,11 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
             .to_string(),
         FailureKind::Aborted => lang.pick("중지했습니다.", "Stopped.").to_string(),
     };
+    // A prompt too long for the window is worth naming: the fix is the conversation's length
+    // or the server's window, not the settings.
+    if f.kind != FailureKind::Aborted && super::window::is_context_overflow(f) {
+        msg = super::window::overflow_message(lang, super::window::known_window(model));
+    }
     // An unusable answer's detail is the engine's own parse reason, not the provider's
     // words; the message above already says what happened.
     if !detail.is_empty() && !matches!(f.kind, FailureKind::Aborted | FailureKind::Unusable) {
@@ -421,6 +426,45 @@ mod tests {
 
     fn headers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn context_overflow_errors_say_what_happened_and_what_to_do() {
+        let cases = [
+            (
+                ProviderKind::OpenAiCompatible,
+                "llama3.2",
+                r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5120,"n_ctx":4096}}"#,
+                None,
+            ),
+            (
+                ProviderKind::OpenAi,
+                "gpt-4o-mini",
+                r#"{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#,
+                Some("128,000"),
+            ),
+            (
+                ProviderKind::Anthropic,
+                "claude-sonnet-4-5",
+                r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 208310 tokens > 200000 maximum"}}"#,
+                Some("200,000"),
+            ),
+        ];
+        for (kind, model, body, window) in cases {
+            let f = map_http_error(kind, 400, &[], body);
+            let provider = ProviderConfig::new(kind, model);
+            let en = failure_message(&f, Lang::En, &provider);
+            assert!(en.starts_with("The conversation no longer fits the model's context window"), "{en}");
+            assert!(en.contains("Reason: "), "{en}");
+            if let Some(window) = window {
+                assert!(en.contains(&format!("({window} tokens)")), "{en}");
+            }
+            let ko = failure_message(&f, Lang::Ko, &provider);
+            assert!(ko.contains("컨텍스트 창"), "{ko}");
+        }
+        let other = map_http_error(ProviderKind::OpenAi, 400, &[], r#"{"error":{"message":"Invalid 'temperature'"}}"#);
+        let en = failure_message(&other, Lang::En, &ProviderConfig::new(ProviderKind::OpenAi, "gpt-4o"));
+        assert!(!en.contains("context window"), "{en}");
     }
 
     #[test]

@@ -32,6 +32,21 @@ pub const MAX_OPTIONS: usize = 10;
 /// Longest question header, in characters.
 pub const MAX_HEADER_CHARS: usize = 12;
 
+/// How the model should use the tools, for the chat system prompt (seed 001 §3.3, in this
+/// project's words; English, which every model follows best).
+pub const TOOL_GUIDELINES: &str = "How to work with the user:\n\
+1. When a request is ambiguous or you are unsure what the user wants, ask with AskUserQuestion \
+before doing anything.\n\
+2. Before proposing anything that deletes, overwrites or cannot be undone, ask the user to \
+confirm with AskUserQuestion, and say what will be lost.\n\
+3. When several approaches are valid, ask which one the user prefers instead of choosing for them.\n\
+4. Prefer questions with options (2-10 short labels, each with a one-line description) over \
+free-text questions; the user can always answer in their own words.\n\
+5. After asking, wait for the answer and follow it. If a tool returns an error, read its hint, \
+fix the call and try again.\n\
+6. You cannot run commands yourself: use propose_command and the user will run it and paste \
+the output back. Read attached files with read_attachment.";
+
 /// The three chat tools as the model sees them.
 pub fn tool_specs() -> Vec<ToolSpec> {
     vec![
@@ -634,6 +649,13 @@ mod tests {
         for spec in &specs {
             assert_eq!(spec.parameters["type"], "object", "{}", spec.name);
             assert!(spec.parameters["required"].as_array().is_some_and(|r| !r.is_empty()), "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn guidelines_name_every_tool() {
+        for name in [ASK_USER_QUESTION, PROPOSE_COMMAND, READ_ATTACHMENT] {
+            assert!(TOOL_GUIDELINES.contains(name), "{name}");
         }
     }
 
