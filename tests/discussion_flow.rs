@@ -736,3 +736,40 @@ fn the_prior_chat_keeps_the_last_ten_turns_each_cut_to_200_characters() {
     assert!(lines[0].starts_with("user: turn 4 "), "{}", lines[0]);
     assert!(lines.iter().all(|l| l.chars().count() <= "user: ".len() + 200), "each turn cut to 200 characters");
 }
+
+#[test]
+fn debate_replies_in_ordinary_words_choose_a_design() {
+    let cases: &[(&str, &str, usize)] = &[
+        ("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘", "1번 안으로 가겠습니다", 0),
+        ("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘", "C안이 마음에 들어요", 2),
+        ("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘", "C안 좋아요", 2),
+        ("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘", "2번이 좋아요", 1),
+        ("Build a news digest as a Markdown document", "option B it is", 1),
+        ("Build a news digest as a Markdown document", "the second one", 1),
+        ("Build a news digest as a Markdown document", "3 sounds fine to me", 2),
+        ("Build a news digest as a Markdown document", "2 looks good", 1),
+    ];
+    for (request, reply, want) in cases {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.stage(), Stage::Debate, "{request}");
+        d.say(reply);
+        assert_eq!(d.stage(), Stage::Plan, "{reply}");
+        assert_eq!(d.discussion().selected, Some(*want), "{reply}");
+        assert_eq!(d.discussion().machine.round(), 0, "{reply} started no refine round");
+    }
+}
+
+#[test]
+fn a_question_in_the_debate_is_answered_not_refined() {
+    let mut d = Driver::offline();
+    d.say("Build a news digest as a Markdown document");
+    let before = d.bodies().len();
+    d.say("which one is cheapest?");
+    assert_eq!(d.stage(), Stage::Debate);
+    assert_eq!(d.discussion().machine.round(), 0, "no refine round");
+    let said: Vec<String> = d.bodies()[before..].iter().map(|b| format!("{b:?}")).collect();
+    assert!(said.iter().any(|b| b.contains("The cheapest is 1.")), "{said:?}");
+    d.say("let's start over");
+    assert_eq!(d.stage(), Stage::Understand);
+}

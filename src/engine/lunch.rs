@@ -9,7 +9,7 @@ use super::gate::{
     lunch_recommendation, parse_question, question_prompt, slot_label, slot_options, slot_question, worker_prompt,
     GateDecision, SlotKind, SlotValue, REASK_LIMIT,
 };
-use super::lang::{clip, Lang};
+use super::lang::{clip, with_instrumental, with_object, with_topic, Lang};
 use super::session::{Body, CardKind, Env, Question, Target};
 use super::source::{HeuristicWhy, Source};
 
@@ -45,7 +45,11 @@ impl Discussing<'_> {
                         let value = gate.slots.get(&slot).map(|v| v.display(self.c.lang)).unwrap_or_default();
                         let t = match self.c.lang {
                             Lang::Ko => {
-                                format!("{}은(는) 기본값 {value}(으)로 두겠습니다.", slot_label(&slot, self.c.lang))
+                                format!(
+                                    "{} 기본값 {} 두겠습니다.",
+                                    with_topic(&slot_label(&slot, self.c.lang)),
+                                    with_instrumental(&value)
+                                )
                             }
                             Lang::En => format!("Using the default {}: {value}.", slot_label(&slot, self.c.lang)),
                         };
@@ -145,7 +149,9 @@ impl Discussing<'_> {
             }
             None => {
                 let t = match lang {
-                    Lang::Ko => format!("'{}'에서 {}을(를) 읽지 못했습니다.", clip(answer, 40), slot_label(slot, lang)),
+                    Lang::Ko => {
+                        format!("'{}'에서 {} 읽지 못했습니다.", clip(answer, 40), with_object(&slot_label(slot, lang)))
+                    }
                     Lang::En => format!("I could not read a {} from '{}'.", slot_label(slot, lang), clip(answer, 40)),
                 };
                 self.c.notice(t, env.now);
@@ -166,10 +172,10 @@ impl Discussing<'_> {
             if let Some(before) = &change.before {
                 notes.push(match lang {
                     Lang::Ko => format!(
-                        "{}을(를) {} → {}(으)로 고쳤습니다.",
-                        slot_label(&change.slot, lang),
+                        "{} {} → {} 고쳤습니다.",
+                        with_object(&slot_label(&change.slot, lang)),
                         before.display(lang),
-                        change.after.display(lang)
+                        with_instrumental(&change.after.display(lang))
                     ),
                     Lang::En => format!(
                         "Updated {}: {} → {}.",

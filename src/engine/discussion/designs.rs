@@ -3,10 +3,12 @@
 use super::DiscussionArtifact;
 use super::{grounding, Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
-use crate::engine::critique::{critique_prompt, heuristic_critique, parse_critique, Critique};
+use crate::engine::critique::{
+    critique_prompt, heuristic_critique, heuristic_critique_for_contract, parse_critique_checked, Critique,
+};
 use crate::engine::design::{
-    designs_prompt, fallback_designs, parse_designs, refine_heuristic, refine_prompt, settle_recommendation,
-    DesignProposal,
+    designs_prompt, fallback_designs, fallback_designs_for_contract, parse_designs_checked, refine_heuristic,
+    refine_prompt, settle_recommendation, DesignProposal,
 };
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::Prompt;
@@ -154,9 +156,18 @@ impl Discussing<'_> {
 
 /// The seed's three templates, worded for the request's subject and format.
 pub(super) fn template_designs(d: &Discussion, c: &C) -> Vec<DesignProposal> {
-    let request = d.request.clone().unwrap_or_default();
-    let format = d.contract.as_ref().map(|c| c.format.clone()).unwrap_or_default();
-    fallback_designs(&request, &format, c.lang)
+    match &d.contract {
+        Some(contract) => fallback_designs_for_contract(contract, c.lang),
+        None => fallback_designs(&d.request.clone().unwrap_or_default(), "", c.lang),
+    }
+}
+
+/// The rule table's critique of a design, with what the contract states.
+fn rule_critique(d: &Discussion, c: &C, design: &DesignProposal) -> Critique {
+    match &d.contract {
+        Some(contract) => heuristic_critique_for_contract(design, d.expected, contract, c.lang),
+        None => heuristic_critique(design, d.expected, c.lang),
+    }
 }
 
 /// DESIGN: 2–3 proposals from the contract.
@@ -173,8 +184,9 @@ impl LlmStep<Discussion, AppMode> for DesignsStep {
         designs_prompt(&grounding(d, c))
     }
 
-    fn parse(&self, _: &Discussion, _: &C, text: &str) -> Result<Vec<DesignProposal>, String> {
-        parse_designs(text)
+    fn parse(&self, d: &Discussion, c: &C, text: &str) -> Result<Vec<DesignProposal>, String> {
+        let contract = d.contract.clone().unwrap_or_default();
+        parse_designs_checked(text, &contract, c.lang).map(|checked| checked.designs)
     }
 
     fn twin(&self, d: &Discussion, c: &C) -> Vec<DesignProposal> {
@@ -202,12 +214,13 @@ impl LlmStep<Discussion, AppMode> for CritiqueStep {
         critique_prompt(&grounding(d, c), &d.designs[self.design])
     }
 
-    fn parse(&self, d: &Discussion, _: &C, text: &str) -> Result<Critique, String> {
-        parse_critique(text, &d.designs[self.design].name)
+    fn parse(&self, d: &Discussion, c: &C, text: &str) -> Result<Critique, String> {
+        let contract = d.contract.clone().unwrap_or_default();
+        parse_critique_checked(text, &d.designs[self.design], d.expected, &contract, c.lang).map(|x| x.critique)
     }
 
     fn twin(&self, d: &Discussion, c: &C) -> Critique {
-        heuristic_critique(&d.designs[self.design], d.expected, c.lang)
+        rule_critique(d, c, &d.designs[self.design])
     }
 
     fn apply(&self, d: &mut Discussion, _: &mut C, produced: Produced<Critique>, _: &Env) {
@@ -231,8 +244,9 @@ impl LlmStep<Discussion, AppMode> for RefineStep {
         refine_prompt(&grounding(d, c), &d.designs)
     }
 
-    fn parse(&self, _: &Discussion, c: &C, text: &str) -> Result<Self::Output, String> {
-        let designs = parse_designs(text)?;
+    fn parse(&self, d: &Discussion, c: &C, text: &str) -> Result<Self::Output, String> {
+        let contract = d.contract.clone().unwrap_or_default();
+        let designs = parse_designs_checked(text, &contract, c.lang)?.designs;
         let change = c
             .lang
             .pick("LLM이 피드백을 반영해 설계안을 고쳤습니다.", "The LLM revised the designs from your feedback.");

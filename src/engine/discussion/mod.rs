@@ -20,11 +20,11 @@ use super::design::{estimate_complexity, Complexity, DesignProposal};
 use super::gate::slot_label;
 use super::gate::{ConversationState, GateStatus, Intent};
 use super::grounding::{Grounding, MEMORY_MAX_CHARS};
-use super::lang::{clip, Lang};
+use super::lang::{clip, with_instrumental, with_object, Lang};
 use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
+use super::reply::{answer_question, briefs, read_reply, read_reply_names, Reading};
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
-use super::signals::{is_satisfied, parse_choice};
 use super::slots::{is_cancel, parse_format};
 use super::source::{HeuristicWhy, Source};
 use super::state_machine::{Stage, StateMachine, Transition};
@@ -289,7 +289,7 @@ impl Discussing<'_> {
             Stage::Debate => self.on_feedback(&text, env, fx),
             Stage::Confirm => {
                 let names: Vec<&str> = self.d.designs.iter().map(|d| d.name.as_str()).collect();
-                match parse_choice(&text, &names, self.d.recommended()) {
+                match read_reply_names(&text, &names, self.d.recommended(), self.c.lang).picked() {
                     Some(index) => self.choose(index, env, fx),
                     None => {
                         let t = self
@@ -455,7 +455,7 @@ impl Discussing<'_> {
                 let index = questions
                     .first()
                     .and_then(|q| q.options.iter().position(|o| *o == answer))
-                    .or_else(|| parse_choice(&answer, &names, self.d.recommended()));
+                    .or_else(|| read_reply_names(&answer, &names, self.d.recommended(), self.c.lang).picked());
                 match index {
                     Some(i) => self.choose(i, env, fx),
                     None => {
@@ -483,7 +483,7 @@ impl Discussing<'_> {
                 }
                 let name = self.d.designs[index].name.clone();
                 let t = match self.c.lang {
-                    Lang::Ko => format!("{name}(으)로 하겠습니다."),
+                    Lang::Ko => format!("{} 하겠습니다.", with_instrumental(&name)),
                     Lang::En => format!("Let's go with {name}."),
                 };
                 self.c.push(Role::User, Body::Text { text: t, source: None }, env.now);
@@ -510,21 +510,34 @@ impl Discussing<'_> {
     }
 
     pub(crate) fn on_feedback(&mut self, text: &str, env: &Env, fx: &mut Fx) {
-        let names: Vec<&str> = self.d.designs.iter().map(|d| d.name.as_str()).collect();
-        let choice = parse_choice(text, &names, self.d.recommended());
-        let only_a_choice = choice.is_some() && is_bare_choice(text);
-        if is_satisfied(text) || only_a_choice {
-            let index = choice.or(if self.d.designs.len() == 1 { Some(0) } else { None });
-            let note = format!("{}: {}", self.c.lang.pick("사용자 만족", "User satisfied"), clip(text, 120));
-            self.d.memory.agree(note);
-            match index {
-                Some(i) => self.choose(i, env, fx),
-                None => {
-                    self.d.fire(Transition::UserSatisfied);
-                    self.drive(env, fx);
+        let reading = read_reply(text, &briefs(&self.d.designs), self.d.recommended(), self.c.lang);
+        match reading {
+            Reading::StartOver => {
+                if let Some(card) = self.c.open_card().map(|card| card.id) {
+                    self.c.close_card(card, Vec::new());
                 }
+                self.d.restart(self.c, env);
+                return;
             }
-            return;
+            Reading::Question(about) => {
+                let answer = answer_question(text, about, &self.d.designs, self.c.lang);
+                self.c.notice(answer, env.now);
+                return;
+            }
+            Reading::Choose(_) | Reading::Approve(_) | Reading::ApproveRecommended { .. } => {
+                let note = format!("{}: {}", self.c.lang.pick("사용자 만족", "User satisfied"), clip(text, 120));
+                self.d.memory.agree(note);
+                let only = (self.d.designs.len() == 1).then_some(0);
+                match reading.picked().or(only) {
+                    Some(i) => self.choose(i, env, fx),
+                    None => {
+                        self.d.fire(Transition::UserSatisfied);
+                        self.drive(env, fx);
+                    }
+                }
+                return;
+            }
+            Reading::Feedback(_) | Reading::Unclear => {}
         }
         if self.d.machine.force_decision_mode() {
             self.ask_for_decision(env);
@@ -567,20 +580,7 @@ impl Discussing<'_> {
 /// The question used for a slot at the re-ask limit: choose, or take the default.
 pub(crate) fn limit_question(slot: &str, lang: Lang) -> String {
     match lang {
-        Lang::Ko => format!("{}을(를) 아래에서 고르거나 기본값을 선택해 주세요.", slot_label(slot, lang)),
+        Lang::Ko => format!("{} 아래에서 고르거나 기본값을 선택해 주세요.", with_object(&slot_label(slot, lang))),
         Lang::En => format!("Choose a {} below, or take the default.", slot_label(slot, lang)),
     }
-}
-
-/// True for a reply that is only a choice: "2", "2번", "B안", "option 3".
-fn is_bare_choice(text: &str) -> bool {
-    let t = text.trim().trim_end_matches(['.', '!', '요']).trim().to_ascii_lowercase();
-    let t = t.strip_suffix("으로").or_else(|| t.strip_suffix("로")).unwrap_or(&t).trim().to_string();
-    if t.chars().count() > 12 {
-        return false;
-    }
-    let digits = t.chars().filter(|c| c.is_ascii_digit()).count();
-    let letters_only_choice = ["a안", "b안", "c안", "option a", "option b", "option c"].contains(&t.as_str());
-    letters_only_choice
-        || (digits == 1 && t.chars().all(|c| c.is_ascii_digit() || "번안 #optiondesignplan".contains(c)))
 }

@@ -4,11 +4,11 @@ use super::limit_question;
 use super::{Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
 use crate::engine::contract::{
-    adjust_confidence, analysis_prompt, criteria_in, field_question, goal_in, heuristic_analysis, parse_analysis,
-    same_question, AnalysisInput, Answered, Confidence, Contract, Field, QUESTIONS_ASKED,
+    adjust_confidence, analysis_prompt, criteria_in, field_question, goal_in, heuristic_analysis,
+    parse_analysis_checked, same_question, AnalysisInput, Answered, Confidence, Contract, Field, QUESTIONS_ASKED,
 };
 use crate::engine::gate::{slot_label, slot_options, slot_question, GateStatus, Intent, SlotValue, REASK_LIMIT};
-use crate::engine::lang::{clip, Lang};
+use crate::engine::lang::{clip, quoted, with_instrumental, with_topic, Lang};
 use crate::engine::prompt::Prompt;
 use crate::engine::session::{AppMode, Body, CardKind, Env, Question, Target};
 use crate::engine::slots::parse_format;
@@ -205,7 +205,9 @@ impl Discussing<'_> {
                 let _ = gate.set(slot, SlotValue::Text(value.clone()));
                 gate.approvals.insert(slot.clone(), false);
                 contract.assumptions.push(match lang {
-                    Lang::Ko => format!("{}: 답을 받지 못해 '{value}'(으)로 가정", slot_label(slot, lang)),
+                    Lang::Ko => {
+                        format!("{}: 답을 받지 못해 {} 가정", slot_label(slot, lang), quoted(&value, with_instrumental))
+                    }
                     Lang::En => format!("{}: not given, assumed '{value}'", slot_label(slot, lang)),
                 });
             }
@@ -318,7 +320,11 @@ impl Discussing<'_> {
         self.sync_gate_from_contract();
         let t = match lang {
             Lang::Ko => {
-                format!("{}은(는) 기본값 '{value}'(으)로 두겠습니다. 나중에 바꿀 수 있어요.", slot_label(slot, lang))
+                format!(
+                    "{} 기본값 {} 두겠습니다. 나중에 바꿀 수 있어요.",
+                    with_topic(&slot_label(slot, lang)),
+                    quoted(&value, with_instrumental)
+                )
             }
             Lang::En => {
                 format!("I will use the default {} '{value}'; you can change it later.", slot_label(slot, lang))
@@ -470,7 +476,7 @@ impl LlmStep<Discussion, AppMode> for ContractStep {
     }
 
     fn parse(&self, d: &Discussion, c: &C, text: &str) -> Result<Contract, String> {
-        Self::with_input(d, c, |input| parse_analysis(text, input))
+        Self::with_input(d, c, |input| parse_analysis_checked(text, input))
     }
 
     fn twin(&self, d: &Discussion, c: &C) -> Contract {
