@@ -773,3 +773,42 @@ fn a_question_in_the_debate_is_answered_not_refined() {
     d.say("let's start over");
     assert_eq!(d.stage(), Stage::Understand);
 }
+
+#[test]
+fn a_cut_plan_stream_shows_the_heuristic_plan_keeps_the_partial_and_retries() {
+    use deliberate::engine::call::{LlmFailure, LlmOutcome};
+    let mut cut_once = true;
+    let mut d = Driver::with_llm(move |call| {
+        if call.purpose == Purpose::Plan && std::mem::take(&mut cut_once) {
+            return LlmOutcome::Failed(LlmFailure {
+                kind: FailureKind::Interrupted,
+                detail: "connection closed".into(),
+                status: None,
+                partial: Some("# LLM plan\n\n1. Fetch the".into()),
+            });
+        }
+        good_answer(call)
+    });
+    d.say("Build a daily IT news digest as a Markdown document");
+    d.say("option 1 looks good");
+    assert_eq!(d.stage(), Stage::Plan);
+    let plan = d.discussion().plan.clone().expect("a plan");
+    assert!(plan.interrupted);
+    assert!(!plan.source.is_llm(), "what the card shows is the heuristic plan, as the error box says");
+    assert_eq!(plan.partial.as_deref(), Some("# LLM plan\n\n1. Fetch the"), "the part that arrived is kept");
+    assert!(!plan.markdown.contains("1. Fetch the"));
+    assert!(d.bodies().iter().any(|b| matches!(b, Body::Error { fell_back: true, .. })));
+    assert!(d.session.can_retry(Purpose::Plan));
+    d.step(Event::Retry { purpose: Some(Purpose::Plan) });
+    let plan = d.discussion().plan.clone().expect("a plan");
+    assert!(plan.source.is_llm() && !plan.interrupted && plan.partial.is_none());
+    assert_eq!(plan.markdown, "# LLM plan\n\n1. Build it");
+}
+
+#[test]
+fn every_llm_badge_names_a_model() {
+    for lang in [deliberate::engine::lang::Lang::Ko, deliberate::engine::lang::Lang::En] {
+        assert!(!Source::Llm { model: String::new() }.badge(lang).trim().is_empty());
+        assert_eq!(Source::Llm { model: "gpt-x".into() }.badge(lang), "gpt-x");
+    }
+}

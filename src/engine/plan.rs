@@ -17,9 +17,13 @@ use super::source::Source;
 pub struct Plan {
     pub markdown: String,
     pub source: Source,
-    /// True when the stream broke and this is the partial text.
+    /// True when the model's stream broke: the heuristic plan stands in and the part that
+    /// arrived is kept in `partial`.
     #[serde(default)]
     pub interrupted: bool,
+    /// What the model streamed before its answer was cut, kept for the user (folded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
 }
 
 /// The prompt for the plan of the chosen design.

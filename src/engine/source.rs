@@ -41,6 +41,9 @@ impl Source {
     /// A short badge text for the artifact, in the UI language.
     pub fn badge(&self, lang: Lang) -> String {
         match self {
+            Source::Llm { model } if model.trim().is_empty() => {
+                lang.pick("LLM (모델 이름 없음)", "LLM (model not reported)").to_string()
+            }
             Source::Llm { model } => model.clone(),
             Source::Heuristic(why) => {
                 let base = lang.pick("휴리스틱", "heuristic");

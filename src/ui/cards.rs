@@ -339,6 +339,12 @@ pub fn PlanView(plan: Plan, selected_design: DesignProposal, discussion_summary:
                 <p class="interrupted" role="status">{tr(shell.ui_lang, |s| s.interrupted)}</p>
             </Show>
             <Markdown text=markdown.clone() />
+            {plan.partial.clone().map(|partial| view! {
+                <details class="partial-plan">
+                    <summary>{tr(shell.ui_lang, |s| s.partial_plan)}</summary>
+                    <Markdown text=partial />
+                </details>
+            })}
             <div class="plan-actions">
                 <button class="button" type="button" on:click=copy>
                     {move || if copied.get() { t().copied } else { t().copy }}

@@ -135,13 +135,10 @@ impl LlmStep<Discussion, AppMode> for PlanStep {
     }
 
     fn apply(&self, d: &mut Discussion, c: &mut C, produced: Produced<String>, env: &Env) {
-        // A broken stream keeps its text, marked interrupted; Retry writes it again.
-        let plan = match produced.partial {
-            Some(partial) => {
-                Plan { markdown: partial, source: Source::Llm { model: String::new() }, interrupted: true }
-            }
-            None => Plan { markdown: produced.output, source: produced.source, interrupted: false },
-        };
+        // A broken stream: the heuristic plan stands in (as the error box says), the part
+        // that arrived is kept folded, and Retry asks the model again.
+        let interrupted = produced.partial.is_some();
+        let plan = Plan { markdown: produced.output, source: produced.source, interrupted, partial: produced.partial };
         Discussing { d, c }.apply_plan(plan, produced.call, env);
     }
 
