@@ -1197,7 +1197,8 @@ fn letter_is_design(lower: &str, start: usize, end: usize, upper: bool) -> bool 
         || after_t.starts_with([',', '.', '!', ')'])
         || [
             "it", "is", "please", "looks", "sounds", "seems", "works", "for", "then", "wins", "it's", "feels", "and",
-            "would", "will", "might", "could", "has", "gets",
+            "would", "will", "might", "could", "has", "gets", "needs", "lacks", "misses", "should", "doesn't", "isn't",
+            "costs", "uses",
         ]
         .contains(&next.as_str())
 }
