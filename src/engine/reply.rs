@@ -235,7 +235,9 @@ pub fn parse_reply_reading(raw: &str, count: usize, recommended: Option<usize>) 
         "choose" => needs_design(Reading::Choose),
         "approve" => needs_design(Reading::Approve),
         "approve_recommended" => {
-            Ok(Reading::ApproveRecommended { design: recommended.filter(|r| *r < count), named: true })
+            // Named only when the model gave the design's number; a bare approval asks which.
+            let rec = recommended.filter(|r| *r < count);
+            Ok(Reading::ApproveRecommended { design: rec, named: design.is_some() && design == rec })
         }
         "feedback" => Ok(Reading::Feedback(design)),
         "question" => Ok(Reading::Question(design)),
@@ -1740,6 +1742,10 @@ mod tests {
             (r#"```json\n{"kind":"approve","design":"3"}\n```"#, Ok(Reading::Approve(2))),
             (
                 r#"{"kind":"approve_recommended","design":null}"#,
+                Ok(Reading::ApproveRecommended { design: Some(1), named: false }),
+            ),
+            (
+                r#"{"kind":"approve_recommended","design":2}"#,
                 Ok(Reading::ApproveRecommended { design: Some(1), named: true }),
             ),
             (r#"{"kind":"feedback","design":null}"#, Ok(Reading::Feedback(None))),
