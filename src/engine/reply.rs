@@ -112,13 +112,9 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
         // "which is the simplest?" asks which design; it does not name one.
         refs.retain(|r| !r.described);
     }
-    let chosen: Vec<usize> = {
-        let mut v: Vec<usize> = refs.iter().filter(|r| !r.rejected).map(|r| r.index).collect();
-        v.dedup();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
+    let mut chosen: Vec<usize> = refs.iter().filter(|r| !r.rejected).map(|r| r.index).collect();
+    chosen.sort_unstable();
+    chosen.dedup();
     let rejected_any = refs.iter().any(|r| r.rejected);
     let single = if chosen.len() == 1 { chosen.first().copied() } else { None };
     let named_recommended = refs.iter().any(|r| r.recommended && !r.rejected);
@@ -158,6 +154,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     if chosen.is_empty() && rejected_any {
         // "C안은 별로예요": turned down and nothing else named.
         let mut turned_down: Vec<usize> = refs.iter().map(|r| r.index).collect();
+        turned_down.sort_unstable();
         turned_down.dedup();
         return Reading::Feedback(if turned_down.len() == 1 { turned_down.first().copied() } else { None });
     }
