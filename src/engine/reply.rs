@@ -1759,6 +1759,33 @@ mod tests {
     }
 
     #[test]
+    fn any_text_reads_without_panicking_and_names_only_real_designs() {
+        let designs = fallback_designs("news", "Markdown", Lang::Ko);
+        let pieces = [
+            "1", "2", "3", "9", "번", "안", "A", "b", "C", " ", "좋아", "안 ", "?", "$", ".", "의", "로", "말고",
+            "not ", "option ", "the ", "second", "🙂", "é", "#", "검증", "simple", "one", "가", "요", "\n", "'", "-",
+            "1st", "만원", "team of ", "emails", " into ", "을 ", "요약", "명 팀",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..1500 {
+            let mut text = String::new();
+            for _ in 0..(seed % 9) {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let reading = read_reply(&text, &briefs(&designs), Some(1), Lang::Ko);
+            if let Some(i) = reading.picked() {
+                assert!(i < designs.len(), "{text:?} → {reading:?}");
+            }
+            let _ = read_reply_settled(&text, &briefs(&designs[..1]), None, Lang::En);
+            let _ = answer_question(&text, reading.picked(), &designs, Lang::Ko);
+            let _ = crate::engine::design::Needs::read(&text);
+            let _ = crate::engine::slots::parse_format(&text);
+        }
+    }
+
+    #[test]
     fn plan_nouns_are_told_from_the_negation_an() {
         let cases = [
             ("C안", true),
