@@ -454,6 +454,22 @@ pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
     out
 }
 
+/// Adds the criteria an answer states (or the answer itself, clipped, when it names
+/// none) to the contract, without repeats and bounded to `CRITERIA_ASKED` like the rest.
+pub fn add_criteria(contract: &mut Contract, answer: &str, lang: Lang) {
+    let found = criteria_in(answer, lang);
+    let new =
+        if found.is_empty() && !answer.trim().is_empty() { vec![super::lang::clip(answer.trim(), 160)] } else { found };
+    for c in new {
+        if contract.criteria.len() >= CRITERIA_ASKED {
+            break;
+        }
+        if !contract.criteria.contains(&c) {
+            contract.criteria.push(c);
+        }
+    }
+}
+
 /// The sentence that sets the scene, if the text has one.
 pub fn context_in(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
@@ -809,6 +825,20 @@ mod tests {
         assert!(parse_analysis_checked(english_goal, &inp).is_ok(), "another language is not judged");
         let copied = r#"{"goal":"매일 아침 IT 뉴스를 요약해서 슬랙으로 보내줘"}"#;
         assert!(parse_analysis_checked(copied, &inp).is_ok(), "the request as the goal is a goal");
+    }
+
+    #[test]
+    fn criteria_added_from_card_answers_stop_at_four() {
+        let mut c = Contract { criteria: vec!["정확성".into(), "속도".into()], ..Contract::default() };
+        add_criteria(&mut c, "저렴하고 정확하고 간결하게, 읽기 쉽게", Lang::Ko);
+        assert_eq!(c.criteria, vec!["정확성", "속도", "낮은 비용", "간결한 결과"]);
+        add_criteria(&mut c, "보안", Lang::Ko);
+        assert_eq!(c.criteria.len(), CRITERIA_ASKED);
+        let mut c = Contract::default();
+        add_criteria(&mut c, "the sales lead signs it off", Lang::En);
+        assert_eq!(c.criteria, vec!["the sales lead signs it off"]);
+        add_criteria(&mut c, "  ", Lang::En);
+        assert_eq!(c.criteria.len(), 1);
     }
 
     #[test]

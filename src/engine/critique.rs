@@ -201,28 +201,52 @@ pub fn heuristic_critique_with(design: &DesignProposal, expected: Complexity, ne
     if design.complexity != expected {
         c.overall_score -= 0.15;
         let over = design.complexity > expected;
-        c.weaknesses.push(match (over, ko) {
+        let mut note: String = match (over, ko) {
             (true, true) => "요청에 비해 과잉 설계입니다: 필요 이상으로 단계와 비용이 많습니다.".into(),
             (true, false) => "Over-engineered for the request: more steps and cost than it needs.".into(),
             (false, true) => "요청에 비해 과소 설계입니다: 요구된 품질을 보장하기 어렵습니다.".into(),
             (false, false) => "Under-engineered for the request: it may not reach the quality asked for.".into(),
-        });
+        };
+        if let Some(cue) = &needs.complexity_cue {
+            note.push_str(&if ko { format!(" (요청: '{cue}')") } else { format!(" (the request says '{cue}')") });
+        }
+        c.weaknesses.push(note);
     }
     if design.has_role("collector") {
-        c.security_concerns.push(
-            lang.pick(
-                "외부에서 수집한 데이터는 신뢰할 수 없습니다. 숨은 지시문(프롬프트 인젝션)과 형식을 검증하세요.",
-                "Collected external data is untrusted: check it for hidden instructions (prompt injection) and format.",
-            )
-            .into(),
-        );
-        c.edge_cases.push(
-            lang.pick(
-                "수집 대상이 비었거나 응답하지 않을 때의 동작을 정하세요.",
-                "Decide what happens when the source is empty or does not respond.",
-            )
-            .into(),
-        );
+        match needs.subject {
+            // The request's own subject named: "수집한 고객 리뷰는 신뢰할 수 없습니다".
+            Some((ko_subject, en_subject)) => {
+                c.security_concerns.push(if ko {
+                    format!(
+                        "수집한 {} 신뢰할 수 없습니다. 숨은 지시문(프롬프트 인젝션)과 형식을 검증하세요.",
+                        with_topic(ko_subject)
+                    )
+                } else {
+                    format!("The collected {en_subject} are untrusted: check them for hidden instructions (prompt injection) and format.")
+                });
+                c.edge_cases.push(if ko {
+                    format!("{} 하나도 없거나 출처가 응답하지 않을 때의 동작을 정하세요.", with_subject(ko_subject))
+                } else {
+                    format!("Decide what happens when there are no {en_subject} or their source does not respond.")
+                });
+            }
+            None => {
+                c.security_concerns.push(
+                    lang.pick(
+                        "외부에서 수집한 데이터는 신뢰할 수 없습니다. 숨은 지시문(프롬프트 인젝션)과 형식을 검증하세요.",
+                        "Collected external data is untrusted: check it for hidden instructions (prompt injection) and format.",
+                    )
+                    .into(),
+                );
+                c.edge_cases.push(
+                    lang.pick(
+                        "수집 대상이 비었거나 응답하지 않을 때의 동작을 정하세요.",
+                        "Decide what happens when the source is empty or does not respond.",
+                    )
+                    .into(),
+                );
+            }
+        }
     }
     if !design.has_role("critic") && !design.has_role("cross_checker") {
         c.risks.push(
@@ -574,6 +598,15 @@ mod tests {
         assert!(with[0].weaknesses[0].contains("'accurate'"), "{:?}", with[0].weaknesses);
         assert!(with[2].cost_concerns[0].contains("'$20'"), "{:?}", with[2].cost_concerns);
         assert!(with[1].edge_cases.iter().any(|e| e.contains("Slack")));
+        assert!(with[0]
+            .security_concerns
+            .iter()
+            .any(|n| n.starts_with("The collected customer reviews are untrusted")));
+
+        let quick =
+            Contract { original_request: "a quick prototype that summarizes news".into(), ..Contract::default() };
+        let c = heuristic_critique_for_contract(&designs[2], Complexity::Low, &quick, Lang::En);
+        assert!(c.weaknesses.iter().any(|w| w.ends_with("(the request says 'quick')")), "{:?}", c.weaknesses);
 
         let ko = Contract {
             original_request: "개인정보가 있는 고객 리뷰를 빠르게 요약, 예산은 월 5만원".into(),
@@ -583,6 +616,8 @@ mod tests {
         assert!(c.security_concerns[0].starts_with("요청에 '개인정보'가 있는데"), "{:?}", c.security_concerns);
         assert!(c.risks[0].starts_with("요청이 '빠르게'를 원하는데"), "{:?}", c.risks);
         assert!(c.cost_concerns[0].starts_with("요청에 '5만원' 조건이"), "{:?}", c.cost_concerns);
+        assert!(c.security_concerns.iter().any(|n| n.starts_with("수집한 고객 리뷰는 신뢰할 수 없습니다")));
+        assert!(c.edge_cases.iter().any(|n| n.starts_with("고객 리뷰가 하나도 없거나")), "{:?}", c.edge_cases);
     }
 
     #[test]

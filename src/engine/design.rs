@@ -143,6 +143,16 @@ pub fn estimate_complexity(text: &str) -> Complexity {
     }
 }
 
+/// The request's words behind `estimate_complexity`: the marker that decided it, if any.
+pub fn complexity_cue(text: &str) -> Option<String> {
+    let first = |list: &[&str]| list.iter().find(|m| mentions(text, m)).map(|m| m.trim_end_matches('*').to_string());
+    match estimate_complexity(text) {
+        Complexity::High => first(HIGH_MARKERS),
+        Complexity::Low => first(LOW_MARKERS),
+        Complexity::Medium => first(MEDIUM_MARKERS),
+    }
+}
+
 /// What the request works on and what it does with it, in both languages.
 struct Domain {
     source: (&'static str, &'static str),
@@ -402,6 +412,10 @@ pub struct Needs {
     pub team: Option<String>,
     /// Tools the result must go to or come from ("Slack", "노션").
     pub tools: Vec<String>,
+    /// What the request works on, (Korean, English): ("뉴스 기사", "news articles").
+    pub subject: Option<(&'static str, &'static str)>,
+    /// The request's words that set how much machinery it calls for ("간단한", "real-time").
+    pub complexity_cue: Option<String>,
 }
 
 /// Words that state each need. Korean entries glossed; `*` marks an English stem.
@@ -512,6 +526,8 @@ impl Needs {
                 .filter(|(words, _)| words.iter().any(|w| mentions(text, w)))
                 .map(|(_, label)| label.to_string())
                 .collect(),
+            subject: SOURCES.iter().find(|(keys, _)| mentions_any(text, keys)).map(|(_, labels)| *labels),
+            complexity_cue: complexity_cue(text),
         }
     }
 
@@ -533,9 +549,9 @@ impl Needs {
         Needs::read(&text)
     }
 
-    /// True when nothing was stated.
+    /// True when no need was stated (the subject and complexity cue aside).
     pub fn is_empty(&self) -> bool {
-        *self == Needs::default()
+        Needs { subject: None, complexity_cue: None, ..self.clone() } == Needs::default()
     }
 }
 
@@ -1448,6 +1464,10 @@ mod tests {
         assert_eq!(n.team.as_deref(), Some("team of 2"));
         assert_eq!(n.tools, vec!["Notion".to_string()]);
         assert!(Needs::read("build a news digest").is_empty());
+        assert_eq!(Needs::read("build a news digest").subject, Some(("뉴스 기사", "news articles")));
+        assert_eq!(Needs::read("간단한 뉴스 요약").complexity_cue.as_deref(), Some("간단"));
+        assert_eq!(Needs::read("real-time log alerts").complexity_cue.as_deref(), Some("real-time"));
+        assert_eq!(Needs::read("summarize news").complexity_cue, None);
         assert!(Needs::read("a costume party report").budget.is_none(), "cost inside costume is not a budget");
     }
 

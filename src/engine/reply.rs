@@ -112,13 +112,9 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
         // "which is the simplest?" asks which design; it does not name one.
         refs.retain(|r| !r.described);
     }
-    let chosen: Vec<usize> = {
-        let mut v: Vec<usize> = refs.iter().filter(|r| !r.rejected).map(|r| r.index).collect();
-        v.dedup();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
+    let mut chosen: Vec<usize> = refs.iter().filter(|r| !r.rejected).map(|r| r.index).collect();
+    chosen.sort_unstable();
+    chosen.dedup();
     let rejected_any = refs.iter().any(|r| r.rejected);
     let single = if chosen.len() == 1 { chosen.first().copied() } else { None };
     let named_recommended = refs.iter().any(|r| r.recommended && !r.rejected);
@@ -158,6 +154,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     if chosen.is_empty() && rejected_any {
         // "C안은 별로예요": turned down and nothing else named.
         let mut turned_down: Vec<usize> = refs.iter().map(|r| r.index).collect();
+        turned_down.sort_unstable();
         turned_down.dedup();
         return Reading::Feedback(if turned_down.len() == 1 { turned_down.first().copied() } else { None });
     }
@@ -235,7 +232,9 @@ pub fn parse_reply_reading(raw: &str, count: usize, recommended: Option<usize>) 
         "choose" => needs_design(Reading::Choose),
         "approve" => needs_design(Reading::Approve),
         "approve_recommended" => {
-            Ok(Reading::ApproveRecommended { design: recommended.filter(|r| *r < count), named: true })
+            // Named only when the model gave the design's number; a bare approval asks which.
+            let rec = recommended.filter(|r| *r < count);
+            Ok(Reading::ApproveRecommended { design: rec, named: design.is_some() && design == rec })
         }
         "feedback" => Ok(Reading::Feedback(design)),
         "question" => Ok(Reading::Question(design)),
@@ -1197,7 +1196,8 @@ fn letter_is_design(lower: &str, start: usize, end: usize, upper: bool) -> bool 
         || after_t.starts_with([',', '.', '!', ')'])
         || [
             "it", "is", "please", "looks", "sounds", "seems", "works", "for", "then", "wins", "it's", "feels", "and",
-            "would", "will", "might", "could", "has", "gets",
+            "would", "will", "might", "could", "has", "gets", "needs", "lacks", "misses", "should", "doesn't", "isn't",
+            "costs", "uses",
         ]
         .contains(&next.as_str())
 }
@@ -1739,6 +1739,10 @@ mod tests {
             (r#"```json\n{"kind":"approve","design":"3"}\n```"#, Ok(Reading::Approve(2))),
             (
                 r#"{"kind":"approve_recommended","design":null}"#,
+                Ok(Reading::ApproveRecommended { design: Some(1), named: false }),
+            ),
+            (
+                r#"{"kind":"approve_recommended","design":2}"#,
                 Ok(Reading::ApproveRecommended { design: Some(1), named: true }),
             ),
             (r#"{"kind":"feedback","design":null}"#, Ok(Reading::Feedback(None))),
@@ -1751,6 +1755,33 @@ mod tests {
         ];
         for (raw, want) in cases {
             assert_eq!(parse_reply_reading(raw, 3, Some(1)).map_err(|_| ()), *want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn any_text_reads_without_panicking_and_names_only_real_designs() {
+        let designs = fallback_designs("news", "Markdown", Lang::Ko);
+        let pieces = [
+            "1", "2", "3", "9", "번", "안", "A", "b", "C", " ", "좋아", "안 ", "?", "$", ".", "의", "로", "말고",
+            "not ", "option ", "the ", "second", "🙂", "é", "#", "검증", "simple", "one", "가", "요", "\n", "'", "-",
+            "1st", "만원", "team of ", "emails", " into ", "을 ", "요약", "명 팀",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..1500 {
+            let mut text = String::new();
+            for _ in 0..(seed % 9) {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let reading = read_reply(&text, &briefs(&designs), Some(1), Lang::Ko);
+            if let Some(i) = reading.picked() {
+                assert!(i < designs.len(), "{text:?} → {reading:?}");
+            }
+            let _ = read_reply_settled(&text, &briefs(&designs[..1]), None, Lang::En);
+            let _ = answer_question(&text, reading.picked(), &designs, Lang::Ko);
+            let _ = crate::engine::design::Needs::read(&text);
+            let _ = crate::engine::slots::parse_format(&text);
         }
     }
 
