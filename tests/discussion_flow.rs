@@ -812,3 +812,21 @@ fn every_llm_badge_names_a_model() {
         assert_eq!(Source::Llm { model: "gpt-x".into() }.badge(lang), "gpt-x");
     }
 }
+
+#[test]
+fn a_filled_gate_says_it_has_everything() {
+    let mut d = Driver::offline();
+    d.say("Build a news digest as a Markdown document");
+    let said: Vec<String> = d.bodies().iter().map(|b| format!("{b:?}")).collect();
+    assert!(said.iter().any(|b| b.contains("I have everything I need.")), "{said:?}");
+}
+
+#[test]
+fn an_empty_request_is_answered_with_a_question() {
+    let mut d = Driver::offline();
+    d.say("   ");
+    let said: Vec<String> = d.bodies().iter().map(|b| format!("{b:?}")).collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains('?'), "seed 003: an empty request gets a question, {said:?}");
+    assert_eq!(d.stage(), Stage::Understand);
+}

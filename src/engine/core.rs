@@ -40,6 +40,8 @@ pub trait Mode: Sized + Clone + Debug + PartialEq + Serialize + DeserializeOwned
     fn endpoint(purpose: Self::Purpose) -> Endpoint;
     /// The user sent a message (already in the transcript).
     fn on_message(&mut self, c: &mut Conversation<Self>, text: &str, env: &Env, fx: &mut Effects<Self>);
+    /// The user sent a message with nothing in it (after sanitizing).
+    fn on_empty_message(&mut self, _c: &mut Conversation<Self>, _env: &Env) {}
     /// The user answered a question card (answers sanitized and screened).
     fn on_answer(
         &mut self,
@@ -479,7 +481,11 @@ impl<M: Mode> Session<M> {
                 c.settings = settings;
             }
             Event::UserMessage { text } => {
-                if let Some(text) = c.take_user_message(&text, env) {
+                if sanitize(&text).text.is_empty() {
+                    if !c.is_busy() {
+                        mode.on_empty_message(c, env);
+                    }
+                } else if let Some(text) = c.take_user_message(&text, env) {
                     c.halted = false;
                     mode.on_message(c, &text, env, &mut fx);
                 }

@@ -152,6 +152,12 @@ impl Mode for AppMode {
         }
     }
 
+    fn on_empty_message(&mut self, c: &mut Conversation<Self>, env: &Env) {
+        match self {
+            AppMode::Discussion(d) => d.on_empty_message(c, env),
+        }
+    }
+
     fn on_answer(
         &mut self,
         c: &mut Conversation<Self>,

@@ -14,7 +14,7 @@ mod understand;
 use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
-use super::contract::{Contract, Field};
+use super::contract::{empty_request_question, Contract, Field};
 use super::core::{Conversation, Settled};
 use super::design::{estimate_complexity, Complexity, DesignProposal};
 use super::gate::slot_label;
@@ -169,6 +169,13 @@ pub(crate) struct Discussing<'a> {
 impl Discussion {
     pub(crate) fn on_message(&mut self, c: &mut C, text: &str, env: &Env, fx: &mut Fx) {
         Discussing { d: self, c }.on_user_message(text, env, fx);
+    }
+
+    /// Seed 003: an empty request is answered with a question, not ignored.
+    pub(crate) fn on_empty_message(&mut self, c: &mut C, env: &Env) {
+        if self.stage() == Stage::Understand && self.request.is_none() {
+            c.notice(empty_request_question(c.lang), env.now);
+        }
     }
 
     pub(crate) fn on_answer(&mut self, c: &mut C, card: u32, answers: Vec<String>, env: &Env, fx: &mut Fx) {

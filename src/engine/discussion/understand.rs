@@ -4,10 +4,12 @@ use super::limit_question;
 use super::{Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
 use crate::engine::contract::{
-    adjust_confidence, analysis_prompt, criteria_in, field_question, goal_in, heuristic_analysis,
+    add_criteria, adjust_confidence, analysis_prompt, field_question, goal_in, heuristic_analysis,
     parse_analysis_checked, same_question, AnalysisInput, Answered, Confidence, Contract, Field, QUESTIONS_ASKED,
 };
-use crate::engine::gate::{slot_label, slot_options, slot_question, GateStatus, Intent, SlotValue, REASK_LIMIT};
+use crate::engine::gate::{
+    completion_message, slot_label, slot_options, slot_question, GateStatus, Intent, SlotValue, REASK_LIMIT,
+};
 use crate::engine::lang::{clip, quoted, with_instrumental, with_topic, Lang};
 use crate::engine::prompt::Prompt;
 use crate::engine::session::{AppMode, Body, CardKind, Env, Question, Target};
@@ -109,7 +111,9 @@ impl Discussing<'_> {
 
     pub(crate) fn complete_understand(&mut self, env: &Env) {
         let lang = self.c.lang;
+        let mut all_filled = false;
         if let Some(gate) = self.d.gate.as_mut() {
+            all_filled = gate.is_required_filled();
             gate.decide();
             gate.status = GateStatus::Completed;
         }
@@ -119,7 +123,9 @@ impl Discussing<'_> {
         let d = &mut *self.d;
         d.memory.agree(format!("{}: {}", lang.pick("목표", "Goal"), contract.goal));
         d.memory.agree(format!("{}: {}", lang.pick("형식", "Format"), contract.format));
-        let mut text = match lang {
+        // Seed 002: the gate says so when every required slot is filled.
+        let mut text = if all_filled { format!("{} ", completion_message(lang)) } else { String::new() };
+        text += &match lang {
             Lang::Ko => format!(
                 "요청을 이렇게 정리했습니다.\n\n- **목표:** {}\n- **형식:** {}\n",
                 contract.goal, contract.format
@@ -382,18 +388,7 @@ impl Discussing<'_> {
                 contract.format =
                     parse_format(answer).map(|f| f.label(lang).to_string()).unwrap_or_else(|| answer.to_string());
             }
-            Target::Field(Field::Criteria) => {
-                let found = criteria_in(answer, lang);
-                if found.is_empty() {
-                    contract.criteria.push(clip(answer, 160));
-                } else {
-                    for c in found {
-                        if !contract.criteria.contains(&c) {
-                            contract.criteria.push(c);
-                        }
-                    }
-                }
-            }
+            Target::Field(Field::Criteria) => add_criteria(contract, answer, lang),
             Target::Field(Field::Context) => contract.context = clip(answer, 300),
             _ => {
                 if contract.format.is_empty() {
