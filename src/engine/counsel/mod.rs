@@ -93,6 +93,9 @@ pub struct TurnPlan {
     pub part_transition: Option<(Part, Part)>,
     /// The Part-2 task update the planner made, if any.
     pub plan_update: Option<PlanUpdate>,
+    /// A crisis the detector saw that the keyword check missed: answer with
+    /// `crisis::safety_response` instead of calling the counselor. Nothing else moved.
+    pub crisis: Option<CrisisKind>,
 }
 
 /// Everything a heuristic turn produced.
@@ -229,6 +232,15 @@ impl Counseling {
     /// spending a turn on a task that is done.
     pub fn apply_checks(&mut self, verdict: Option<&Verdict>, state: &UserState) -> TurnPlan {
         let mut plan = TurnPlan::default();
+        if let Some(kind) = state.crisis {
+            // The keyword check in `begin_turn` records what it sees; this is what only the
+            // detector (an LLM reading the same snapshot) saw.
+            if self.crises.last().map(|c| c.at_user_message) != Some(self.user_messages) {
+                self.crises.push(CrisisRecord { kind, at_user_message: self.user_messages });
+            }
+            plan.crisis = Some(kind);
+            return plan;
+        }
         let mut task_done = self.current().is_none();
         if let Some(verdict) = verdict.filter(|v| Some(v.task_id.as_str()) == self.current_task.as_deref()) {
             if verdict.is_completed {

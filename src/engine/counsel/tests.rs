@@ -200,3 +200,17 @@ fn summary_of_an_empty_session_says_nothing_was_set() {
     let ko = Counseling::new(Lang::Ko).summary_markdown();
     assert!(ko.contains("아직 정한 목표가 없어요"));
 }
+
+#[test]
+fn a_crisis_only_the_llm_detector_saw_stops_the_turn_before_the_counselor() {
+    let (mut session, _, _) = run(Lang::En, &EN_SESSION[..4]);
+    let text = "Lately I feel like a ghost who should fade out for good";
+    assert_eq!(session.begin_turn(text), None, "the keyword check misses this one");
+    let before = (session.part, session.current_task.clone(), session.module);
+    let llm_state = state::parse_state(r#"{"emotion": "sad", "intensity": 8, "crisis": "suicide"}"#).expect("parses");
+    let plan = session.apply_checks(None, &llm_state);
+    assert_eq!(plan.crisis, Some(CrisisKind::Suicide));
+    assert_eq!((session.part, session.current_task.clone(), session.module), before, "nothing else moved");
+    assert_eq!(session.crises.last().map(|c| c.at_user_message), Some(session.user_messages));
+    assert!(session.counselor_prompt(&[]).system.contains("Safety note"));
+}
