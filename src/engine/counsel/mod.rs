@@ -345,6 +345,27 @@ impl Counseling {
         self.turn_part_transition = Some((from, next));
     }
 
+    /// Adopts the LLM Task Planner's Part-2 tasks (from `task::parse_plan`): pending
+    /// Part-2 tasks are replaced, tasks already started are kept, ids never collide.
+    /// Outside Part 2 it does nothing and returns false.
+    pub fn adopt_plan(&mut self, planned: Vec<Task>) -> bool {
+        if self.part != Part::Exploration || planned.is_empty() {
+            return false;
+        }
+        self.tasks.retain(|t| t.part != Part::Exploration || t.status != TaskStatus::Pending);
+        for mut task in planned {
+            task.part = Part::Exploration;
+            task.status = TaskStatus::Pending;
+            if !self.tasks.iter().any(|t| t.id == task.id) {
+                self.tasks.push(task);
+            }
+        }
+        if self.current().is_none() {
+            self.select_next_task();
+        }
+        true
+    }
+
     fn select_next_task(&mut self) {
         let next = select_task(&self.tasks, self.part).map(|t| t.id.clone());
         if let Some(id) = &next {

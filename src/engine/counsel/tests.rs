@@ -214,3 +214,18 @@ fn a_crisis_only_the_llm_detector_saw_stops_the_turn_before_the_counselor() {
     assert_eq!(session.crises.last().map(|c| c.at_user_message), Some(session.user_messages));
     assert!(session.counselor_prompt(&[]).system.contains("Safety note"));
 }
+
+#[test]
+fn an_llm_plan_replaces_pending_part_two_tasks_and_keeps_started_ones() {
+    let (mut session, _, _) = run(Lang::Ko, &KO_SESSION[..3]);
+    assert_eq!(session.current_task.as_deref(), Some("task_work_2"));
+    let planned = task::parse_plan(
+        r#"{"tasks":[{"id":"task_boss_2","priority":"high","title":"상사와의 관계"},{"id":"task_work_2","priority":"low","title":"중복"}]}"#,
+    )
+    .expect("parses");
+    assert!(session.adopt_plan(planned));
+    let part2: Vec<(&str, TaskStatus)> =
+        session.tasks.iter().filter(|t| t.part == Part::Exploration).map(|t| (t.id.as_str(), t.status)).collect();
+    assert_eq!(part2, [("task_work_2", TaskStatus::InProgress), ("task_boss_2", TaskStatus::Pending)]);
+    assert!(!Counseling::new(Lang::Ko).adopt_plan(vec![]), "only in Part 2");
+}
