@@ -33,6 +33,9 @@ use crate::engine::prompt::{Prompt, Turn};
 const SAID_KEPT: usize = 16;
 /// Turns kept for the heuristic supervisor.
 const RECENT_TURNS_KEPT: usize = 8;
+/// User messages a task may stay in progress before it counts as covered anyway, so a
+/// checker that never says "done" cannot hold the session on one task.
+pub const MAX_TURNS_PER_TASK: u32 = 5;
 
 /// A crisis the session recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -260,6 +263,15 @@ impl Counseling {
             for id in &verdict.also_sufficient {
                 if let Some(task) = self.tasks.iter_mut().find(|t| &t.id == id && t.part == self.part) {
                     task.status = task.status.max(TaskStatus::Sufficient);
+                }
+            }
+        }
+        if !task_done {
+            let closing = self.part == Part::Closing;
+            if let Some(task) = self.current_task.clone().and_then(|id| self.tasks.iter_mut().find(|t| t.id == id)) {
+                if task.turns >= MAX_TURNS_PER_TASK {
+                    task.status = task.status.max(if closing { TaskStatus::Completed } else { TaskStatus::Sufficient });
+                    task_done = true;
                 }
             }
         }

@@ -229,3 +229,19 @@ fn an_llm_plan_replaces_pending_part_two_tasks_and_keeps_started_ones() {
     assert_eq!(part2, [("task_work_2", TaskStatus::InProgress), ("task_boss_2", TaskStatus::Pending)]);
     assert!(!Counseling::new(Lang::Ko).adopt_plan(vec![]), "only in Part 2");
 }
+
+#[test]
+fn a_task_the_checker_never_closes_is_let_go_after_the_turn_bound() {
+    let mut session = Counseling::new(Lang::En);
+    session.opening(false);
+    let not_done =
+        |s: &Counseling| Verdict { task_id: s.current_task.clone().unwrap_or_default(), ..Verdict::default() };
+    for n in 1..=MAX_TURNS_PER_TASK {
+        assert_eq!(session.current_task.as_deref(), Some(task::WELCOME), "message {n}");
+        session.begin_turn("hmm");
+        let verdict = not_done(&session);
+        session.apply_checks(Some(&verdict), &UserState::default());
+    }
+    assert_eq!(session.current_task.as_deref(), Some(task::NAME_AND_PURPOSE));
+    assert_eq!(session.tasks[0].status, TaskStatus::Sufficient);
+}
