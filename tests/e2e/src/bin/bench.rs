@@ -151,6 +151,8 @@ fn slots() {
     println!("{}", deliberate_e2e::slot_accuracy::evaluate_bundled());
     println!("## LLM calls per completed gate (counting fake LLM)\n");
     println!("{}\n", deliberate_e2e::gate_calls::measure());
+    println!("## Counseling: engine time per heuristic turn\n");
+    println!("{}", deliberate_e2e::counsel_turns::measure());
     println!("## Counseling crisis check on held-out utterances\n");
     println!("{}", deliberate_e2e::crisis_accuracy::evaluate_bundled());
     println!("(development set, patterns were widened on it)\n");
