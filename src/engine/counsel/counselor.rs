@@ -399,11 +399,13 @@ fn closing_line(notes: &ReplyNotes, lang: Lang) -> String {
     out
 }
 
-/// The last reply, on the turn the session ends.
+/// The last heuristic reply, on the turn the session ends; it says again what answered.
 pub fn farewell(lang: Lang) -> String {
     lang.pick(
-        "저도 고마워요. 오늘 대화는 여기서 마무리할게요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. 몸과 마음 잘 챙기세요.",
-        "Thank you too. We'll close today's conversation here. You can download a summary of it from the side panel. Take good care of yourself.",
+        "저도 고마워요. 오늘 대화는 여기서 마무리할게요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. \
+오늘은 API 키 없이 규칙으로 답하는 간단한 대화 상대가 함께했어요. 몸과 마음 잘 챙기세요.",
+        "Thank you too. We'll close today's conversation here. You can download a summary of it from the side panel. \
+Today you talked with the simple no-key partner, which answers with fixed rules. Take good care of yourself.",
     )
     .into()
 }

@@ -26,7 +26,7 @@ use self::task::{
     complete_part, fixed_tasks, plan_exploration, topics_in, transition, update_exploration, Part, PlanUpdate, Task,
     TaskStatus, Topic, GOALS,
 };
-use crate::engine::lang::{clip, Lang};
+use crate::engine::lang::{clip, with_object, Lang};
 use crate::engine::prompt::{Prompt, Turn};
 
 /// User messages kept for planning, summaries and the heuristics.
@@ -504,7 +504,10 @@ impl Counseling {
         out.push_str(lang.pick("\n## 다음 단계\n", "\n## Next steps\n"));
         if let Some(goal) = self.goals.last() {
             out.push_str(&if ko {
-                format!("- 이번 주에 목표 “{}”를 작게라도 시도해 보기\n", clip(goal, 60))
+                let goal = clip(goal, 60);
+                // The particle follows the quoted goal's last syllable: "…볼게요”를", "…산책”을".
+                let particle = with_object(&goal)[goal.len()..].to_string();
+                format!("- 이번 주에 목표 “{goal}”{particle} 작게라도 시도해 보기\n")
             } else {
                 format!("- Try the goal “{}” this week, even a little\n", clip(goal, 60))
             });

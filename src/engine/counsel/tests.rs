@@ -111,6 +111,7 @@ fn english_heuristic_session_runs_from_greeting_to_closing() {
     assert_eq!(session.goals, ["This week I will take a ten minute walk at lunch every day"]);
     assert_eq!(outcomes[9].1, Part::Ended);
     assert_eq!(outcomes[9].0.reply, counselor::farewell(Lang::En));
+    assert!(outcomes[9].0.reply.contains("no-key partner"));
     let summary = session.summary_markdown();
     for needle in ["# Session summary", "Name: Sam", "work", "## Goals set", "ten minute walk", "## Next steps"] {
         assert!(summary.contains(needle), "summary lacks {needle}:\n{summary}");
