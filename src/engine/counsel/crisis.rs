@@ -47,6 +47,7 @@ const TOPIC_MENTIONS: &[&str] = &[
     "자살률",       // suicide rate
     "자살사건",     // a suicide case (news)
     "자살하는장면", // a scene where someone dies by suicide
+    "시간죽이",     // kill time
     "유서깊",       // historic ("유서 깊은 절")
     "살해당",       // was murdered (a story, not an intent)
     "suicide prevention",
@@ -96,6 +97,7 @@ const KO_SUICIDE: &[&str] = &[
     "사고가났으면좋",         // wish I had an accident
     "있을이유가없",           // no reason for me to exist
     "안깼으면",               // wish I hadn't woken
+    "유서까지",               // even a suicide note
     "안떴으면",               // wish (my eyes) didn't open
     "내일이안왔으면",         // wish tomorrow wouldn't come
     "살아있을이유",           // a reason to be alive (asked or missing)
@@ -148,6 +150,7 @@ const KO_SELF_HARM: &[&str] = &[
     "내몸을해치",   // hurt my body
     "나를때리고싶", // want to hit myself
     "피가날때까지", // until it bleeds
+    "피날때까지",   // until it bleeds
     "스스로상처",   // wound myself
 ];
 
@@ -179,6 +182,10 @@ const KO_SUICIDE_PAIRS: &[(&str, &str)] = &[
     ("편지를남기고", "떠나"),   // leave a letter + go away
     ("살아있는게", "괴로"),     // being alive + agony
     ("살아있는게", "고통"),     // being alive + pain
+    ("살고싶은마음", "없"),     // no wish to live
+    ("삶을", "포기"),           // give up on life
+    ("인생을", "포기"),         // give up on life
+    ("사는걸", "포기"),         // give up living
     ("약을", "한꺼번에"),       // pills + all at once
     ("약을", "다먹어"),         // pills + take them all
     ("떠날", "영원히"),         // leave + forever
@@ -201,9 +208,12 @@ const KO_SELF_HARM_PAIRS: &[(&str, &str)] = &[
     ("손목", "그었"),
     ("손목", "그은"),
     ("일부러", "상처"),
-    ("스스로를", "벌"), // punish myself
-    ("피가", "꼬집"),   // pinch until bleeding
-    ("피가나", "긁"),   // scratch until bleeding
+    ("스스로를", "벌"),     // punish myself
+    ("제몸을", "다치게"),   // hurt my body
+    ("내몸을", "다치게"),   // hurt my body
+    ("스스로를", "다치게"), // hurt myself
+    ("피가", "꼬집"),       // pinch until bleeding
+    ("피가나", "긁"),       // scratch until bleeding
 ];
 /// Korean cue pairs of harming others.
 const KO_HARM_OTHERS_PAIRS: &[(&str, &str)] = &[
@@ -306,11 +316,214 @@ const KO_STEM_RULES: &[StemRule] = &[
     (CrisisKind::HarmOthers, "칼들고", &["가고싶", "갈거", "가서"], &[]),                // take a knife
     (CrisisKind::HarmOthers, "칼을들고", &["가고싶", "갈거", "가서"], &[]),              // take a knife
     (CrisisKind::HarmOthers, "해치", &["고싶", "려고", "겠", "고말", "는상상"], &[]),
-    (CrisisKind::HarmOthers, "찌르", &["고싶", "는상상", "려고", "러갈"], &[]), // stab              // hurt
+    (CrisisKind::HarmOthers, "다치게", &["하고싶", "할거", "만들고싶", "해버리"], &[]), // make (others) hurt
+    (CrisisKind::HarmOthers, "때리", &["고싶", "려고", "는상상"], &[]),                 // hit
+    (CrisisKind::HarmOthers, "찌르", &["고싶", "는상상", "려고", "러갈"], &[]),         // stab              // hurt
 ];
 
 /// Words that make "vanish" a break from life, not an end of it.
 const VANISH_BREAKS: &[&str] = &["여행", "일주일", "며칠", "연락없이", "휴가", "잠수"]; // trip, a week, a few days, no contact, vacation, go quiet
+
+/// Korean words of death or self-erasure for the co-occurrence check.
+const KO_DEATH_WORDS: &[&str] = &[
+    "죽",         // die
+    "자살",       // suicide
+    "목숨",       // life (to take)
+    "사라지",     // vanish
+    "사라져",     // vanish
+    "없어지",     // be gone
+    "없어져",     // be gone
+    "이세상에서", // from this world
+    "세상을떠나", // leave this world
+    "영영잠들",   // sleep for good
+    "영원히잠들", // sleep forever
+    "숨이멎",     // stop breathing
+    "장례",       // funeral
+    "뛰어내",     // jump (off)
+    "투신",       // jump to one's death
+];
+/// Korean words of wish or intent for the co-occurrence check.
+const KO_WISH_WORDS: &[&str] = &[
+    "싶",
+    "고파",
+    "려고",
+    "으려",
+    "을까",
+    "버릴",
+    "버리고",
+    "좋겠",
+    "편할",
+    "편해지",
+    "나을",
+    "답인",
+    "방법",
+    "계획",
+    "했으면",
+    "었으면",
+    "밖에",
+    "수있을까",
+];
+/// Korean idioms and contexts that make a death word ordinary.
+const KO_DEATH_IDIOMS: &[&str] = &[
+    "죽겠",
+    "죽을맛",
+    "죽는줄",
+    "죽을것같",
+    "죽을뻔",
+    "죽었다",
+    "죽이",
+    "죽여",
+    "죽일",
+    "웃겨",
+    "배고파",
+    "여행",
+    "휴가",
+    "게임",
+    "영화",
+    "드라마",
+    "화분",
+    "컴퓨터",
+    "배터리",
+    "돌아가",
+    "잠수",
+    "일주일",
+    "며칠",
+];
+/// How far apart (in characters) a Korean death word and a wish word may be.
+const KO_COOCCURRENCE_SPAN: usize = 12;
+
+/// English words of death or self-erasure (whole words or phrases).
+const EN_DEATH_WORDS: &[&str] = &[
+    "die",
+    "dying",
+    "dead",
+    "death",
+    "suicide",
+    "existing",
+    "existed",
+    "exist",
+    "alive",
+    "funeral",
+    "overdose",
+    "rope",
+    "noose",
+    "not be here",
+    "be gone",
+    "disappear forever",
+    "wake up",
+];
+/// English words of wish or intent.
+const EN_WISH_WORDS: &[&str] = &[
+    "i want",
+    "i wanna",
+    "i wish",
+    "i'd rather",
+    "i would rather",
+    "i'm going to",
+    "i am going to",
+    "i plan",
+    "i'm planning",
+    "thinking about",
+    "think about",
+    "i keep thinking",
+    "i'm ready",
+    "i'm done",
+    "better if",
+    "better off",
+    "no reason",
+    "what if i",
+    "i should just",
+    "burden",
+    "relieved if",
+    "tonight",
+    "want out",
+];
+/// English idioms and contexts that make a death word ordinary.
+const EN_DEATH_IDIOMS: &[&str] = &[
+    "dying to",
+    "to die for",
+    "died laughing",
+    "dead tired",
+    "dead on my feet",
+    "deadline",
+    "battery",
+    "phone",
+    "car died",
+    "plant",
+    "game",
+    "character",
+    "grandma",
+    "grandmother",
+    "grandfather",
+    "grandpa",
+    "dog",
+    "cat",
+    "passed away",
+    "death of me",
+    "scared of dying",
+    "afraid of dying",
+    "scared of death",
+    "afraid of death",
+    "fear of death",
+    "don't want to die",
+    "do not want to die",
+    "not suicidal",
+    "would never",
+    "wake up early",
+    "wake up on time",
+    "wake up at",
+    "wake up tomorrow morning for",
+];
+/// How many words apart an English death word and a wish word may be.
+const EN_COOCCURRENCE_SPAN: usize = 8;
+
+/// The co-occurrence check: a death word and a wish word close together, no idiom, no
+/// denial. Catches indirect wording the patterns do not list ("제가 사라지면 엄마도
+/// 편해지겠죠", "I think about dying all the time").
+fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
+    let korean = || {
+        if KO_DEATH_IDIOMS.iter().any(|i| compact.contains(i)) {
+            return None;
+        }
+        let chars: Vec<char> = compact.chars().collect();
+        let text_at = |i: usize| chars[i..].iter().collect::<String>();
+        (0..chars.len()).find_map(|i| {
+            let rest = text_at(i);
+            let death = KO_DEATH_WORDS.iter().find(|d| rest.starts_with(*d))?;
+            let end = (i + death.chars().count() + KO_COOCCURRENCE_SPAN).min(chars.len());
+            let window: String = chars[i..end].iter().collect();
+            if KO_NEGATED_TAILS.iter().any(|t| window.contains(t)) {
+                return None;
+            }
+            KO_WISH_WORDS.iter().find(|w| window.contains(*w)).map(|w| format!("{death}…{w}"))
+        })
+    };
+    let english = || {
+        if EN_DEATH_IDIOMS.iter().any(|i| spaced.contains(i)) {
+            return None;
+        }
+        let words: Vec<&str> =
+            spaced.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+        let joined_from = |i: usize| words[i..].join(" ");
+        let position = |phrases: &[&str]| -> Vec<(usize, String)> {
+            (0..words.len())
+                .filter_map(|i| {
+                    let rest = joined_from(i);
+                    phrases
+                        .iter()
+                        .find(|p| rest == **p || rest.starts_with(&format!("{p} ")))
+                        .map(|p| (i, p.to_string()))
+                })
+                .collect()
+        };
+        let deaths = position(EN_DEATH_WORDS);
+        let wishes = position(EN_WISH_WORDS);
+        deaths.iter().find_map(|(i, d)| {
+            wishes.iter().find(|(j, _)| i.abs_diff(*j) <= EN_COOCCURRENCE_SPAN).map(|(_, w)| format!("{w}…{d}"))
+        })
+    };
+    korean().or_else(english)
+}
 
 /// The gap allowed between the two cues of a pair, in characters.
 const PAIR_GAP: usize = 3;
@@ -376,6 +589,11 @@ fn en_suicide() -> &'static Regex {
             r"|\bgiv(e|ing) away (all )?(my|of my) (things|stuff|belongings|possessions)\b|\bhow many (pills|tablets)\b",
             r"|\b(can'?t|cannot|can) keep (living|going on)\b|\b(if|when) i (wasn'?t|weren'?t|was not|were not) (around|here|alive)\b",
             r"|\btired of (being alive|living)\b|\bmy (own )?funeral\b|\bsay(ing)? goodbye to (my family|everyone|everybody)\b",
+            r"|\b(don'?t|do not) want to wake up (anymore|again|ever)\b|\bend(ed|ing)? everything\b|\bbought (a )?rope\b",
+            r"|\bdone (living|with life|being alive)\b|\bout of (this )?life\b|\bno reason (for me )?to (be here|be alive|exist)\b",
+            r"|\brather die than (keep|go on|live|feel)|\b(think|thinking|thought) about (dying|death|being dead)\b",
+            r"|\bi (had )?never existed\b|\b(relieved|better off|happier|easier) if i (died|was dead|were dead)\b",
+            r"|\b(jump|step|walk) in front of (a|the) (train|car|bus|truck)\b",
             r"|\bthinking about jumping\b|\b(roof|bridge|building|balcony|ledge|cliff)\b.{0,60}\bjump"
         ))
         .expect("suicide pattern compiles")
@@ -392,7 +610,8 @@ fn en_self_harm() -> &'static Regex {
             r"|\b(burn|burned|burnt|hit|hitting|punch|punched|punching|scratch|scratched|hurt|hurting|harm|harming) myself (again|on purpose|with|until|when|to cope|every)\b",
             r"|\buntil (it|they|i) bleeds?\b|\bcut again\b|\brelapsed\b.{0,20}\b(cut|cutting|self[- ]?harm)",
             r"|\b(want|wanna|going|urge|need|tempted) (to )?(hurt|harm|cut|burn|damage) my (own )?(body|arms?|legs?|wrists?|skin)\b",
-            r"|\b(cut|cutting|burn|burning|burned|burnt|scratch|scratching) (into )?my (arms?|wrists?|legs?|thighs?|skin)\b",
+            r"|\b(cut|cutting|slash|slashed|slashing|burn|burning|burned|burnt|scratch|scratching) (into )?my (arms?|wrists?|legs?|thighs?|skin)\b",
+            r"|\b(keep|kept) (hurting|harming|cutting|burning) myself\b",
             r"|\bpunish myself\b|\burge to (cut|hurt|harm|burn)\b|\buntil .{0,20}bleed"
         ))
         .expect("self-harm pattern compiles")
@@ -410,6 +629,7 @@ fn en_harm_others() -> &'static Regex {
             r"|\bbring(ing)? a (gun|knife) to (school|work|the office)\b",
             r"|\b(imagin\w*|fantasi\w*|thinking about|think about|dream\w* about) (killing|murdering|stabbing|shooting|hurting) ",
             r"(him|her|them|someone|somebody|people|everyone|my \w+)\b",
+            r"|\bshoot up (my|the|a) (school|office|work|class)\b|\buntil (he|she|they) stops? breathing\b",
             r"|\bmake (him|her|them) pay\b.{0,40}\b(gun|knife|weapon)\b|\bbought a (gun|weapon)\b.{0,40}\b(him|her|them)\b"
         ))
         .expect("harm-others pattern compiles")
@@ -483,16 +703,19 @@ pub fn detect(text: &str) -> Option<Crisis> {
 
     let found = |kind: CrisisKind, cue: Option<String>| cue.map(|cue| Crisis { kind, cue });
     use CrisisKind::*;
-    found(Suicide, korean(KO_SUICIDE, KO_SUICIDE_PAIRS, Suicide).or_else(|| english(en_suicide())))
-        .or_else(|| {
-            found(SelfHarm, korean(KO_SELF_HARM, KO_SELF_HARM_PAIRS, SelfHarm).or_else(|| english(en_self_harm())))
-        })
-        .or_else(|| {
-            found(
-                HarmOthers,
-                korean(KO_HARM_OTHERS, KO_HARM_OTHERS_PAIRS, HarmOthers).or_else(|| english(en_harm_others())),
-            )
-        })
+    found(
+        Suicide,
+        korean(KO_SUICIDE, KO_SUICIDE_PAIRS, Suicide)
+            .or_else(|| english(en_suicide()))
+            .or_else(|| death_wish_nearby(&compact, &spaced)),
+    )
+    .or_else(|| found(SelfHarm, korean(KO_SELF_HARM, KO_SELF_HARM_PAIRS, SelfHarm).or_else(|| english(en_self_harm()))))
+    .or_else(|| {
+        found(
+            HarmOthers,
+            korean(KO_HARM_OTHERS, KO_HARM_OTHERS_PAIRS, HarmOthers).or_else(|| english(en_harm_others())),
+        )
+    })
 }
 
 /// The fixed safety response: concern, crisis lines (Korea and elsewhere), and what this is.
