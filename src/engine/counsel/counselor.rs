@@ -98,7 +98,7 @@ pub fn part_transition_notice(from: Part, to: Part, lang: Lang) -> String {
 /// The counselor prompt: the system sections and the last turns of the conversation.
 pub fn counselor_prompt(ctx: &CounselorContext, history: &[Turn]) -> Prompt {
     let start = history.len().saturating_sub(HISTORY_TURNS);
-    let system = format!("{}\n\n{}", system_prompt("counselor", "", ctx.lang).trim_end(), counselor_system(ctx));
+    let system = system_prompt("counselor", &counselor_system(ctx), ctx.lang);
     Prompt {
         system,
         turns: history[start..].to_vec(),
@@ -453,7 +453,8 @@ mod tests {
         };
         let prompt = counselor_prompt(&ctx, &[Turn::user("안녕하세요")]);
         let s = &prompt.system;
-        assert!(s.starts_with("# role: counselor"));
+        assert!(s.starts_with("# role: counselor\n당신은"));
+        assert!(s.ends_with("Write every human-readable text in Korean (한국어)."));
         for needle in [
             "자격을 갖춘 상담사가 아니며",
             "Part 1: 시작",
