@@ -246,3 +246,58 @@ fn a_task_the_checker_never_closes_is_let_go_after_the_turn_bound() {
     assert_eq!(session.current_task.as_deref(), Some(task::NAME_AND_PURPOSE));
     assert_eq!(session.tasks[0].status, TaskStatus::Sufficient);
 }
+
+/// The LLM path, step by step, with scripted answers: what the shell does with effects.
+#[test]
+fn an_llm_turn_runs_the_same_steps_with_parsed_answers_and_falls_back_to_twins() {
+    let lang = Lang::En;
+    let mut session = Counseling::new(lang);
+    let mut history = vec![Turn::assistant(session.opening(false))];
+    let text = "Hi, I'm Sam and my boss is making work miserable";
+    history.push(Turn::user(text));
+
+    // 1. Before any call: the keyword crisis check.
+    assert_eq!(session.begin_turn(text), None);
+    // 2. Checker and detector: one batch of two foreground calls on the same snapshot.
+    let current = session.current().cloned().expect("a task is in progress");
+    let checker_prompt = checker::checker_prompt(session.part, &current, &session.tasks, &[], &history, lang);
+    let state_prompt = state::state_prompt(&history, &session.topics, lang);
+    assert!(checker_prompt.system.contains("# role: counsel-task-checker"));
+    assert!(state_prompt.system.contains("# role: counsel-state-detector"));
+    let verdict = checker::parse_verdict(
+        r#"{"is_completed": true, "new_status": "sufficient", "also_sufficient": ["task_info_1"]}"#,
+        &current,
+        &session.tasks,
+    )
+    // A failed parse falls back to the twin.
+    .unwrap_or_else(|_| session.heuristic_verdict(text, &session.heuristic_state(text)).expect("twin"));
+    let state = state::parse_state("not json at all").unwrap_or_else(|_| session.heuristic_state(text));
+    // 3. Selectors and part manager: pure, no call.
+    let plan = session.apply_checks(Some(&verdict), &state);
+    assert_eq!(plan.crisis, None);
+    assert_eq!(plan.selected_task.as_deref(), Some(task::RAPPORT), "welcome and name/purpose are covered");
+    // 4. Counselor: one streamed foreground call.
+    let prompt = session.counselor_prompt(&history);
+    assert!(prompt.system.contains("Build rapport"));
+    assert_eq!(plan.module_change, None, "welcome and rapport share the rapport module");
+    assert!(!prompt.system.contains("=== Module change ==="));
+    let reply = "(llm) Thank you, Sam. How have things been at work?";
+    session.record_reply(reply);
+    history.push(Turn::assistant(reply));
+    // 5. Supervisor: background, only on every 3rd user message.
+    assert!(!session.supervisor_due());
+    for text in ["It has been hard", "Yes"] {
+        session.begin_turn(text);
+        let state = session.heuristic_state(text);
+        let verdict = session.heuristic_verdict(text, &state);
+        session.apply_checks(verdict.as_ref(), &state);
+    }
+    assert!(session.supervisor_due());
+    let current = session.current().cloned();
+    let sup_prompt = supervisor::supervisor_prompt(&history, session.part, current.as_ref(), session.module, lang);
+    assert!(sup_prompt.system.contains("# role: counsel-supervisor"));
+    let feedback = supervisor::parse_feedback(r#"{"score": 6, "improvements": ["Slow down"]}"#, session.user_messages)
+        .unwrap_or_else(|_| supervisor::heuristic_review(&session.recent, session.module, session.user_messages, lang));
+    session.record_feedback(feedback);
+    assert!(session.counselor_prompt(&history).system.contains("Slow down"), "applies from the next prompt");
+}
