@@ -98,7 +98,7 @@ pub fn part_transition_notice(from: Part, to: Part, lang: Lang) -> String {
 /// The counselor prompt: the system sections and the last turns of the conversation.
 pub fn counselor_prompt(ctx: &CounselorContext, history: &[Turn]) -> Prompt {
     let start = history.len().saturating_sub(HISTORY_TURNS);
-    let system = format!("{}\n\n{}", system_prompt("counselor", "", ctx.lang).trim_end(), counselor_system(ctx));
+    let system = system_prompt("counselor", &counselor_system(ctx), ctx.lang);
     Prompt {
         system,
         turns: history[start..].to_vec(),
@@ -399,11 +399,13 @@ fn closing_line(notes: &ReplyNotes, lang: Lang) -> String {
     out
 }
 
-/// The last reply, on the turn the session ends.
+/// The last heuristic reply, on the turn the session ends; it says again what answered.
 pub fn farewell(lang: Lang) -> String {
     lang.pick(
-        "저도 고마워요. 오늘 대화는 여기서 마무리할게요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. 몸과 마음 잘 챙기세요.",
-        "Thank you too. We'll close today's conversation here. You can download a summary of it from the side panel. Take good care of yourself.",
+        "저도 고마워요. 오늘 대화는 여기서 마무리할게요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. \
+오늘은 API 키 없이 규칙으로 답하는 간단한 대화 상대가 함께했어요. 몸과 마음 잘 챙기세요.",
+        "Thank you too. We'll close today's conversation here. You can download a summary of it from the side panel. \
+Today you talked with the simple no-key partner, which answers with fixed rules. Take good care of yourself.",
     )
     .into()
 }
@@ -451,7 +453,8 @@ mod tests {
         };
         let prompt = counselor_prompt(&ctx, &[Turn::user("안녕하세요")]);
         let s = &prompt.system;
-        assert!(s.starts_with("# role: counselor"));
+        assert!(s.starts_with("# role: counselor\n당신은"));
+        assert!(s.ends_with("Write every human-readable text in Korean (한국어)."));
         for needle in [
             "자격을 갖춘 상담사가 아니며",
             "Part 1: 시작",

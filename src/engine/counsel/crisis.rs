@@ -43,69 +43,93 @@ pub struct Crisis {
 
 /// Phrases that mention a crisis word without being one; removed before matching.
 const TOPIC_MENTIONS: &[&str] = &[
-    "자살예방", // suicide prevention
-    "유서깊",   // historic ("유서 깊은 절")
-    "살해당",   // was murdered (a story, not an intent)
+    "자살예방",     // suicide prevention
+    "자살률",       // suicide rate
+    "자살사건",     // a suicide case (news)
+    "자살하는장면", // a scene where someone dies by suicide
+    "시간죽이",     // kill time
+    "유서깊",       // historic ("유서 깊은 절")
+    "살해당",       // was murdered (a story, not an intent)
     "suicide prevention",
     "suicide squad",
+    "suicide rate",
+    "suicide awareness",
+    "suicide statistics",
 ];
 
 /// Korean suicide cues, matched on text with spaces and punctuation removed.
 const KO_SUICIDE: &[&str] = &[
-    "죽고싶",           // want to die
-    "죽어버리고싶",     // want to just die
-    "죽는게나을",       // better to die
-    "죽는편이나을",     // better to die
-    "죽을까생각",       // thinking of dying
-    "자살",             // suicide
-    "목숨을끊",         // take one's life
-    "목숨끊",           // take one's life
-    "생을마감",         // end one's life
-    "삶을끝내",         // end my life
-    "인생을끝내",       // end my life
-    "모든걸끝내고싶",   // want to end everything
-    "다끝내버리고싶",   // want to end it all
-    "전부끝내버리고싶", // want to end it all
-    "사라지고싶",       // want to disappear
-    "사라져버리고싶",   // want to vanish
-    "없어지고싶",       // want to be gone
-    "내가사라졌으면",   // I wish I were gone
-    "내가없어졌으면",   // I wish I were gone
-    "눈을안떴으면",     // wish my eyes didn't open (not wake up)
-    "눈안떴으면",       // wish I didn't wake up
-    "눈을뜨지않았으면", // wish I didn't wake up
-    "눈뜨지않았으면",   // wish I didn't wake up
-    "깨어나지않았으면", // wish I didn't wake up
-    "깨지않았으면",     // wish I didn't wake up
-    "영원히잠들고싶",   // want to sleep forever
-    "영원히잠들었으면", // wish I slept forever
-    "살고싶지않",       // don't want to live
-    "살기싫",           // hate living
-    "사는게의미없",     // living is meaningless
-    "살이유가없",       // no reason to live
-    "살아야할이유가없", // no reason to live
-    "살아갈이유가없",   // no reason to go on living
-    "살아서뭐해",       // what's the point of living
-    "살아서뭐하",       // what's the point of living
-    "태어나지말았어야", // should never have been born
-    "태어나지않았으면", // wish I hadn't been born
-    "내가없으면다들",   // everyone would be better without me
-    "나없으면다들",     // everyone would be better without me
-    "없어져도아무도",   // nobody would care if I were gone
-    "유서를",           // (wrote) a suicide note
-    "유서써",           // write a suicide note
-    "유서쓰",           // write a suicide note
-    "뛰어내리고싶",     // want to jump (off)
-    "뛰어내릴까",       // should I jump
-    "뛰어내려버릴",     // I'll jump
-    "투신",             // jump to one's death
-    "목을매",           // hang oneself
-    "목매달",           // hang oneself
-    "수면제를모으",     // collecting sleeping pills
-    "약을모으고",       // collecting pills
-    "번개탄",           // charcoal briquette (a method)
-    "극단적인선택",     // "extreme choice" (news euphemism)
-    "극단적선택",       // "extreme choice"
+    "죽고싶",                 // want to die
+    "죽어버리고싶",           // want to just die
+    "죽는게나을",             // better to die
+    "죽는편이나을",           // better to die
+    "죽을까생각",             // thinking of dying
+    "자살",                   // suicide
+    "목숨을끊",               // take one's life
+    "목숨끊",                 // take one's life
+    "생을마감",               // end one's life
+    "삶을끝내",               // end my life
+    "인생을끝내",             // end my life
+    "모든걸끝내고싶",         // want to end everything
+    "다끝내버리고싶",         // want to end it all
+    "전부끝내버리고싶",       // want to end it all
+    "내가사라졌으면",         // I wish I were gone
+    "내가없어졌으면",         // I wish I were gone
+    "눈을안떴으면",           // wish my eyes didn't open (not wake up)
+    "눈안떴으면",             // wish I didn't wake up
+    "눈을뜨지않았으면",       // wish I didn't wake up
+    "눈뜨지않았으면",         // wish I didn't wake up
+    "깨어나지않았으면",       // wish I didn't wake up
+    "깨지않았으면",           // wish I didn't wake up
+    "영원히잠들고싶",         // want to sleep forever
+    "영원히잠들었으면",       // wish I slept forever
+    "살고싶지않",             // don't want to live
+    "그만살고싶",             // want to stop living
+    "자고일어나지않았으면",   // wish I didn't get up after sleeping
+    "아침에일어나지않았으면", // wish I didn't get up in the morning
+    "다시는일어나지않",       // never get up again
+    "깨지말았으면",           // wish I didn't wake
+    "세상을떠나고싶",         // want to leave this world
+    "이세상에없었으면",       // wish I weren't in this world
+    "약을모아",               // stockpiling pills
+    "치였으면",               // wish I were hit (by a car)
+    "사고났으면좋",           // wish I had an accident
+    "사고가났으면좋",         // wish I had an accident
+    "있을이유가없",           // no reason for me to exist
+    "안깼으면",               // wish I hadn't woken
+    "유서까지",               // even a suicide note
+    "안떴으면",               // wish (my eyes) didn't open
+    "내일이안왔으면",         // wish tomorrow wouldn't come
+    "살아있을이유",           // a reason to be alive (asked or missing)
+    "살아갈자신이없",         // no confidence to go on living
+    "수면제를모아",           // stockpiling sleeping pills
+    "살기싫",                 // hate living
+    "살기가싫",               // hate living
+    "사는게의미없",           // living is meaningless
+    "살이유가없",             // no reason to live
+    "살아야할이유가없",       // no reason to live
+    "살아갈이유가없",         // no reason to go on living
+    "살아서뭐해",             // what's the point of living
+    "살아서뭐하",             // what's the point of living
+    "태어나지말았어야",       // should never have been born
+    "태어나지않았으면",       // wish I hadn't been born
+    "내가없으면다들",         // everyone would be better without me
+    "나없으면다들",           // everyone would be better without me
+    "없어져도아무도",         // nobody would care if I were gone
+    "유서를",                 // (wrote) a suicide note
+    "유서써",                 // write a suicide note
+    "유서쓰",                 // write a suicide note
+    "뛰어내리고싶",           // want to jump (off)
+    "뛰어내릴까",             // should I jump
+    "뛰어내려버릴",           // I'll jump
+    "투신",                   // jump to one's death
+    "목을매",                 // hang oneself
+    "목매달",                 // hang oneself
+    "수면제를모으",           // collecting sleeping pills
+    "약을모으고",             // collecting pills
+    "번개탄",                 // charcoal briquette (a method)
+    "극단적인선택",           // "extreme choice" (news euphemism)
+    "극단적선택",             // "extreme choice"
 ];
 
 /// Korean self-harm cues.
@@ -115,6 +139,10 @@ const KO_SELF_HARM: &[&str] = &[
     "손목긋",       // cut my wrist
     "손목을그",     // cut my wrist
     "칼로긋",       // cut with a knife
+    "칼로그어",     // cut with a knife
+    "팔을그어",     // cut my arm
+    "팔을긋",       // cut my arm
+    "허벅지를그",   // cut my thigh
     "몸에상처를내", // make wounds on my body
     "나를해치",     // hurt myself
     "나자신을해치", // hurt myself
@@ -122,6 +150,7 @@ const KO_SELF_HARM: &[&str] = &[
     "내몸을해치",   // hurt my body
     "나를때리고싶", // want to hit myself
     "피가날때까지", // until it bleeds
+    "피날때까지",   // until it bleeds
     "스스로상처",   // wound myself
 ];
 
@@ -140,6 +169,364 @@ const KO_HARM_OTHERS: &[&str] = &[
     "살해하고싶",   // want to murder
     "살해할",       // will murder
 ];
+
+/// Korean cue pairs that mean a crisis only close together (at most a few syllables apart,
+/// either order): "이제 그만 끝내고 싶어요, 모든 걸", "나 같은 건 없어지는 게".
+const KO_SUICIDE_PAIRS: &[(&str, &str)] = &[
+    ("끝내고싶", "모든걸"),     // want to end + everything
+    ("끝내버리고싶", "모든걸"), // want to end + everything
+    ("모든걸", "끝낼"),         // everything + will end
+    ("나같은", "없어지"),       // someone like me + be gone
+    ("나같은", "사라지"),       // someone like me + vanish
+    ("나같은", "죽"),           // someone like me + die
+    ("편지를남기고", "떠나"),   // leave a letter + go away
+    ("살아있는게", "괴로"),     // being alive + agony
+    ("살아있는게", "고통"),     // being alive + pain
+    ("살고싶은마음", "없"),     // no wish to live
+    ("삶을", "포기"),           // give up on life
+    ("인생을", "포기"),         // give up on life
+    ("사는걸", "포기"),         // give up living
+    ("약을", "한꺼번에"),       // pills + all at once
+    ("약을", "다먹어"),         // pills + take them all
+    ("떠날", "영원히"),         // leave + forever
+    ("떠나", "영원히"),         // leave + forever
+    ("유언", "남기"),           // leave last words
+];
+/// Korean self-harm pairs: a self or body marker next to a harming verb ("제가 그은",
+/// "제 몸을 때려요", "팔을 지졌어요").
+const KO_SELF_HARM_PAIRS: &[(&str, &str)] = &[
+    ("제가", "그은"),
+    ("내가", "그은"),
+    ("스스로", "그"),
+    ("일부러", "그"),
+    ("제몸", "때려"),
+    ("내몸", "때려"),
+    ("제몸", "때렸"),
+    ("내몸", "때렸"),
+    ("팔을", "지졌"),
+    ("팔을", "지져"),
+    ("손목", "그었"),
+    ("손목", "그은"),
+    ("일부러", "상처"),
+    ("스스로를", "벌"),     // punish myself
+    ("제몸을", "다치게"),   // hurt my body
+    ("내몸을", "다치게"),   // hurt my body
+    ("스스로를", "다치게"), // hurt myself
+    ("피가", "꼬집"),       // pinch until bleeding
+    ("피가나", "긁"),       // scratch until bleeding
+];
+/// Korean cue pairs of harming others.
+const KO_HARM_OTHERS_PAIRS: &[(&str, &str)] = &[
+    ("복수", "칼"),   // revenge + knife
+    ("복수", "죽이"), // revenge + kill
+];
+
+/// Korean stem rules: a stem followed within a few syllables by an ending of wish or
+/// intent, unless the ending right after it makes an idiom ("배고파 죽겠다", "죽을 맛",
+/// "죽이네" is someone else). Each: kind, stem, intent endings, idiom endings.
+type StemRule = (CrisisKind, &'static str, &'static [&'static str], &'static [&'static str]);
+const KO_STEM_RULES: &[StemRule] = &[
+    (
+        CrisisKind::Suicide,
+        "죽", // die
+        &[
+            "고싶",
+            "고파",
+            "어버릴",
+            "어버리고",
+            "을래",
+            "을거",
+            "으면편",
+            "으면좋",
+            "는게나",
+            "는게낫",
+            "는방법",
+            "을방법",
+            "을생각",
+            "어도슬퍼",
+            "어도아무",
+            "으려",
+            "었으면좋",
+            "을지생각",
+            "는게답",
+            "는게편",
+            "어도세상",
+            "으면행복",
+            "으면다들",
+        ],
+        &["이", "여", "일", "겠", "을맛", "는줄", "을것같", "을뻔", "었어", "었다", "었대", "음의"],
+    ),
+    (
+        CrisisKind::Suicide,
+        "사라지", // vanish
+        &[
+            "고싶어",
+            "고싶다",
+            "고싶네",
+            "고싶은생각",
+            "고싶다는",
+            "고파",
+            "는게나",
+            "는게모두",
+            "면좋겠",
+            "버리고싶어",
+            "면다들",
+            "면행복",
+            "면편할",
+        ],
+        &[],
+    ),
+    (
+        CrisisKind::Suicide,
+        "사라져", // vanish
+        &["버리고싶어", "버리고싶다", "버릴", "야", "도아무", "버리면편", "버리면좋", "버리면다들"],
+        &[],
+    ),
+    (
+        CrisisKind::Suicide,
+        "없어지", // be gone
+        &[
+            "고싶어",
+            "고싶다",
+            "고싶은생각",
+            "고싶다는",
+            "고파",
+            "는게나",
+            "는게모두",
+            "면좋겠",
+            "면다들",
+            "면행복",
+            "면편할",
+        ],
+        &[],
+    ),
+    (
+        CrisisKind::Suicide,
+        "없어져", // be gone
+        &["버리고싶어", "버리고싶다", "버릴", "야", "도아무", "버리면편", "버리면좋", "버리면다들"],
+        &[],
+    ),
+    (CrisisKind::Suicide, "뛰어내", &["리고싶", "리려", "릴까", "릴거", "려버릴"], &[]), // jump (off)
+    (CrisisKind::Suicide, "그만살", &["래", "고싶", "까", "거야", "았으면"], &["찌", "쪄"]), // stop living
+    (CrisisKind::Suicide, "깨지않", &["으면", "았으면"], &[]),                           // not wake
+    (CrisisKind::Suicide, "깨어나지않", &["으면", "았으면"], &[]),                       // not wake
+    (CrisisKind::Suicide, "슬퍼할사람", &["없", "이없", "도없"], &[]),                   // nobody to grieve
+    (CrisisKind::HarmOthers, "죽여", &["버릴", "버리고싶", "버리겠", "야지", "야겠", "줄거", "버린다"], &[]), // kill
+    (CrisisKind::HarmOthers, "죽이", &["고싶", "려고", "는상상", "겠다", "고말거", "러갈"], &[]), // kill
+    (CrisisKind::HarmOthers, "칼들고", &["가고싶", "갈거", "가서"], &[]),                // take a knife
+    (CrisisKind::HarmOthers, "칼을들고", &["가고싶", "갈거", "가서"], &[]),              // take a knife
+    (CrisisKind::HarmOthers, "해치", &["고싶", "려고", "겠", "고말", "는상상"], &[]),
+    (CrisisKind::HarmOthers, "다치게", &["하고싶", "할거", "만들고싶", "해버리"], &[]), // make (others) hurt
+    (CrisisKind::HarmOthers, "때리", &["고싶", "려고", "는상상"], &[]),                 // hit
+    (CrisisKind::HarmOthers, "찌르", &["고싶", "는상상", "려고", "러갈"], &[]),         // stab              // hurt
+];
+
+/// Words that make "vanish" a break from life, not an end of it.
+const VANISH_BREAKS: &[&str] = &["여행", "일주일", "며칠", "연락없이", "휴가", "잠수"]; // trip, a week, a few days, no contact, vacation, go quiet
+
+/// Korean words of death or self-erasure for the co-occurrence check.
+const KO_DEATH_WORDS: &[&str] = &[
+    "죽",         // die
+    "자살",       // suicide
+    "목숨",       // life (to take)
+    "사라지",     // vanish
+    "사라져",     // vanish
+    "없어지",     // be gone
+    "없어져",     // be gone
+    "이세상에서", // from this world
+    "세상을떠나", // leave this world
+    "영영잠들",   // sleep for good
+    "영원히잠들", // sleep forever
+    "숨이멎",     // stop breathing
+    "장례",       // funeral
+    "뛰어내",     // jump (off)
+    "투신",       // jump to one's death
+];
+/// Korean words of wish or intent for the co-occurrence check.
+const KO_WISH_WORDS: &[&str] = &[
+    "싶",
+    "고파",
+    "려고",
+    "으려",
+    "을까",
+    "버릴",
+    "버리고",
+    "좋겠",
+    "편할",
+    "편해지",
+    "나을",
+    "답인",
+    "방법",
+    "계획",
+    "했으면",
+    "었으면",
+    "밖에",
+    "수있을까",
+];
+/// Korean idioms and contexts that make a death word ordinary.
+const KO_DEATH_IDIOMS: &[&str] = &[
+    "죽겠",
+    "죽을맛",
+    "죽는줄",
+    "죽을것같",
+    "죽을뻔",
+    "죽었다",
+    "죽이",
+    "죽여",
+    "죽일",
+    "웃겨",
+    "배고파",
+    "여행",
+    "휴가",
+    "게임",
+    "영화",
+    "드라마",
+    "화분",
+    "컴퓨터",
+    "배터리",
+    "돌아가",
+    "잠수",
+    "일주일",
+    "며칠",
+];
+/// How far apart (in characters) a Korean death word and a wish word may be.
+const KO_COOCCURRENCE_SPAN: usize = 12;
+
+/// English words of death or self-erasure (whole words or phrases).
+const EN_DEATH_WORDS: &[&str] = &[
+    "die",
+    "dying",
+    "dead",
+    "death",
+    "suicide",
+    "existing",
+    "existed",
+    "exist",
+    "alive",
+    "funeral",
+    "overdose",
+    "rope",
+    "noose",
+    "not be here",
+    "be gone",
+    "disappear forever",
+    "wake up",
+];
+/// English words of wish or intent.
+const EN_WISH_WORDS: &[&str] = &[
+    "i want",
+    "i wanna",
+    "i wish",
+    "i'd rather",
+    "i would rather",
+    "i'm going to",
+    "i am going to",
+    "i plan",
+    "i'm planning",
+    "thinking about",
+    "think about",
+    "i keep thinking",
+    "i'm ready",
+    "i'm done",
+    "better if",
+    "better off",
+    "no reason",
+    "what if i",
+    "i should just",
+    "burden",
+    "relieved if",
+    "tonight",
+    "want out",
+];
+/// English idioms and contexts that make a death word ordinary.
+const EN_DEATH_IDIOMS: &[&str] = &[
+    "dying to",
+    "to die for",
+    "died laughing",
+    "dead tired",
+    "dead on my feet",
+    "deadline",
+    "battery",
+    "phone",
+    "car died",
+    "plant",
+    "game",
+    "character",
+    "grandma",
+    "grandmother",
+    "grandfather",
+    "grandpa",
+    "dog",
+    "cat",
+    "passed away",
+    "death of me",
+    "scared of dying",
+    "afraid of dying",
+    "scared of death",
+    "afraid of death",
+    "fear of death",
+    "don't want to die",
+    "do not want to die",
+    "not suicidal",
+    "would never",
+    "wake up early",
+    "wake up on time",
+    "wake up at",
+    "wake up tomorrow morning for",
+];
+/// How many words apart an English death word and a wish word may be.
+const EN_COOCCURRENCE_SPAN: usize = 8;
+
+/// The co-occurrence check: a death word and a wish word close together, no idiom, no
+/// denial. Catches indirect wording the patterns do not list ("제가 사라지면 엄마도
+/// 편해지겠죠", "I think about dying all the time").
+fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
+    let korean = || {
+        if KO_DEATH_IDIOMS.iter().any(|i| compact.contains(i)) {
+            return None;
+        }
+        let chars: Vec<char> = compact.chars().collect();
+        let text_at = |i: usize| chars[i..].iter().collect::<String>();
+        (0..chars.len()).find_map(|i| {
+            let rest = text_at(i);
+            let death = KO_DEATH_WORDS.iter().find(|d| rest.starts_with(*d))?;
+            let end = (i + death.chars().count() + KO_COOCCURRENCE_SPAN).min(chars.len());
+            let window: String = chars[i..end].iter().collect();
+            if KO_NEGATED_TAILS.iter().any(|t| window.contains(t)) {
+                return None;
+            }
+            KO_WISH_WORDS.iter().find(|w| window.contains(*w)).map(|w| format!("{death}…{w}"))
+        })
+    };
+    let english = || {
+        if EN_DEATH_IDIOMS.iter().any(|i| spaced.contains(i)) {
+            return None;
+        }
+        let words: Vec<&str> =
+            spaced.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+        let joined_from = |i: usize| words[i..].join(" ");
+        let position = |phrases: &[&str]| -> Vec<(usize, String)> {
+            (0..words.len())
+                .filter_map(|i| {
+                    let rest = joined_from(i);
+                    phrases
+                        .iter()
+                        .find(|p| rest == **p || rest.starts_with(&format!("{p} ")))
+                        .map(|p| (i, p.to_string()))
+                })
+                .collect()
+        };
+        let deaths = position(EN_DEATH_WORDS);
+        let wishes = position(EN_WISH_WORDS);
+        deaths.iter().find_map(|(i, d)| {
+            wishes.iter().find(|(j, _)| i.abs_diff(*j) <= EN_COOCCURRENCE_SPAN).map(|(_, w)| format!("{w}…{d}"))
+        })
+    };
+    korean().or_else(english)
+}
+
+/// The gap allowed between the two cues of a pair, in characters.
+const PAIR_GAP: usize = 3;
 
 /// Korean denials right after a cue (within a few syllables): "죽고 싶지는 않아",
 /// "죽고 싶다는 생각은 없어요", "자해는 하지 않아요".
@@ -183,11 +570,31 @@ fn en_suicide() -> &'static Regex {
             r"|\b(don'?t|do not|no longer) want to (live|be alive|exist|be here anymore)\b",
             r"|\bno (reason|point) (to|in) (live|living|go on|going on)\b|\b(can'?t|cannot) go on (living|anymore)\b",
             r"|\b(if|wish|hope) i (just )?(didn'?t|did not|wouldn'?t|would not|never|don'?t) wake up\b",
-            r"|\bnever wake up again\b|\bnot (to )?wake up (ever )?again\b|\bsleep forever\b",
+            r"|\bnever wake up again\b|\bnot (to )?wake up (ever )?again\b|\b(sleep|asleep) and (never|not) wake up\b",
+            r"|\b(want to|wanna|wish i could|just want to)( go to)?( sleep and)? sleep forever\b",
+            r"|\b(happier|better|easier)( off)? (if|when) i('m| am| was| were) (gone|dead|not around|not here)\b",
+            r"|\b(no|(don'?t|can'?t|cannot) (see|find|have) any) reason to (live|keep living|go on|keep going|be alive|stay alive)\b",
+            r"|\bpoint (of|in) (living|being alive|going on)\b|\b(it all|everything) to (stop|end),? (permanently|forever)\b",
+            r"|\b(stockpil|sav|hoard|collect)\w* (up )?(my |some |all )?(sleeping )?(pills|tablets|meds|medication)\b",
+            r"|\b(crash|crashing|drive|driving)\b.{0,40}\bon purpose\b",
             r"|\b(want to|wanna|wish i could( just)?) disappear\b",
             r"|\b(jump|jumping) (off|from) (a|the) (bridge|roof|building|balcony|cliff)\b",
             r"|\bhang(ing)? myself\b|\boverdos(e|ing)\b|\bgoodbye (letter|note)s?\b",
-            r"|\b(nobody|no one) would (care|notice|miss me)\b|\bunalive\b"
+            r"|\b(nobody|no one) would (even )?(care|notice|miss me)\b|\bunalive\b",
+            r"|\b(ways|how) to (die|kill myself|end (it|my life))\b|\bbetter without me\b",
+            r"|\bwish i('d| had| was| were)? never (been )?born\b|\b(not|isn'?t|no longer) worth living\b",
+            r"|\bstop (existing|being alive)\b|\bexcept death\b|\bno way out but\b|\brather (be )?dead\b",
+            r"|\b(feel like|thinking (of|about)|going to|want to|planning on) end(ing)? it\b",
+            r"|\b(take|taking|swallow|swallowing|took) (all|a handful of|the whole bottle of) (of )?(my |the )?(sleeping )?(pills|tablets|meds|medication)\b",
+            r"|\bgiv(e|ing) away (all )?(my|of my) (things|stuff|belongings|possessions)\b|\bhow many (pills|tablets)\b",
+            r"|\b(can'?t|cannot|can) keep (living|going on)\b|\b(if|when) i (wasn'?t|weren'?t|was not|were not) (around|here|alive)\b",
+            r"|\btired of (being alive|living)\b|\bmy (own )?funeral\b|\bsay(ing)? goodbye to (my family|everyone|everybody)\b",
+            r"|\b(don'?t|do not) want to wake up (anymore|again|ever)\b|\bend(ed|ing)? everything\b|\bbought (a )?rope\b",
+            r"|\bdone (living|with life|being alive)\b|\bout of (this )?life\b|\bno reason (for me )?to (be here|be alive|exist)\b",
+            r"|\brather die than (keep|go on|live|feel)|\b(think|thinking|thought) about (dying|death|being dead)\b",
+            r"|\bi (had )?never existed\b|\b(relieved|better off|happier|easier) if i (died|was dead|were dead)\b",
+            r"|\b(jump|step|walk) in front of (a|the) (train|car|bus|truck)\b",
+            r"|\bthinking about jumping\b|\b(roof|bridge|building|balcony|ledge|cliff)\b.{0,60}\bjump"
         ))
         .expect("suicide pattern compiles")
     })
@@ -199,7 +606,13 @@ fn en_self_harm() -> &'static Regex {
         Regex::new(concat!(
             r"\bself[- ]?harm|\b(harm|harming|cutting|burning) myself\b|\bslit(ting)? my wrists?\b",
             r"|\b(want|wanna|going|urge|need|tempted|started) (to )?(hurt|harm|cut|burn|punish)(ing)? myself\b",
-            r"|\bcut myself (again|on purpose)\b|\bstarted cutting\b"
+            r"|\bcut myself (again|on purpose)\b|\bstarted cutting\b",
+            r"|\b(burn|burned|burnt|hit|hitting|punch|punched|punching|scratch|scratched|hurt|hurting|harm|harming) myself (again|on purpose|with|until|when|to cope|every)\b",
+            r"|\buntil (it|they|i) bleeds?\b|\bcut again\b|\brelapsed\b.{0,20}\b(cut|cutting|self[- ]?harm)",
+            r"|\b(want|wanna|going|urge|need|tempted) (to )?(hurt|harm|cut|burn|damage) my (own )?(body|arms?|legs?|wrists?|skin)\b",
+            r"|\b(cut|cutting|slash|slashed|slashing|burn|burning|burned|burnt|scratch|scratching) (into )?my (arms?|wrists?|legs?|thighs?|skin)\b",
+            r"|\b(keep|kept) (hurting|harming|cutting|burning) myself\b",
+            r"|\bpunish myself\b|\burge to (cut|hurt|harm|burn)\b|\buntil .{0,20}bleed"
         ))
         .expect("self-harm pattern compiles")
     })
@@ -211,9 +624,13 @@ fn en_harm_others() -> &'static Regex {
         Regex::new(concat!(
             r"\b(want|wanna|going|gonna|planning|plan|ready) (to )?(kill|murder|stab|shoot|hurt|strangle|beat up) ",
             r"(him|her|them|you|someone|somebody|people|everyone|everybody|that (guy|man|woman|person)|",
-            r"my (boss|dad|mom|father|mother|husband|wife|brother|sister|roommate|coworker|colleague|neighbou?r|ex|partner|friend|teacher|son|daughter|kids?))\b",
+            r"my (step)?(boss|dad|mom|father|mother|husband|wife|brother|sister|roommate|coworker|colleague|neighbou?r|ex|partner|friend|teacher|son|daughter|kids?|uncle|aunt|cousin|classmates?|manager|landlord))\b",
             r"|\bi('?ll| will) (kill|murder|stab|shoot) (him|her|them|you|someone|somebody)\b",
-            r"|\bbring(ing)? a (gun|knife) to (school|work|the office)\b"
+            r"|\bbring(ing)? a (gun|knife) to (school|work|the office)\b",
+            r"|\b(imagin\w*|fantasi\w*|thinking about|think about|dream\w* about) (killing|murdering|stabbing|shooting|hurting) ",
+            r"(him|her|them|someone|somebody|people|everyone|my \w+)\b",
+            r"|\bshoot up (my|the|a) (school|office|work|class)\b|\buntil (he|she|they) stops? breathing\b",
+            r"|\bmake (him|her|them) pay\b.{0,40}\b(gun|knife|weapon)\b|\bbought a (gun|weapon)\b.{0,40}\b(him|her|them)\b"
         ))
         .expect("harm-others pattern compiles")
     })
@@ -232,27 +649,73 @@ pub fn detect(text: &str) -> Option<Crisis> {
     }
     let spaced: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
 
-    let korean = |cues: &[&str]| -> Option<String> {
-        cues.iter().find_map(|cue| {
-            compact.match_indices(cue).find_map(|(at, _)| {
-                let tail: String = compact[at + cue.len()..].chars().take(8).collect();
-                let negated = KO_NEGATED_TAILS.iter().any(|t| tail.contains(t));
-                (!negated).then(|| cue.to_string())
+    let chars: Vec<char> = compact.chars().collect();
+    let char_at = |byte: usize| compact[..byte].chars().count();
+    let near = |a: &str, b: &str| {
+        compact.match_indices(a).any(|(ia, _)| {
+            compact.match_indices(b).any(|(ib, _)| {
+                let (sa, ea) = (char_at(ia), char_at(ia) + a.chars().count());
+                let (sb, eb) = (char_at(ib), char_at(ib) + b.chars().count());
+                (sb >= ea && sb - ea <= PAIR_GAP) || (sa >= eb && sa - eb <= PAIR_GAP)
+            })
+        })
+    };
+    let stem_rule = |kind: CrisisKind| -> Option<String> {
+        KO_STEM_RULES.iter().filter(|r| r.0 == kind).find_map(|(_, stem, intents, idioms)| {
+            compact.match_indices(stem).find_map(|(at, _)| {
+                let start = char_at(at) + stem.chars().count();
+                let window: String = chars[start.min(chars.len())..].iter().take(8).collect();
+                let idiom = idioms.iter().any(|i| window.starts_with(i))
+                    // "여행 가서 일주일 사라지고 싶다": a break, not an end.
+                    || (stem.starts_with("사라") || stem.starts_with("없어"))
+                        && VANISH_BREAKS.iter().any(|b| compact.contains(b));
+                let negated = KO_NEGATED_TAILS.iter().any(|t| window.contains(t));
+                let intent = intents.iter().find(|i| window.contains(*i));
+                intent.filter(|_| !idiom && !negated).map(|i| format!("{stem}…{i}"))
+            })
+        })
+    };
+    let korean = |cues: &[&str], pairs: &[(&str, &str)], kind: CrisisKind| -> Option<String> {
+        let paired = pairs.iter().find(|(a, b)| near(a, b)).map(|(a, b)| format!("{a}…{b}"));
+        paired.or_else(|| stem_rule(kind)).or_else(|| {
+            cues.iter().find_map(|cue| {
+                compact.match_indices(cue).find_map(|(at, _)| {
+                    let tail: String = compact[at + cue.len()..].chars().take(8).collect();
+                    let negated = KO_NEGATED_TAILS.iter().any(|t| tail.contains(t));
+                    (!negated).then(|| cue.to_string())
+                })
             })
         })
     };
     let english = |re: &Regex| -> Option<String> {
         re.find_iter(&spaced).find_map(|m| {
             let before = &spaced[..m.start()];
-            let negated = EN_NEGATED_BEFORE.iter().any(|neg| before.ends_with(neg));
+            let after = &spaced[m.end()..];
+            let negated = EN_NEGATED_BEFORE.iter().any(|neg| before.ends_with(neg))
+                // "disappear for a weekend" is a break, not an end.
+                || (m.as_str().ends_with("disappear")
+                    && [" for a", " for the", " for some", " into", " on ", " to "].iter().any(|t| after.starts_with(t)))
+                // "ending it with my girlfriend" is a relationship.
+                || (m.as_str().ends_with(" it") && [" with", " between", " early", " here"].iter().any(|t| after.starts_with(t)));
             (!negated).then(|| m.as_str().to_string())
         })
     };
 
     let found = |kind: CrisisKind, cue: Option<String>| cue.map(|cue| Crisis { kind, cue });
-    found(CrisisKind::Suicide, korean(KO_SUICIDE).or_else(|| english(en_suicide())))
-        .or_else(|| found(CrisisKind::SelfHarm, korean(KO_SELF_HARM).or_else(|| english(en_self_harm()))))
-        .or_else(|| found(CrisisKind::HarmOthers, korean(KO_HARM_OTHERS).or_else(|| english(en_harm_others()))))
+    use CrisisKind::*;
+    found(
+        Suicide,
+        korean(KO_SUICIDE, KO_SUICIDE_PAIRS, Suicide)
+            .or_else(|| english(en_suicide()))
+            .or_else(|| death_wish_nearby(&compact, &spaced)),
+    )
+    .or_else(|| found(SelfHarm, korean(KO_SELF_HARM, KO_SELF_HARM_PAIRS, SelfHarm).or_else(|| english(en_self_harm()))))
+    .or_else(|| {
+        found(
+            HarmOthers,
+            korean(KO_HARM_OTHERS, KO_HARM_OTHERS_PAIRS, HarmOthers).or_else(|| english(en_harm_others())),
+        )
+    })
 }
 
 /// The fixed safety response: concern, crisis lines (Korea and elsewhere), and what this is.

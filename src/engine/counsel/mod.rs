@@ -26,13 +26,16 @@ use self::task::{
     complete_part, fixed_tasks, plan_exploration, topics_in, transition, update_exploration, Part, PlanUpdate, Task,
     TaskStatus, Topic, GOALS,
 };
-use crate::engine::lang::{clip, Lang};
+use crate::engine::lang::{clip, with_object, Lang};
 use crate::engine::prompt::{Prompt, Turn};
 
 /// User messages kept for planning, summaries and the heuristics.
 const SAID_KEPT: usize = 16;
 /// Turns kept for the heuristic supervisor.
 const RECENT_TURNS_KEPT: usize = 8;
+/// User messages a task may stay in progress before it counts as covered anyway, so a
+/// checker that never says "done" cannot hold the session on one task.
+pub const MAX_TURNS_PER_TASK: u32 = 5;
 
 /// A crisis the session recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,6 +96,9 @@ pub struct TurnPlan {
     pub part_transition: Option<(Part, Part)>,
     /// The Part-2 task update the planner made, if any.
     pub plan_update: Option<PlanUpdate>,
+    /// A crisis the detector saw that the keyword check missed: answer with
+    /// `crisis::safety_response` instead of calling the counselor. Nothing else moved.
+    pub crisis: Option<CrisisKind>,
 }
 
 /// Everything a heuristic turn produced.
@@ -229,6 +235,15 @@ impl Counseling {
     /// spending a turn on a task that is done.
     pub fn apply_checks(&mut self, verdict: Option<&Verdict>, state: &UserState) -> TurnPlan {
         let mut plan = TurnPlan::default();
+        if let Some(kind) = state.crisis {
+            // The keyword check in `begin_turn` records what it sees; this is what only the
+            // detector (an LLM reading the same snapshot) saw.
+            if self.crises.last().map(|c| c.at_user_message) != Some(self.user_messages) {
+                self.crises.push(CrisisRecord { kind, at_user_message: self.user_messages });
+            }
+            plan.crisis = Some(kind);
+            return plan;
+        }
         let mut task_done = self.current().is_none();
         if let Some(verdict) = verdict.filter(|v| Some(v.task_id.as_str()) == self.current_task.as_deref()) {
             if verdict.is_completed {
@@ -248,6 +263,15 @@ impl Counseling {
             for id in &verdict.also_sufficient {
                 if let Some(task) = self.tasks.iter_mut().find(|t| &t.id == id && t.part == self.part) {
                     task.status = task.status.max(TaskStatus::Sufficient);
+                }
+            }
+        }
+        if !task_done {
+            let closing = self.part == Part::Closing;
+            if let Some(task) = self.current_task.clone().and_then(|id| self.tasks.iter_mut().find(|t| t.id == id)) {
+                if task.turns >= MAX_TURNS_PER_TASK {
+                    task.status = task.status.max(if closing { TaskStatus::Completed } else { TaskStatus::Sufficient });
+                    task_done = true;
                 }
             }
         }
@@ -331,6 +355,27 @@ impl Counseling {
         }
         self.current_task = None;
         self.turn_part_transition = Some((from, next));
+    }
+
+    /// Adopts the LLM Task Planner's Part-2 tasks (from `task::parse_plan`): pending
+    /// Part-2 tasks are replaced, tasks already started are kept, ids never collide.
+    /// Outside Part 2 it does nothing and returns false.
+    pub fn adopt_plan(&mut self, planned: Vec<Task>) -> bool {
+        if self.part != Part::Exploration || planned.is_empty() {
+            return false;
+        }
+        self.tasks.retain(|t| t.part != Part::Exploration || t.status != TaskStatus::Pending);
+        for mut task in planned {
+            task.part = Part::Exploration;
+            task.status = TaskStatus::Pending;
+            if !self.tasks.iter().any(|t| t.id == task.id) {
+                self.tasks.push(task);
+            }
+        }
+        if self.current().is_none() {
+            self.select_next_task();
+        }
+        true
     }
 
     fn select_next_task(&mut self) {
@@ -459,7 +504,10 @@ impl Counseling {
         out.push_str(lang.pick("\n## 다음 단계\n", "\n## Next steps\n"));
         if let Some(goal) = self.goals.last() {
             out.push_str(&if ko {
-                format!("- 이번 주에 목표 “{}”를 작게라도 시도해 보기\n", clip(goal, 60))
+                let goal = clip(goal, 60);
+                // The particle follows the quoted goal's last syllable: "…볼게요”를", "…산책”을".
+                let particle = with_object(&goal)[goal.len()..].to_string();
+                format!("- 이번 주에 목표 “{goal}”{particle} 작게라도 시도해 보기\n")
             } else {
                 format!("- Try the goal “{}” this week, even a little\n", clip(goal, 60))
             });

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::crisis::{self, CrisisKind};
 use super::task::{topics_in, Topic};
 use crate::engine::grounding::system_prompt;
 use crate::engine::json::{bool_field, extract_json, f64_field, str_field};
@@ -116,6 +117,9 @@ pub struct UserState {
     pub going_in_circles: bool,
     /// The user wants to wrap up.
     pub wants_to_close: bool,
+    /// Any sign, direct or indirect, that the user may harm themselves or others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crisis: Option<CrisisKind>,
 }
 
 impl UserState {
@@ -298,6 +302,7 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
         topic_change,
         going_in_circles: going_in_circles(latest, earlier),
         wants_to_close,
+        crisis: crisis::detect(latest).map(|c| c.kind),
     }
 }
 
@@ -340,8 +345,11 @@ resistance: true when the user is reluctant, refuses or pushes back. engagement:
 topic_change: the id of a topic the user has just moved to, or null; ids: work, study, family, partner, friends, health, mood, self_worth, money, loss.
 going_in_circles: true when the conversation keeps returning to the same point without moving.
 wants_to_close: true when the user wants to wrap up the session.
+crisis: suicide, self_harm or harm_others when the message shows any sign, direct or indirect, that the user may end their life,
+hurt themselves or hurt someone (\"I wish I didn't wake up\", \"사라지고 싶어\"); null otherwise. Idioms and jokes (\"that joke killed me\",
+\"배고파 죽겠다\") are not crises. When unsure between a crisis and null, choose the crisis.
 Answer with exactly one JSON object and nothing else:
-{\"emotion\": \"neutral\", \"intensity\": 0, \"resistance\": false, \"engagement\": \"medium\", \"topic_change\": null, \"going_in_circles\": false, \"wants_to_close\": false}";
+{\"emotion\": \"neutral\", \"intensity\": 0, \"resistance\": false, \"engagement\": \"medium\", \"topic_change\": null, \"going_in_circles\": false, \"wants_to_close\": false, \"crisis\": null}";
 
 /// The detector prompt: the recent conversation (the shared snapshot), the topics already
 /// seen, and the latest user message, isolated.
@@ -402,7 +410,16 @@ pub fn parse_state(raw: &str) -> Result<UserState, String> {
         "" | "null" | "none" => None,
         id => Some(topic_by_id(id).ok_or_else(|| format!("unknown topic '{topic_text}'"))?),
     };
+    let crisis_text = str_field(&value, "crisis");
+    let crisis = match crisis_text.to_ascii_lowercase().replace(['-', ' '], "_").as_str() {
+        "" | "null" | "none" | "false" | "no" => None,
+        "suicide" | "suicidal" => Some(CrisisKind::Suicide),
+        "self_harm" => Some(CrisisKind::SelfHarm),
+        "harm_others" => Some(CrisisKind::HarmOthers),
+        _ => return Err(format!("unknown crisis kind '{crisis_text}'")),
+    };
     Ok(UserState {
+        crisis,
         emotion,
         intensity,
         resistance: bool_field(&value, "resistance"),
@@ -506,6 +523,11 @@ mod tests {
         assert!(ok.resistance);
         assert_eq!(ok.engagement, Engagement::Low);
         assert_eq!(ok.topic_change, Some(Topic::Family));
+        assert_eq!(ok.crisis, None);
+        let flagged = parse_state(r#"{"emotion": "sad", "intensity": 9, "crisis": "self-harm"}"#).expect("parses");
+        assert_eq!(flagged.crisis, Some(CrisisKind::SelfHarm));
+        assert_eq!(detect_state("죽고 싶어", &[], &[]).crisis, Some(CrisisKind::Suicide));
+        assert_eq!(detect_state("배고파 죽겠다", &[], &[]).crisis, None);
         let bad = [
             "",
             "nothing here",
@@ -516,6 +538,7 @@ mod tests {
             r#"{"emotion": "sad", "intensity": "very"}"#,
             r#"{"emotion": "sad", "engagement": "extreme"}"#,
             r#"{"emotion": "sad", "topic_change": "astrology"}"#,
+            r#"{"emotion": "sad", "crisis": "maybe"}"#,
         ];
         for raw in bad {
             assert!(parse_state(raw).is_err(), "{raw}");

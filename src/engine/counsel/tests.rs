@@ -111,6 +111,7 @@ fn english_heuristic_session_runs_from_greeting_to_closing() {
     assert_eq!(session.goals, ["This week I will take a ten minute walk at lunch every day"]);
     assert_eq!(outcomes[9].1, Part::Ended);
     assert_eq!(outcomes[9].0.reply, counselor::farewell(Lang::En));
+    assert!(outcomes[9].0.reply.contains("no-key partner"));
     let summary = session.summary_markdown();
     for needle in ["# Session summary", "Name: Sam", "work", "## Goals set", "ten minute walk", "## Next steps"] {
         assert!(summary.contains(needle), "summary lacks {needle}:\n{summary}");
@@ -199,4 +200,104 @@ fn summary_of_an_empty_session_says_nothing_was_set() {
     assert!(summary.contains("No particular topic yet") && summary.contains("No goal set yet"));
     let ko = Counseling::new(Lang::Ko).summary_markdown();
     assert!(ko.contains("아직 정한 목표가 없어요"));
+}
+
+#[test]
+fn a_crisis_only_the_llm_detector_saw_stops_the_turn_before_the_counselor() {
+    let (mut session, _, _) = run(Lang::En, &EN_SESSION[..4]);
+    let text = "Lately I feel like a ghost who should fade out for good";
+    assert_eq!(session.begin_turn(text), None, "the keyword check misses this one");
+    let before = (session.part, session.current_task.clone(), session.module);
+    let llm_state = state::parse_state(r#"{"emotion": "sad", "intensity": 8, "crisis": "suicide"}"#).expect("parses");
+    let plan = session.apply_checks(None, &llm_state);
+    assert_eq!(plan.crisis, Some(CrisisKind::Suicide));
+    assert_eq!((session.part, session.current_task.clone(), session.module), before, "nothing else moved");
+    assert_eq!(session.crises.last().map(|c| c.at_user_message), Some(session.user_messages));
+    assert!(session.counselor_prompt(&[]).system.contains("Safety note"));
+}
+
+#[test]
+fn an_llm_plan_replaces_pending_part_two_tasks_and_keeps_started_ones() {
+    let (mut session, _, _) = run(Lang::Ko, &KO_SESSION[..3]);
+    assert_eq!(session.current_task.as_deref(), Some("task_work_2"));
+    let planned = task::parse_plan(
+        r#"{"tasks":[{"id":"task_boss_2","priority":"high","title":"상사와의 관계"},{"id":"task_work_2","priority":"low","title":"중복"}]}"#,
+    )
+    .expect("parses");
+    assert!(session.adopt_plan(planned));
+    let part2: Vec<(&str, TaskStatus)> =
+        session.tasks.iter().filter(|t| t.part == Part::Exploration).map(|t| (t.id.as_str(), t.status)).collect();
+    assert_eq!(part2, [("task_work_2", TaskStatus::InProgress), ("task_boss_2", TaskStatus::Pending)]);
+    assert!(!Counseling::new(Lang::Ko).adopt_plan(vec![]), "only in Part 2");
+}
+
+#[test]
+fn a_task_the_checker_never_closes_is_let_go_after_the_turn_bound() {
+    let mut session = Counseling::new(Lang::En);
+    session.opening(false);
+    let not_done =
+        |s: &Counseling| Verdict { task_id: s.current_task.clone().unwrap_or_default(), ..Verdict::default() };
+    for n in 1..=MAX_TURNS_PER_TASK {
+        assert_eq!(session.current_task.as_deref(), Some(task::WELCOME), "message {n}");
+        session.begin_turn("hmm");
+        let verdict = not_done(&session);
+        session.apply_checks(Some(&verdict), &UserState::default());
+    }
+    assert_eq!(session.current_task.as_deref(), Some(task::NAME_AND_PURPOSE));
+    assert_eq!(session.tasks[0].status, TaskStatus::Sufficient);
+}
+
+/// The LLM path, step by step, with scripted answers: what the shell does with effects.
+#[test]
+fn an_llm_turn_runs_the_same_steps_with_parsed_answers_and_falls_back_to_twins() {
+    let lang = Lang::En;
+    let mut session = Counseling::new(lang);
+    let mut history = vec![Turn::assistant(session.opening(false))];
+    let text = "Hi, I'm Sam and my boss is making work miserable";
+    history.push(Turn::user(text));
+
+    // 1. Before any call: the keyword crisis check.
+    assert_eq!(session.begin_turn(text), None);
+    // 2. Checker and detector: one batch of two foreground calls on the same snapshot.
+    let current = session.current().cloned().expect("a task is in progress");
+    let checker_prompt = checker::checker_prompt(session.part, &current, &session.tasks, &[], &history, lang);
+    let state_prompt = state::state_prompt(&history, &session.topics, lang);
+    assert!(checker_prompt.system.contains("# role: counsel-task-checker"));
+    assert!(state_prompt.system.contains("# role: counsel-state-detector"));
+    let verdict = checker::parse_verdict(
+        r#"{"is_completed": true, "new_status": "sufficient", "also_sufficient": ["task_info_1"]}"#,
+        &current,
+        &session.tasks,
+    )
+    // A failed parse falls back to the twin.
+    .unwrap_or_else(|_| session.heuristic_verdict(text, &session.heuristic_state(text)).expect("twin"));
+    let state = state::parse_state("not json at all").unwrap_or_else(|_| session.heuristic_state(text));
+    // 3. Selectors and part manager: pure, no call.
+    let plan = session.apply_checks(Some(&verdict), &state);
+    assert_eq!(plan.crisis, None);
+    assert_eq!(plan.selected_task.as_deref(), Some(task::RAPPORT), "welcome and name/purpose are covered");
+    // 4. Counselor: one streamed foreground call.
+    let prompt = session.counselor_prompt(&history);
+    assert!(prompt.system.contains("Build rapport"));
+    assert_eq!(plan.module_change, None, "welcome and rapport share the rapport module");
+    assert!(!prompt.system.contains("=== Module change ==="));
+    let reply = "(llm) Thank you, Sam. How have things been at work?";
+    session.record_reply(reply);
+    history.push(Turn::assistant(reply));
+    // 5. Supervisor: background, only on every 3rd user message.
+    assert!(!session.supervisor_due());
+    for text in ["It has been hard", "Yes"] {
+        session.begin_turn(text);
+        let state = session.heuristic_state(text);
+        let verdict = session.heuristic_verdict(text, &state);
+        session.apply_checks(verdict.as_ref(), &state);
+    }
+    assert!(session.supervisor_due());
+    let current = session.current().cloned();
+    let sup_prompt = supervisor::supervisor_prompt(&history, session.part, current.as_ref(), session.module, lang);
+    assert!(sup_prompt.system.contains("# role: counsel-supervisor"));
+    let feedback = supervisor::parse_feedback(r#"{"score": 6, "improvements": ["Slow down"]}"#, session.user_messages)
+        .unwrap_or_else(|_| supervisor::heuristic_review(&session.recent, session.module, session.user_messages, lang));
+    session.record_feedback(feedback);
+    assert!(session.counselor_prompt(&history).system.contains("Slow down"), "applies from the next prompt");
 }

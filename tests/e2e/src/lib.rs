@@ -6,6 +6,8 @@
 
 pub mod app;
 pub mod base64;
+pub mod counsel_turns;
+pub mod crisis_accuracy;
 pub mod gate_calls;
 pub mod http;
 pub mod mock_llm;

@@ -196,6 +196,12 @@ fn slots() {
     println!("{}\n", deliberate_e2e::gate_calls::measure());
     println!("## Debate reply reading accuracy\n");
     println!("{}", deliberate_e2e::reply_accuracy::evaluate_bundled());
+    println!("## Counseling: engine time per heuristic turn\n");
+    println!("{}", deliberate_e2e::counsel_turns::measure());
+    println!("## Counseling crisis check on held-out utterances\n");
+    println!("{}", deliberate_e2e::crisis_accuracy::evaluate_bundled());
+    println!("(development set, patterns were widened on it)\n");
+    println!("{}", deliberate_e2e::crisis_accuracy::evaluate_dev());
 }
 
 /// With the mock answering every call after a fixed delay L: the design stage's wall

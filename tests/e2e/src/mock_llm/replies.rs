@@ -45,6 +45,20 @@ pub fn default_reply(role: Option<&str>, user: &str) -> String {
         Some("critic") => critique().to_string(),
         Some("planner") => PLAN.to_string(),
         Some("worker") => WORK.to_string(),
+        // Counseling: every task is covered at once, so a mock session walks all parts.
+        Some("counsel-task-checker") => {
+            json!({"is_completed": true, "new_status": "sufficient", "completion_reason": "(mock) covered"}).to_string()
+        }
+        Some("counsel-state-detector") => json!({"emotion": "neutral", "intensity": 2, "resistance": false,
+            "engagement": "medium", "topic_change": null, "going_in_circles": false, "wants_to_close": false, "crisis": null})
+        .to_string(),
+        Some("counsel-supervisor") => {
+            json!({"score": 8, "improvements": ["(mock) Ask one question at a time."], "suggested_module": null}).to_string()
+        }
+        Some("counsel-planner") => json!({"tasks": [{"id": "task_mock_situation_2", "priority": "high",
+            "title": "(mock) Explore the situation", "target": "(mock) A concrete picture of it",
+            "completion_criteria": "(mock) The user described a scene", "module": "information_gathering"}]})
+        .to_string(),
         _ => format!(
             "This is a mock reply to: {}",
             user.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(60).collect::<String>()
@@ -212,6 +226,21 @@ mod tests {
         for (system, role) in cases {
             assert_eq!(role_of(system).as_deref(), role, "{system:?}");
         }
+    }
+
+    #[test]
+    fn counseling_defaults_parse_with_the_engines_parsers() {
+        use deliberate::engine::counsel::{checker, state, supervisor, task};
+        use deliberate::engine::lang::Lang;
+        let tasks = task::fixed_tasks(task::Part::Start, Lang::En);
+        let verdict = checker::parse_verdict(&default_reply(Some("counsel-task-checker"), ""), &tasks[0], &tasks);
+        assert!(verdict.expect("checker default parses").is_completed);
+        assert!(state::parse_state(&default_reply(Some("counsel-state-detector"), "")).is_ok());
+        assert_eq!(
+            supervisor::parse_feedback(&default_reply(Some("counsel-supervisor"), ""), 3).map(|f| f.score),
+            Ok(8)
+        );
+        assert_eq!(task::parse_plan(&default_reply(Some("counsel-planner"), "")).map(|t| t.len()), Ok(1));
     }
 
     #[test]
