@@ -3,7 +3,7 @@
 //! so a prompt's size stays bounded however long the discussion runs.
 
 use super::lang::Lang;
-use super::security::{isolate, ISOLATION_RULE};
+use super::security::{escape_markup, isolate, isolation_rule, DEFAULT_TAG};
 
 /// Default bound on the memory context in a prompt (seed 000: `max_chars = 4000`).
 pub const MEMORY_MAX_CHARS: usize = 4000;
@@ -29,6 +29,8 @@ impl Grounding {
     }
 
     /// The user message: contract, memory, the isolated latest message, then the task.
+    /// Memory and task may quote model output, so their brackets are escaped too: the only
+    /// delimiters left are the real ones, which `Prompt::with_isolation_tag` renames.
     pub fn user_message(&self, task: &str) -> String {
         let mut out = String::new();
         out.push_str(&self.contract);
@@ -36,12 +38,12 @@ impl Grounding {
         if self.memory.trim().is_empty() {
             out.push_str("(empty)");
         } else {
-            out.push_str(&self.memory);
+            out.push_str(&escape_markup(&self.memory));
         }
         out.push_str("\n\n## Latest user message\n");
-        out.push_str(&isolate(&self.latest_user));
+        out.push_str(&isolate(&self.latest_user, DEFAULT_TAG));
         out.push_str("\n\n## Task\n");
-        out.push_str(task);
+        out.push_str(&escape_markup(task));
         out
     }
 }
@@ -50,5 +52,6 @@ impl Grounding {
 /// and the answer language.
 pub fn system_prompt(role: &str, instructions: &str, lang: Lang) -> String {
     let language = lang.pick("Korean (한국어)", "English");
-    format!("# role: {role}\n{instructions}\n\n{ISOLATION_RULE}\nWrite every human-readable text in {language}.")
+    let rule = isolation_rule(DEFAULT_TAG);
+    format!("# role: {role}\n{instructions}\n\n{rule}\nWrite every human-readable text in {language}.")
 }
