@@ -79,7 +79,7 @@ const MODES: &[&str] = &[
 /// Turning a mode on, or being in it.
 const MODE_ON: &[&str] = &[
     "enter", "enable", "activate", "switch", "turn on", "unlock", "you are in", "now in", "engage", "enabled",
-    "activated", "in this mode", "in developer", "you", "mode$",
+    "activated", "in this mode", "in developer", "you",
 ];
 /// Words that remove limits.
 const NO_LIMITS: &[&str] = &[
@@ -182,10 +182,10 @@ const FOLLOW: &[&str] = &[
 
 /// 무시해/잊어/따르지 마: imperative "ignore / forget / don't follow" (not the adnominal 무시하는).
 const IGNORE_KO: &[&str] = &[
-    "무시해", "무시하고", "무시하세", "무시하라", "무시하십", "무시하셈", "무시할 것", "무시 해", "무시하도록", "무시하렴", "무시해도", "무시하면", "잊어", "잊고", "잊으",
+    "무시해$", "무시해줘", "무시해라", "무시해요", "무시해주", "무시해서", "무시해버려", "무시해봐", "무시하고", "무시하세", "무시하라", "무시하십", "무시하셈", "무시할 것", "무시 해$", "무시하도록", "무시하렴", "잊어", "잊고", "잊으",
     "잊자", "잊을 것", "잊게", "버려", "버리고", "따르지 마", "따르지마", "따르지 말", "따르지 않아도", "따를 필요", "무효로", "무효화", "무효야", "무효다",
     "신경 쓰지", "신경쓰지", "없던 일", "없던일", "지워", "지우고", "덮어써", "덮어쓰", "어겨", "어기고", "초기화해", "리셋해", "우회해", "우회하고", "폐기해",
-    "폐기하고", "취소하고", "취소해",
+    "폐기하고", "취소하고", "취소해", "ignor", "forget", "disregard",
 ];
 /// 지시/지침/명령/규칙: instructions, guidelines, orders, rules.
 const INSTRUCTIONS_KO: &[&str] = &[
@@ -202,12 +202,12 @@ const SYSTEM_PROMPT_KO: &[&str] = &[
     "시스템 프롬프트", "시스템 메시지", "시스템 메세지", "시스템 지시", "시스템 지침", "시스템 명령", "시스템 설정", "시스템 규칙", "초기 설정 문구", "초기 설정 내용",
     "초기 설정을 그대로", "초기 설정 원문", "초기 지시", "초기 프롬프트", "초기 명령", "초기 지침", "처음 받은 지시", "처음 받은 명령", "처음 받은 프롬프트", "처음 받은 지침",
     "처음 받은 설정", "처음 받은 규칙", "처음에 받은", "처음 들은 지시", "맨 처음 지시", "맨 처음 받은", "숨겨진 지시", "숨겨진 프롬프트", "숨겨진 규칙", "숨은 지시",
-    "숨은 프롬프트", "개발자 메시지", "개발자 메세지", "개발자 지시", "개발자가 준", "개발자가 설정", "개발자가 넣은", "개발자가 입력", "원래 지시", "원래 프롬프트", "사전 지시",
-    "사전 프롬프트", "내부 지침", "내부 지시", "내부 규칙", "내부 프롬프트", "운영 지침", "비밀 지시", "설정 문구", "지시문", "프롬프트 원문", "프롬프트 전문", "받은 지시",
+    "숨은 프롬프트", "개발자 메시지", "개발자 메세지", "개발자 지시", "개발자가 준 지", "개발자가 준 프", "개발자가 준 규", "개발자가 넣은 지", "개발자가 넣은 프", "개발자가 설정한 지", "개발자가 설정한 프", "원래 지시", "원래 프롬프트", "사전 지시",
+    "사전 프롬프트", "내부 지침", "내부 지시", "내부 규칙", "내부 프롬프트", "운영 지침", "비밀 지시", "설정 문구", "프롬프트 원문", "프롬프트 전문", "받은 지시",
     "받은 명령", "받은 프롬프트", "받은 지침", "받은 규칙", "너의 지시", "너의 규칙", "너의 지침", "너의 프롬프트", "너의 설정", "네 지시", "네 규칙", "네 지침",
     "네 프롬프트", "네 설정", "니 프롬프트", "니 지시", "당신의 지시", "당신의 프롬프트", "당신의 규칙", "당신의 지침", "당신의 설정", "네가 받은", "니가 받은",
     "당신이 받은", "설정된 지시", "설정된 프롬프트", "주어진 지시", "주어진 프롬프트", "위에 있는 지시", "대화 이전", "이 대화 위", "system prompt",
-    "system message",
+    "system message", "너의 instruct", "네 instruct", "당신의 instruct", "너의 prompt", "네 prompt",
 ];
 /// 지금부터/이제부터: from now on.
 const NOW_KO: &[&str] = &["지금부터", "이제부터", "이제", "앞으로", "오늘부터", "지금 이 순간부터", "from now on"];
@@ -223,7 +223,7 @@ const ROLE_KO: &[&str] = &[
 const ROLE_WORD_KO: &[&str] = &["역할", "페르소나", "정체성", "캐릭터 설정", "본분"];
 /// 바꿔/버려/벗어나: change, drop, leave (a role).
 const ROLE_CHANGE_KO: &[&str] =
-    &["바꿔", "변경해", "버려", "버리고", "무시", "잊어", "잊고", "벗어나", "그만둬", "내려놓"];
+    &["바꿔$", "바꿔서", "바꿔라", "바꿔줘", "변경해$", "변경해서", "변경하고", "버려", "버리고", "무시", "잊어", "잊고", "벗어나", "그만둬", "내려놓"];
 /// 제한 없이/검열 해제/필터 꺼: without limits, lift censorship, turn the filter off.
 const NO_LIMITS_KO: &[&str] = &[
     "제한 없이", "제한없이", "제한 없는", "제한을 풀", "제한 풀", "제한 해제", "제한을 해제", "제한을 무시", "제한을 없애", "제약 없이", "제약 없는", "제약을 풀",
@@ -240,8 +240,7 @@ const AT_MODEL_KO: &[&str] = &[
 const JAILBREAK_KO: &[&str] = &["탈옥", "jailbreak"];
 /// What makes 탈옥 about the model: mode, prompt, you, AI, filter.
 const JAILBREAK_CONTEXT_KO: &[&str] = &[
-    "모드", "프롬프트", "버전", "시켜", "된 ai", "너를", "너는", "너도", "너$", "넌", "당신", "ai", "gpt", "챗봇", "모델",
-    "필터", "검열", "해제",
+    "모드", "프롬프트", "버전", "시켜", "된 ai", "너를", "너는", "너도", "너$", "넌", "당신", "ai", "gpt", "챗봇", "모델", "검열", "해제",
 ];
 /// 개발자 모드/관리자 모드: jailbreak modes.
 const MODES_KO: &[&str] = &[
@@ -286,13 +285,13 @@ const COMMANDS_KO: &[&str] = &[
 /// 이 글을 읽는 AI/AI라면: pasted text that addresses the model reading it.
 const ADDRESS_AI_KO: &[&str] = &[
     "읽는 ai", "읽고 있는 ai", "처리하는 ai", "요약하는 ai", "분석하는 ai", "보고 있는 ai", "ai라면", "ai 라면", "ai 모델이라면", "ai에게 알림",
-    "ai에게 전달", "ai에게 지시", "ai 비서에게", "ai 어시스턴트에게", "인공지능이라면", "인공지능에게", "언어 모델이라면", "챗봇이라면", "llm이라면", "ai에게$",
-    "ai는 다음", "시스템 메모", "시스템 공지", "시스템 노트", "숨겨진 지시", "봇에게", "모델에게", "어시스턴트는", "비서는",
+    "ai에게 전달", "ai에게 지시", "ai 비서에게", "ai 어시스턴트에게", "인공지능이라면", "인공지능에게", "언어 모델이라면", "챗봇이라면", "llm이라면",
+    "ai는 다음", "시스템 메모", "시스템 공지", "시스템 노트", "숨겨진 지시", "봇에게 알림", "모델에게 지시",
 ];
 /// 반드시/대신/포함/보내: orders such text gives.
 const HIDDEN_ORDER_KO: &[&str] = &[
     "반드시", "무시", "대신", "추가", "포함", "붙여", "보내", "전송", "실행", "출력", "삭제", "지워", "해야", "하라", "할 것", "하세요", "알려", "공개",
-    "저장", "넣어", "적어", "호출", "답하", "말하",
+    "저장", "넣어", "호출", "전달해", "전달하",
 ];
 /// 기억해/저장해 + 앞으로 모든 답변: persisting an order.
 const MEMORY_KO: &[&str] = &[
@@ -312,7 +311,7 @@ pub const RULES: &[Rule] = &[
     Rule { kind: RoleHijack, window: 6, concepts: &[YOU_NOW, ROLE_TARGET] },
     Rule { kind: RoleHijack, window: 0, concepts: &[NO_LONGER] },
     Rule { kind: Jailbreak, window: 5, concepts: &[MODES, MODE_ON] },
-    Rule { kind: Jailbreak, window: 5, concepts: &[NO_LIMITS, LIMITS, AT_MODEL] },
+    Rule { kind: Jailbreak, window: 6, concepts: &[NO_LIMITS, LIMITS, AT_MODEL] },
     Rule { kind: Jailbreak, window: 5, concepts: &[GRANT, GRANTED] },
     Rule { kind: Jailbreak, window: 5, concepts: &[&["dan$"], &["you", "mode", "stands", "anything", "jailbr", "restrict", "polic"]] },
     Rule { kind: SecretRequest, window: 4, concepts: &[LEAK, SECRETS] },

@@ -177,6 +177,12 @@ const ATTACK_TOPICS: &[&str] = &[
     "security course",
     "security lesson",
     "security class",
+    "prevent",
+    "protect",
+    "stop my",
+    "keep my",
+    "from leaking",
+    "harden",
     // 인젝션/주입 공격/공격자/방어/막는/탐지/대응/보안 교육: injection, injection attack, attacker, defend,
     // block, detect, counter, security training
     "인젝션",
@@ -196,6 +202,10 @@ const ATTACK_TOPICS: &[&str] = &[
     "보안 교육",
     "보안 강의",
     "레드팀",
+    "않게",
+    "못하게",
+    "방지",
+    "보호",
 ];
 /// Weaker subjects, enough when the attack itself sits in quotes.
 const QUOTE_TOPICS: &[&str] = &[

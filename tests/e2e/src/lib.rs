@@ -8,6 +8,7 @@ pub mod app;
 pub mod base64;
 pub mod gate_calls;
 pub mod http;
+pub mod injection_accuracy;
 pub mod mock_llm;
 pub mod slot_accuracy;
 pub mod sse;

@@ -4,6 +4,7 @@
 //! - time from navigation to `app-ready` in headless Chromium from 127.0.0.1
 //! - engine time per heuristic turn, native and in Chromium
 //! - slot-extraction accuracy and LLM calls per completed gate
+//! - injection-filter recall and false positives per language
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,6 +25,7 @@ fn main() {
     engine_native();
     engine_in_browser();
     slots();
+    injection_filter();
     llm_figures();
 }
 
@@ -151,6 +153,12 @@ fn slots() {
     println!("{}", deliberate_e2e::slot_accuracy::evaluate_bundled());
     println!("## LLM calls per completed gate (counting fake LLM)\n");
     println!("{}\n", deliberate_e2e::gate_calls::measure());
+}
+
+/// Recall and false positives of the injection filter per language, on both splits.
+fn injection_filter() {
+    println!("## Injection filter on tests/data/injection (tune and held-out test split)\n");
+    println!("{}", deliberate_e2e::injection_accuracy::evaluate_bundled());
 }
 
 /// With the mock answering every call after a fixed delay L: the design stage's wall
