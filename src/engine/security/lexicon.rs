@@ -51,7 +51,8 @@ const SYSTEM_PROMPT: &[&str] = &[
     "operating instructions", "internal configuration", "internal instructions", "internal rules", "context window",
     "words above", "text above", "everything above", "above this conversation", "instructions you", "prompt you",
     "you were given", "you were told", "were you given", "were you told", "confidential instruct",
-    "starting with you are", "first message", "first instructions", "configuration",
+    "starting with you are", "first message", "first instructions", "configuration", "initial settings", "initial setup",
+    "initial configuration", "settings text",
 ];
 /// Phrases that hand the model a new identity.
 const YOU_NOW: &[&str] = &[
@@ -68,6 +69,15 @@ const ROLE_TARGET: &[&str] = &[
     "without restrictions", "without limits", "without filter", "different ai", "another ai", "new ai", "free ai",
     "no content",
 ];
+/// "You are the …": naming the model's new identity.
+const YOU_ARE: &[&str] = &["you are the", "youre the", "you are an", "youre an", "you are my", "youre my", "you are a", "youre a"];
+/// Now, henceforth.
+const NOW: &[&str] = &["now", "from here on", "henceforth", "for the rest"];
+/// Devices and apps whose own developer mode is no jailbreak.
+const DEVICES: &[&str] = &[
+    "android", "iphone", "phone", "chrome", "browser", "app$", "apps$", "settings", "windows", "mac$", "usb", "device",
+    "toggle", "firefox", "xcode", "console", "안드로이드", "아이폰", "휴대폰", "폰에서", "크롬", "브라우저", "앱", "설정 화면", "토글",
+];
 /// "You are no longer …": leaving the assigned role.
 const NO_LONGER: &[&str] =
     &["you are no longer", "youre no longer", "no longer bound", "no longer an ai", "no longer a$"];
@@ -79,7 +89,7 @@ const MODES: &[&str] = &[
 /// Turning a mode on, or being in it.
 const MODE_ON: &[&str] = &[
     "enter", "enable", "activate", "switch", "turn on", "unlock", "you are in", "now in", "engage", "enabled",
-    "activated", "in this mode", "in developer", "you",
+    "activated", "in this mode", "in developer",
 ];
 /// Words that remove limits.
 const NO_LIMITS: &[&str] = &[
@@ -117,7 +127,7 @@ const SECRETS: &[&str] = &[
 ];
 /// Whose secrets: the system's, not the user's own.
 const SECRET_OWNER: &[&str] = &[
-    "your", "you have", "you can access", "you know", "you use", "stored", "system", "admin", "environment", "server",
+    "your", "you have", "you can access", "you know", "you use", "you are using", "youre using", "stored", "system", "admin", "environment", "server",
     "internal", "all$", "any$", "every", "config", "saved", "in memory", "other users", "the developer", "production",
 ];
 /// Calling a tool.
@@ -304,37 +314,92 @@ const FOLLOW_KO: &[&str] = &["시키는 대로", "적힌 대로", "쓰인 대로
 
 /// Every rule, English then Korean.
 pub const RULES: &[Rule] = &[
-    Rule { kind: OverrideInstructions, window: 4, concepts: &[IGNORE, PRIOR, INSTRUCTIONS] },
-    Rule { kind: OverrideInstructions, window: 4, concepts: &[IGNORE, EVERYTHING, BEFORE] },
-    Rule { kind: OverrideInstructions, window: 0, concepts: &[NEW_ORDERS] },
-    Rule { kind: RevealPrompt, window: 6, concepts: &[REVEAL, SYSTEM_PROMPT] },
-    Rule { kind: RoleHijack, window: 6, concepts: &[YOU_NOW, ROLE_TARGET] },
-    Rule { kind: RoleHijack, window: 0, concepts: &[NO_LONGER] },
-    Rule { kind: Jailbreak, window: 5, concepts: &[MODES, MODE_ON] },
-    Rule { kind: Jailbreak, window: 6, concepts: &[NO_LIMITS, LIMITS, AT_MODEL] },
-    Rule { kind: Jailbreak, window: 5, concepts: &[GRANT, GRANTED] },
-    Rule { kind: Jailbreak, window: 5, concepts: &[&["dan$"], &["you", "mode", "stands", "anything", "jailbr", "restrict", "polic"]] },
-    Rule { kind: SecretRequest, window: 4, concepts: &[LEAK, SECRETS] },
-    Rule { kind: SecretRequest, window: 6, concepts: &[REVEAL, SECRETS, SECRET_OWNER] },
-    Rule { kind: ToolMisuse, window: 3, concepts: &[CALL, TOOLS] },
-    Rule { kind: ToolMisuse, window: 0, concepts: &[DANGEROUS_COMMANDS] },
-    Rule { kind: ToolMisuse, window: 12, concepts: &[SEND, PRIVATE_DATA, OUTSIDE] },
-    Rule { kind: HiddenInstruction, window: 14, concepts: &[ADDRESS_AI, HIDDEN_ORDER] },
-    Rule { kind: HiddenInstruction, window: 12, concepts: &[MEMORY, MEMORY_ORDER] },
-    Rule { kind: Obfuscated, window: 16, concepts: &[DECODE, ENCODINGS, FOLLOW] },
-    Rule { kind: OverrideInstructions, window: 3, concepts: &[IGNORE_KO, INSTRUCTIONS_KO] },
-    Rule { kind: RevealPrompt, window: 4, concepts: &[REVEAL_KO, SYSTEM_PROMPT_KO] },
-    Rule { kind: RoleHijack, window: 5, concepts: &[NOW_KO, YOU_KO, ROLE_KO] },
-    Rule { kind: RoleHijack, window: 3, concepts: &[ROLE_WORD_KO, ROLE_CHANGE_KO] },
-    Rule { kind: Jailbreak, window: 5, concepts: &[NO_LIMITS_KO, AT_MODEL_KO] },
-    Rule { kind: Jailbreak, window: 3, concepts: &[JAILBREAK_KO, JAILBREAK_CONTEXT_KO] },
-    Rule { kind: Jailbreak, window: 4, concepts: &[MODES_KO, MODE_ON_KO] },
-    Rule { kind: SecretRequest, window: 5, concepts: &[SECRETS_KO, SECRET_VERB_KO, SECRET_OWNER_KO] },
-    Rule { kind: SecretRequest, window: 3, concepts: &[SECRETS_KO, LEAK_KO] },
-    Rule { kind: ToolMisuse, window: 4, concepts: &[FILES_KO, DESTROY_KO, &["모든", "전부", "모두", "전체", "싹", "rm", "경로"]] },
-    Rule { kind: ToolMisuse, window: 4, concepts: &[COMMANDS_KO, RUN_KO] },
-    Rule { kind: HiddenInstruction, window: 10, concepts: &[ADDRESS_AI_KO, HIDDEN_ORDER_KO] },
-    Rule { kind: HiddenInstruction, window: 8, concepts: &[MEMORY_KO, HIDDEN_ORDER_KO] },
-    Rule { kind: Obfuscated, window: 8, concepts: &[DECODE_KO, FOLLOW_KO] },
+    Rule { kind: OverrideInstructions, window: 4, concepts: &[IGNORE, PRIOR, INSTRUCTIONS], unless: &[] },
+    Rule { kind: OverrideInstructions, window: 4, concepts: &[IGNORE, EVERYTHING, BEFORE], unless: &[] },
+    Rule { kind: OverrideInstructions, window: 0, concepts: &[NEW_ORDERS], unless: &[] },
+    Rule { kind: RevealPrompt, window: 6, concepts: &[REVEAL, SYSTEM_PROMPT], unless: &[] },
+    Rule { kind: RoleHijack, window: 6, concepts: &[YOU_NOW, ROLE_TARGET], unless: &[] },
+    Rule { kind: RoleHijack, window: 0, concepts: &[NO_LONGER], unless: &[] },
+    Rule { kind: RoleHijack, window: 5, concepts: &[YOU_ARE, ROLE_TARGET, NOW], unless: &[] },
+    Rule { kind: Jailbreak, window: 5, concepts: &[MODES, MODE_ON], unless: DEVICES },
+    Rule { kind: Jailbreak, window: 6, concepts: &[NO_LIMITS, LIMITS, AT_MODEL], unless: &[] },
+    Rule { kind: Jailbreak, window: 5, concepts: &[GRANT, GRANTED], unless: &[] },
+    Rule { kind: Jailbreak, window: 5, concepts: &[&["dan$"], &["you", "mode", "stands", "anything", "jailbr", "restrict", "polic"]], unless: &[] },
+    Rule { kind: SecretRequest, window: 4, concepts: &[LEAK, SECRETS], unless: &[] },
+    Rule { kind: SecretRequest, window: 6, concepts: &[REVEAL, SECRETS, SECRET_OWNER], unless: &[] },
+    Rule { kind: ToolMisuse, window: 3, concepts: &[CALL, TOOLS], unless: &[] },
+    Rule { kind: ToolMisuse, window: 0, concepts: &[DANGEROUS_COMMANDS], unless: &[] },
+    Rule { kind: ToolMisuse, window: 12, concepts: &[SEND, PRIVATE_DATA, OUTSIDE], unless: &[] },
+    Rule { kind: HiddenInstruction, window: 14, concepts: &[ADDRESS_AI, HIDDEN_ORDER], unless: &[] },
+    Rule { kind: HiddenInstruction, window: 12, concepts: &[MEMORY, MEMORY_ORDER], unless: &[] },
+    Rule { kind: Obfuscated, window: 16, concepts: &[DECODE, ENCODINGS, FOLLOW], unless: &[] },
+    Rule { kind: OverrideInstructions, window: 3, concepts: &[IGNORE_KO, INSTRUCTIONS_KO], unless: &[] },
+    Rule { kind: RevealPrompt, window: 6, concepts: &[REVEAL_KO, SYSTEM_PROMPT_KO], unless: &[] },
+    Rule { kind: RoleHijack, window: 5, concepts: &[NOW_KO, YOU_KO, ROLE_KO], unless: &[] },
+    Rule { kind: RoleHijack, window: 3, concepts: &[ROLE_WORD_KO, ROLE_CHANGE_KO], unless: &[] },
+    Rule { kind: Jailbreak, window: 5, concepts: &[NO_LIMITS_KO, AT_MODEL_KO], unless: &[] },
+    Rule { kind: Jailbreak, window: 3, concepts: &[JAILBREAK_KO, JAILBREAK_CONTEXT_KO], unless: &[] },
+    Rule { kind: Jailbreak, window: 4, concepts: &[MODES_KO, MODE_ON_KO], unless: DEVICES },
+    Rule { kind: SecretRequest, window: 5, concepts: &[SECRETS_KO, SECRET_VERB_KO, SECRET_OWNER_KO], unless: &[] },
+    Rule { kind: SecretRequest, window: 3, concepts: &[SECRETS_KO, LEAK_KO], unless: &[] },
+    Rule { kind: ToolMisuse, window: 4, concepts: &[FILES_KO, DESTROY_KO, &["모든", "전부", "모두", "전체", "싹", "rm", "경로"]], unless: &[] },
+    Rule { kind: ToolMisuse, window: 4, concepts: &[COMMANDS_KO, RUN_KO], unless: &[] },
+    Rule { kind: HiddenInstruction, window: 10, concepts: &[ADDRESS_AI_KO, HIDDEN_ORDER_KO], unless: &[] },
+    Rule { kind: HiddenInstruction, window: 8, concepts: &[MEMORY_KO, HIDDEN_ORDER_KO], unless: &[] },
+    Rule { kind: Obfuscated, window: 8, concepts: &[DECODE_KO, FOLLOW_KO], unless: &[] },
 ];
 
+// ---- Markup, and talk about attacks (used by `screen` directly) ----
+
+/// Chat-template tokens and tags that fake a turn or end the user's block.
+pub const MARKUP: &[&str] = &[
+    "<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|assistant|>", "<|endoftext|>", "<|eot_id|>",
+    "<|start_header_id|>", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<system>", "</system>", "<user_input>",
+    "</user_input>", "</user>", "<assistant>", "</assistant>", "</instructions>", "<instructions>",
+    "end of user input", "end of document", "end of input", "end of context", "end of prompt", "begin system prompt",
+    "[system]", "[system note]", "### system", "### instruction", "[admin]", "<developer>",
+];
+
+/// Role headers that open a line in pasted text (`System: …`).
+pub const ROLE_HEADERS: &[&str] = &[
+    "system:", "system note:", "system update", "assistant:", "developer:", "admin:", "[system",
+];
+
+/// What makes such a header an order rather than a log line.
+pub const HEADER_ORDERS: &[&str] = &[
+    "you", "the user", "new instruction", "ignore", "grant", "reveal", "must", "admin", "password", "append",
+    "here is", "rules", "allow", "disable", "override", "sure",
+];
+
+/// Subjects that, with a question, mark talk about attacks rather than an attack.
+pub const ATTACK_TOPICS: &[&str] = &[
+    "injection", "attacker", "defend", "defense", "defence", "mitigat", "detect", "red team", "training material",
+    "security course", "security lesson", "security class", "prevent", "protect", "stop my", "keep my",
+    "from leaking", "harden",
+    // 인젝션/주입 공격/공격자/방어/막는/탐지/대응/보안 교육: injection, injection attack, attacker, defend,
+    // block, detect, counter, security training
+    "인젝션", "주입 공격", "공격자", "공격 기법", "공격 유형", "공격 문장", "공격 수법", "방어", "막는", "막을", "막으", "막아", "대응", "탐지", "보안 교육",
+    "보안 강의", "레드팀", "않게", "못하게", "방지", "보호",
+];
+
+/// Weaker subjects, enough when the attack itself sits in quotes.
+pub const QUOTE_TOPICS: &[&str] = &[
+    "attack", "danger", "risk", "security", "example", "phrase", "classif", "filter", "malicious", "harmful", "block",
+    "flag",
+    // 공격/위험/보안/예시/표현/분류/필터/악성/수법/차단: attack, danger, security, example, phrasing,
+    // classify, filter, malicious, trick, block
+    "공격", "위험", "보안", "예시", "예문", "표현", "분류", "필터", "악성", "수법", "차단", "사례", "문구",
+];
+
+/// Question or teaching cues.
+pub const QUESTION_CUES: &[&str] = &[
+    "how", "why", "what$", "whats", "explain", "teach", "describe", "which", "is it", "can you tell",
+    // 어떻게/왜/무엇/뭐/설명/이유/방법/분석/어떤: how, why, what, explain, reason, way, analyse, which
+    "어떻게", "왜", "무엇", "뭐", "설명", "이유", "방법", "분석", "어떤", "인가요", "일까", "건가요", "나요", "예시", "예문",
+];
+
+/// Cues that the quoted or described attack should be carried out after all.
+pub const CARRY_OUT: &[&str] = &[
+    "now do", "do it", "then do", "follow it", "execute", "obey", "comply", "do as", "실행해", "따라 해", "따라해", "그대로 해",
+    "수행해", "그렇게 해", "시키는 대로",
+];

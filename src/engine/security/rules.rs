@@ -6,17 +6,19 @@
 //! one too (`dan$`). Korean stems match anywhere in a word, so particles and endings may
 //! follow. A stem of several parts ("system prompt") wants each part to follow the previous
 //! one within a few characters. A rule fires when one stem of each of its concepts is
-//! found within `window` words.
+//! found within `window` words, unless one of its `unless` stems occurs anywhere.
 
 use super::InjectionKind;
 
 pub use super::lexicon::RULES;
 
-/// One rule: the kind it signals, the widest span in words, the concepts that must all occur.
+/// One rule: the kind it signals, the widest span in words, the concepts that must all
+/// occur, and stems that, found anywhere, mean the rule does not apply.
 pub struct Rule {
     pub kind: InjectionKind,
     pub window: usize,
     pub concepts: &'static [&'static [&'static str]],
+    pub unless: &'static [&'static str],
 }
 
 /// Most characters allowed between the parts of a several-part stem.
@@ -91,6 +93,9 @@ impl<'a> Words<'a> {
 
 /// True when one span of each concept fits within `window` words.
 pub fn fires(words: &Words, rule: &Rule) -> bool {
+    if !words.concept_spans(rule.unless).is_empty() {
+        return false;
+    }
     let spans: Vec<Vec<(usize, usize)>> = rule.concepts.iter().map(|c| words.concept_spans(c)).collect();
     if spans.iter().any(|s| s.is_empty()) {
         return false;
