@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod base64;
+pub mod fuzz_figures;
 pub mod gate_calls;
 pub mod http;
 pub mod injection_accuracy;

@@ -23,7 +23,7 @@ pub fn request_echo(user: &str) -> String {
     let after_marker = lines
         .by_ref()
         .position(|l| l.trim() == "[REQUEST]")
-        .and_then(|_| lines.map(str::trim).find(|l| !l.is_empty() && !(l.starts_with('<') && l.ends_with('>'))));
+        .and_then(|_| lines.map(str::trim).find(|l| !(l.is_empty() || l.starts_with('<') && l.ends_with('>'))));
     let source = match after_marker {
         Some(line) => line.to_string(),
         None => user.split_whitespace().collect::<Vec<_>>().join(" "),
