@@ -107,7 +107,7 @@ fn fake_markup(folded: &str) -> bool {
 }
 
 /// True when one stem of `concept` occurs in folded text.
-fn mentions(folded: &str, concept: &[&str]) -> bool {
+fn mentions(folded: &str, concept: &str) -> bool {
     let skeleton = skeleton(folded);
     !rules::Words::new(&skeleton).concept_spans(concept).is_empty()
 }

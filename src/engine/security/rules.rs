@@ -1,7 +1,8 @@
 //! The injection rules: word families (concepts) and which families, found close
 //! together, signal which kind of attack.
 //!
-//! Matching runs on the skeleton from `normalize`. A stem that starts with a Latin letter
+//! A concept is one string of stems separated by `|`. Matching runs on the skeleton from
+//! `normalize`. A stem that starts with a Latin letter
 //! must start a word (`ignor` matches "ignored", not "signore"); a trailing `$` makes it end
 //! one too (`dan$`). Korean stems match anywhere in a word, so particles and endings may
 //! follow. A stem of several parts ("system prompt") wants each part to follow the previous
@@ -17,8 +18,8 @@ pub use super::lexicon::RULES;
 pub struct Rule {
     pub kind: InjectionKind,
     pub window: usize,
-    pub concepts: &'static [&'static [&'static str]],
-    pub unless: &'static [&'static str],
+    pub concepts: &'static [&'static str],
+    pub unless: &'static str,
 }
 
 /// Most characters allowed between the parts of a several-part stem.
@@ -65,9 +66,9 @@ impl<'a> Words<'a> {
     }
 
     /// Word spans (first, last) where one stem of `concept` occurs.
-    pub fn concept_spans(&self, concept: &[&str]) -> Vec<(usize, usize)> {
+    pub fn concept_spans(&self, concept: &str) -> Vec<(usize, usize)> {
         let mut spans = Vec::new();
-        for stem in concept {
+        for stem in concept.split('|').filter(|s| !s.is_empty()) {
             let mut parts = stem.split(' ').filter(|p| !p.is_empty());
             let Some(first) = parts.next() else { continue };
             let rest: Vec<&str> = parts.collect();
