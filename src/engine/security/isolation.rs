@@ -184,6 +184,55 @@ mod tests {
     }
 
     #[test]
+    fn no_combination_of_tag_pieces_closes_the_block() {
+        // Property: built from every piece an attacker might combine, no input leaves a
+        // bracket or the tag's name inside the block. A small deterministic generator.
+        let tag = isolation_tag("property");
+        let wide: String = tag.chars().map(|c| char::from_u32(c as u32 + 0xFEE0).unwrap_or(c)).collect();
+        let pieces = [
+            "<",
+            ">",
+            "/",
+            " ",
+            "\u{200B}",
+            "＜",
+            "＞",
+            "﹤",
+            "﹥",
+            "〈",
+            "〉",
+            "&lt;",
+            "&gt;",
+            "&amp;",
+            "\n",
+            "user_input",
+            &tag,
+            &tag.to_uppercase(),
+            &wide,
+            &tag[..6],
+            &tag[6..],
+            "input_",
+            "0",
+            "f",
+        ];
+        let mut state: u64 = 0x1234_5678_9ABC_DEF1;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..(state % 12) as usize + 1 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            let block = isolate(&text, &tag);
+            let inner = body(&block, &tag);
+            assert!(!inner.chars().any(|c| BRACKETS.iter().any(|(b, _)| *b == c)), "{text:?} → {inner}");
+            let folded: String = inner.chars().filter(|c| !filler(*c)).map(comparable).collect();
+            assert!(!folded.contains(&tag), "{text:?} → {inner}");
+        }
+    }
+
+    #[test]
     fn ordinary_text_survives_isolation() {
         let block = isolate("뉴스 요약 & digest, 3 > 2", "input_abc");
         assert_eq!(block, "<input_abc>\n뉴스 요약 &amp; digest, 3 &gt; 2\n</input_abc>");

@@ -317,6 +317,25 @@ mod tests {
     }
 
     #[test]
+    fn kinds_keep_their_saved_names() {
+        // Saved conversations replay findings by these names; renaming one breaks old saves.
+        let cases = [
+            (OverrideInstructions, "override_instructions"),
+            (RevealPrompt, "reveal_prompt"),
+            (RoleHijack, "role_hijack"),
+            (TagInjection, "tag_injection"),
+            (Jailbreak, "jailbreak"),
+            (SecretRequest, "secret_request"),
+            (ToolMisuse, "tool_misuse"),
+            (HiddenInstruction, "hidden_instruction"),
+            (Obfuscated, "obfuscated"),
+        ];
+        for (kind, name) in cases {
+            assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{name}\""));
+        }
+    }
+
+    #[test]
     fn sanitize_drops_control_characters_and_bounds_length() {
         let s = sanitize("  a\u{0}b\u{7}\tc\nd  ");
         assert_eq!(s.text, "ab\tc\nd");
