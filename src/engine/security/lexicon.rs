@@ -244,8 +244,14 @@ pub const MARKUP: &[&str] = &[
     "<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|assistant|>", "<|endoftext|>", "<|eot_id|>",
     "<|start_header_id|>", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<system>", "</system>", "<user_input>",
     "</user_input>", "</user>", "<assistant>", "</assistant>", "</instructions>", "<instructions>",
-    "end of user input", "end of document", "end of input", "end of context", "end of prompt", "begin system prompt",
     "[system]", "[system note]", "### system", "### instruction", "[admin]", "<developer>",
+];
+/// Phrases that fake the end of the user's text when they stand alone on a decorated line
+/// (`### END OF USER INPUT ###`); in running prose they are ordinary words.
+pub const BOUNDARY_LINES: &[&str] = &[
+    "end of user input", "end of document", "end of input", "end of context", "end of prompt", "end of user message",
+    "begin system prompt", "system prompt begins", "new system prompt", "사용자 입력 끝", "입력 끝", "문서 끝",
+    "시스템 프롬프트 시작",
 ];
 
 /// Role headers that open a line in pasted text (`System: …`).
