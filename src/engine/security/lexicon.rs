@@ -77,7 +77,8 @@ const GRANT: &str = "grant|allow|approve|permission|permit|authoriz|skip|disable
 const GRANTED: &str = "all requests|every request|any request|all content|admin access|full access|root access|safety check|\
     safety protocol|safety filter|content filter|all safety|safety rule";
 /// Verbs that make a secret leave.
-const LEAK: &str = "leak|exfiltrat|steal|dump|harvest|extract";
+const LEAK: &str = "exfiltrat|harvest|leak$|leak the|leak all|leak your|steal$|steal the|dump$|dump the|dump all|\
+    extract the|extract all|extract your";
 /// Secrets.
 const SECRETS: &str = "api key|apikey|secret key|access key|access token|auth token|bearer token|session token|password|passwd|\
     credential|private key|ssh key|environment variable|env var|env file|secrets|secret$|openai key|tokens$|\
@@ -127,13 +128,13 @@ const FOLLOW: &str = "do what it says|do exactly what|follow|execute|obey|run it
 // ---- Korean concepts (each with an English gloss) ----
 
 /// 무시해/잊어/따르지 마: imperative "ignore / forget / don't follow" (not the adnominal 무시하는).
-const IGNORE_KO: &str = "무시해$|무시해줘|무시해라|무시해요|무시해주|무시해서|무시해버려|무시해봐|무시하고|무시하세|무시하라|무시하십|무시하셈|무시할 것|무시 해$|무시하도록|무시하렴|잊어|잊고|잊으|잊자|잊을 것|\
-    잊게|버려|버리고|따르지 마|따르지마|따르지 말|따르지 않아도|따를 필요|무효로|무효화|무효야|무효다|신경 쓰지|신경쓰지|없던 일|없던일|지워|지우고|덮어써|덮어쓰|어겨|어기고|초기화해|리셋해|\
-    우회해|우회하고|폐기해|폐기하고|취소하고|취소해|ignor|forget|disregard";
+const IGNORE_KO: &str = "무시해$|무시해줘|무시해라|무시해요|무시해주|무시해서|무시해버려|무시해봐|무시하고|무시하세|무시하라|무시하십|무시하셈|무시할 것|무시 해$|무시하도록|무시하렴|잊어|잊고|잊으|\
+    잊자|잊을 것|잊게|버려|버리고|따르지 마|따르지마|따르지 말|따르지 않아도|따를 필요|무효로|무효화|무효야|무효다|신경 쓰지|신경쓰지|없던 일|없던일|어겨|어기고|우회해|\
+    우회하고|폐기해|폐기하고|ignor|forget|disregard";
 /// 지시/지침/명령/규칙: instructions, guidelines, orders, rules.
 const INSTRUCTIONS_KO: &str = "지시|지침|명령|규칙|프롬프트|가이드라인|정책|원칙|지령|룰|설정값|제약|제한|시스템 메시지|시스템 메세지|instruction|prompt|rule";
 /// 보여줘/알려줘/출력해: show, tell, print, disclose, and "what is".
-const REVEAL_KO: &str = "보여|알려|출력|공개|말해|적어|복사|노출|누설|유출|읊어|털어|요약해|내놔|뱉어|써줘|써 줘|밝혀|뭐야|뭔지|뭐였|무엇|무슨 내용|옮겨|붙여|반복해|알고 싶|공유|나열|보내|그대로|show|\
+const REVEAL_KO: &str = "보여|알려|출력|공개|말해|복사|노출|누설|유출|읊어|털어|요약해|내놔|뱉어|밝혀|뭐야|뭔지|뭐였|무엇|무슨 내용|옮겨|붙여|반복해|알고 싶|공유|나열|보내|그대로|show|\
     print|reveal";
 /// 시스템 프롬프트/초기 설정 문구/처음 받은 지시: the steering text in its Korean names.
 const SYSTEM_PROMPT_KO: &str = "시스템 프롬프트|시스템 메시지|시스템 메세지|시스템 지시|시스템 지침|시스템 명령|시스템 설정|시스템 규칙|초기 설정 문구|초기 설정 내용|초기 설정을 그대로|초기 설정 원문|초기 지시|\
@@ -160,7 +161,7 @@ const NO_LIMITS_KO: &str = "제한 없이|제한없이|제한 없는|제한을 �
     윤리적 제한|윤리 따위|가이드라인 없이|가이드라인을 무시|규칙 없이|아무 제한|아무런 제한|아무 제약|아무런 제약|무제한 모드|정책을 무시|정책 무시|안전 정책|콘텐츠 정책|검열하지 말|\
     거절하지 말|거절하지 마|거부하지 마|거부하지 말";
 /// 너/대답/답변/모드: the model, its answers, a mode.
-const AT_MODEL_KO: &str = "너|넌|당신|ai|모델|모드|대답|답해|답변|응답|말해|챗봇|gpt|알려|작성|해줘|하라|해라|하세요";
+const AT_MODEL_KO: &str = "너|넌|당신|ai|모델|모드|대답|답해|답변|응답|말해|챗봇|gpt";
 /// 탈옥: jailbreak (also a film genre, so it needs the model in view).
 const JAILBREAK_KO: &str = "탈옥|jailbreak";
 /// What makes 탈옥 about the model: mode, prompt, you, AI, filter.
