@@ -7,9 +7,10 @@ use super::InjectionKind::*;
 // ---- English concepts ----
 
 /// Verbs that set earlier instructions aside.
-const IGNORE: &str = "ignor|disregard|forget|overrid|bypass|circumvent|set aside|throw out|abandon|discard|erase|wipe|dismiss|\
-    stop follow|dont follow|do not follow|no longer follow|supersed|scrap|cancel|delete your|clear your|\
-    reset your";
+const IGNORE: &str = "ignor|disregard|forget|overrid|bypass|circumvent|set aside|throw out|abandon|discard|erase|wipe|\
+    dismiss|stop follow|dont follow|do not follow|no longer follow|supersed|scrap|cancel|delete your|\
+    clear your|reset your|pay no attention|dont pay attention|drop all|drop your|drop any|\
+    drop the previous|drop the prior";
 /// Words that point at the instructions already given.
 const PRIOR: &str = "previous|prior|above|earlier|preceding|original|initial|old$|existing|system|developer|all$|any$|every|your|\
     these|those|safety|default|current|hidden|given|operator";
@@ -24,6 +25,12 @@ const BEFORE: &str = "above|before|prior|previous|earlier|said|told|so far|until
 const NEW_ORDERS: &str = "new instructions|new instruction is|new directive|new rules|updated instructions|rules have changed|\
     rules changed|instructions have changed|supersedes all|new system prompt|your real task|your actual task|\
     your true task|your new task|real instructions|instead follow|follow only my";
+/// Saying the earlier orders no longer count.
+const NO_LONGER_COUNT: &str = "doesnt matter|does not matter|dont matter|do not matter|no longer matter|no longer apply|\
+    dont apply|do not apply|are void|is void|are cancelled|are canceled|no longer valid|not valid anymore|are obsolete";
+/// What no longer counts: the model's own orders.
+const YOUR_ORDERS: &str = "you were told|you were given|your rules|your instructions|your guidelines|your orders|\
+    previous instructions|prior instructions|earlier instructions|previous rules|prior rules|your previous|your prior";
 /// Verbs that bring hidden text into the open.
 const REVEAL: &str = "reveal|show|print|repeat|output|leak|display|tell|give|share|dump|expose|disclose|write out|write down|\
     recite|spell out|what$|whats|copy|paste|list|summar|echo|return|provide|send|read back|quote|reproduce|\
@@ -133,6 +140,10 @@ const IGNORE_KO: &str = "무시해$|무시해줘|무시해라|무시해요|무�
     우회하고|폐기해|폐기하고|ignor|forget|disregard";
 /// 지시/지침/명령/규칙: instructions, guidelines, orders, rules.
 const INSTRUCTIONS_KO: &str = "지시|지침|명령|규칙|프롬프트|가이드라인|정책|원칙|지령|룰|설정값|제약|제한|시스템 메시지|시스템 메세지|instruction|prompt|rule";
+/// 중요하지 않아/상관없어/효력 없음: "no longer counts".
+const NO_LONGER_COUNT_KO: &str = "중요하지 않|상관없|상관 없|의미 없|필요 없|효력이 없|효력 없|더 이상 유효하지|유효하지 않|적용되지 않";
+/// 내 지시만 따라/내 말만 들어: "obey only me".
+const ONLY_ME_KO: &str = "내 지시만|내 명령만|내 말만 따라|내 말만 들어|나의 지시만|내 지시대로만|나만 따라";
 /// 보여줘/알려줘/출력해: show, tell, print, disclose, and "what is".
 const REVEAL_KO: &str = "보여|알려|출력|공개|말해|복사|노출|누설|유출|읊어|털어|요약해|내놔|뱉어|밝혀|뭐야|뭔지|뭐였|무엇|무슨 내용|옮겨|붙여|반복해|알고 싶|공유|나열|보내|그대로|show|\
     print|reveal";
@@ -147,7 +158,7 @@ const SYSTEM_PROMPT_KO: &str = "시스템 프롬프트|시스템 메시지|시�
 /// 지금부터/이제부터: from now on.
 const NOW_KO: &str = "지금부터|이제부터|이제|앞으로|오늘부터|지금 이 순간부터|from now on";
 /// 너는/넌/당신은: you (the model).
-const YOU_KO: &str = "너는|넌$|당신은|너의 역할|니가|네 역할|너 이제|you$";
+const YOU_KO: &str = "너는|넌$|당신은|너의 역할|니가|네 역할|너 이제|you$|너$|너 지금";
 /// Roles with power or without rules: admin, root, developer, unrestricted, hacker, DAN.
 const ROLE_KO: &str = "관리자|어드민|admin|루트|root|개발자|시스템|제한 없는|제한없는|제약 없는|제약없는|무제한|검열 없는|검열없는|필터 없는|필터없는|규칙 없는|규칙없는|해커|악당|악마|탈옥|dan|주인|\
     다른 ai|새로운 ai|자유로운 ai|뭐든 할 수|무엇이든 할 수|뭐든지 하는|모든 걸 할 수|아무 제약|최고 권한|슈퍼유저|윤리 없는|윤리가 없는|해방된";
@@ -206,6 +217,7 @@ pub const RULES: &[Rule] = &[
     Rule { kind: OverrideInstructions, window: 4, concepts: &[IGNORE, PRIOR, INSTRUCTIONS], unless: "" },
     Rule { kind: OverrideInstructions, window: 4, concepts: &[IGNORE, EVERYTHING, BEFORE], unless: "" },
     Rule { kind: OverrideInstructions, window: 0, concepts: &[NEW_ORDERS], unless: "" },
+    Rule { kind: OverrideInstructions, window: 6, concepts: &[NO_LONGER_COUNT, YOUR_ORDERS], unless: "" },
     Rule { kind: RevealPrompt, window: 6, concepts: &[REVEAL, SYSTEM_PROMPT], unless: "" },
     Rule { kind: RoleHijack, window: 6, concepts: &[YOU_NOW, ROLE_TARGET], unless: "" },
     Rule { kind: RoleHijack, window: 0, concepts: &[NO_LONGER], unless: "" },
@@ -223,6 +235,8 @@ pub const RULES: &[Rule] = &[
     Rule { kind: HiddenInstruction, window: 12, concepts: &[MEMORY, MEMORY_ORDER], unless: "" },
     Rule { kind: Obfuscated, window: 16, concepts: &[DECODE, ENCODINGS, FOLLOW], unless: "" },
     Rule { kind: OverrideInstructions, window: 3, concepts: &[IGNORE_KO, INSTRUCTIONS_KO], unless: "" },
+    Rule { kind: OverrideInstructions, window: 3, concepts: &[NO_LONGER_COUNT_KO, INSTRUCTIONS_KO], unless: "" },
+    Rule { kind: OverrideInstructions, window: 0, concepts: &[ONLY_ME_KO], unless: "" },
     Rule { kind: RevealPrompt, window: 6, concepts: &[REVEAL_KO, SYSTEM_PROMPT_KO], unless: "" },
     Rule { kind: RoleHijack, window: 5, concepts: &[NOW_KO, YOU_KO, ROLE_KO], unless: "" },
     Rule { kind: RoleHijack, window: 3, concepts: &[ROLE_WORD_KO, ROLE_CHANGE_KO], unless: "" },
@@ -257,11 +271,13 @@ pub const BOUNDARY_LINES: &[&str] = &[
 
 /// Role headers that open a line in pasted text (`System: …`).
 pub const ROLE_HEADERS: &[&str] = &[
+    "시스템:", "관리자:", "어시스턴트:", "<!-- ai", "<!--ai", "<!-- assistant", "<!-- system", "<!-- note to",
     "system:", "system note:", "system update", "assistant:", "developer:", "admin:", "[system",
 ];
 
 /// What makes such a header an order rather than a log line.
 pub const HEADER_ORDERS: &[&str] = &[
+    "허용", "권한", "무시", "지시", "너는", "모든 요청", "출력",
     "you", "the user", "new instruction", "ignore", "grant", "reveal", "must", "admin", "password", "append",
     "here is", "rules", "allow", "disable", "override", "sure",
 ];
