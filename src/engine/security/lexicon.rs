@@ -96,10 +96,10 @@ const SECRET_OWNER: &str = "your|you have|you can access|you know|you use|you ar
 /// Calling a tool.
 const CALL: &str = "call|use|invoke|run|execute|trigger";
 /// Tool names an agent might hold.
-const TOOLS: &str = "delete file|send email|http post|http get|write file|read file|exec$|system command|os system|subprocess|\
-    rm rf|powershell";
+const TOOLS: &str = "delete file|send email|http post|http get|write file|read file|exec$|system command|os system|\
+    subprocess|powershell";
 /// Commands that destroy or read system files.
-const DANGEROUS_COMMANDS: &str = "rm rf|etc passwd|etc shadow|id rsa|ssh id|format c|del s q";
+const DANGEROUS_COMMANDS: &str = "etc passwd|etc shadow|id rsa|ssh id";
 /// Sending data somewhere.
 const SEND: &str = "send|email|forward|post|upload|transmit|exfiltrat|leak|share|copy";
 /// Data worth stealing.
@@ -199,7 +199,7 @@ const DESTROY_KO: &str = "삭제해|삭제하고|삭제하라|지워|지우고|�
 /// 실행해/호출해: run, call.
 const RUN_KO: &str = "실행해|실행하고|실행하라|실행시켜|호출해|호출하고|돌려|run";
 /// 명령어/셸/도구: commands, shell, tools.
-const COMMANDS_KO: &str = "명령어|셸|쉘|터미널|shell|bash|delete file|send email|http post|rm rf|etc passwd|도구를|툴을";
+const COMMANDS_KO: &str = "명령어|셸|쉘|터미널|shell|bash|delete file|send email|http post|etc passwd|도구를|툴을";
 /// 이 글을 읽는 AI/AI라면: pasted text that addresses the model reading it.
 const ADDRESS_AI_KO: &str = "읽는 ai|읽고 있는 ai|처리하는 ai|요약하는 ai|분석하는 ai|보고 있는 ai|ai라면|ai 라면|ai 모델이라면|ai에게 알림|ai에게 전달|ai에게 지시|ai 비서에게|\
     ai 어시스턴트에게|인공지능이라면|인공지능에게|언어 모델이라면|챗봇이라면|llm이라면|ai는 다음|시스템 메모|시스템 공지|시스템 노트|숨겨진 지시|봇에게 알림|모델에게 지시";
@@ -229,7 +229,8 @@ pub const RULES: &[Rule] = &[
     Rule { kind: SecretRequest, window: 4, concepts: &[LEAK, SECRETS], unless: "" },
     Rule { kind: SecretRequest, window: 6, concepts: &[REVEAL, SECRETS, SECRET_OWNER], unless: "" },
     Rule { kind: ToolMisuse, window: 3, concepts: &[CALL, TOOLS], unless: "" },
-    Rule { kind: ToolMisuse, window: 0, concepts: &[DANGEROUS_COMMANDS], unless: "" },
+    Rule { kind: ToolMisuse, window: 6, concepts: &[CALL, DANGEROUS_COMMANDS], unless: "" },
+    Rule { kind: ToolMisuse, window: 6, concepts: &["read|cat$|print|open|show|dump|send|paste|보여|출력|읽어|열어", DANGEROUS_COMMANDS], unless: "" },
     Rule { kind: ToolMisuse, window: 12, concepts: &[SEND, PRIVATE_DATA, OUTSIDE], unless: "" },
     Rule { kind: HiddenInstruction, window: 14, concepts: &[ADDRESS_AI, HIDDEN_ORDER], unless: "" },
     Rule { kind: HiddenInstruction, window: 12, concepts: &[MEMORY, MEMORY_ORDER], unless: "" },
@@ -278,8 +279,8 @@ pub const ROLE_HEADERS: &[&str] = &[
 /// What makes such a header an order rather than a log line.
 pub const HEADER_ORDERS: &[&str] = &[
     "허용", "권한", "무시", "지시", "너는", "모든 요청", "출력",
-    "you", "the user", "new instruction", "ignore", "grant", "reveal", "must", "admin", "password", "append",
-    "here is", "rules", "allow", "disable", "override", "sure",
+    "you are", "you may", "you must", "you will", "you should", "the user is", "new instruction", "ignore", "grant",
+    "reveal", "admin", "password", "append", "here is the", "allow all", "disable", "override", "sure,",
 ];
 
 /// Subjects that, with a question, mark talk about attacks rather than an attack.
