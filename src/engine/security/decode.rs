@@ -34,7 +34,9 @@ pub fn hidden_texts(raw: &str, folded: &str) -> Vec<String> {
         out.push(unicode_escapes(raw));
     }
     out.push(folded.chars().rev().collect());
-    out.push(folded.chars().map(rot13).collect());
+    if folded.chars().any(|c| c.is_ascii_alphabetic()) {
+        out.push(folded.chars().map(rot13).collect());
+    }
     out
 }
 
@@ -159,7 +161,9 @@ mod tests {
     #[test]
     fn binary_junk_is_not_read_as_text() {
         // A sha256 checksum decodes to bytes that are not text.
-        let texts = hidden_texts("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "");
+        let sum = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+        let texts = hidden_texts(sum, sum);
         assert_eq!(texts.len(), 2, "only the backwards and rot13 readings: {texts:?}");
+        assert_eq!(hidden_texts("한글만", "한글만").len(), 1, "no rot13 reading without Latin letters");
     }
 }

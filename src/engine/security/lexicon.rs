@@ -136,7 +136,7 @@ const FOLLOW: &str = "do what it says|do exactly what|follow|execute|obey|run it
 
 /// 무시해/잊어/따르지 마: imperative "ignore / forget / don't follow" (not the adnominal 무시하는).
 const IGNORE_KO: &str = "무시해$|무시해줘|무시해라|무시해요|무시해주|무시해서|무시해버려|무시해봐|무시하고|무시하세|무시하라|무시하십|무시하셈|무시할 것|무시 해$|무시하도록|무시하렴|잊어|잊고|잊으|\
-    잊자|잊을 것|잊게|버려|버리고|따르지 마|따르지마|따르지 말|따르지 않아도|따를 필요|무효로|무효화|무효야|무효다|신경 쓰지|신경쓰지|없던 일|없던일|어겨|어기고|우회해|\
+    잊자|잊을 것|잊게|버려|버리고|따르지 마|따르지마|따르지 말|따르지 않아도|따를 필요|무효로|무효화|무효야|무효다|신경 쓰지|신경쓰지|없던 일|없던일|덮어쓰고|덮어써$|덮어써라|어겨|어기고|우회해|\
     우회하고|폐기해|폐기하고|ignor|forget|disregard";
 /// 지시/지침/명령/규칙: instructions, guidelines, orders, rules.
 const INSTRUCTIONS_KO: &str = "지시|지침|명령|규칙|프롬프트|가이드라인|정책|원칙|지령|룰|설정값|제약|제한|시스템 메시지|시스템 메세지|instruction|prompt|rule";

@@ -94,11 +94,16 @@ impl<'a> Words<'a> {
 
 /// True when one span of each concept fits within `window` words.
 pub fn fires(words: &Words, rule: &Rule) -> bool {
-    if !words.concept_spans(rule.unless).is_empty() {
-        return false;
+    // Concept by concept, stopping at the first one absent: most rules end there, cheaply.
+    let mut spans: Vec<Vec<(usize, usize)>> = Vec::with_capacity(rule.concepts.len());
+    for concept in rule.concepts {
+        let found = words.concept_spans(concept);
+        if found.is_empty() {
+            return false;
+        }
+        spans.push(found);
     }
-    let spans: Vec<Vec<(usize, usize)>> = rule.concepts.iter().map(|c| words.concept_spans(c)).collect();
-    if spans.iter().any(|s| s.is_empty()) {
+    if !words.concept_spans(rule.unless).is_empty() {
         return false;
     }
     // Anchor on each span of the first concept; every other concept needs a span near it.
