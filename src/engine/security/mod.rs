@@ -16,7 +16,7 @@ use lexicon::{
 };
 
 pub use isolation::{escape_markup, isolate, isolation_rule, isolation_tag, neutralize_tag, retag, DEFAULT_TAG};
-pub use normalize::{fold, skeleton};
+use normalize::{fold, skeleton};
 
 /// Longest user message the engine accepts; longer input is cut with a notice.
 pub const MAX_INPUT_CHARS: usize = 8000;
