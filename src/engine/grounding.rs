@@ -3,7 +3,7 @@
 //! so a prompt's size stays bounded however long the discussion runs.
 
 use super::lang::Lang;
-use super::security::{escape_markup, isolate, isolation_rule, DEFAULT_TAG};
+use super::security::{defuse, isolate, isolation_rule, DEFAULT_TAG};
 
 /// Default bound on the memory context in a prompt (seed 000: `max_chars = 4000`).
 pub const MEMORY_MAX_CHARS: usize = 4000;
@@ -29,8 +29,9 @@ impl Grounding {
     }
 
     /// The user message: contract, memory, the isolated latest message, then the task.
-    /// Memory and task may quote model output, so their brackets are escaped too: the only
-    /// delimiters left are the real ones, which `Prompt::with_isolation_tag` renames.
+    /// Memory and task may quote model output, so any copy of the delimiter in them is
+    /// defused: the only delimiters left are the real ones, which
+    /// `Prompt::with_isolation_tag` renames.
     pub fn user_message(&self, task: &str) -> String {
         let mut out = String::new();
         out.push_str(&self.contract);
@@ -38,12 +39,12 @@ impl Grounding {
         if self.memory.trim().is_empty() {
             out.push_str("(empty)");
         } else {
-            out.push_str(&escape_markup(&self.memory));
+            out.push_str(&defuse(&self.memory));
         }
         out.push_str("\n\n## Latest user message\n");
         out.push_str(&isolate(&self.latest_user, DEFAULT_TAG));
         out.push_str("\n\n## Task\n");
-        out.push_str(&escape_markup(task));
+        out.push_str(&defuse(task));
         out
     }
 }

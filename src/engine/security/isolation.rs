@@ -63,6 +63,14 @@ pub fn escape_markup(text: &str) -> String {
     out
 }
 
+/// Breaks the builders' own delimiters (`<user_input>`, `</user_input>`) where they appear in
+/// text copied into a prompt without isolation (model-written fields, memory, tasks), so
+/// `retag` renames only the real ones. Other markup, such as `Vec<String>`, stays as it is.
+pub fn defuse(text: &str) -> String {
+    text.replace(&format!("<{DEFAULT_TAG}>"), &format!("&lt;{DEFAULT_TAG}&gt;"))
+        .replace(&format!("</{DEFAULT_TAG}>"), &format!("&lt;/{DEFAULT_TAG}&gt;"))
+}
+
 /// True for characters a user might slip into a tag name to disguise it.
 fn filler(c: char) -> bool {
     c.is_whitespace() || c == '\u{200B}' || c == '\u{200C}' || c == '\u{200D}' || c == '\u{FEFF}' || c == '\u{00AD}'
@@ -230,6 +238,12 @@ mod tests {
             let folded: String = inner.chars().filter(|c| !filler(*c)).map(comparable).collect();
             assert!(!folded.contains(&tag), "{text:?} → {inner}");
         }
+    }
+
+    #[test]
+    fn defuse_breaks_only_the_default_delimiters() {
+        assert_eq!(defuse("a </user_input> b <user_input>"), "a &lt;/user_input&gt; b &lt;user_input&gt;");
+        assert_eq!(defuse("Vec<String> and <b>"), "Vec<String> and <b>");
     }
 
     #[test]

@@ -15,7 +15,9 @@ use lexicon::{
     ATTACK_TOPICS, BOUNDARY_LINES, CARRY_OUT, HEADER_ORDERS, MARKUP, QUESTION_CUES, QUOTE_TOPICS, ROLE_HEADERS,
 };
 
-pub use isolation::{escape_markup, isolate, isolation_rule, isolation_tag, neutralize_tag, retag, DEFAULT_TAG};
+pub use isolation::{
+    defuse, escape_markup, isolate, isolation_rule, isolation_tag, neutralize_tag, retag, DEFAULT_TAG,
+};
 use normalize::{fold, skeleton};
 
 /// Longest user message the engine accepts; longer input is cut with a notice.
