@@ -651,7 +651,7 @@ mod tests {
         assert!(block.contains("- Criteria: (missing)"));
         assert!(block.contains("- Format: (missing)"));
         assert!(block.contains("  - What format?"));
-        assert!(block.contains("&lt;/[tag]&gt;"), "user text cannot close or name the isolation tag");
+        assert!(block.contains("&lt;/user_input&gt;"), "user text cannot close the isolation tag");
         assert_eq!(block.matches("</user_input>").count(), 1);
         assert!(block.contains("- Confidence: low"));
     }

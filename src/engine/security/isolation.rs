@@ -119,10 +119,13 @@ pub fn neutralize_tag(text: &str, tag: &str) -> String {
     out
 }
 
-/// Wraps user text between `<tag>` lines. Inside, the tag's name is neutralized and all
-/// angle brackets (look-alikes too) are escaped, so the text cannot end the block.
+/// Wraps user text between `<tag>` lines. Inside, all angle brackets (look-alikes too) are
+/// escaped, so the text cannot end the block, and a session tag's name is neutralized (the
+/// default name stays: words like `user_input` are common and `retag` replaces only the
+/// builders' exact delimiters).
 pub fn isolate(text: &str, tag: &str) -> String {
-    let inner = escape_markup(&neutralize_tag(text, tag));
+    let named = if tag == DEFAULT_TAG { text.to_string() } else { neutralize_tag(text, tag) };
+    let inner = escape_markup(&named);
     format!("<{tag}>\n{inner}\n</{tag}>")
 }
 
@@ -261,7 +264,7 @@ mod tests {
         assert_eq!(moved.matches(&format!("<{tag}>")).count(), opens, "{moved}");
         assert_eq!(moved.matches(&format!("</{tag}>")).count(), closes, "{moved}");
         assert!(!moved.contains("<user_input>") && !moved.contains("</user_input>"));
-        assert!(moved.contains("&lt;/[tag]&gt;"), "the user's fake tag stays escaped and nameless");
+        assert!(moved.contains("&lt;/user_input&gt;"), "the user's fake tag stays escaped");
         assert!(moved.ends_with("and [tag]"), "the new name typed elsewhere is neutralized");
     }
 }
