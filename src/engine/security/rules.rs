@@ -2,12 +2,12 @@
 //! together, signal which kind of attack.
 //!
 //! A concept is one string of stems separated by `|`. Matching runs on the skeleton from
-//! `normalize`. A stem that starts with a Latin letter
-//! must start a word (`ignor` matches "ignored", not "signore"); a trailing `$` makes it end
-//! one too (`dan$`). Korean stems match anywhere in a word, so particles and endings may
-//! follow. A stem of several parts ("system prompt") wants each part to follow the previous
-//! one within a few characters. A rule fires when one stem of each of its concepts is
-//! found within `window` words, unless one of its `unless` stems occurs anywhere.
+//! `normalize`. A stem that starts with a Latin letter must start a word (`ignor` matches
+//! "ignored", not "signore"); a trailing `$` makes it end one too (`dan$`). Korean stems
+//! match anywhere in a word, so particles and endings may follow. A stem of several parts
+//! ("system prompt") wants each part to follow the previous one within a few characters.
+//! A rule fires when one stem of each of its concepts is found within `window` words,
+//! unless one of its `unless` stems occurs anywhere.
 
 use super::InjectionKind;
 
@@ -16,9 +16,13 @@ pub use super::lexicon::RULES;
 /// One rule: the kind it signals, the widest span in words, the concepts that must all
 /// occur, and stems that, found anywhere, mean the rule does not apply.
 pub struct Rule {
+    /// What a match signals.
     pub kind: InjectionKind,
+    /// Widest span, in words, that one stem of every concept must fit in.
     pub window: usize,
+    /// Concepts that must all occur, each a `|`-separated list of stems.
     pub concepts: &'static [&'static str],
+    /// Stems that, found anywhere, mean the rule does not apply (empty: none).
     pub unless: &'static str,
 }
 
