@@ -239,12 +239,16 @@ fn every_prompt_after_understand_carries_the_contract_and_isolated_input() {
     d.say("LLM Checked looks good");
     let later: Vec<_> = d.calls.iter().filter(|c| c.purpose != Purpose::Contract).collect();
     assert!(later.len() >= 5);
+    // The session's own delimiter (issue 12), not the default one.
+    let tag = deliberate::engine::security::isolation_tag(&d.session.id);
+    let open = format!("<{tag}>");
     for call in later {
         let user = &call.prompt.turns.last().unwrap().text;
         assert!(user.contains("## REQUIREMENT CONTRACT"), "{:?} lacks the contract", call.purpose);
         assert!(user.contains("- Goal: A daily IT news digest"), "{:?}", call.purpose);
-        assert!(user.contains("<user_input>"), "{:?} lacks the isolated message", call.purpose);
-        assert!(call.prompt.system.contains("<user_input>"), "the system prompt explains the isolation");
+        assert!(user.contains(&open), "{:?} lacks the isolated message", call.purpose);
+        assert!(!user.contains("<user_input>"), "{:?} kept the default tag", call.purpose);
+        assert!(call.prompt.system.contains(&open), "the system prompt explains the isolation");
     }
 }
 

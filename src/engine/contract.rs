@@ -11,7 +11,7 @@ use super::grounding::system_prompt;
 use super::json::{extract_json, str_field, str_list};
 use super::lang::{normalize, Lang};
 use super::prompt::Prompt;
-use super::security::isolate;
+use super::security::{defuse, isolate, DEFAULT_TAG};
 use super::slots::parse_format;
 use super::words::{content_words, mentions_any};
 
@@ -112,10 +112,12 @@ impl Contract {
     /// Empty fields are written as explicitly missing.
     pub fn format_for_prompt(&self) -> String {
         const MISSING: &str = "(missing)";
-        let or_missing = |s: &str| if s.trim().is_empty() { MISSING.to_string() } else { s.trim().to_string() };
+        // Fields come from a model that read the user's text: a copied delimiter is defused,
+        // so only the real isolation delimiters remain.
+        let or_missing = |s: &str| if s.trim().is_empty() { MISSING.to_string() } else { defuse(s.trim()) };
         let mut lines = vec![
             "## REQUIREMENT CONTRACT (agreed with the user; the ground truth)".to_string(),
-            format!("- Original request: {}", isolate(self.original_request.trim()).replace('\n', " ")),
+            format!("- Original request: {}", isolate(self.original_request.trim(), DEFAULT_TAG).replace('\n', " ")),
             format!("- Context: {}", or_missing(&self.context)),
             format!("- Goal: {}", or_missing(&self.goal)),
         ];
@@ -123,23 +125,23 @@ impl Contract {
             lines.push(format!("- Criteria: {MISSING}"));
         } else {
             lines.push("- Criteria:".into());
-            lines.extend(self.criteria.iter().map(|c| format!("  - {c}")));
+            lines.extend(self.criteria.iter().map(|c| format!("  - {}", defuse(c))));
         }
         lines.push(format!("- Format: {}", or_missing(&self.format)));
         if !self.answered.is_empty() {
             lines.push("- Answered questions:".into());
             for qa in &self.answered {
-                lines.push(format!("  - Q: {}", qa.q));
-                lines.push(format!("    A: {}", isolate(&qa.a).replace('\n', " ")));
+                lines.push(format!("  - Q: {}", defuse(&qa.q)));
+                lines.push(format!("    A: {}", isolate(&qa.a, DEFAULT_TAG).replace('\n', " ")));
             }
         }
         if !self.open_questions.is_empty() {
             lines.push("- Open questions (unanswered; handle conservatively):".into());
-            lines.extend(self.open_questions.iter().map(|q| format!("  - {q}")));
+            lines.extend(self.open_questions.iter().map(|q| format!("  - {}", defuse(q))));
         }
         if !self.assumptions.is_empty() {
             lines.push("- Assumptions (gaps the user left open; state them in the output):".into());
-            lines.extend(self.assumptions.iter().map(|a| format!("  - {a}")));
+            lines.extend(self.assumptions.iter().map(|a| format!("  - {}", defuse(a))));
         }
         lines.push(format!("- Confidence: {}", self.confidence.label(Lang::En)));
         lines.push(String::new());
@@ -182,23 +184,23 @@ Answer with exactly one JSON object and nothing else (no prose, no code fence):
 
 /// The analyzer prompt for one round.
 pub fn analysis_prompt(input: &AnalysisInput) -> Prompt {
-    let mut lines = vec!["[REQUEST]".to_string(), isolate(input.request.trim())];
+    let mut lines = vec!["[REQUEST]".to_string(), isolate(input.request.trim(), DEFAULT_TAG)];
     if let Some(summary) = input.prior_chat_summary.filter(|s| !s.trim().is_empty()) {
         lines.push(String::new());
         lines.push("[PRIOR CHAT SUMMARY — what the user already said before this mode; treat as stated fact]".into());
-        lines.push(isolate(summary));
+        lines.push(isolate(summary, DEFAULT_TAG));
     }
     lines.push(String::new());
     lines.push(format!("[MODE] {}", input.mode));
     if let Some(c) = input.previous {
-        let or_none = |s: &str| if s.trim().is_empty() { "(none)".to_string() } else { s.to_string() };
+        let or_none = |s: &str| if s.trim().is_empty() { "(none)".to_string() } else { defuse(s) };
         lines.push(String::new());
         lines.push("[PREVIOUS CONTRACT]".into());
         lines.push(format!("context: {}", or_none(&c.context)));
         lines.push(format!("goal: {}", or_none(&c.goal)));
         lines.push(format!(
             "criteria: {}",
-            if c.criteria.is_empty() { "(none)".into() } else { c.criteria.join(" | ") }
+            if c.criteria.is_empty() { "(none)".into() } else { defuse(&c.criteria.join(" | ")) }
         ));
         lines.push(format!("format: {}", or_none(&c.format)));
     }
@@ -206,8 +208,8 @@ pub fn analysis_prompt(input: &AnalysisInput) -> Prompt {
         lines.push(String::new());
         lines.push("[ANSWERS FROM THE USER]".into());
         for qa in input.answers {
-            lines.push(format!("- Q: {}", qa.q));
-            lines.push(format!("  A: {}", isolate(&qa.a).replace('\n', " ")));
+            lines.push(format!("- Q: {}", defuse(&qa.q)));
+            lines.push(format!("  A: {}", isolate(&qa.a, DEFAULT_TAG).replace('\n', " ")));
         }
         lines.push("Update the contract with these answers. Do not ask any of these questions again.".into());
     }
@@ -730,6 +732,7 @@ mod tests {
         assert!(block.contains("- Format: (missing)"));
         assert!(block.contains("  - What format?"));
         assert!(block.contains("&lt;/user_input&gt;"), "user text cannot close the isolation tag");
+        assert_eq!(block.matches("</user_input>").count(), 1);
         assert!(block.contains("- Confidence: low"));
     }
 

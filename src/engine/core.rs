@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::call::{BatchId, CallId, FailureKind, LlmFailure, LlmOutcome, Usage};
 use super::lang::{clip, Lang};
 use super::prompt::Prompt;
-use super::security::{sanitize, screen, InjectionKind};
+use super::security::{isolation_tag, sanitize, screen, InjectionKind};
 use super::source::{HeuristicWhy, Source};
 
 /// Identifies a message within a session.
@@ -721,6 +721,9 @@ impl<M: Mode> Conversation<M> {
         }
         let batch = self.next_batch;
         self.next_batch += 1;
+        // Prompts are written with the default delimiter; the session's own tag replaces it
+        // where the prompt leaves the engine, so every mode's user text is isolated alike.
+        let tag = isolation_tag(&self.id);
         for request in calls {
             let id = self.next_call;
             self.next_call += 1;
@@ -733,7 +736,7 @@ impl<M: Mode> Conversation<M> {
                 purpose,
                 endpoint: M::endpoint(purpose),
                 kind: request.kind,
-                prompt: request.prompt,
+                prompt: request.prompt.with_isolation_tag(&tag),
                 stream_into,
             }));
         }

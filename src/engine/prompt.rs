@@ -99,6 +99,17 @@ impl Prompt {
         self
     }
 
+    /// The same prompt with its isolation delimiters renamed from the builders' default to
+    /// the session's tag (`security::isolation_tag(session_id)`), in the system text and in
+    /// every turn. Any appearance of the new name elsewhere is neutralized first.
+    pub fn with_isolation_tag(mut self, tag: &str) -> Self {
+        self.system = super::security::retag(&self.system, tag);
+        for turn in &mut self.turns {
+            turn.text = super::security::retag(&turn.text, tag);
+        }
+        self
+    }
+
     /// Total characters of system and turns: a cheap size measure for tests and meters.
     pub fn char_len(&self) -> usize {
         self.system.chars().count() + self.turns.iter().map(|t| t.text.chars().count()).sum::<usize>()

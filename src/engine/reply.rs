@@ -211,7 +211,7 @@ pub fn reply_prompt(text: &str, designs: &[DesignProposal], lang: Lang) -> super
     }
     lines.push(String::new());
     lines.push("[REPLY]".into());
-    lines.push(super::security::isolate(text.trim()));
+    lines.push(super::security::isolate(text.trim(), super::security::DEFAULT_TAG));
     let system = super::grounding::system_prompt("reply-reader", REPLY_INSTRUCTIONS, lang);
     super::prompt::Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(60)
 }

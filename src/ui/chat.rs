@@ -185,6 +185,10 @@ fn injection_label(kind: InjectionKind, lang: Lang) -> &'static str {
         InjectionKind::RoleHijack => 2,
         InjectionKind::TagInjection => 3,
         InjectionKind::Jailbreak => 4,
+        InjectionKind::SecretRequest => 5,
+        InjectionKind::ToolMisuse => 6,
+        InjectionKind::HiddenInstruction => 7,
+        InjectionKind::Obfuscated => 8,
     };
     strings(lang).injection_kinds[i]
 }

@@ -127,7 +127,7 @@ pub struct Strings {
     pub alignment_rounds: &'static str,
     pub strict_mode: &'static str,
     pub rounds_note: &'static str,
-    pub injection_kinds: [&'static str; 5],
+    pub injection_kinds: [&'static str; 9],
     pub stage_names: [&'static str; 7],
 }
 
@@ -258,7 +258,17 @@ pub const KO: Strings = Strings {
     alignment_rounds: "질문 라운드 한도 (1–5)",
     strict_mode: "엄격 모드: 질문 한도에서 가정을 확인받기",
     rounds_note: "질문 설정은 바로, 라운드 한도는 다음 논의부터 적용됩니다.",
-    injection_kinds: ["지시 무시 시도", "프롬프트 유출 시도", "역할 탈취 시도", "태그 주입", "탈옥 시도"],
+    injection_kinds: [
+        "지시 무시 시도",
+        "프롬프트 유출 시도",
+        "역할 탈취 시도",
+        "태그 주입",
+        "탈옥 시도",
+        "키·비밀번호 요구",
+        "도구·파일 악용",
+        "붙여넣은 글 속 숨은 지시",
+        "인코딩으로 숨긴 공격",
+    ],
     stage_names: ["이해", "설계", "제시", "토론", "개선", "확정", "계획"],
 };
 
@@ -389,7 +399,17 @@ pub const EN: Strings = Strings {
     alignment_rounds: "Question rounds (1–5)",
     strict_mode: "Strict: confirm assumptions at the question limit",
     rounds_note: "Question settings apply at once; the round limit from the next discussion.",
-    injection_kinds: ["instruction override", "prompt extraction", "role hijack", "tag injection", "jailbreak"],
+    injection_kinds: [
+        "instruction override",
+        "prompt extraction",
+        "role hijack",
+        "tag injection",
+        "jailbreak",
+        "request for keys or passwords",
+        "tool or file misuse",
+        "instructions hidden in pasted text",
+        "attack hidden in an encoding",
+    ],
     stage_names: ["Understand", "Design", "Present", "Debate", "Refine", "Confirm", "Plan"],
 };
 

@@ -374,7 +374,10 @@ pub fn transcript(history: &[Turn], max: usize) -> Vec<String> {
     history[start..]
         .iter()
         .map(|turn| match turn.role {
-            TurnRole::User => format!("user: {}", isolate(&crate::engine::lang::clip(&turn.text, 800))),
+            TurnRole::User => format!(
+                "user: {}",
+                isolate(&crate::engine::lang::clip(&turn.text, 800), crate::engine::security::DEFAULT_TAG)
+            ),
             _ => format!("counselor: {}", crate::engine::lang::clip(&turn.text, 800)),
         })
         .collect()

@@ -740,7 +740,7 @@ Answer with exactly one JSON object and nothing else:
 pub fn planner_prompt(user_texts: &[&str], current: &[Task], reason: Option<&PlanUpdate>, lang: Lang) -> Prompt {
     let mut lines = vec!["[WHAT THE USER HAS SAID]".to_string()];
     for text in user_texts.iter().rev().take(12).rev() {
-        lines.push(isolate(&clip(text, 600)));
+        lines.push(isolate(&clip(text, 600), crate::engine::security::DEFAULT_TAG));
     }
     let part2: Vec<&Task> = current.iter().filter(|t| t.part == Part::Exploration).collect();
     if !part2.is_empty() {

@@ -5,6 +5,8 @@
 //! - engine time per heuristic turn, native and in Chromium
 //! - slot-extraction accuracy and LLM calls per completed gate
 //! - token-estimate error per language against o200k_base
+//! - injection-filter recall and false positives per language
+//! - fuzzing: inputs run and panics found per reader of untrusted text
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,6 +28,8 @@ fn main() {
     engine_native();
     engine_in_browser();
     slots();
+    injection_filter();
+    fuzzing();
     llm_figures();
     // Chat mode (issue 9): token estimate against o200k_base.
     println!("{}", deliberate_e2e::token_accuracy::report());
@@ -202,6 +206,18 @@ fn slots() {
     println!("{}", deliberate_e2e::crisis_accuracy::evaluate_bundled());
     println!("(development set, patterns were widened on it)\n");
     println!("{}", deliberate_e2e::crisis_accuracy::evaluate_dev());
+}
+
+/// Recall and false positives of the injection filter per language, on both splits.
+fn injection_filter() {
+    println!("## Injection filter on tests/data/injection (tune and held-out test split)\n");
+    println!("{}", deliberate_e2e::injection_accuracy::evaluate_bundled());
+}
+
+/// Generated inputs fed to every reader of untrusted text, and the panics they caused.
+fn fuzzing() {
+    println!("## Fuzzing the readers of untrusted text (5000 generated inputs each)\n");
+    println!("{}", deliberate_e2e::fuzz_figures::run(5000));
 }
 
 /// With the mock answering every call after a fixed delay L: the design stage's wall

@@ -16,14 +16,14 @@ pub fn role_of(system: &str) -> Option<String> {
 }
 
 /// The text the contract analyst's goal echoes: the first non-empty line after a line
-/// `[REQUEST]` (skipping the app's `<user_input>` isolation tag), else the whole message
+/// `[REQUEST]` (skipping the app's isolation tag line, whatever its name), else the whole message
 /// with whitespace collapsed; clipped to 80 characters.
 pub fn request_echo(user: &str) -> String {
     let mut lines = user.lines();
     let after_marker = lines
         .by_ref()
         .position(|l| l.trim() == "[REQUEST]")
-        .and_then(|_| lines.map(str::trim).find(|l| !l.is_empty() && *l != "<user_input>"));
+        .and_then(|_| lines.map(str::trim).find(|l| !(l.is_empty() || l.starts_with('<') && l.ends_with('>'))));
     let source = match after_marker {
         Some(line) => line.to_string(),
         None => user.split_whitespace().collect::<Vec<_>>().join(" "),

@@ -1,0 +1,133 @@
+//! The injection rules: word families (concepts) and which families, found close
+//! together, signal which kind of attack.
+//!
+//! A concept is one string of stems separated by `|`. Matching runs on the skeleton from
+//! `normalize`. A stem that starts with a Latin letter must start a word (`ignor` matches
+//! "ignored", not "signore"); a trailing `$` makes it end one too (`dan$`). Korean stems
+//! match anywhere in a word, so particles and endings may follow. A stem of several parts
+//! ("system prompt") wants each part to follow the previous one within a few characters.
+//! A rule fires when one stem of each of its concepts is found within `window` words,
+//! unless one of its `unless` stems occurs anywhere.
+
+use super::InjectionKind;
+
+pub use super::lexicon::RULES;
+
+/// One rule: the kind it signals, the widest span in words, the concepts that must all
+/// occur, and stems that, found anywhere, mean the rule does not apply.
+pub struct Rule {
+    /// What a match signals.
+    pub kind: InjectionKind,
+    /// Widest span, in words, that one stem of every concept must fit in.
+    pub window: usize,
+    /// Concepts that must all occur, each a `|`-separated list of stems.
+    pub concepts: &'static [&'static str],
+    /// Stems that, found anywhere, mean the rule does not apply (empty: none).
+    pub unless: &'static str,
+}
+
+/// Most characters allowed between the parts of a several-part stem.
+const PART_GAP: usize = 7;
+
+/// Skeleton text with the byte offset where each word starts.
+pub struct Words<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Words<'a> {
+    /// Indexes a skeleton (words separated by single spaces).
+    pub fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices(' ').map(|(i, _)| i + 1));
+        Words { text, starts }
+    }
+
+    fn word_at(&self, byte: usize) -> usize {
+        self.starts.partition_point(|&s| s <= byte).saturating_sub(1)
+    }
+
+    /// Byte ranges where `part` occurs at or after `from`, honouring word boundaries.
+    fn part_matches(&self, part: &str, from: usize) -> Vec<(usize, usize)> {
+        let (part, ends_word) = match part.strip_suffix('$') {
+            Some(p) => (p, true),
+            None => (part, false),
+        };
+        let latin_start = part.starts_with(|c: char| c.is_ascii_alphanumeric());
+        let latin_end = part.ends_with(|c: char| c.is_ascii_alphanumeric());
+        let bytes = self.text.as_bytes();
+        let boundary_before = |s: usize| !latin_start || s == 0 || !bytes[s - 1].is_ascii_alphanumeric();
+        let boundary_after = |e: usize| {
+            !ends_word
+                || e == bytes.len()
+                || if latin_end { !bytes[e].is_ascii_alphanumeric() } else { bytes[e] == b' ' }
+        };
+        self.text[from..]
+            .match_indices(part)
+            .map(|(i, _)| (from + i, from + i + part.len()))
+            .filter(|&(s, e)| boundary_before(s) && boundary_after(e))
+            .collect()
+    }
+
+    /// Word spans (first, last) where one stem of `concept` occurs.
+    pub fn concept_spans(&self, concept: &str) -> Vec<(usize, usize)> {
+        let mut spans = Vec::new();
+        for stem in concept.split('|').filter(|s| !s.is_empty()) {
+            let mut parts = stem.split(' ').filter(|p| !p.is_empty());
+            let Some(first) = parts.next() else { continue };
+            let rest: Vec<&str> = parts.collect();
+            for (start, mut end) in self.part_matches(first, 0) {
+                let mut whole = true;
+                for part in &rest {
+                    match self.part_matches(part, end).first().copied() {
+                        Some((s, e)) if s - end <= PART_GAP => end = e,
+                        _ => {
+                            whole = false;
+                            break;
+                        }
+                    }
+                }
+                if whole {
+                    spans.push((self.word_at(start), self.word_at(end.saturating_sub(1).max(start))));
+                }
+            }
+        }
+        spans
+    }
+}
+
+/// True when one span of each concept fits within `window` words.
+pub fn fires(words: &Words, rule: &Rule) -> bool {
+    // Concept by concept, stopping at the first one absent: most rules end there, cheaply.
+    let mut spans: Vec<Vec<(usize, usize)>> = Vec::with_capacity(rule.concepts.len());
+    for concept in rule.concepts {
+        let found = words.concept_spans(concept);
+        if found.is_empty() {
+            return false;
+        }
+        spans.push(found);
+    }
+    if !words.concept_spans(rule.unless).is_empty() {
+        return false;
+    }
+    // Anchor on each span of the first concept; every other concept needs a span near it.
+    spans[0].iter().any(|&(a0, a1)| {
+        let mut lo = a0;
+        let mut hi = a1;
+        spans[1..].iter().all(|options| {
+            let best = options
+                .iter()
+                .map(|&(s, e)| (s.min(lo), e.max(hi)))
+                .filter(|&(l, h)| h - l <= rule.window)
+                .min_by_key(|&(l, h)| h - l);
+            match best {
+                Some((l, h)) => {
+                    lo = l;
+                    hi = h;
+                    true
+                }
+                None => false,
+            }
+        })
+    })
+}
