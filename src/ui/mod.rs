@@ -1,11 +1,14 @@
 //! The Leptos UI: thin components that read the session and send events to the engine.
 
 pub mod artifacts;
+pub mod calls;
 pub mod cards;
 pub mod chat;
 pub mod composer;
 pub mod i18n;
 pub mod markdown_view;
+pub mod prefs;
+pub mod saving;
 pub mod settings;
 pub mod shell;
 pub mod stepper;

@@ -1,0 +1,128 @@
+//! The effect runner for LLM calls: each call runs over fetch in the background, its
+//! streamed text kept in a signal of its own (so only that message re-renders), its abort
+//! handle kept for Stop; the outcome is handed back to whoever started it.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::engine::call::{CallId, FailureKind, LlmCall, LlmFailure, LlmOutcome};
+use crate::llm::transport::{run_chat, CallControl, CallOptions};
+use crate::llm::ProviderConfig;
+
+/// The LLM calls in flight.
+#[derive(Clone, Copy)]
+pub struct CallRunner {
+    /// Text received so far for each call in flight.
+    pub streams: RwSignal<HashMap<CallId, RwSignal<String>>>,
+    /// Abort handles of the calls in flight.
+    controls: StoredValue<HashMap<CallId, Rc<CallControl>>, LocalStorage>,
+}
+
+impl CallRunner {
+    /// No calls yet.
+    pub fn new() -> Self {
+        CallRunner { streams: RwSignal::new(HashMap::new()), controls: StoredValue::new_local(HashMap::new()) }
+    }
+
+    /// Runs one call to `cfg` (None: no LLM is configured any more) and calls `done` with
+    /// its outcome, unless it was stopped first.
+    pub fn start(
+        &self,
+        call: LlmCall,
+        cfg: Option<ProviderConfig>,
+        opts: CallOptions,
+        done: impl Fn(CallId, LlmOutcome) + 'static,
+    ) {
+        let runner = *self;
+        let id = call.id;
+        let text = RwSignal::new(String::new());
+        self.streams.update(|m| {
+            m.insert(id, text);
+        });
+        let Some(cfg) = cfg else {
+            // Settings changed between the step and now: answer at once so nothing hangs.
+            let outcome = LlmOutcome::Failed(LlmFailure {
+                kind: FailureKind::Aborted,
+                detail: "no LLM configured".into(),
+                status: None,
+                partial: None,
+            });
+            spawn_local(async move {
+                done(id, outcome);
+                runner.drop_stream(id);
+            });
+            return;
+        };
+        let control = CallControl::new();
+        self.controls.update_value(|m| {
+            m.insert(id, control.clone());
+        });
+        spawn_local(async move {
+            let first_paint = std::cell::Cell::new(false);
+            let on_text = |so_far: &str| {
+                text.set(so_far.to_string());
+                if !first_paint.replace(true) {
+                    mark_first_text_paint(id);
+                }
+            };
+            let result = run_chat(&cfg, &call.prompt, true, opts, &control, &on_text).await;
+            runner.controls.update_value(|m| {
+                m.remove(&id);
+            });
+            // A stopped call was already settled by the engine (Stop or Restart).
+            if !control.is_stopped() {
+                done(id, LlmOutcome::from(result));
+            }
+            runner.drop_stream(id);
+        });
+    }
+
+    fn drop_stream(&self, id: CallId) {
+        self.streams.update(|m| {
+            m.remove(&id);
+        });
+    }
+
+    /// Aborts one call in the browser.
+    pub fn stop(&self, id: CallId) {
+        if let Some(control) = self.controls.with_value(|m| m.get(&id).cloned()) {
+            control.stop();
+        }
+    }
+
+    /// Aborts every call in flight and forgets their text.
+    pub fn abort_all(&self) {
+        let ids: Vec<CallId> = self.controls.with_value(|m| m.keys().copied().collect());
+        for id in ids {
+            self.stop(id);
+        }
+    }
+
+    /// Forgets every stream (a new conversation).
+    pub fn clear(&self) {
+        self.streams.set(HashMap::new());
+    }
+
+    /// The live text of a call, if it is in flight.
+    pub fn stream_text(&self, id: CallId) -> Option<RwSignal<String>> {
+        self.streams.with(|m| m.get(&id).copied())
+    }
+}
+
+impl Default for CallRunner {
+    fn default() -> Self {
+        CallRunner::new()
+    }
+}
+
+/// Marks the frame that paints a call's first streamed text (`./dev bench` reads it).
+fn mark_first_text_paint(id: CallId) {
+    request_animation_frame(move || {
+        if let Some(perf) = window().performance() {
+            let _ = perf.mark(&format!("deliberate:first-text:{id}"));
+        }
+    });
+}
