@@ -77,7 +77,7 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
         <header class="topbar">
             <div class="brand">
                 <span class="logo" aria-hidden="true">"◆"</span>
-                <span class="name">"Deliberate"</span>
+                <h1 class="name">"Deliberate"</h1>
                 <span class="tagline">{tr(shell.ui_lang, |s| s.app_tagline)}</span>
             </div>
             <div class="topbar-tools">
