@@ -97,17 +97,27 @@ pub fn MessageView(message: Message) -> impl IntoView {
     };
     let id = message.id;
     let content = match message.body {
-        Body::Text { text, source } => match message.role {
-            Role::User => view! { <p class="user-text">{text}</p> }.into_any(),
+        // The words carry their own language, so a screen reader pronounces Korean text
+        // inside an English UI (and the reverse) right.
+        Body::Text { text, source } => {
+            let lang = Lang::detect(&text).tag();
+            match message.role {
+            Role::User => view! { <p class="user-text" lang=lang>{text}</p> }.into_any(),
             Role::Assistant => view! {
                 <div class="bubble">
                     {source.map(|s| view! { <SourceBadge source=s /> })}
-                    <Markdown text />
+                    <div lang=lang>
+                        <Markdown text />
+                    </div>
                 </div>
             }
             .into_any(),
-        },
-        Body::Notice { text } => view! { <p class="notice-text">{text}</p> }.into_any(),
+            }
+        }
+        Body::Notice { text } => {
+            let lang = Lang::detect(&text).tag();
+            view! { <p class="notice-text" lang=lang>{text}</p> }.into_any()
+        }
         Body::SecurityWarning { findings } => view! {
             <div class="alert alert-security" role="alert">
                 <strong>{tr(shell.ui_lang, |s| s.security_title)}</strong>
