@@ -109,6 +109,32 @@ pub enum DecodeError {
 }
 
 impl DecodeError {
+    /// Why an imported file was refused, for the person importing it.
+    pub fn import_message(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (DecodeError::NewerVersion { found }, Lang::Ko) => {
+                format!("이 파일은 더 새로운 Deliberate(저장 형식 {found})가 만든 것이라 가져올 수 없습니다. 지금 대화는 그대로입니다.")
+            }
+            (DecodeError::NewerVersion { found }, Lang::En) => format!(
+                "This file was made by a newer Deliberate (format {found}) and cannot be imported. The current conversation is unchanged."
+            ),
+            (DecodeError::NotJson, Lang::Ko) => {
+                "JSON 파일이 아니거나 잘린 파일이라 가져올 수 없습니다. 지금 대화는 그대로입니다.".to_string()
+            }
+            (DecodeError::NotJson, Lang::En) => {
+                "The file is not JSON, or it is cut short; nothing was imported. The current conversation is unchanged."
+                    .to_string()
+            }
+            (DecodeError::Malformed { .. }, Lang::Ko) => {
+                "Deliberate 대화 파일이 아니라 가져올 수 없습니다. 지금 대화는 그대로입니다.".to_string()
+            }
+            (DecodeError::Malformed { .. }, Lang::En) => {
+                "The file is not a Deliberate conversation; nothing was imported. The current conversation is unchanged."
+                    .to_string()
+            }
+        }
+    }
+
     /// What happened, for the person whose conversation it was.
     pub fn message(&self, lang: Lang) -> String {
         match (self, lang) {

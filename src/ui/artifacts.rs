@@ -20,6 +20,7 @@ pub fn Artifacts() -> impl IntoView {
         <DesignsPanel />
         <PlanPanel />
         <CallsPanel />
+        <super::export_panel::ExportPanel />
     }
 }
 

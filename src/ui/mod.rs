@@ -5,6 +5,7 @@ pub mod calls;
 pub mod cards;
 pub mod chat;
 pub mod composer;
+pub mod export_panel;
 pub mod i18n;
 pub mod markdown_view;
 pub mod prefs;

@@ -51,6 +51,16 @@ impl Saver {
         self.journal.update_value(|j| j.record(event, env));
     }
 
+    /// Reads the journal.
+    pub fn with_journal<T>(&self, f: impl FnOnce(&Journal) -> T) -> T {
+        self.journal.with_value(f)
+    }
+
+    /// Takes over an imported journal.
+    pub fn adopt(&self, journal: Journal) {
+        self.journal.set_value(journal);
+    }
+
     /// Starts a new journal for a new conversation.
     pub fn begin(&self, session: &Session) {
         self.journal.set_value(Journal::begin(session));

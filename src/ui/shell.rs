@@ -144,6 +144,23 @@ impl Shell {
         self.saver.save();
     }
 
+    /// Replaces the conversation with one from an exported JSON file. A file that cannot
+    /// be read changes nothing and says why, in the UI language.
+    pub fn import(&self, text: &str) -> Result<(), String> {
+        let (session, journal) =
+            crate::store::export::import_json(text).map_err(|e| e.import_message(self.ui_lang.get_untracked()))?;
+        self.calls.abort_all();
+        self.calls.clear();
+        let interrupted = !session.pending.is_empty();
+        self.saver.adopt(journal);
+        self.session.set(session);
+        self.saver.save();
+        if interrupted {
+            self.dispatch(Event::Resume);
+        }
+        Ok(())
+    }
+
     /// Aborts every call in flight without telling the engine (the session is going away).
     pub fn abort_all(&self) {
         self.calls.abort_all();

@@ -1,0 +1,165 @@
+//! Export and import of a conversation: JSON (the versioned journal of every step, from
+//! which the session is replayed exactly; never a key) and Markdown (what a person reads:
+//! the contract, designs, critique, decision and plan, or the transcript).
+
+use crate::engine::session::{Artifact, Body, Role, Session};
+
+use super::saved::{DecodeError, Journal};
+
+/// The conversation as a JSON file.
+pub fn export_json(journal: &Journal) -> Result<String, String> {
+    journal.encode()
+}
+
+/// A conversation from a JSON file: validated and replayed. A file that is not a
+/// conversation, is cut short, or comes from a newer Deliberate is refused with the
+/// reason, and nothing changes.
+pub fn import_json(text: &str) -> Result<(Session, Journal), DecodeError> {
+    let journal = Journal::decode(text.trim_start_matches('\u{feff}'))?;
+    let session = journal.replay();
+    Ok((session, journal))
+}
+
+/// The conversation as Markdown, in the session's language.
+pub fn export_markdown(session: &Session) -> String {
+    let lang = session.lang;
+    let mut out = String::new();
+    let title = if session.title.is_empty() { "Deliberate".to_string() } else { session.title.clone() };
+    out.push_str(&format!("# {title}\n\n"));
+    if let Some(d) = session.discussion() {
+        if let Some(c) = &d.contract {
+            out.push_str(&format!("## {}\n\n", lang.pick("요구사항 계약", "Requirement contract")));
+            out.push_str(&format!("- **{}:** {}\n", lang.pick("요청", "Request"), c.original_request));
+            out.push_str(&format!("- **{}:** {}\n", lang.pick("목표", "Goal"), c.goal));
+            out.push_str(&format!("- **{}:** {}\n", lang.pick("형식", "Format"), c.format));
+            if !c.criteria.is_empty() {
+                out.push_str(&format!("- **{}:** {}\n", lang.pick("기준", "Criteria"), c.criteria.join("; ")));
+            }
+            if !c.assumptions.is_empty() {
+                out.push_str(&format!("- **{}:** {}\n", lang.pick("가정", "Assumptions"), c.assumptions.join("; ")));
+            }
+            out.push('\n');
+        }
+        if !d.designs.is_empty() {
+            out.push_str(&format!("## {}\n\n", lang.pick("설계안", "Designs")));
+            for (i, design) in d.designs.iter().enumerate() {
+                out.push_str(&format!("### {}. {}\n\n{}\n\n", i + 1, design.name, design.description));
+                if !design.pros.is_empty() {
+                    out.push_str(&format!("- **{}:** {}\n", lang.pick("장점", "Pros"), design.pros.join("; ")));
+                }
+                if !design.cons.is_empty() {
+                    out.push_str(&format!("- **{}:** {}\n", lang.pick("단점", "Cons"), design.cons.join("; ")));
+                }
+                if let Some(Some(r)) = d.critiques.get(i) {
+                    out.push_str(&format!(
+                        "- **{}:** {:.0}/100 — {}\n",
+                        lang.pick("비판 점수", "Critique score"),
+                        r.critique.overall_score * 100.0,
+                        r.critique.recommendation
+                    ));
+                }
+                out.push('\n');
+            }
+        }
+        if let Some(chosen) = &d.selected_design {
+            out.push_str(&format!("## {}\n\n{}\n\n", lang.pick("결정", "Decision"), chosen.name));
+        }
+        if let Some(plan) = &d.plan {
+            out.push_str(&format!("## {}\n\n{}\n\n", lang.pick("계획", "Plan"), plan.markdown.trim()));
+        }
+    }
+    out.push_str(&format!("## {}\n\n", lang.pick("대화", "Conversation")));
+    for m in &session.messages {
+        let who = match m.role {
+            Role::User => lang.pick("사용자", "User"),
+            Role::Assistant => "Deliberate",
+        };
+        let text = match &m.body {
+            Body::Text { text, .. } | Body::Notice { text } => text.clone(),
+            Body::Clarification { card } => {
+                card.questions.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join(" / ")
+            }
+            Body::Artifact { artifact: Artifact::DesignsPresented { designs, .. } } => {
+                designs.iter().map(|d| d.name.clone()).collect::<Vec<_>>().join(", ")
+            }
+            Body::Artifact { artifact: Artifact::PlanGenerated { .. } } => {
+                lang.pick("(계획)", "(the plan)").to_string()
+            }
+            _ => continue,
+        };
+        out.push_str(&format!("**{who}:** {}\n\n", text.trim()));
+    }
+    out
+}
+
+/// A file name for an export: the title's words, then the extension.
+pub fn file_name(session: &Session, extension: &str) -> String {
+    let stem: String = session
+        .title
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|w| !w.is_empty())
+        .take(6)
+        .collect::<Vec<_>>()
+        .join("-");
+    let stem = if stem.is_empty() { "deliberate".to_string() } else { stem };
+    format!("{stem}.{extension}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::lang::Lang;
+    use crate::engine::session::{Env, Event, Settings};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn played() -> (Session, Journal) {
+        let mut session = Session::new("s1", Lang::Ko, Settings::default(), 1_000);
+        let mut journal = Journal::begin(&session);
+        for (i, text) in ["매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘", "비용을 더 줄여 주세요", "2번이 좋아요"]
+            .into_iter()
+            .enumerate()
+        {
+            let event = Event::UserMessage { text: text.into() };
+            let env = Env::offline(2_000 + i as u64);
+            journal.record(&event, &env);
+            session.step(event, &env);
+        }
+        (session, journal)
+    }
+
+    #[test]
+    fn export_then_import_gives_an_equal_session() {
+        let (session, journal) = played();
+        let text = export_json(&journal).unwrap();
+        let (back, back_journal) = import_json(&text).expect("imports");
+        assert_eq!(back, session);
+        assert_eq!(back_journal, journal);
+    }
+
+    #[test]
+    fn corrupt_truncated_and_newer_files_are_refused() {
+        let (_, journal) = played();
+        let text = export_json(&journal).unwrap();
+        let cut: String = text.chars().take(text.chars().count() / 2).collect();
+        assert_eq!(import_json(&cut).unwrap_err(), DecodeError::NotJson);
+        assert_eq!(import_json("not json at all").unwrap_err(), DecodeError::NotJson);
+        let newer = text.replacen("\"version\":1", "\"version\":99", 1);
+        assert_eq!(import_json(&newer).unwrap_err(), DecodeError::NewerVersion { found: 99 });
+        assert!(matches!(import_json("{\"version\":1}"), Err(DecodeError::Malformed { .. })));
+    }
+
+    #[test]
+    fn markdown_has_the_contract_designs_decision_and_plan() {
+        let (session, _) = played();
+        let md = export_markdown(&session);
+        for part in ["## 요구사항 계약", "## 설계안", "## 결정", "## 계획", "## 대화", "비판 점수"] {
+            assert!(md.contains(part), "{part} missing in\n{md}");
+        }
+        assert!(file_name(&session, "md").ends_with(".md"));
+        assert!(!file_name(&session, "json").contains(' '));
+    }
+}

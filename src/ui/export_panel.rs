@@ -1,0 +1,66 @@
+//! Export the conversation (JSON to import again, Markdown to read) and import one.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::i18n::tr;
+use super::shell::Shell;
+use crate::store::export::{export_json, export_markdown, file_name};
+
+/// Download links and an import button, with what the last import did.
+#[component]
+pub fn ExportPanel() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let outcome = RwSignal::new(None::<Result<(), String>>);
+    let json_href = move || {
+        let text = shell.saver.with_journal(|j| export_json(j).unwrap_or_default());
+        format!("data:application/json;charset=utf-8,{}", js_sys::encode_uri_component(&text))
+    };
+    let md_href = move || {
+        let text = shell.session.with(export_markdown);
+        format!("data:text/markdown;charset=utf-8,{}", js_sys::encode_uri_component(&text))
+    };
+    let json_name = move || shell.session.with(|s| file_name(s, "json"));
+    let md_name = move || shell.session.with(|s| file_name(s, "md"));
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        let replace = shell.ui_lang.get_untracked().pick(
+            "가져오면 지금 대화를 바꿉니다. 먼저 지금 대화를 JSON으로 내보내 두세요. 계속할까요?",
+            "Importing replaces the current conversation; export it first if you want to keep it. Continue?",
+        );
+        if !window().confirm_with_message(replace).unwrap_or(false) {
+            return;
+        }
+        spawn_local(async move {
+            let text = JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()).unwrap_or_default();
+            outcome.set(Some(shell.import(&text)));
+        });
+    };
+    view! {
+        <section class="panel export-panel" aria-labelledby="export-title">
+            <div class="panel-head">
+                <h2 id="export-title">{tr(shell.ui_lang, |s| s.export_title)}</h2>
+            </div>
+            <div class="export-actions">
+                <a class="button" href=json_href download=json_name>{tr(shell.ui_lang, |s| s.export_json)}</a>
+                <a class="button" href=md_href download=md_name>{tr(shell.ui_lang, |s| s.export_markdown)}</a>
+                <label class="button import-button">
+                    {tr(shell.ui_lang, |s| s.import_json)}
+                    <input class="sr-only" type="file" accept=".json,application/json" on:change=on_file />
+                </label>
+            </div>
+            {move || outcome.get().map(|r| match r {
+                Ok(()) => view! { <p class="import-ok" role="status">{tr(shell.ui_lang, |s| s.import_done)}</p> }.into_any(),
+                Err(e) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+            })}
+        </section>
+    }
+}
