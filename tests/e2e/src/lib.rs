@@ -5,12 +5,10 @@
 #![warn(missing_docs)]
 
 pub mod app;
-pub mod base64;
 pub mod gate_calls;
 pub mod http;
 pub mod mock_llm;
 pub mod slot_accuracy;
-pub mod sse;
 pub mod static_server;
 pub mod tempdir;
 pub mod webdriver;

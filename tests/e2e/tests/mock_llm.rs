@@ -6,11 +6,11 @@ use std::net::TcpStream;
 use std::thread;
 use std::time::Duration;
 
+use deliberate::llm::sse::{SseDecoder, SseEvent};
 use deliberate_e2e::http::{self, decode_chunked, send, ClientResponse, HttpError};
 use deliberate_e2e::mock_llm::{
     default_reply, Fault, FaultRule, MockConfig, MockLlm, Pacing, ScriptedReply, ScriptedToolCall,
 };
-use deliberate_e2e::sse::{parse_events, summarize};
 use serde_json::{json, Value};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -88,8 +88,63 @@ fn raw_post(path: &str, headers: &str, body: &Value) -> Vec<u8> {
     .into_bytes()
 }
 
-fn stream_text(resp: &ClientResponse) -> deliberate_e2e::sse::StreamSummary {
+fn stream_text(resp: &ClientResponse) -> StreamSummary {
     summarize(&parse_events(&resp.text()))
+}
+
+/// The complete events of an SSE body, read by the app's own decoder; a last event
+/// without its closing blank line is left out, as a browser leaves it out.
+fn parse_events(body: &str) -> Vec<SseEvent> {
+    SseDecoder::new().push(body.as_bytes())
+}
+
+/// What a streamed model answer came to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct StreamSummary {
+    /// The concatenated text deltas (OpenAI `delta.content`, Anthropic `text_delta`).
+    text: String,
+    /// Whether the proper end arrived (`data: [DONE]` or `message_stop`).
+    finished: bool,
+    /// `data:` payloads that were not JSON.
+    malformed: Vec<String>,
+}
+
+/// Folds the events of an OpenAI or Anthropic stream into its text and end state; unlike
+/// the app, it reads on past broken JSON, so a test can count the broken lines.
+fn summarize(events: &[SseEvent]) -> StreamSummary {
+    let mut summary = StreamSummary::default();
+    for e in events {
+        if e.data == "[DONE]" {
+            summary.finished = true;
+            continue;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(&e.data) else {
+            summary.malformed.push(e.data.clone());
+            continue;
+        };
+        if let Some(t) = v["choices"][0]["delta"]["content"].as_str() {
+            summary.text.push_str(t);
+        }
+        if v["type"] == "content_block_delta" && v["delta"]["type"] == "text_delta" {
+            summary.text.push_str(v["delta"]["text"].as_str().unwrap_or(""));
+        }
+        if v["type"] == "message_stop" {
+            summary.finished = true;
+        }
+    }
+    summary
+}
+
+#[test]
+fn sse_summary_joins_deltas_of_both_providers_and_drops_an_unterminated_event() {
+    let openai = "data: {\"choices\":[{\"delta\":{\"content\":\"계\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"획\"}}]}\n\ndata: [DONE]\n\ndata: unterminated";
+    let s = summarize(&parse_events(openai));
+    assert_eq!((s.text.as_str(), s.finished), ("계획", true));
+    assert!(s.malformed.is_empty(), "the unterminated event is not read: {:?}", s.malformed);
+    let anthropic = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"hi\"}}\n\nevent: x\ndata: {oops\n\n";
+    let s = summarize(&parse_events(anthropic));
+    assert_eq!((s.text.as_str(), s.finished), ("hi", false));
+    assert_eq!(s.malformed, vec!["{oops".to_string()]);
 }
 
 #[test]
