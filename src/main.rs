@@ -1,6 +1,6 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
+    deliberate::ui::panic_banner::install();
     leptos::mount::mount_to_body(deliberate::ui::App);
 }
 

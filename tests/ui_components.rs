@@ -465,3 +465,30 @@ async fn new_conversation_clears_the_screen_and_stays_cleared_after_a_reload() {
     assert!(user_messages(&root).is_empty(), "the empty conversation is what was saved");
     assert!(q(&root, ".welcome").is_some());
 }
+
+#[wasm_bindgen_test]
+fn the_crash_banner_speaks_the_saved_language_else_the_browsers() {
+    use deliberate::ui::panic_banner::{show_banner, BANNER_ID};
+    let cases = [
+        (Some("ko"), "문제가 생겼습니다. 대화는 저장되어 있습니다. 페이지를 다시 불러오세요."),
+        (Some("en"), "Something went wrong. Your conversation is saved. Reload the page."),
+        // Headless Chromium's own language is English.
+        (None, "Something went wrong. Your conversation is saved. Reload the page."),
+    ];
+    for (saved, want) in cases {
+        match saved {
+            Some(lang) => storage().set_item("deliberate.lang", lang).unwrap(),
+            None => storage().remove_item("deliberate.lang").unwrap(),
+        }
+        show_banner();
+        show_banner();
+        let banners = q_all(&document().body().unwrap(), &format!("#{BANNER_ID}"));
+        assert_eq!(banners.len(), 1, "one banner, however often it is asked for");
+        assert_eq!(banners[0].get_attribute("role").as_deref(), Some("alert"));
+        let shown = banners[0].text_content().unwrap_or_default();
+        assert!(shown.starts_with(want), "{saved:?}: {shown}");
+        assert!(q(&banners[0], "a[href='']").is_some(), "a link reloads the page");
+        banners[0].remove();
+    }
+    storage().remove_item("deliberate.lang").unwrap();
+}

@@ -6,6 +6,7 @@ pub mod chat;
 pub mod composer;
 pub mod i18n;
 pub mod markdown_view;
+pub mod panic_banner;
 pub mod settings;
 pub mod shell;
 pub mod stepper;
