@@ -443,6 +443,42 @@ fn settings_dialog_connects_lists_models_and_keeps_the_key_in_memory_only() {
     page.browser.find("#designer-key").unwrap().send_keys("wrong-key").unwrap();
     page.browser.find("#designer-test").unwrap().click().unwrap();
     page.browser.wait_for_text(".dialog .test-result.fail", "rejected", STEP).unwrap();
-    let logs = page.browser.browser_logs().unwrap_or_default();
+    let logs = page.console_messages().unwrap_or_default();
     assert!(!serde_json::to_string(&logs).unwrap().contains(KEY), "the key never reaches the console");
+}
+
+/// The analyzer's answer with a free-text question and no format: the card then asks two
+/// questions, the format (with options) and the analyzer's own.
+fn contract_with_an_open_question() -> String {
+    json!({
+        "context": "(mock) A digest for a team.",
+        "goal": "(mock) A daily IT news digest",
+        "criteria": ["(mock) Five items a day"],
+        "format": "",
+        "openQuestions": ["(mock) Who reads the digest?"],
+        "confidence": "low",
+    })
+    .to_string()
+}
+
+#[test]
+fn answering_a_two_question_card_with_its_answer_button_does_not_panic() {
+    let _one = one_browser();
+    let mock = mock();
+    mock.script(Some("contract-analyst"), contract_with_an_open_question());
+    let page = open("openai", &mock, "en-US");
+    page.send("Build a daily IT news digest").unwrap();
+    let card = ".question-card[data-open=true]";
+    page.browser.wait_for_element(card, STEP).unwrap();
+    assert_eq!(page.browser.find_all(&format!("{card} .question")).unwrap().len(), 2, "two questions on one card");
+    let options = page.browser.find_all(&format!("{card} .option")).unwrap();
+    assert!(!options.is_empty(), "the format question offers options");
+    options[0].click().unwrap();
+    let fields = page.browser.find_all(&format!("{card} input.other")).unwrap();
+    fields.last().unwrap().send_keys("(mock) the whole team").unwrap();
+    page.browser.find(&format!("{card} .submit")).unwrap().click().unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    let answered = page.browser.find(".question-card[data-open=false]").unwrap().text().unwrap();
+    assert!(answered.contains("the whole team"), "the answer is shown on the card: {answered}");
+    page.assert_no_panic();
 }
