@@ -17,8 +17,10 @@ fn storage() -> web_sys::Storage {
 }
 
 /// Mounts a fresh app, with no saved conversation, in its own container and returns the
-/// container.
+/// container. The app's panic hook is installed, so a panic fails the test at its next
+/// settle (and every test after it: the wasm instance is broken from then on).
 fn mount_app(lang: &str) -> Element {
+    deliberate::ui::panic_banner::install();
     storage().remove_item("deliberate.session").unwrap();
     storage().remove_item("deliberate.session.unreadable").unwrap();
     storage().set_item("deliberate.lang", lang).unwrap();
@@ -50,6 +52,12 @@ async fn settle() {
     leptos::task::tick().await;
     sleep(10).await;
     leptos::task::tick().await;
+    assert_no_panic();
+}
+
+/// Fails the test if the app has panicked (the panic hook records it).
+fn assert_no_panic() {
+    assert!(!deliberate::ui::panic_banner::has_panicked(), "the app panicked: see the console above");
 }
 
 fn q(root: &Element, css: &str) -> Option<Element> {

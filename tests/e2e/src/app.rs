@@ -50,7 +50,8 @@ pub fn is_panic_message(message: &str) -> bool {
     PANIC_MARKERS.iter().any(|m| message.contains(m))
 }
 
-/// The page open in a browser, with its static server.
+/// The page open in a browser, with its static server. Dropping it fails the test when
+/// the browser console showed a panic at any time (unless the test already failed).
 pub struct AppPage {
     /// The browser showing the page.
     pub browser: Browser,
@@ -191,6 +192,14 @@ impl AppPage {
     pub fn assert_no_panic(&self) {
         let panics = self.panics().expect("the browser log can be read");
         assert!(panics.is_empty(), "the page panicked:\n{}", panics.join("\n"));
+    }
+}
+
+impl Drop for AppPage {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            self.assert_no_panic();
+        }
     }
 }
 
