@@ -4,6 +4,7 @@
 //! the panic nothing may call back into the wasm (so the banner's reload is a plain link).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
 
 use super::i18n::strings;
 use crate::engine::lang::Lang;
@@ -14,15 +15,21 @@ pub const BANNER_ID: &str = "panic-banner";
 /// Set by the first panic; never cleared (the wasm instance is done for).
 static PANICKED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the panic hook: console message, then the banner. Safe to call again.
+/// Installs the panic hook, once: the hook it replaces (a test harness's, say), the
+/// console message, then the banner. Calling it again does nothing.
 pub fn install() {
-    std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
-        // A panic while showing the banner must not try again.
-        if !PANICKED.swap(true, Ordering::SeqCst) {
-            show_banner();
-        }
-    }));
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            previous(info);
+            console_error_panic_hook::hook(info);
+            // A panic while showing the banner must not try again.
+            if !PANICKED.swap(true, Ordering::SeqCst) {
+                show_banner();
+            }
+        }));
+    });
 }
 
 /// True once the page has panicked (component tests check it after every step).
