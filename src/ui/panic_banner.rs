@@ -3,7 +3,7 @@
 //! built with plain DOM calls: the reactive system may be the thing that broke, and after
 //! the panic nothing may call back into the wasm (so the banner's reload is a plain link).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Once;
 
 use super::i18n::strings;
@@ -12,8 +12,8 @@ use crate::engine::lang::Lang;
 /// The id of the banner element, for tests and styles.
 pub const BANNER_ID: &str = "panic-banner";
 
-/// Set by the first panic; never cleared (the wasm instance is done for).
-static PANICKED: AtomicBool = AtomicBool::new(false);
+/// How many panics the page has seen; never reset (the wasm instance is done for).
+static PANICS: AtomicU32 = AtomicU32::new(0);
 
 /// Installs the panic hook, once: the hook it replaces (a test harness's, say), the
 /// console message, then the banner. Calling it again does nothing.
@@ -25,16 +25,21 @@ pub fn install() {
             previous(info);
             console_error_panic_hook::hook(info);
             // A panic while showing the banner must not try again.
-            if !PANICKED.swap(true, Ordering::SeqCst) {
+            if PANICS.fetch_add(1, Ordering::SeqCst) == 0 {
                 show_banner();
             }
         }));
     });
 }
 
-/// True once the page has panicked (component tests check it after every step).
+/// True once the page has panicked.
 pub fn has_panicked() -> bool {
-    PANICKED.load(Ordering::SeqCst)
+    panic_count() > 0
+}
+
+/// How many panics the page has seen (component tests compare it before and after a step).
+pub fn panic_count() -> u32 {
+    PANICS.load(Ordering::SeqCst)
 }
 
 /// The language the user reads: the saved UI choice, else the browser's language.
