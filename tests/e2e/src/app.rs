@@ -154,6 +154,19 @@ impl AppPage {
         Ok(())
     }
 
+    /// Waits until the element matching `css` has no animation or transition running
+    /// (a drawer done sliding in, before a screenshot).
+    pub fn wait_still(&self, css: &str) -> Result<(), Error> {
+        self.browser.wait_for(STEP, &format!("{css} to stop moving"), |b| {
+            let running = b.execute(
+                "const el = document.querySelector(arguments[0]); \
+                 return el ? el.getAnimations().filter(a => a.playState === 'running').length : -1;",
+                vec![Value::String(css.to_string())],
+            )?;
+            Ok((running == Value::from(0)).then_some(()))
+        })
+    }
+
     /// Saves a screenshot as `<screenshot_dir>/<name>.png` and returns the path.
     pub fn screenshot(&self, name: &str) -> Result<PathBuf, Error> {
         let path = screenshot_dir().join(format!("{name}.png"));

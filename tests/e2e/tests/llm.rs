@@ -54,8 +54,9 @@ fn page_has(page: &AppPage, css: &str) -> bool {
 fn full_discussion(kind: &str, expected_path: &str) {
     let _one = one_browser();
     let mock = mock();
-    // Every answer waits a little, so that calls running together visibly overlap.
-    mock.set_pacing(Pacing { latency_ms: 300, chunk_delay_ms: 0, chunk_bytes: 0 });
+    // The critiques' answers wait until all three requests are in: if the app sent them
+    // one after another, the first would finish before the others started.
+    mock.gather(Some("critic"), 3);
     let page = open(kind, &mock, "en-US");
     let chip = page.browser.find(".status-chip").unwrap().text().unwrap();
     assert!(chip.contains("mock-small"), "the top bar names the model: {chip}");
@@ -152,9 +153,11 @@ fn stop_aborts_the_stream_keeps_the_text_and_retry_finishes() {
     kept.unwrap();
     assert!(page.browser.page_text().unwrap().contains("Stopped"));
     let planner = by_role(&mock.requests(), "planner").into_iter().last().cloned().unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let after = mock.requests().into_iter().find(|r| r.seq == planner.seq).unwrap();
-    assert!(after.finished_ms.is_some(), "the server saw the request end when Stop aborted it");
+    let after = mock.wait_for_end_of(planner.seq, STEP).unwrap();
+    assert!(
+        after.finished_ms.is_some() && after.client_left,
+        "the server saw the request end when Stop aborted it: {after:?}"
+    );
     assert!(!page_has(&page, ".plan-card"), "a stopped plan is not the plan");
 
     mock.set_pacing(Pacing::default());
