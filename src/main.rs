@@ -1,6 +1,6 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
+    deliberate::ui::panic_banner::install();
     // The static first paint of index.html gives way to the app.
     if let Some(boot) = leptos::prelude::document().get_element_by_id("boot-shell") {
         boot.remove();

@@ -673,14 +673,18 @@ mod tests {
 
     #[test]
     fn every_lens_has_a_note_and_the_recommendation_follows_the_score() {
+        let mut scored = Vec::new();
         for d in fallback_designs("뉴스 요약", "마크다운 문서", Lang::Ko) {
             let c = heuristic_critique(&d, Complexity::Medium, Lang::Ko);
             for lens in Lens::ALL {
                 assert!(!c.notes(lens).is_empty(), "{} has no {lens:?}", d.name);
             }
-            assert!((0.0..=1.0).contains(&c.overall_score));
             assert!(!c.recommendation.is_empty());
+            scored.push((d.recommended, c.overall_score));
         }
+        // For a medium request the recommended (validated) template scores highest.
+        let best = scored.iter().cloned().fold((false, f64::MIN), |a, b| if b.1 > a.1 { b } else { a });
+        assert!(best.0, "the recommended design scores highest: {scored:?}");
         let bad = heuristic_critique(&design(&["processor"], &[], Complexity::High), Complexity::Low, Lang::En);
         assert!(bad.overall_score < 0.6);
         assert!(bad.recommendation.starts_with("Rework"));
@@ -692,8 +696,10 @@ mod tests {
         for (raw, want) in cases {
             assert_eq!(clamp_score(raw), want, "{raw}");
         }
+        // A design far heavier than the request needs loses points but stays a score.
+        let light = heuristic_critique(&design(&["x"], &[], Complexity::Low), Complexity::Low, Lang::En);
         let hard = heuristic_critique(&design(&["x"], &[], Complexity::High), Complexity::Low, Lang::En);
-        assert!(hard.overall_score >= 0.0);
+        assert!(hard.overall_score < light.overall_score, "{} vs {}", hard.overall_score, light.overall_score);
     }
 
     #[test]

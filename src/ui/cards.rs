@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::act;
 use super::i18n::{strings, tr};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
@@ -32,15 +33,84 @@ pub fn SourceBadge(source: Source) -> impl IntoView {
     }
 }
 
-/// A card of questions: options as buttons, "Other" as free text, one submit.
-/// A card with a single choice question answers on the first click.
+/// A card of questions: open, it takes answers; answered, it only shows them.
 #[component]
 pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
+    match card.answers.clone() {
+        Some(given) => view! { <AnsweredCard card given /> }.into_any(),
+        None => view! { <OpenCard card /> }.into_any(),
+    }
+}
+
+fn kind_class(kind: CardKind) -> &'static str {
+    match kind {
+        CardKind::Clarify => "clarify",
+        CardKind::ConfirmAssumptions => "confirm",
+        CardKind::ChooseDesign => "choose",
+    }
+}
+
+/// An answered card, read-only: no signals, no handlers, the choices shown as given.
+#[component]
+fn AnsweredCard(card: QuestionCard, given: Vec<String>) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let card_id = card.id;
+    let questions = card
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(qi, q)| {
+            let answer = given.get(qi).cloned().unwrap_or_default();
+            let options = q
+                .options
+                .iter()
+                .map(|option| {
+                    let chosen = *option == answer;
+                    view! {
+                        <button type="button" class="option" role="radio" aria-checked=chosen.to_string() disabled=true>
+                            {option.clone()}
+                        </button>
+                    }
+                })
+                .collect_view();
+            let shown = move || {
+                if answer.is_empty() {
+                    strings(shell.ui_lang.get()).skipped.to_string()
+                } else {
+                    answer.clone()
+                }
+            };
+            view! {
+                <fieldset class="question">
+                    <legend>{q.text.clone()}</legend>
+                    <div class="options" role="radiogroup" aria-label=q.text.clone()>
+                        {options}
+                    </div>
+                    <p class="given"><span class="given-label">{tr(shell.ui_lang, |s| s.answered)}</span>" "{shown}</p>
+                </fieldset>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class=format!("card question-card {}", kind_class(card.kind)) data-card=card_id.to_string() data-open="false">
+            <div class="card-head">
+                <h3>{tr(shell.ui_lang, |s| s.questions_title)}</h3>
+                <SourceBadge source=card.source.clone() />
+            </div>
+            {questions}
+        </div>
+    }
+}
+
+/// An open card: options as buttons, "Other" as free text, one submit. A card with a
+/// single choice question answers on the first click. Answering re-renders the card as
+/// `AnsweredCard`, so the answer is dispatched after the click handler has returned.
+#[component]
+fn OpenCard(card: QuestionCard) -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
     let card_id = card.id;
     let answers: Vec<RwSignal<String>> = card.questions.iter().map(|_| RwSignal::new(String::new())).collect();
-    let answered = card.answers.clone();
     let single_choice = card.questions.len() == 1 && !card.questions[0].options.is_empty();
     let submit = {
         let answers = answers.clone();
@@ -49,13 +119,8 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
             if values.iter().all(|v| v.trim().is_empty()) {
                 return;
             }
-            shell.dispatch(Event::Answer { card: card_id, answers: values });
+            act::dispatch(shell, Event::Answer { card: card_id, answers: values });
         }
-    };
-    let kind_class = match card.kind {
-        CardKind::Clarify => "clarify",
-        CardKind::ConfirmAssumptions => "confirm",
-        CardKind::ChooseDesign => "choose",
     };
     let questions = card
         .questions
@@ -63,7 +128,6 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
         .enumerate()
         .map(|(qi, q)| {
             let value = answers[qi];
-            let given = answered.as_ref().and_then(|a| a.get(qi).cloned());
             let group = format!("q-{card_id}-{qi}");
             let options = q
                 .options
@@ -72,15 +136,12 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
                     let option = option.clone();
                     let label = option.clone();
                     let submit = submit.clone();
-                    let chosen = given.as_deref() == Some(option.as_str());
-                    let locked = given.is_some();
                     view! {
                         <button
                             type="button"
                             class="option"
                             role="radio"
-                            aria-checked=move || (chosen || value.get() == option).to_string()
-                            disabled=locked
+                            aria-checked=move || (value.get() == option).to_string()
                             on:click=move |_| {
                                 value.set(label.clone());
                                 if single_choice {
@@ -93,50 +154,46 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
                     }
                 })
                 .collect_view();
-            let show_other = q.allow_other && given.is_none();
             let other_id = format!("{group}-other");
+            let other = q.allow_other.then(|| {
+                view! {
+                    <label class="sr-only" for=other_id.clone()>{tr(shell.ui_lang, |s| s.other)}</label>
+                    <input
+                        id=other_id.clone()
+                        class="other"
+                        type="text"
+                        placeholder=move || if value.get().is_empty() { t().other_placeholder } else { "" }
+                        prop:value=move || value.get()
+                        on:input=move |ev| value.set(event_target_value(&ev))
+                    />
+                }
+            });
             view! {
                 <fieldset class="question">
                     <legend>{q.text.clone()}</legend>
                     <div class="options" role="radiogroup" aria-label=q.text.clone()>
                         {options}
                     </div>
-                    <Show when=move || show_other>
-                        <label class="sr-only" for=other_id.clone()>{tr(shell.ui_lang, |s| s.other)}</label>
-                        <input
-                            id=other_id.clone()
-                            class="other"
-                            type="text"
-                            placeholder=move || if value.get().is_empty() { t().other_placeholder } else { "" }
-                            prop:value=move || value.get()
-                            on:input=move |ev| value.set(event_target_value(&ev))
-                        />
-                    </Show>
-                    {given.clone().map(|a| {
-                        let shown = if a.is_empty() { strings(shell.ui_lang.get_untracked()).skipped.to_string() } else { a };
-                        view! { <p class="given"><span class="given-label">{tr(shell.ui_lang, |s| s.answered)}</span>" "{shown}</p> }
-                    })}
+                    {other}
                 </fieldset>
             }
         })
         .collect_view();
-    let open = answered.is_none();
-    let submit_click = submit.clone();
+    let submit_button = (!single_choice).then(|| {
+        view! {
+            <button class="button primary submit" type="button" on:click=move |_| submit()>
+                {tr(shell.ui_lang, |s| s.answer)}
+            </button>
+        }
+    });
     view! {
-        <div class=format!("card question-card {kind_class}") data-card=card_id.to_string() data-open=open.to_string()>
+        <div class=format!("card question-card {}", kind_class(card.kind)) data-card=card_id.to_string() data-open="true">
             <div class="card-head">
                 <h3>{tr(shell.ui_lang, |s| s.questions_title)}</h3>
                 <SourceBadge source=card.source.clone() />
             </div>
             {questions}
-            <Show when=move || open && !single_choice>
-                <button class="button primary submit" type="button" on:click={
-                    let submit = submit_click.clone();
-                    move |_| submit()
-                }>
-                    {tr(shell.ui_lang, |s| s.answer)}
-                </button>
-            </Show>
+            {submit_button}
         </div>
     }
 }
@@ -233,7 +290,7 @@ pub fn DesignsView(
                                     <button
                                         class="button primary choose"
                                         type="button"
-                                        on:click=move |_| shell.dispatch(Event::choose_design(index))
+                                        on:click=move |_| act::dispatch(shell, Event::choose_design(index))
                                     >
                                         {tr(shell.ui_lang, |s| s.choose_design)}
                                     </button>

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::act;
 use super::cards::{CritiqueView, DesignsView, PlanView, QuestionCardView, SourceBadge};
 use super::i18n::{strings, tr};
 use super::markdown_view::Markdown;
@@ -63,7 +64,7 @@ fn Welcome() -> impl IntoView {
                                 <button
                                     class="example"
                                     type="button"
-                                    on:click=move |_| shell.dispatch(Event::UserMessage { text: text.clone() })
+                                    on:click=move |_| act::dispatch(shell, Event::UserMessage { text: text.clone() })
                                 >
                                     {*example}
                                 </button>
@@ -153,7 +154,7 @@ pub fn MessageView(message: Message) -> impl IntoView {
                         <button
                             class="button retry"
                             type="button"
-                            on:click=move |_| shell.dispatch(Event::Retry { purpose })
+                            on:click=move |_| act::dispatch(shell, Event::Retry { purpose })
                         >
                             {tr(shell.ui_lang, |s| s.retry)}
                         </button>

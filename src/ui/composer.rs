@@ -5,6 +5,7 @@
 use leptos::ev::{CompositionEvent, KeyboardEvent};
 use leptos::prelude::*;
 
+use super::act;
 use super::i18n::{strings, tr};
 use super::shell::Shell;
 use crate::engine::call::Purpose;
@@ -33,7 +34,7 @@ pub fn Composer() -> impl IntoView {
         }
         el.set_value("");
         has_text.set(false);
-        shell.dispatch(Event::UserMessage { text: text.trim_end_matches('\n').to_string() });
+        act::dispatch(shell, Event::UserMessage { text: text.trim_end_matches('\n').to_string() });
     };
 
     let on_keydown = move |ev: KeyboardEvent| {
@@ -92,10 +93,10 @@ pub fn Composer() -> impl IntoView {
         <Show when=move || halted.get()>
             <div class="halted" role="status">
                 <span>{tr(shell.ui_lang, |s| s.stopped_partial)}</span>
-                <button class="button retry" type="button" on:click=move |_| shell.dispatch(Event::Retry { purpose: None })>
+                <button class="button retry" type="button" on:click=move |_| act::dispatch(shell, Event::Retry { purpose: None })>
                     {tr(shell.ui_lang, |s| s.retry)}
                 </button>
-                <button class="button skip" type="button" on:click=move |_| shell.dispatch(Event::SkipLlm)>
+                <button class="button skip" type="button" on:click=move |_| act::dispatch(shell, Event::SkipLlm)>
                     {tr(shell.ui_lang, |s| s.continue_without_llm)}
                 </button>
             </div>
@@ -129,7 +130,7 @@ pub fn Composer() -> impl IntoView {
                 <button
                     class="button stop"
                     type="button"
-                    on:click=move |_| shell.stop()
+                    on:click=move |_| act::run(move || shell.stop())
                 >
                     {tr(shell.ui_lang, |s| s.stop)}
                 </button>

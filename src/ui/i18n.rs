@@ -120,6 +120,10 @@ pub struct Strings {
     pub tokens: &'static str,
     pub save_failed: &'static str,
     pub dismiss: &'static str,
+    /// The banner shown when the app hit a bug and stopped working.
+    pub crashed: &'static str,
+    /// The crash banner's link that reloads the page.
+    pub reload: &'static str,
     pub calls_title: &'static str,
     pub col_step: &'static str,
     pub col_tokens: &'static str,
@@ -256,6 +260,8 @@ pub const KO: Strings = Strings {
     tokens: "토큰",
     save_failed: "이 브라우저에 대화를 저장하지 못했습니다(저장 공간이 가득 찼거나 막혀 있습니다). 대화는 계속할 수 있지만 새로 고치면 사라집니다.",
     dismiss: "닫기",
+    crashed: "문제가 생겼습니다. 대화는 저장되어 있습니다. 페이지를 다시 불러오세요.",
+    reload: "다시 불러오기",
     calls_title: "LLM 호출",
     col_step: "단계 · 모델",
     col_tokens: "토큰 입력 → 출력",
@@ -402,6 +408,8 @@ pub const EN: Strings = Strings {
     tokens: "tokens",
     save_failed: "Could not save the conversation in this browser (storage is full or blocked). You can go on, but a reload would lose it.",
     dismiss: "Dismiss",
+    crashed: "Something went wrong. Your conversation is saved. Reload the page.",
+    reload: "Reload",
     calls_title: "LLM calls",
     col_step: "Step · model",
     col_tokens: "Tokens in → out",

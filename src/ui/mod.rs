@@ -1,5 +1,6 @@
 //! The Leptos UI: thin components that read the session and send events to the engine.
 
+pub mod act;
 pub mod artifacts;
 pub mod calls;
 pub mod cards;
@@ -8,6 +9,7 @@ pub mod composer;
 pub mod export_panel;
 pub mod i18n;
 pub mod markdown_view;
+pub mod panic_banner;
 pub mod prefs;
 pub mod saving;
 pub mod settings;
@@ -24,6 +26,7 @@ use shell::{Shell, Theme};
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
+    act::remember_root();
     let shell = Shell::new();
     provide_context(shell);
     // Leaving the page ends the calls in flight.
@@ -73,7 +76,7 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
         let u = shell.session.with(|s| s.total_usage());
         format!("{} {}", u.input_tokens + u.output_tokens, t().tokens)
     };
-    let restart = move |_| shell.dispatch(Event::Restart);
+    let restart = move |_| act::dispatch(shell, Event::Restart);
     view! {
         <header class="topbar">
             <div class="brand">
@@ -88,7 +91,7 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                     class="mode-chip"
                     on:change=move |ev| {
                         if let Some(to) = ModeKind::parse(&event_target_value(&ev)) {
-                            shell.dispatch(Event::switch_mode(to));
+                            act::dispatch(shell, Event::switch_mode(to));
                         }
                     }
                     prop:value=move || shell.session.with(|s| mode_value(s.mode_kind()))
@@ -130,7 +133,7 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                     class="button new-conversation"
                     type="button"
                     title=tr(shell.ui_lang, |s| s.new_conversation_hint)
-                    on:click=move |_| shell.new_conversation()
+                    on:click=move |_| act::run(move || shell.new_conversation())
                 >
                     {tr(shell.ui_lang, |s| s.new_conversation)}
                 </button>

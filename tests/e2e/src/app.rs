@@ -1,6 +1,7 @@
 //! Driving the built Deliberate page: serve `dist/`, open it in Chromium, and the few
 //! actions the end-to-end tests and benchmarks repeat.
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -33,12 +34,31 @@ pub fn screenshot_dir() -> PathBuf {
     workspace_root().join("target").join("e2e-screenshots")
 }
 
-/// The page open in a browser, with its static server.
+/// What the browser console shows when the wasm panicked: the panic hook's message,
+/// the trap that follows it, and the reactive system's and `RefCell`'s own complaints.
+const PANIC_MARKERS: [&str; 6] = [
+    "panicked at",
+    "RuntimeError: unreachable",
+    "unreachable executed",
+    "already been disposed",
+    "already borrowed",
+    "already mutably borrowed",
+];
+
+/// Whether a browser console message says the wasm panicked.
+pub fn is_panic_message(message: &str) -> bool {
+    PANIC_MARKERS.iter().any(|m| message.contains(m))
+}
+
+/// The page open in a browser, with its static server. Dropping it fails the test when
+/// the browser console showed a panic at any time (unless the test already failed).
 pub struct AppPage {
     /// The browser showing the page.
     pub browser: Browser,
     /// The server of `dist/`.
     pub server: StaticServer,
+    /// Every console message read so far (reading the browser's log empties it).
+    console: RefCell<Vec<String>>,
 }
 
 impl AppPage {
@@ -59,7 +79,7 @@ impl AppPage {
             .accept_languages(&format!("{language},{}", &language[..2]))
             .window_size(1280, 900)
             .launch()?;
-        Ok(AppPage { browser, server })
+        Ok(AppPage { browser, server, console: RefCell::new(Vec::new()) })
     }
 
     /// Like `open`, with LLM settings stored before the app starts, as the app stores
@@ -134,6 +154,19 @@ impl AppPage {
         Ok(())
     }
 
+    /// Waits until the element matching `css` has no animation or transition running
+    /// (a drawer done sliding in, before a screenshot).
+    pub fn wait_still(&self, css: &str) -> Result<(), Error> {
+        self.browser.wait_for(STEP, &format!("{css} to stop moving"), |b| {
+            let running = b.execute(
+                "const el = document.querySelector(arguments[0]); \
+                 return el ? el.getAnimations().filter(a => a.playState === 'running').length : -1;",
+                vec![Value::String(css.to_string())],
+            )?;
+            Ok((running == Value::from(0)).then_some(()))
+        })
+    }
+
     /// Saves a screenshot as `<screenshot_dir>/<name>.png` and returns the path.
     pub fn screenshot(&self, name: &str) -> Result<PathBuf, Error> {
         let path = screenshot_dir().join(format!("{name}.png"));
@@ -148,5 +181,61 @@ impl AppPage {
             vec![],
         )?;
         Ok(v.as_f64())
+    }
+
+    /// Every browser console message since the page opened, oldest first.
+    pub fn console_messages(&self) -> Result<Vec<String>, Error> {
+        let fresh = self.browser.browser_logs()?;
+        let mut all = self.console.borrow_mut();
+        all.extend(fresh.iter().map(|e| e["message"].as_str().unwrap_or_default().to_string()));
+        Ok(all.clone())
+    }
+
+    /// The console messages that say the wasm panicked, plus the crash banner's text if
+    /// the page shows it.
+    pub fn panics(&self) -> Result<Vec<String>, Error> {
+        let mut found: Vec<String> = self.console_messages()?.into_iter().filter(|m| is_panic_message(m)).collect();
+        if let Some(banner) = self.browser.try_find("#panic-banner")? {
+            found.push(format!("crash banner shown: {}", banner.text()?));
+        }
+        Ok(found)
+    }
+
+    /// Fails when the page panicked at any time since it opened.
+    pub fn assert_no_panic(&self) {
+        let panics = self.panics().expect("the browser log can be read");
+        assert!(panics.is_empty(), "the page panicked:\n{}", panics.join("\n"));
+    }
+}
+
+impl Drop for AppPage {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            self.assert_no_panic();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panic_messages_are_told_from_ordinary_console_output() {
+        let cases = [
+            ("http://127.0.0.1:1/app.js 0:100 \"panicked at src/ui/cards.rs:10:5:\\nboom\"", true),
+            ("Uncaught RuntimeError: unreachable", true),
+            ("RuntimeError: unreachable executed", true),
+            ("Tried to access a reactive value that has already been disposed.", true),
+            ("already borrowed: BorrowMutError", true),
+            ("already mutably borrowed: BorrowError", true),
+            ("Failed to load resource: net::ERR_CONNECTION_REFUSED", false),
+            ("The server is unreachable right now", false),
+            ("deliberate: plan ready", false),
+            ("", false),
+        ];
+        for (message, panic) in cases {
+            assert_eq!(is_panic_message(message), panic, "{message}");
+        }
     }
 }

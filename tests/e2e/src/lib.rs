@@ -5,7 +5,6 @@
 #![warn(missing_docs)]
 
 pub mod app;
-pub mod base64;
 pub mod counsel_turns;
 pub mod crisis_accuracy;
 pub mod fuzz_figures;
@@ -15,7 +14,6 @@ pub mod injection_accuracy;
 pub mod mock_llm;
 pub mod reply_accuracy;
 pub mod slot_accuracy;
-pub mod sse;
 pub mod static_server;
 pub mod tempdir;
 pub mod token_accuracy;

@@ -239,6 +239,13 @@ pub struct RecordedRequest {
     pub started_ms: u64,
     /// Milliseconds since the mock started when the answer ended; `None` while running.
     pub finished_ms: Option<u64>,
+    /// The mock's event counter when the request had been read: orders starts and ends
+    /// of all requests without depending on the clock's resolution.
+    #[serde(default)]
+    pub started_tick: u64,
+    /// The mock's event counter when the answer ended; `None` while running.
+    #[serde(default)]
+    pub finished_tick: Option<u64>,
     /// Wall-clock time (ms since the Unix epoch) when the first byte of a streamed body
     /// was written, to compare with the page's paint time.
     #[serde(default)]
@@ -247,6 +254,9 @@ pub struct RecordedRequest {
     pub status: Option<u16>,
     /// The kind of fault applied, if any.
     pub fault: Option<String>,
+    /// The client closed the connection while a streamed answer was still being sent.
+    #[serde(default)]
+    pub client_left: bool,
 }
 
 impl RecordedRequest {
@@ -260,10 +270,11 @@ impl RecordedRequest {
         last_user_text(&self.body)
     }
 
-    /// Whether this request's time span overlaps another's (both must have finished).
+    /// Whether this request's time span overlaps another's (both must have finished): each
+    /// started before the other ended, in the mock's order of events.
     pub fn overlaps(&self, other: &RecordedRequest) -> bool {
-        match (self.finished_ms, other.finished_ms) {
-            (Some(a_end), Some(b_end)) => self.started_ms < b_end && other.started_ms < a_end,
+        match (self.finished_tick, other.finished_tick) {
+            (Some(a_end), Some(b_end)) => self.started_tick < b_end && other.started_tick < a_end,
             _ => false,
         }
     }
@@ -275,6 +286,11 @@ struct State {
     faults: VecDeque<FaultRule>,
     requests: Vec<RecordedRequest>,
     next_seq: u64,
+    /// Counts starts and ends of requests (see `RecordedRequest::started_tick`).
+    tick: u64,
+    /// Requests held until their fellows arrive (see `MockLlm::gather`).
+    gatherings: Vec<Gathering>,
+    next_gathering: u64,
     /// Bumped by reset, so answers still running from before do not touch the new log.
     generation: u64,
 }
@@ -303,6 +319,7 @@ impl Shared {
         s.faults.clear();
         s.requests.clear();
         s.next_seq = 1;
+        s.gatherings.clear();
         s.generation += 1;
     }
 
@@ -313,8 +330,11 @@ impl Shared {
             return;
         }
         // The first call counts: later ones only confirm the end.
+        s.tick += 1;
+        let tick = s.tick;
         if let Some(r) = s.requests.iter_mut().rev().find(|r| r.seq == ticket.seq && r.finished_ms.is_none()) {
             r.finished_ms = Some(now);
+            r.finished_tick = Some(tick);
             r.status = status;
         }
     }
@@ -330,6 +350,16 @@ impl Shared {
         }
         if let Some(r) = s.requests.iter_mut().rev().find(|r| r.seq == ticket.seq) {
             r.first_byte_epoch_ms.get_or_insert(epoch_ms);
+        }
+    }
+
+    fn note_client_left(&self, ticket: Ticket) {
+        let mut s = self.lock();
+        if s.generation != ticket.generation {
+            return;
+        }
+        if let Some(r) = s.requests.iter_mut().rev().find(|r| r.seq == ticket.seq) {
+            r.client_left = true;
         }
     }
 
@@ -363,10 +393,48 @@ impl Shared {
         }
     }
 
+    /// Joins the open gathering for `role`, if any, and waits until it is full, the mock
+    /// is reset, or `GATHER_LIMIT` has passed.
+    fn join_gathering(&self, role: Option<&str>, conn: &Connection) {
+        let id = {
+            let mut s = self.lock();
+            let Some(g) = s.gatherings.iter_mut().find(|g| g.arrived < g.count && g.matches(role)) else {
+                return;
+            };
+            g.arrived += 1;
+            g.id
+        };
+        let deadline = Instant::now() + GATHER_LIMIT;
+        loop {
+            let full = self.lock().gatherings.iter().find(|g| g.id == id).is_none_or(|g| g.arrived >= g.count);
+            if full || Instant::now() >= deadline || !conn.pause(Duration::from_millis(5)) {
+                return;
+            }
+        }
+    }
+
     fn take_script(&self, role: Option<&str>) -> Option<ScriptedReply> {
         let mut s = self.lock();
         let i = s.scripts.iter().position(|r| r.role.is_none() || r.role.as_deref() == role)?;
         s.scripts.remove(i)
+    }
+}
+
+/// The longest a request waits for its gathering to fill.
+const GATHER_LIMIT: Duration = Duration::from_secs(10);
+
+/// Requests of one role held back until `count` of them have arrived.
+#[derive(Debug)]
+struct Gathering {
+    id: u64,
+    role: Option<String>,
+    count: usize,
+    arrived: usize,
+}
+
+impl Gathering {
+    fn matches(&self, role: Option<&str>) -> bool {
+        self.role.is_none() || self.role.as_deref() == role
     }
 }
 
@@ -392,6 +460,9 @@ impl MockLlm {
                 faults: VecDeque::new(),
                 requests: Vec::new(),
                 next_seq: 1,
+                tick: 0,
+                gatherings: Vec::new(),
+                next_gathering: 1,
                 generation: 0,
             }),
             initial: config.pacing,
@@ -423,7 +494,7 @@ impl MockLlm {
         format!("{}/__mock", self.url())
     }
 
-    /// Forgets scripts, faults and recorded requests and restores the starting pacing.
+    /// Forgets scripts, faults, gatherings and recorded requests and restores the starting pacing.
     pub fn reset(&self) {
         self.shared.reset();
     }
@@ -458,9 +529,33 @@ impl MockLlm {
         self.shared.lock().faults.push_back(rule);
     }
 
+    /// Holds the answers of the next `count` model requests of `role` (any role when `None`)
+    /// until all of them have arrived, for at most 10 s. Calls the app makes at the same time
+    /// then overlap for sure, however slow the machine; calls it makes one after another
+    /// cannot all arrive while the first is held, so they still do not overlap.
+    pub fn gather(&self, role: Option<&str>, count: usize) {
+        let mut s = self.shared.lock();
+        let id = s.next_gathering;
+        s.next_gathering += 1;
+        s.gatherings.push(Gathering { id, role: role.map(str::to_string), count, arrived: 0 });
+    }
+
     /// Every recorded request so far, oldest first.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.shared.lock().requests.clone()
+    }
+
+    /// Waits until the request numbered `seq` has finished (or `timeout` passed) and
+    /// returns its record as it is then.
+    pub fn wait_for_end_of(&self, seq: u64, timeout: Duration) -> Option<RecordedRequest> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let found = self.requests().into_iter().find(|r| r.seq == seq);
+            if found.as_ref().is_some_and(|r| r.finished_ms.is_some()) || Instant::now() >= deadline {
+                return found;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Waits until at least `count` recorded requests have finished (or `timeout`
@@ -728,6 +823,8 @@ fn model_endpoint(shared: &Shared, req: Request, conn: &mut Connection, endpoint
         let mut s = shared.lock();
         let seq = s.next_seq;
         s.next_seq += 1;
+        s.tick += 1;
+        let started_tick = s.tick;
         s.requests.push(RecordedRequest {
             seq,
             method: req.method.clone(),
@@ -739,9 +836,12 @@ fn model_endpoint(shared: &Shared, req: Request, conn: &mut Connection, endpoint
             body: body.clone(),
             started_ms,
             finished_ms: None,
+            started_tick,
+            finished_tick: None,
             first_byte_epoch_ms: None,
             status: None,
             fault: None,
+            client_left: false,
         });
         Ticket { seq, generation: s.generation }
     };
@@ -818,6 +918,7 @@ fn model_endpoint(shared: &Shared, req: Request, conn: &mut Connection, endpoint
         Provider::OpenAi => ("x-request-id", format!("req_mock_{seq}")),
         Provider::Anthropic => ("request-id", format!("req_mock_{seq}")),
     };
+    shared.join_gathering(role.as_deref(), conn);
     if !conn.pause(Duration::from_millis(pacing.latency_ms)) {
         return Ok(After::Close);
     }
@@ -851,6 +952,9 @@ fn model_endpoint(shared: &Shared, req: Request, conn: &mut Connection, endpoint
             let ending = || shared.finish(ticket, Some(200));
             let first_byte = || shared.note_first_byte(ticket);
             let after = write_stream(conn, &headers, events, pacing, cut, &ending, &first_byte);
+            if after.is_err() {
+                shared.note_client_left(ticket);
+            }
             // Also when the client went away mid-stream.
             shared.finish(ticket, Some(200));
             after

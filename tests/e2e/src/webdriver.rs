@@ -19,6 +19,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
 use serde_json::{json, Map, Value};
 
 use crate::http::{self, HttpError};
@@ -594,7 +595,9 @@ impl Browser {
     pub fn screenshot_png(&self) -> Result<Vec<u8>, Error> {
         let v = self.command("GET", "/screenshot", None)?;
         let encoded = as_string(v, "screenshot")?;
-        crate::base64::decode(&encoded).map_err(|e| Error::Protocol(format!("screenshot: {e}")))
+        base64::engine::general_purpose::STANDARD
+            .decode(&encoded)
+            .map_err(|e| Error::Protocol(format!("screenshot: {e}")))
     }
 
     /// Saves a PNG screenshot, creating parent directories.

@@ -72,6 +72,6 @@ fn english_browser_gets_the_english_interface_and_narrow_layout_works() {
     assert!(toggle.is_displayed().unwrap(), "the drawer toggle appears on a narrow screen");
     toggle.click().unwrap();
     page.browser.wait_for_element(".artifacts.open", deliberate_e2e::app::STEP).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    page.wait_still(".artifacts.open").unwrap();
     page.screenshot("06-narrow-artifacts-drawer").unwrap();
 }

@@ -54,8 +54,9 @@ fn page_has(page: &AppPage, css: &str) -> bool {
 fn full_discussion(kind: &str, expected_path: &str) {
     let _one = one_browser();
     let mock = mock();
-    // Every answer waits a little, so that calls running together visibly overlap.
-    mock.set_pacing(Pacing { latency_ms: 300, chunk_delay_ms: 0, chunk_bytes: 0 });
+    // The critiques' answers wait until all three requests are in: if the app sent them
+    // one after another, the first would finish before the others started.
+    mock.gather(Some("critic"), 3);
     let page = open(kind, &mock, "en-US");
     let chip = page.browser.find(".status-chip").unwrap().text().unwrap();
     assert!(chip.contains("mock-small"), "the top bar names the model: {chip}");
@@ -152,9 +153,11 @@ fn stop_aborts_the_stream_keeps_the_text_and_retry_finishes() {
     kept.unwrap();
     assert!(page.browser.page_text().unwrap().contains("Stopped"));
     let planner = by_role(&mock.requests(), "planner").into_iter().last().cloned().unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let after = mock.requests().into_iter().find(|r| r.seq == planner.seq).unwrap();
-    assert!(after.finished_ms.is_some(), "the server saw the request end when Stop aborted it");
+    let after = mock.wait_for_end_of(planner.seq, STEP).unwrap();
+    assert!(
+        after.finished_ms.is_some() && after.client_left,
+        "the server saw the request end when Stop aborted it: {after:?}"
+    );
     assert!(!page_has(&page, ".plan-card"), "a stopped plan is not the plan");
 
     mock.set_pacing(Pacing::default());
@@ -443,6 +446,42 @@ fn settings_dialog_connects_lists_models_and_keeps_the_key_in_memory_only() {
     page.browser.find("#designer-key").unwrap().send_keys("wrong-key").unwrap();
     page.browser.find("#designer-test").unwrap().click().unwrap();
     page.browser.wait_for_text(".dialog .test-result.fail", "rejected", STEP).unwrap();
-    let logs = page.browser.browser_logs().unwrap_or_default();
+    let logs = page.console_messages().unwrap_or_default();
     assert!(!serde_json::to_string(&logs).unwrap().contains(KEY), "the key never reaches the console");
+}
+
+/// The analyzer's answer with a free-text question and no format: the card then asks two
+/// questions, the format (with options) and the analyzer's own.
+fn contract_with_an_open_question() -> String {
+    json!({
+        "context": "(mock) A digest for a team.",
+        "goal": "(mock) A daily IT news digest",
+        "criteria": ["(mock) Five items a day"],
+        "format": "",
+        "openQuestions": ["(mock) Who reads the digest?"],
+        "confidence": "low",
+    })
+    .to_string()
+}
+
+#[test]
+fn answering_a_two_question_card_with_its_answer_button_does_not_panic() {
+    let _one = one_browser();
+    let mock = mock();
+    mock.script(Some("contract-analyst"), contract_with_an_open_question());
+    let page = open("openai", &mock, "en-US");
+    page.send("Build a daily IT news digest").unwrap();
+    let card = ".question-card[data-open=true]";
+    page.browser.wait_for_element(card, STEP).unwrap();
+    assert_eq!(page.browser.find_all(&format!("{card} .question")).unwrap().len(), 2, "two questions on one card");
+    let options = page.browser.find_all(&format!("{card} .option")).unwrap();
+    assert!(!options.is_empty(), "the format question offers options");
+    options[0].click().unwrap();
+    let fields = page.browser.find_all(&format!("{card} input.other")).unwrap();
+    fields.last().unwrap().send_keys("(mock) the whole team").unwrap();
+    page.browser.find(&format!("{card} .submit")).unwrap().click().unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    let answered = page.browser.find(".question-card[data-open=false]").unwrap().text().unwrap();
+    assert!(answered.contains("the whole team"), "the answer is shown on the card: {answered}");
+    page.assert_no_panic();
 }

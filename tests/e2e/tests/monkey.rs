@@ -1,0 +1,219 @@
+//! A monkey in the release build: at every stage of a discussion, with no key and against
+//! the mock LLM (whose analyzer asks several questions at once), click every enabled
+//! button and option on the page, old cards included, and type into every field. The
+//! page must not panic, and the conversation must be intact afterwards: every message the
+//! user sent is still there and the composer still takes a message.
+//!
+//! Bounded: at most `ACTIONS_PER_ROUND` actions at each of the four stages.
+
+use std::collections::BTreeSet;
+use std::sync::{Mutex, MutexGuard};
+
+use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing};
+use serde_json::{json, Value};
+
+/// One Chromium at a time: the machine has two cores.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+fn one_browser() -> MutexGuard<'static, ()> {
+    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The most clicks and keystrokes in one round of the monkey.
+const ACTIONS_PER_ROUND: u64 = 60;
+
+/// One round: every enabled control of the page once (and the new ones that appear),
+/// each action followed by two turns of the event loop so the page reacts as it would
+/// to a person. Not touched: the buttons that end the conversation on purpose (Restart,
+/// New conversation), the settings dialog (it would point the app away from the mock),
+/// and links (downloads). Returns what was done, each action with the stage it was done at.
+const MONKEY: &str = r#"
+const budget = arguments[0];
+const done = arguments[arguments.length - 1];
+const skip = '.restart, .new-conversation, .settings-button, .status-chip, .dialog, .dialog-backdrop, a';
+const seen = new Set();
+const turn = () => new Promise(r => setTimeout(r, 0));
+const name = el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim().split(/\s+/).join('.') : '')
+  + (el.textContent.trim() ? ' "' + el.textContent.trim().slice(0, 30) + '"' : '');
+(async () => {
+  const log = [];
+  while (log.length < budget) {
+    const el = [...document.querySelectorAll('button, [role=radio], input, textarea, select')]
+      .find(e => !seen.has(e) && !e.disabled && e.isConnected && !e.closest(skip) && e.getClientRects().length > 0);
+    if (!el) break;
+    seen.add(el);
+    const stage = document.querySelector('.step.current')?.getAttribute('data-stage') ?? '?';
+    if (el.matches('textarea, input[type=text], input:not([type])')) {
+      el.focus();
+      el.value = 'monkey ' + log.length;
+      el.dispatchEvent(new Event('input', {bubbles: true}));
+      log.push(stage + ': type ' + name(el));
+    } else if (el.matches('select')) {
+      el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+      el.dispatchEvent(new Event('change', {bubbles: true}));
+      log.push(stage + ': select ' + name(el));
+    } else {
+      el.click();
+      log.push(stage + ': click ' + name(el));
+    }
+    await turn();
+    await turn();
+  }
+  done(log);
+})();
+"#;
+
+/// What the user sent so far, in order.
+fn user_messages(page: &AppPage) -> Vec<String> {
+    let v = page
+        .browser
+        .execute("return [...document.querySelectorAll('article.message.user')].map(m => m.innerText.trim());", vec![])
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// Waits until no LLM call is being waited for (the Stop button is gone).
+fn wait_idle(page: &AppPage) {
+    page.browser
+        .wait_for(STEP, "the composer to stop waiting", |b| Ok(b.try_find(".composer .stop")?.is_none().then_some(())))
+        .unwrap();
+}
+
+/// One monkey round, then the checks: no panic, every user message still there, and the
+/// composer still takes a message. Returns the actions, each as `STAGE: action`.
+fn monkey_round(page: &AppPage, stage: &str) -> Vec<String> {
+    let before = user_messages(page);
+    let log = page.browser.execute_async(MONKEY, vec![json!(ACTIONS_PER_ROUND)]).unwrap();
+    let log: Vec<String> = serde_json::from_value(log).unwrap();
+    assert!(!log.is_empty(), "{stage}: the monkey found something to do");
+    wait_idle(page);
+    let panics = page.panics().unwrap();
+    assert!(panics.is_empty(), "{stage}: the page panicked after:\n{}\n{}", log.join("\n"), panics.join("\n"));
+    let after: BTreeSet<String> = user_messages(page).into_iter().collect();
+    for message in &before {
+        assert!(after.contains(message), "{stage}: the message {message:?} is gone after:\n{}", log.join("\n"));
+    }
+    // The composer still works: typing enables Send.
+    let area = page.browser.find("#composer-input").unwrap();
+    area.clear().unwrap();
+    area.send_keys("still here").unwrap();
+    page.browser
+        .wait_for(STEP, "Send enabled by typing", |b| {
+            Ok(match b.try_find(".composer .send")? {
+                Some(send) => send.is_enabled()?.then_some(()),
+                None => None,
+            })
+        })
+        .unwrap_or_else(|e| panic!("{stage}: the composer does not take a message: {e:?}"));
+    area.clear().unwrap();
+    log
+}
+
+/// Moves the discussion one step on, whatever state the monkey left it in: answers an
+/// open card, asks for one revision of the designs, chooses a design, or retries a
+/// stopped step. Returns the stage it left.
+fn step_forward(page: &AppPage, revised: &mut bool) -> String {
+    wait_idle(page);
+    let stage = page.stage().unwrap();
+    if stage == "PLAN" {
+        return stage;
+    }
+    if let Some(retry) = page.browser.try_find(".halted .retry").unwrap() {
+        retry.click().unwrap();
+    } else if page.browser.try_find(".question-card[data-open=true]").unwrap().is_some() {
+        let card = ".question-card[data-open=true]";
+        for field in page.browser.find_all(&format!("{card} input.other")).unwrap() {
+            field.clear().unwrap();
+            field.send_keys("Markdown").unwrap();
+        }
+        match page.browser.try_find(&format!("{card} .submit")).unwrap() {
+            Some(submit) => submit.click().unwrap(),
+            None => page.browser.find(&format!("{card} .option")).unwrap().click().unwrap(),
+        }
+    } else if page.browser.try_find(".design-card .choose").unwrap().is_some() {
+        if *revised {
+            page.browser.find(".design-card .choose").unwrap().click().unwrap();
+        } else {
+            *revised = true;
+            page.send("make it cheaper").unwrap();
+        }
+    } else {
+        page.send("A Markdown document for the whole team").unwrap();
+    }
+    wait_idle(page);
+    page.stage().unwrap()
+}
+
+/// Steps forward from the request to the plan: answer the card, revise once, choose.
+const STEPS_TO_THE_PLAN: usize = 3;
+
+/// For each stage of a discussion (the card open, the designs, the revised designs with
+/// the old ones above, the plan): a new conversation driven to that stage, then a monkey
+/// round there (which may carry the discussion further). `before_each` runs before each
+/// new conversation (the mock's scripts).
+fn monkey_at_every_stage(page: &AppPage, request: &str, before_each: &dyn Fn()) {
+    let mut actions = Vec::new();
+    for steps in 0..=STEPS_TO_THE_PLAN {
+        before_each();
+        page.start_over().unwrap();
+        page.send(request).unwrap();
+        let mut revised = false;
+        for _ in 0..steps {
+            step_forward(page, &mut revised);
+        }
+        wait_idle(page);
+        let stage = page.stage().unwrap();
+        actions.extend(monkey_round(page, &format!("{stage} after {steps} steps")));
+        assert!(user_messages(page).iter().any(|m| m == request), "the request is still there");
+    }
+    let stages: BTreeSet<&str> = actions.iter().filter_map(|a| a.split(':').next()).collect();
+    for stage in ["UNDERSTAND", "DEBATE", "PLAN"] {
+        assert!(stages.contains(stage), "the monkey acted at {stage}: {stages:?}");
+    }
+    assert!(actions.len() as u64 <= ACTIONS_PER_ROUND * (STEPS_TO_THE_PLAN as u64 + 1), "bounded");
+    println!("{} actions at {stages:?}:\n{}", actions.len(), actions.join("\n"));
+}
+
+#[test]
+fn a_monkey_without_a_key_breaks_nothing() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").expect("the page opens");
+    monkey_at_every_stage(&page, "Build a daily IT news digest", &|| {});
+    page.assert_no_panic();
+}
+
+#[test]
+fn a_monkey_against_an_analyzer_asking_several_questions_breaks_nothing() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
+    // Every analysis asks three questions and leaves the format open, so cards carry
+    // several questions (the format's options and free text).
+    let asking = json!({
+        "context": "(mock) A digest for a team.",
+        "goal": "(mock) A daily IT news digest",
+        "criteria": [],
+        "format": "",
+        "openQuestions": ["(mock) Who reads it?", "(mock) How long may it be?", "(mock) Which sources count?"],
+        "confidence": "low",
+    })
+    .to_string();
+    let settings = json!({
+        "enabled": true,
+        "designer": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
+        "separate_critic": false,
+        "critic": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
+        "remember_keys": true,
+        "timeout_secs": 10
+    });
+    let page = AppPage::open_with_llm("en-US", &settings, &Value::Object(Default::default())).expect("the page opens");
+    monkey_at_every_stage(&page, "Build a daily IT news digest", &|| {
+        mock.reset();
+        for _ in 0..4 {
+            mock.script(Some("contract-analyst"), asking.clone());
+        }
+    });
+    let analyses = mock.requests().iter().filter(|r| r.role.as_deref() == Some("contract-analyst")).count();
+    assert!(analyses >= 1, "the mock's analyzer was asked");
+    page.assert_no_panic();
+}
