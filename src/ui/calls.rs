@@ -19,12 +19,19 @@ pub struct CallRunner {
     pub streams: RwSignal<HashMap<CallId, RwSignal<String>>>,
     /// Abort handles of the calls in flight.
     controls: StoredValue<HashMap<CallId, Rc<CallControl>>, LocalStorage>,
+    /// The app's reactive owner: per-call signals belong to it, not to whichever card's
+    /// button started the call (a card re-renders when answered, disposing its signals).
+    owner: StoredValue<Owner, LocalStorage>,
 }
 
 impl CallRunner {
     /// No calls yet.
     pub fn new() -> Self {
-        CallRunner { streams: RwSignal::new(HashMap::new()), controls: StoredValue::new_local(HashMap::new()) }
+        CallRunner {
+            streams: RwSignal::new(HashMap::new()),
+            controls: StoredValue::new_local(HashMap::new()),
+            owner: StoredValue::new_local(Owner::current().unwrap_or_default()),
+        }
     }
 
     /// Runs one call to `cfg` (None: no LLM is configured any more) and calls `done` with
@@ -38,7 +45,7 @@ impl CallRunner {
     ) {
         let runner = *self;
         let id = call.id;
-        let text = RwSignal::new(String::new());
+        let text = self.owner.with_value(|owner| owner.with(|| RwSignal::new(String::new())));
         self.streams.update(|m| {
             m.insert(id, text);
         });
