@@ -160,7 +160,9 @@ pub fn DesignsView(
                 .messages
                 .iter()
                 .rev()
-                .find(|m| matches!(m.body.artifact(), Some(Artifact::DesignsPresented { .. })))
+                .find(|m| {
+                    matches!(m.body.artifact().and_then(|a| a.discussion()), Some(Artifact::DesignsPresented { .. }))
+                })
                 .map(|m| m.id);
             newest == Some(message_id) && s.can_choose_design()
         })

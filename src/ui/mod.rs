@@ -3,6 +3,7 @@
 pub mod artifacts;
 pub mod cards;
 pub mod chat;
+pub mod chat_mode;
 pub mod composer;
 pub mod i18n;
 pub mod markdown_view;
@@ -31,7 +32,23 @@ pub fn App() -> impl IntoView {
             <TopBar drawer_open settings_open />
             <settings::SettingsDialog open=settings_open />
             <main class="layout">
-                <section class="conversation" aria-label=tr(shell.ui_lang, |s| s.conversation_label)>
+                <section
+                    class="conversation"
+                    aria-label=tr(shell.ui_lang, |s| s.conversation_label)
+                    on:dragover=move |ev: leptos::ev::DragEvent| {
+                        if chat_mode::in_chat(shell) {
+                            ev.prevent_default();
+                        }
+                    }
+                    on:drop=move |ev: leptos::ev::DragEvent| {
+                        if chat_mode::in_chat(shell) {
+                            ev.prevent_default();
+                            if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
+                                chat_mode::attach_files(shell, files);
+                            }
+                        }
+                    }
+                >
                     <stepper::Stepper />
                     <StorageAlert />
                     <chat::MessageList />
