@@ -93,6 +93,7 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
                             class="option"
                             role=if multi { "checkbox" } else { "radio" }
                             data-index=(oi + 1).to_string()
+                            aria-keyshortcuts=(oi + 1).to_string()
                             aria-checked=move || {
                                 let shown = given_here.clone().unwrap_or_else(|| value.get());
                                 is_chosen(&check, &shown).to_string()
@@ -117,7 +118,6 @@ pub fn QuestionCardView(card: QuestionCard) -> impl IntoView {
                                 }
                             }
                         >
-                            <span class="option-key" aria-hidden="true">{(oi + 1).to_string()}</span>
                             <span class="option-label">{option.clone()}</span>
                             {description.map(|d| view! { <span class="option-description">{d}</span> })}
                         </button>

@@ -182,7 +182,7 @@ pub struct Chat {
     undo: Option<String>,
 }
 
-const SYSTEM: &str = "You are a careful assistant in a browser chat. You cannot run anything yourself: \
+const SYSTEM: &str = "# role: chat\nYou are a careful assistant in a browser chat. You cannot run anything yourself: \
 you help through three tools. Guidelines:\n\
 - When you are unsure what the user wants, ask with AskUserQuestion instead of guessing.\n\
 - Before anything that deletes, overwrites or cannot be undone, ask first.\n\

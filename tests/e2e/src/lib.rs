@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod base64;
+pub mod chat_loop;
 pub mod gate_calls;
 pub mod http;
 pub mod mock_llm;
