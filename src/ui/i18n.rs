@@ -148,6 +148,9 @@ pub struct Strings {
     pub no_attachments: &'static str,
     pub undo_reset: &'static str,
     pub select_all_that_apply: &'static str,
+    pub chat_settings_title: &'static str,
+    pub chat_max_turns: &'static str,
+    pub context_window: &'static str,
 }
 
 /// Korean.
@@ -298,6 +301,9 @@ pub const KO: Strings = Strings {
     no_attachments: "아직 없습니다",
     undo_reset: "지운 대화 되돌리기",
     select_all_that_apply: "여러 개 고를 수 있습니다",
+    chat_settings_title: "채팅",
+    chat_max_turns: "한 요청의 최대 모델 턴 수",
+    context_window: "컨텍스트 창(토큰, 0이면 기본값 8192)",
 };
 
 /// English.
@@ -448,6 +454,9 @@ pub const EN: Strings = Strings {
     no_attachments: "None yet",
     undo_reset: "Undo reset",
     select_all_that_apply: "Choose any that apply",
+    chat_settings_title: "Chat",
+    chat_max_turns: "Most model turns per request",
+    context_window: "Context window (tokens; 0 uses the default 8192)",
 };
 
 /// A UI string that follows the language signal. Every label goes through this one

@@ -49,7 +49,9 @@ pub fn App() -> impl IntoView {
                         }
                     }
                 >
-                    <stepper::Stepper />
+                    <Show when=move || !chat_mode::in_chat(shell)>
+                        <stepper::Stepper />
+                    </Show>
                     <StorageAlert />
                     <chat::MessageList />
                     <composer::Composer />

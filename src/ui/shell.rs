@@ -63,6 +63,9 @@ pub struct Shell {
     pub storage_problem: RwSignal<Option<StorageProblem>>,
     /// Every step of the conversation, saved so a reload replays it.
     journal: StoredValue<Journal>,
+    /// The app's reactive owner: per-call signals belong to it, not to whichever card's
+    /// button started the call (a card re-renders when answered, disposing its signals).
+    owner: StoredValue<Owner, LocalStorage>,
 }
 
 /// Milliseconds since the epoch.
@@ -117,6 +120,7 @@ impl Shell {
             controls: StoredValue::new_local(HashMap::new()),
             storage_problem: RwSignal::new(problem),
             journal: StoredValue::new(journal),
+            owner: StoredValue::new_local(Owner::current().unwrap_or_default()),
         };
         shell.apply_theme();
         shell.apply_lang();
@@ -184,7 +188,7 @@ impl Shell {
     fn start_call(&self, call: LlmCall) {
         let shell = *self;
         let id = call.id;
-        let text = RwSignal::new(String::new());
+        let text = self.owner.with_value(|owner| owner.with(|| RwSignal::new(String::new())));
         self.streams.update(|m| {
             m.insert(id, text);
         });

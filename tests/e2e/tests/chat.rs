@@ -85,7 +85,14 @@ fn tool_loop(kind: &str) {
     page.send("clean up my project").unwrap();
     // The question card, answered by keyboard: "2" picks the second option.
     let option = page.browser.wait_for_element(".question-card[data-open=true] .option", STEP).unwrap();
-    assert!(page.browser.find(".question-card .question-header").unwrap().text().unwrap().contains("Target"));
+    assert!(page
+        .browser
+        .find(".question-card .question-header")
+        .unwrap()
+        .text()
+        .unwrap()
+        .to_lowercase()
+        .contains("target"));
     option.send_keys("2").unwrap();
 
     // A dangerous command: no Copy until confirmed.
