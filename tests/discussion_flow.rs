@@ -7,7 +7,7 @@ use common::{failed, good_answer, ok, Driver};
 use deliberate::engine::call::{FailureKind, LlmRole, Purpose};
 use deliberate::engine::contract::{Confidence, Field};
 use deliberate::engine::gate::GateStatus;
-use deliberate::engine::session::{Artifact, Body, CardKind, Event, ResponseType, Settings, Target};
+use deliberate::engine::session::{AppArtifact, Artifact, Body, CardKind, Event, ResponseType, Settings, Target};
 use deliberate::engine::source::Source;
 use deliberate::engine::state_machine::Stage;
 #[cfg(target_arch = "wasm32")]
@@ -127,7 +127,7 @@ fn choosing_from_a_card_button_plans_at_once() {
     assert_eq!(d.stage(), Stage::Plan);
     assert!(matches!(
         d.session.messages.last().map(|m| &m.body),
-        Some(Body::Artifact { artifact: Artifact::PlanGenerated { .. } })
+        Some(Body::Artifact { artifact: AppArtifact::Discussion(Artifact::PlanGenerated { .. }) })
     ));
 }
 
@@ -670,7 +670,7 @@ fn modes_that_have_not_landed_say_so_and_change_nothing() {
     d.say("Build a pipeline that summarizes IT news every morning as a Markdown report");
     let before = d.session.mode.clone();
     let count = d.session.messages.len();
-    d.step(Event::switch_mode(ModeKind::Chat));
+    d.step(Event::switch_mode(ModeKind::Counseling));
     assert_eq!(d.session.mode, before, "no placeholder conversation");
     assert_eq!(d.session.mode_kind(), ModeKind::Discussion);
     let said = |d: &Driver| match d.session.messages.last().map(|m| &m.body) {

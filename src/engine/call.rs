@@ -36,6 +36,9 @@ pub enum Purpose {
     Refine,
     /// The implementation plan (PLAN).
     Plan,
+    // --- chat mode ---
+    /// One model turn of the chat's tool loop.
+    ChatTurn,
 }
 
 impl LlmRole {

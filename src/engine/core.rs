@@ -106,7 +106,7 @@ pub enum Role {
 }
 
 /// What a question is about, so its answer lands in the right place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(tag = "target", content = "name", rename_all = "snake_case")]
 pub enum Target {
     /// A field of the requirement contract.
@@ -118,11 +118,12 @@ pub enum Target {
     /// Whether to proceed with stated assumptions.
     Proceed,
     /// A question an LLM wrote; the answer informs the next analysis.
+    #[default]
     Free,
 }
 
 /// One question of a card (AskUserQuestion: free text, or 2–10 options plus "Other").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Question {
     pub text: String,
     /// Choices; empty for a free-text question.
@@ -130,6 +131,15 @@ pub struct Question {
     /// Whether an answer other than the options is accepted.
     pub allow_other: bool,
     pub target: Target,
+    /// A short label shown above the question (AskUserQuestion's `header`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    /// What each option means, by position ("" where none was given).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub descriptions: Vec<String>,
+    /// Several options may be chosen; the answer lists them one per line.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub multi_select: bool,
 }
 
 /// Most options a question may offer.
@@ -657,8 +667,8 @@ impl<M: Mode> Conversation<M> {
     }
 
     /// Appends a mode artifact as an assistant message.
-    pub fn show(&mut self, artifact: M::Artifact, now: u64) -> MessageId {
-        self.say(Body::Artifact { artifact }, now)
+    pub fn show(&mut self, artifact: impl Into<M::Artifact>, now: u64) -> MessageId {
+        self.say(Body::Artifact { artifact: artifact.into() }, now)
     }
 
     /// Appends an engine notice.

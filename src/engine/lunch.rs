@@ -88,7 +88,7 @@ impl Discussing<'_> {
         let mut questions = Vec::new();
         if let Some((text, options)) = worded.filter(|(t, _)| !self.d.asked.iter().any(|a| same_question(a, t))) {
             let target = if missing.len() == 1 { Target::Slot(missing[0].clone()) } else { Target::Free };
-            questions.push(Question { text, options, allow_other: true, target });
+            questions.push(Question { text, options, allow_other: true, target, ..Default::default() });
         } else {
             for slot in missing {
                 let attempt = gate.ask_counts.get(slot).copied().unwrap_or(0);
@@ -111,7 +111,13 @@ impl Discussing<'_> {
                         }
                     }
                 }
-                questions.push(Question { text, options, allow_other: true, target: Target::Slot(slot.clone()) });
+                questions.push(Question {
+                    text,
+                    options,
+                    allow_other: true,
+                    target: Target::Slot(slot.clone()),
+                    ..Default::default()
+                });
             }
         }
         questions.truncate(QUESTIONS_ASKED);

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
+use super::chat::{Chat, ChatAction, ChatArtifact};
 use super::core::{self, CardId, Conversation, Effects, Endpoint, Mode};
 use super::critique::Critique;
 use super::discussion::{Discussion, DiscussionAction, DiscussionArtifact};
@@ -43,11 +44,27 @@ pub struct Settings {
     pub alignment_rounds: u32,
     /// At the alignment limit: strict shows a confirmation card, smart proceeds.
     pub strict: bool,
+    /// Chat: model turns one request may take (seed 001; default 20).
+    #[serde(default = "default_chat_max_turns")]
+    pub chat_max_turns: u32,
+    /// Chat: the model's context window in tokens; None uses the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u32>,
+}
+
+fn default_chat_max_turns() -> u32 {
+    super::chat::agent::DEFAULT_MAX_TURNS
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { max_rounds: super::state_machine::DEFAULT_MAX_ROUNDS, alignment_rounds: 3, strict: false }
+        Settings {
+            max_rounds: super::state_machine::DEFAULT_MAX_ROUNDS,
+            alignment_rounds: 3,
+            strict: false,
+            chat_max_turns: default_chat_max_turns(),
+            context_window: None,
+        }
     }
 }
 
@@ -96,7 +113,7 @@ impl ModeKind {
 
     /// True once the mode has landed in this build.
     pub fn available(self) -> bool {
-        matches!(self, ModeKind::Discussion)
+        matches!(self, ModeKind::Discussion | ModeKind::Chat)
     }
 }
 
@@ -105,6 +122,33 @@ impl ModeKind {
 #[serde(tag = "mode", rename_all = "snake_case")]
 pub enum AppMode {
     Discussion(Discussion),
+    Chat(Chat),
+}
+
+/// Message bodies only one mode shows; a discussion artifact reads as before (untagged).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum AppArtifact {
+    /// The chat's command cards.
+    Chat(ChatArtifact),
+    /// Designs, critiques and the plan.
+    Discussion(DiscussionArtifact),
+}
+
+impl AppArtifact {
+    /// The discussion's artifact, if this is one.
+    pub fn discussion(&self) -> Option<&DiscussionArtifact> {
+        match self {
+            AppArtifact::Discussion(a) => Some(a),
+            AppArtifact::Chat(_) => None,
+        }
+    }
+}
+
+impl From<DiscussionArtifact> for AppArtifact {
+    fn from(a: DiscussionArtifact) -> Self {
+        AppArtifact::Discussion(a)
+    }
 }
 
 /// User events that belong to a mode, or switch modes.
@@ -113,14 +157,16 @@ pub enum AppMode {
 pub enum AppAction {
     /// Switch the session to another mode.
     SwitchMode { to: ModeKind },
+    /// An event of the chat.
+    Chat(ChatAction),
     /// An event of the discussion.
     #[serde(untagged)]
     Discussion(DiscussionAction),
 }
 
-impl core::Artifact for DiscussionArtifact {
+impl core::Artifact for AppArtifact {
     fn response_type(&self) -> Option<ResponseType> {
-        Some(match self {
+        Some(match self.discussion()? {
             DiscussionArtifact::DesignsPresented { .. } => ResponseType::DesignsPresented,
             DiscussionArtifact::CritiqueComplete { .. } => ResponseType::CritiqueComplete,
             DiscussionArtifact::PlanGenerated { .. } => ResponseType::PlanGenerated,
@@ -131,7 +177,7 @@ impl core::Artifact for DiscussionArtifact {
 impl Mode for AppMode {
     type Purpose = Purpose;
     type Action = AppAction;
-    type Artifact = DiscussionArtifact;
+    type Artifact = AppArtifact;
     type Settings = Settings;
 
     fn new(settings: &Settings) -> Self {
@@ -149,12 +195,14 @@ impl Mode for AppMode {
         }
         match self {
             AppMode::Discussion(d) => d.on_message(c, text, env, fx),
+            AppMode::Chat(chat) => chat.on_message(c, text, env, fx),
         }
     }
 
     fn on_empty_message(&mut self, c: &mut Conversation<Self>, env: &Env) {
         match self {
             AppMode::Discussion(d) => d.on_empty_message(c, env),
+            AppMode::Chat(_) => {}
         }
     }
 
@@ -168,6 +216,7 @@ impl Mode for AppMode {
     ) {
         match self {
             AppMode::Discussion(d) => d.on_answer(c, card, answers, env, fx),
+            AppMode::Chat(chat) => chat.on_answer(c, card, answers, env, fx),
         }
     }
 
@@ -175,36 +224,43 @@ impl Mode for AppMode {
         match (self, action) {
             (mode, AppAction::SwitchMode { to }) => mode.switch(c, to, env),
             (AppMode::Discussion(d), AppAction::Discussion(action)) => d.on_action(c, action, env, fx),
+            (AppMode::Chat(chat), AppAction::Chat(action)) => chat.on_action(c, action, env, fx),
+            (_, AppAction::Discussion(_) | AppAction::Chat(_)) => {}
         }
     }
 
     fn on_result(&mut self, c: &mut Conversation<Self>, done: core::Settled<Self>, env: &Env, fx: &mut Effects<Self>) {
         match self {
             AppMode::Discussion(d) => d.on_result(c, done, env, fx),
+            AppMode::Chat(chat) => chat.on_result(c, done, env, fx),
         }
     }
 
     fn advance(&mut self, c: &mut Conversation<Self>, env: &Env, fx: &mut Effects<Self>) {
         match self {
             AppMode::Discussion(d) => d.advance(c, env, fx),
+            AppMode::Chat(chat) => chat.advance(c, env, fx),
         }
     }
 
     fn can_retry(&self, c: &Conversation<Self>, purpose: Purpose) -> bool {
         match self {
             AppMode::Discussion(d) => d.can_retry(c, purpose),
+            AppMode::Chat(chat) => chat.can_retry(c, purpose),
         }
     }
 
     fn reset_step(&mut self, c: &mut Conversation<Self>, purpose: Purpose) {
         match self {
             AppMode::Discussion(d) => d.reset_step(c, purpose),
+            AppMode::Chat(chat) => chat.reset_step(c, purpose),
         }
     }
 
     fn restart(&mut self, c: &mut Conversation<Self>, env: &Env) {
         match self {
             AppMode::Discussion(d) => d.restart(c, env),
+            AppMode::Chat(chat) => chat.restart(c, env),
         }
     }
 }
@@ -214,6 +270,7 @@ impl AppMode {
     pub fn kind(&self) -> ModeKind {
         match self {
             AppMode::Discussion(_) => ModeKind::Discussion,
+            AppMode::Chat(_) => ModeKind::Chat,
         }
     }
 
@@ -245,14 +302,25 @@ impl AppMode {
         if !to.available() {
             let t = match lang {
                 Lang::Ko => {
-                    format!("{} 모드는 아직 준비되지 않았습니다. 지금은 논의 모드만 쓸 수 있습니다.", to.label(lang))
+                    format!("{} 모드는 아직 준비되지 않았습니다.", to.label(lang))
                 }
                 Lang::En => {
-                    format!("{} mode is not available yet; only discussion mode works for now.", to.label(lang))
+                    format!("{} mode is not available yet.", to.label(lang))
                 }
             };
             c.notice(t, env.now);
+            return;
         }
+        *self = match to {
+            ModeKind::Chat => AppMode::Chat(Chat::new(c)),
+            ModeKind::Discussion => AppMode::Discussion(Discussion::after_chat(c.settings.max_rounds, c)),
+            ModeKind::Counseling => return,
+        };
+        let t = match lang {
+            Lang::Ko => format!("{} 모드로 바꿨습니다. 지금까지의 대화는 그대로 남습니다.", to.label(lang)),
+            Lang::En => format!("Switched to {} mode; the conversation so far stays.", to.label(lang)),
+        };
+        c.notice(t, env.now);
     }
 }
 
@@ -265,6 +333,11 @@ impl Event {
     /// The user switches the session to another mode.
     pub fn switch_mode(to: ModeKind) -> Event {
         Event::Mode(AppAction::SwitchMode { to })
+    }
+
+    /// A chat event.
+    pub fn chat(action: ChatAction) -> Event {
+        Event::Mode(AppAction::Chat(action))
     }
 }
 
@@ -279,7 +352,21 @@ impl Session {
     pub fn discussion(&self) -> Option<&Discussion> {
         match &self.mode {
             AppMode::Discussion(d) => Some(d),
+            _ => None,
         }
+    }
+
+    /// The chat, when the session is in chat mode.
+    pub fn chat(&self) -> Option<&Chat> {
+        match &self.mode {
+            AppMode::Chat(chat) => Some(chat),
+            _ => None,
+        }
+    }
+
+    /// The chat's context meter, when the session is in chat mode.
+    pub fn chat_meter(&self) -> Option<super::chat::Meter> {
+        self.chat().map(|chat| chat.meter(&self.conversation))
     }
 
     /// The discussion's stage, when there is a discussion.

@@ -2,7 +2,7 @@
 //! which the session is replayed exactly; never a key) and Markdown (what a person reads:
 //! the contract, designs, critique, decision and plan, or the transcript).
 
-use crate::engine::session::{Artifact, Body, Role, Session};
+use crate::engine::session::{AppArtifact, Artifact, Body, Role, Session};
 
 use super::saved::{DecodeError, Journal};
 
@@ -79,10 +79,10 @@ pub fn export_markdown(session: &Session) -> String {
             Body::Clarification { card } => {
                 card.questions.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join(" / ")
             }
-            Body::Artifact { artifact: Artifact::DesignsPresented { designs, .. } } => {
+            Body::Artifact { artifact: AppArtifact::Discussion(Artifact::DesignsPresented { designs, .. }) } => {
                 designs.iter().map(|d| d.name.clone()).collect::<Vec<_>>().join(", ")
             }
-            Body::Artifact { artifact: Artifact::PlanGenerated { .. } } => {
+            Body::Artifact { artifact: AppArtifact::Discussion(Artifact::PlanGenerated { .. }) } => {
                 lang.pick("(계획)", "(the plan)").to_string()
             }
             _ => continue,

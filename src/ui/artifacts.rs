@@ -15,6 +15,7 @@ use crate::engine::gate::{slot_label, GateStatus};
 #[component]
 pub fn Artifacts() -> impl IntoView {
     view! {
+        <super::chat_mode::ChatPanel />
         <ContractPanel />
         <SlotsPanel />
         <DesignsPanel />

@@ -65,9 +65,11 @@ fn AnsweredCard(card: QuestionCard, given: Vec<String>) -> impl IntoView {
                 .options
                 .iter()
                 .map(|option| {
-                    let chosen = *option == answer;
+                    // Multi-select answers list the chosen labels one per line.
+                    let chosen = answer.lines().any(|l| l == option.as_str());
+                    let role = if q.multi_select { "checkbox" } else { "radio" };
                     view! {
-                        <button type="button" class="option" role="radio" aria-checked=chosen.to_string() disabled=true>
+                        <button type="button" class="option" role=role aria-checked=chosen.to_string() disabled=true>
                             {option.clone()}
                         </button>
                     }
@@ -111,7 +113,9 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
     let t = move || strings(shell.ui_lang.get());
     let card_id = card.id;
     let answers: Vec<RwSignal<String>> = card.questions.iter().map(|_| RwSignal::new(String::new())).collect();
-    let single_choice = card.questions.len() == 1 && !card.questions[0].options.is_empty();
+    let answered = card.answers.clone();
+    let single_choice =
+        card.questions.len() == 1 && !card.questions[0].options.is_empty() && !card.questions[0].multi_select;
     let submit = {
         let answers = answers.clone();
         move || {
@@ -122,78 +126,184 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
             act::dispatch(shell, Event::Answer { card: card_id, answers: values });
         }
     };
+    let kind_class = match card.kind {
+        CardKind::Clarify => "clarify",
+        CardKind::ConfirmAssumptions => "confirm",
+        CardKind::ChooseDesign => "choose",
+    };
     let questions = card
         .questions
         .iter()
         .enumerate()
         .map(|(qi, q)| {
             let value = answers[qi];
+            let given = answered.as_ref().and_then(|a| a.get(qi).cloned());
             let group = format!("q-{card_id}-{qi}");
+            let multi = q.multi_select;
+            let locked = given.is_some();
+            // Multi-select answers list the chosen labels one per line.
+            let is_chosen = move |label: &str, v: &str| {
+                if multi {
+                    v.lines().any(|l| l == label)
+                } else {
+                    v == label
+                }
+            };
             let options = q
                 .options
                 .iter()
-                .map(|option| {
+                .enumerate()
+                .map(|(oi, option)| {
                     let option = option.clone();
                     let label = option.clone();
                     let submit = submit.clone();
+                    let given_here = given.clone();
+                    let description = q.descriptions.get(oi).filter(|d| !d.trim().is_empty()).cloned();
+                    let check = option.clone();
                     view! {
                         <button
                             type="button"
                             class="option"
-                            role="radio"
-                            aria-checked=move || (value.get() == option).to_string()
+                            role=if multi { "checkbox" } else { "radio" }
+                            data-index=(oi + 1).to_string()
+                            aria-keyshortcuts=(oi + 1).to_string()
+                            aria-checked=move || {
+                                let shown = given_here.clone().unwrap_or_else(|| value.get());
+                                is_chosen(&check, &shown).to_string()
+                            }
+                            disabled=locked
                             on:click=move |_| {
-                                value.set(label.clone());
-                                if single_choice {
-                                    submit();
+                                if multi {
+                                    let mut chosen: Vec<String> =
+                                        value.get_untracked().lines().map(str::to_string).collect();
+                                    match chosen.iter().position(|c| *c == label) {
+                                        Some(at) => {
+                                            chosen.remove(at);
+                                        }
+                                        None => chosen.push(label.clone()),
+                                    }
+                                    value.set(chosen.join("\n"));
+                                } else {
+                                    value.set(label.clone());
+                                    if single_choice {
+                                        submit();
+                                    }
                                 }
                             }
                         >
-                            {option.clone()}
+                            <span class="option-label">{option.clone()}</span>
+                            {description.map(|d| view! { <span class="option-description">{d}</span> })}
                         </button>
                     }
                 })
                 .collect_view();
+            let show_other = q.allow_other && given.is_none();
             let other_id = format!("{group}-other");
-            let other = q.allow_other.then(|| {
-                view! {
-                    <label class="sr-only" for=other_id.clone()>{tr(shell.ui_lang, |s| s.other)}</label>
-                    <input
-                        id=other_id.clone()
-                        class="other"
-                        type="text"
-                        placeholder=move || if value.get().is_empty() { t().other_placeholder } else { "" }
-                        prop:value=move || value.get()
-                        on:input=move |ev| value.set(event_target_value(&ev))
-                    />
+            let header = q.header.clone();
+            let submit_other = submit.clone();
+            // Arrow keys move between options; number keys pick one.
+            let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+                use wasm_bindgen::JsCast;
+                let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return };
+                if target.tag_name().eq_ignore_ascii_case("input") {
+                    return;
                 }
-            });
+                let Some(set) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                let Ok(buttons) = set.query_selector_all("button.option") else { return };
+                let count = buttons.length();
+                let at = (0..count).find(|i| buttons.get(*i).is_some_and(|b| b.is_same_node(Some(&target))));
+                let key = ev.key();
+                let goto = match key.as_str() {
+                    "ArrowDown" | "ArrowRight" => at.map(|i| (i + 1) % count.max(1)).or(Some(0)),
+                    "ArrowUp" | "ArrowLeft" => at.map(|i| (i + count - 1) % count.max(1)).or(Some(0)),
+                    k if k.len() == 1 && k.chars().all(|c| c.is_ascii_digit() && c != '0') => {
+                        let n = k.parse::<u32>().unwrap_or(0);
+                        if n >= 1 && n <= count {
+                            if let Some(b) = buttons.get(n - 1).and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
+                                ev.prevent_default();
+                                let _ = b.focus();
+                                b.click();
+                            }
+                        }
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(i) = goto {
+                    if let Some(b) = buttons.get(i).and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
+                        ev.prevent_default();
+                        let _ = b.focus();
+                    }
+                }
+            };
             view! {
-                <fieldset class="question">
+                <fieldset class="question" class:multi=multi on:keydown=on_keydown>
+                    {header.map(|h| view! { <span class="question-header">{h}</span> })}
                     <legend>{q.text.clone()}</legend>
-                    <div class="options" role="radiogroup" aria-label=q.text.clone()>
+                    <Show when=move || multi && !locked>
+                        <p class="hint">{tr(shell.ui_lang, |s| s.select_all_that_apply)}</p>
+                    </Show>
+                    <div
+                        class="options"
+                        role=if multi { "group" } else { "radiogroup" }
+                        aria-label=q.text.clone()
+                    >
                         {options}
                     </div>
-                    {other}
+                    <Show when=move || show_other>
+                        <label class="sr-only" for=other_id.clone()>{tr(shell.ui_lang, |s| s.other)}</label>
+                        <input
+                            id=other_id.clone()
+                            class="other"
+                            type="text"
+                            placeholder=move || if value.get().is_empty() { t().other_placeholder } else { "" }
+                            prop:value=move || value.get()
+                            on:input=move |ev| value.set(event_target_value(&ev))
+                            on:keydown={
+                                let submit = submit_other.clone();
+                                move |ev: leptos::ev::KeyboardEvent| {
+                                    if ev.key() == "Enter" && !ev.is_composing() {
+                                        ev.prevent_default();
+                                        submit();
+                                    }
+                                }
+                            }
+                        />
+                    </Show>
+                    {given.clone().map(|a| {
+                        let shown = if a.is_empty() { strings(shell.ui_lang.get_untracked()).skipped.to_string() } else { a.replace('\n', ", ") };
+                        view! { <p class="given"><span class="given-label">{tr(shell.ui_lang, |s| s.answered)}</span>" "{shown}</p> }
+                    })}
                 </fieldset>
             }
         })
         .collect_view();
-    let submit_button = (!single_choice).then(|| {
-        view! {
-            <button class="button primary submit" type="button" on:click=move |_| submit()>
-                {tr(shell.ui_lang, |s| s.answer)}
-            </button>
-        }
-    });
+    let open = answered.is_none();
+    let submit_click = submit.clone();
     view! {
-        <div class=format!("card question-card {}", kind_class(card.kind)) data-card=card_id.to_string() data-open="true">
+        <div class=format!("card question-card {kind_class}") data-card=card_id.to_string() data-open=open.to_string()>
             <div class="card-head">
                 <h3>{tr(shell.ui_lang, |s| s.questions_title)}</h3>
                 <SourceBadge source=card.source.clone() />
             </div>
             {questions}
-            {submit_button}
+            <Show when=move || open && !single_choice>
+                <button class="button primary submit" type="button" on:click={
+                    let submit = submit_click.clone();
+                    move |_| submit()
+                }>
+                    {tr(shell.ui_lang, |s| s.answer)}
+                </button>
+            </Show>
+            <Show when=move || open && super::chat_mode::in_chat(shell)>
+                <button
+                    class="button cancel-card"
+                    type="button"
+                    on:click=move |_| act::dispatch(shell, Event::chat(crate::engine::chat::ChatAction::CancelCard { card: card_id }))
+                >
+                    {tr(shell.ui_lang, |s| s.cancel)}
+                </button>
+            </Show>
         </div>
     }
 }
@@ -217,7 +327,9 @@ pub fn DesignsView(
                 .messages
                 .iter()
                 .rev()
-                .find(|m| matches!(m.body.artifact(), Some(Artifact::DesignsPresented { .. })))
+                .find(|m| {
+                    matches!(m.body.artifact().and_then(|a| a.discussion()), Some(Artifact::DesignsPresented { .. }))
+                })
                 .map(|m| m.id);
             newest == Some(message_id) && s.can_choose_design()
         })

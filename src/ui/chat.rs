@@ -5,12 +5,14 @@ use leptos::prelude::*;
 
 use super::act;
 use super::cards::{CritiqueView, DesignsView, PlanView, QuestionCardView, SourceBadge};
+use super::chat_mode::CommandCardView;
 use super::i18n::{strings, tr};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
+use crate::engine::chat::ChatArtifact;
 use crate::engine::lang::Lang;
 use crate::engine::security::InjectionKind;
-use crate::engine::session::{Artifact, Body, Event, Message, Role};
+use crate::engine::session::{AppArtifact, Artifact, Body, Event, Message, Role};
 use crate::llm::error::failure_message;
 
 /// The conversation, newest at the bottom, scrolled into view as it grows.
@@ -89,9 +91,10 @@ pub fn MessageView(message: Message) -> impl IntoView {
         Body::Text { .. } => "text",
         Body::SecurityWarning { .. } => "security",
         Body::Clarification { .. } => "clarification",
-        Body::Artifact { artifact: Artifact::DesignsPresented { .. } } => "designs",
-        Body::Artifact { artifact: Artifact::CritiqueComplete { .. } } => "critique",
-        Body::Artifact { artifact: Artifact::PlanGenerated { .. } } => "plan",
+        Body::Artifact { artifact: AppArtifact::Discussion(Artifact::DesignsPresented { .. }) } => "designs",
+        Body::Artifact { artifact: AppArtifact::Discussion(Artifact::CritiqueComplete { .. }) } => "critique",
+        Body::Artifact { artifact: AppArtifact::Discussion(Artifact::PlanGenerated { .. }) } => "plan",
+        Body::Artifact { artifact: AppArtifact::Chat(_) } => "command",
         Body::Error { .. } => "error",
         Body::Notice { .. } => "notice",
         Body::Streaming { .. } => "streaming",
@@ -130,12 +133,17 @@ pub fn MessageView(message: Message) -> impl IntoView {
         }
         .into_any(),
         Body::Clarification { card } => view! { <QuestionCardView card /> }.into_any(),
-        Body::Artifact { artifact: Artifact::DesignsPresented { round, designs, source, changes } } => {
+        Body::Artifact { artifact: AppArtifact::Discussion(Artifact::DesignsPresented { round, designs, source, changes }) } => {
             view! { <DesignsView message_id=id round designs source changes /> }.into_any()
         }
-        Body::Artifact { artifact: Artifact::CritiqueComplete { critiques, .. } } => view! { <CritiqueView critiques /> }.into_any(),
-        Body::Artifact { artifact: Artifact::PlanGenerated { plan, selected_design, discussion_summary } } => {
+        Body::Artifact { artifact: AppArtifact::Discussion(Artifact::CritiqueComplete { critiques, .. }) } => {
+            view! { <CritiqueView critiques /> }.into_any()
+        }
+        Body::Artifact { artifact: AppArtifact::Discussion(Artifact::PlanGenerated { plan, selected_design, discussion_summary }) } => {
             view! { <PlanView plan selected_design discussion_summary /> }.into_any()
+        }
+        Body::Artifact { artifact: AppArtifact::Chat(ChatArtifact::Command { card }) } => {
+            view! { <CommandCardView message_id=id card /> }.into_any()
         }
         Body::Error { failure, fell_back, purpose } => {
             let provider = shell.provider_config(purpose);

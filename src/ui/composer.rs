@@ -136,6 +136,12 @@ pub fn Composer() -> impl IntoView {
                 </button>
             </Show>
         </form>
+        <Show when=move || super::chat_mode::in_chat(shell)>
+            <div class="composer-extras">
+                <super::chat_mode::AttachButton />
+                <super::chat_mode::ContextMeter />
+            </div>
+        </Show>
     }
 }
 
@@ -149,5 +155,6 @@ pub(super) fn purpose_label(purpose: Purpose, lang: Lang) -> &'static str {
         Purpose::Critique { .. } => lang.pick("비판 분석", "critiquing"),
         Purpose::Refine => lang.pick("설계안 수정", "revising designs"),
         Purpose::Plan => lang.pick("계획 작성", "writing the plan"),
+        Purpose::ChatTurn => lang.pick("답 작성", "answering"),
     }
 }

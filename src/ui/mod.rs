@@ -5,6 +5,7 @@ pub mod artifacts;
 pub mod calls;
 pub mod cards;
 pub mod chat;
+pub mod chat_mode;
 pub mod composer;
 pub mod export_panel;
 pub mod i18n;
@@ -38,8 +39,26 @@ pub fn App() -> impl IntoView {
             <TopBar drawer_open settings_open />
             <settings::SettingsDialog open=settings_open />
             <main class="layout">
-                <section class="conversation" aria-label=tr(shell.ui_lang, |s| s.conversation_label)>
-                    <stepper::Stepper />
+                <section
+                    class="conversation"
+                    aria-label=tr(shell.ui_lang, |s| s.conversation_label)
+                    on:dragover=move |ev: leptos::ev::DragEvent| {
+                        if chat_mode::in_chat(shell) {
+                            ev.prevent_default();
+                        }
+                    }
+                    on:drop=move |ev: leptos::ev::DragEvent| {
+                        if chat_mode::in_chat(shell) {
+                            ev.prevent_default();
+                            if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
+                                chat_mode::attach_files(shell, files);
+                            }
+                        }
+                    }
+                >
+                    <Show when=move || !chat_mode::in_chat(shell)>
+                        <stepper::Stepper />
+                    </Show>
                     <StorageAlert />
                     <chat::MessageList />
                     <composer::Composer />

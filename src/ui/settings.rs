@@ -177,6 +177,23 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                     />
                     <p class="hint">{tr(shell.ui_lang, |s| s.rounds_note)}</p>
                 </fieldset>
+                <fieldset class="endpoint chat-settings">
+                    <legend>{tr(shell.ui_lang, |s| s.chat_settings_title)}</legend>
+                    <NumberField
+                        id="chat-max-turns"
+                        label=|s| s.chat_max_turns
+                        range=(1, 100)
+                        get=move || rounds.with(|r| r.chat_max_turns)
+                        set=move |n| rounds.update(|r| r.chat_max_turns = n)
+                    />
+                    <NumberField
+                        id="context-window"
+                        label=|s| s.context_window
+                        range=(0, 2_000_000)
+                        get=move || rounds.with(|r| r.context_window.unwrap_or(0))
+                        set=move |n| rounds.update(|r| r.context_window = (n >= 256).then_some(n))
+                    />
+                </fieldset>
                 {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 <div class="dialog-actions">
                     <button class="button" type="button" on:click=move |_| close()>{tr(shell.ui_lang, |s| s.cancel)}</button>

@@ -143,6 +143,24 @@ pub fn ok(text: &str) -> LlmOutcome {
     }
 }
 
+/// A successful answer that calls tools: `(id, name, arguments)` each.
+pub fn tool_calls(text: &str, calls: &[(&str, &str, &str)]) -> LlmOutcome {
+    LlmOutcome::Ok {
+        text: text.to_string(),
+        model: "test-model".into(),
+        usage: None,
+        tool_calls: calls
+            .iter()
+            .map(|(id, name, arguments)| deliberate::engine::prompt::ToolCall {
+                id: id.to_string(),
+                name: name.to_string(),
+                arguments: arguments.to_string(),
+            })
+            .collect(),
+        refusal: false,
+    }
+}
+
 /// A failed call.
 pub fn failed(kind: deliberate::engine::call::FailureKind) -> LlmOutcome {
     LlmOutcome::Failed(LlmFailure { kind, detail: "scripted failure".into(), status: None, partial: None })
@@ -163,5 +181,6 @@ pub fn good_answer(call: &LlmCall) -> LlmOutcome {
             r#"{"weaknesses":["w"],"risks":["r"],"edge_cases":["e"],"security_concerns":["s"],"cost_concerns":["c"],"scalability_notes":["n"],"overall_score":0.7,"recommendation":"fine"}"#,
         ),
         Purpose::Plan => ok("# LLM plan\n\n1. Build it"),
+        Purpose::ChatTurn => ok("A plain answer."),
     }
 }

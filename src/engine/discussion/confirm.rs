@@ -35,7 +35,7 @@ impl Discussing<'_> {
         let lang = self.c.lang;
         let options: Vec<String> = self.d.designs.iter().map(|d| d.name.clone()).take(MAX_OPTIONS).collect();
         let text = lang.pick("어느 설계안으로 확정할까요?", "Which design shall we go with?").to_string();
-        let question = Question { text, options, allow_other: false, target: Target::Design };
+        let question = Question { text, options, allow_other: false, target: Target::Design, ..Default::default() };
         self.c.post_card(CardKind::ChooseDesign, vec![question], Source::NO_LLM, env.now);
     }
 
@@ -67,7 +67,7 @@ impl Discussing<'_> {
         self.d.plan = Some(plan.clone());
         let discussion_summary = self.discussion_summary();
         let body = Body::Artifact {
-            artifact: DiscussionArtifact::PlanGenerated { plan, selected_design, discussion_summary },
+            artifact: DiscussionArtifact::PlanGenerated { plan, selected_design, discussion_summary }.into(),
         };
         match call {
             Some(call) => self.c.say_in_place_of(call, body, env.now),

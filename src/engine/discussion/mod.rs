@@ -199,6 +199,7 @@ impl Discussion {
             Purpose::Critique { design } => x.finish_critique(design, call, outcome, env),
             Purpose::Refine => x.finish_refine(call, outcome, env),
             Purpose::Plan => x.finish_plan(call, outcome, env),
+            Purpose::ChatTurn => {}
         }
         x.drive(env, fx);
     }
@@ -250,6 +251,7 @@ impl Discussion {
             }
             Purpose::Refine => d.redo_refine = true,
             Purpose::Plan => d.plan = None,
+            Purpose::ChatTurn => {}
         }
         if let Some(card) = c.open_card().filter(|card| card.kind == CardKind::Clarify).map(|card| card.id) {
             c.close_card(card, Vec::new());

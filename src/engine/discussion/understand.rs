@@ -193,7 +193,7 @@ impl Discussing<'_> {
             }
         };
         let options = vec![self.proceed_option()];
-        let question = Question { text, options, allow_other: true, target: Target::Proceed };
+        let question = Question { text, options, allow_other: true, target: Target::Proceed, ..Default::default() };
         self.c.post_card(CardKind::ConfirmAssumptions, vec![question], self.c.heuristic(), env.now);
     }
 
@@ -260,7 +260,13 @@ impl Discussing<'_> {
                     if slot == "goal" && at_limit {
                         options = vec![self.goal_default_option()];
                     }
-                    break Some(Question { text, options, allow_other: true, target: Target::Field(field) });
+                    break Some(Question {
+                        text,
+                        options,
+                        allow_other: true,
+                        target: Target::Field(field),
+                        ..Default::default()
+                    });
                 }
                 if at_limit {
                     break None;
@@ -346,7 +352,13 @@ impl Discussing<'_> {
         for field in [Field::Goal, Field::Format, Field::Criteria, Field::Context] {
             if same_question(text, field_question(field, lang)) {
                 let options = if field == Field::Format { slot_options("format", lang) } else { Vec::new() };
-                return Question { text: text.to_string(), options, allow_other: true, target: Target::Field(field) };
+                return Question {
+                    text: text.to_string(),
+                    options,
+                    allow_other: true,
+                    target: Target::Field(field),
+                    ..Default::default()
+                };
             }
         }
         let lower = text.to_ascii_lowercase();
@@ -356,6 +368,7 @@ impl Discussing<'_> {
             options: if about_format { slot_options("format", lang) } else { Vec::new() },
             allow_other: true,
             target: if about_format { Target::Field(Field::Format) } else { Target::Free },
+            ..Default::default()
         }
     }
 

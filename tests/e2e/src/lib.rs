@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod chat_loop;
 pub mod counsel_turns;
 pub mod crisis_accuracy;
 pub mod fuzz_figures;

@@ -33,6 +33,8 @@ fn main() {
     llm_figures();
     // Chat mode (issue 9): token estimate against o200k_base.
     println!("{}", deliberate_e2e::token_accuracy::report());
+    // Chat mode: engine cost of a loop turn.
+    println!("{}", deliberate_e2e::chat_loop::report());
 }
 
 fn gzip_size(path: &Path) -> usize {

@@ -1,0 +1,442 @@
+//! The no-key assistant: with no LLM configured (or after a failed call) the chat still
+//! recognises a few common requests (deleting files, installing something, querying a
+//! database, setting up a project, checking disk usage) in Korean and English, and answers
+//! with a question card of options; a chosen option proposes a command with its danger check.
+
+use super::tools::CommandKind;
+use crate::engine::lang::Lang;
+
+/// A kind of request the no-key assistant recognises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Topic {
+    /// Delete files or folders.
+    Delete,
+    /// Install a program or package.
+    Install,
+    /// Look into a database.
+    Database,
+    /// Set up a new project.
+    Setup,
+    /// Check disk usage.
+    Disk,
+}
+
+impl Topic {
+    /// Every topic, in the order the topic card lists them.
+    pub const ALL: [Topic; 5] = [Topic::Delete, Topic::Install, Topic::Database, Topic::Setup, Topic::Disk];
+
+    /// The topic's name on the topic card.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            Topic::Delete => lang.pick("파일 삭제", "Delete files"),
+            Topic::Install => lang.pick("프로그램 설치", "Install something"),
+            Topic::Database => lang.pick("데이터베이스 조회", "Query a database"),
+            Topic::Setup => lang.pick("프로젝트 만들기", "Set up a project"),
+            Topic::Disk => lang.pick("디스크 사용량 확인", "Check disk usage"),
+        }
+    }
+}
+
+/// Keywords per topic, checked in this order (disk before delete: "디스크 정리" is about space).
+/// Korean words carry an English gloss.
+const KEYWORDS: &[(Topic, &[&str])] = &[
+    (
+        Topic::Disk,
+        &[
+            "disk usage",
+            "disk space",
+            "free space",
+            "storage",
+            "df -h",
+            "du -sh",
+            "디스크",    // disk
+            "용량",      // capacity
+            "저장 공간", // storage space
+        ],
+    ),
+    (
+        Topic::Database,
+        &[
+            "database",
+            "sql",
+            "postgres",
+            "mysql",
+            "sqlite",
+            "table",
+            "query",
+            "데이터베이스", // database
+            "db",
+            "테이블", // table
+            "쿼리",   // query
+        ],
+    ),
+    (
+        Topic::Delete,
+        &[
+            "delete", "remove", "clean up", "cleanup", "rm ", "erase", "삭제", // deletion
+            "지우", // erase (stem)
+            "지워", // erase (conjugated)
+            "없애", // get rid of
+            "정리", // tidy up
+        ],
+    ),
+    (
+        Topic::Install,
+        &[
+            "install",
+            "setup tool",
+            "apt-get",
+            "brew ",
+            "pip ",
+            "npm i",
+            "설치", // installation
+            "깔아", // install (colloquial)
+            "깔고", // install (colloquial)
+        ],
+    ),
+    (
+        Topic::Setup,
+        &[
+            "set up a project",
+            "setup a project",
+            "new project",
+            "scaffold",
+            "bootstrap",
+            "initialize",
+            "init ",
+            "프로젝트", // project
+            "초기화",   // initialize
+            "세팅",     // setting up
+        ],
+    ),
+];
+
+/// The topic a message is about, if the no-key assistant knows it.
+pub fn recognise(text: &str) -> Option<Topic> {
+    let lower = format!("{} ", text.to_lowercase());
+    KEYWORDS.iter().find(|(_, words)| words.iter().any(|w| contains_word(&lower, w))).map(|(topic, _)| *topic)
+}
+
+/// True when `word` occurs in `text`; short ASCII words (like "db" or "sql") must stand alone.
+fn contains_word(text: &str, word: &str) -> bool {
+    if !word.is_ascii() || word.len() > 4 || word.ends_with(' ') {
+        return text.contains(word);
+    }
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric()) && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+/// One option of a no-key question card, with the command choosing it proposes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The option's label.
+    pub label: String,
+    /// What choosing it means.
+    pub description: String,
+    /// The command to propose, and whether it is shell or SQL.
+    pub command: (String, CommandKind),
+    /// Why the command helps.
+    pub why: String,
+}
+
+/// What the no-key assistant offers for a topic: its intro, question, and choices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    /// The opening text (it says it is the no-key assistant).
+    pub intro: String,
+    /// A short header for the question card.
+    pub header: String,
+    /// The question.
+    pub question: String,
+    /// The options.
+    pub choices: Vec<Choice>,
+}
+
+/// The words after "install" (or before "설치"), as the package to install; `<package>` if none.
+fn package_name(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let clean =
+        |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '.').to_string();
+    let valid = |w: &String| !w.is_empty() && w.is_ascii() && w.len() <= 40;
+    for (i, w) in words.iter().enumerate() {
+        let lw = w.to_lowercase();
+        if lw == "install" || lw == "installing" {
+            if let Some(next) = words.get(i + 1).map(|n| clean(n)).filter(valid) {
+                if !["a", "the", "some", "my"].contains(&next.to_lowercase().as_str()) {
+                    return next;
+                }
+                if let Some(after) = words.get(i + 2).map(|n| clean(n)).filter(valid) {
+                    return after;
+                }
+            }
+        }
+        if w.contains("설치") && i > 0 {
+            // "docker 설치해 줘", "docker를 설치": the word before, particles removed.
+            let before = clean(words[i - 1].trim_end_matches(['을', '를']));
+            if valid(&before) {
+                return before;
+            }
+        }
+    }
+    "<package>".to_string()
+}
+
+fn choice(label: &str, description: &str, command: &str, kind: CommandKind, why: &str) -> Choice {
+    Choice {
+        label: label.to_string(),
+        description: description.to_string(),
+        command: (command.to_string(), kind),
+        why: why.to_string(),
+    }
+}
+
+/// The intro every no-key answer starts with.
+pub fn intro(lang: Lang) -> &'static str {
+    lang.pick(
+        "키 없이 동작하는 기본 도우미입니다(LLM을 쓰지 않습니다). 자주 하는 요청 몇 가지만 알아듣고, 선택지와 실행할 명령을 제안합니다. 설정에서 API 키를 넣으면 모델이 직접 답합니다.",
+        "I am the no-key assistant (no LLM is used): I recognise a few common requests and offer choices and commands to run. Add an API key in Settings and a model answers instead.",
+    )
+}
+
+/// The offer for a topic, in `lang`; `text` is the user's request (for a package name).
+pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
+    use CommandKind::{Shell, Sql};
+    let ko = lang == Lang::Ko;
+    let t = |k: &'static str, e: &'static str| if ko { k } else { e };
+    let (header, question, choices) = match topic {
+        Topic::Delete => (
+            t("삭제 대상", "Delete"),
+            t("무엇을 지울까요?", "What should be deleted?"),
+            vec![
+                choice(
+                    t("빌드 결과물", "Build output"),
+                    t("./build 폴더 전체를 지웁니다", "Removes the whole ./build folder"),
+                    "rm -rf ./build",
+                    Shell,
+                    t("빌드 폴더를 통째로 지웁니다.", "Deletes the build folder and everything in it."),
+                ),
+                choice(
+                    t("오래된 로그", "Old logs"),
+                    t("7일 지난 .log 파일을 먼저 목록으로 봅니다", "Lists .log files older than 7 days first"),
+                    "find ./logs -name '*.log' -mtime +7 -print",
+                    Shell,
+                    t("지우기 전에 대상 파일을 확인합니다.", "Shows which files would go before anything is deleted."),
+                ),
+                choice(
+                    t("도커 찌꺼기", "Docker leftovers"),
+                    t("멈춘 컨테이너와 쓰지 않는 이미지", "Stopped containers and unused images"),
+                    "docker system prune",
+                    Shell,
+                    t("도커가 쓰지 않는 자원을 정리합니다.", "Frees space Docker no longer uses."),
+                ),
+            ],
+        ),
+        Topic::Install => {
+            let pkg = package_name(text);
+            let cmd = |prefix: &str| format!("{prefix} {pkg}");
+            (
+                t("설치 방법", "Install"),
+                t("어떤 패키지 관리자를 쓰나요?", "Which package manager do you use?"),
+                vec![
+                    choice(
+                        "apt",
+                        t("Debian/Ubuntu", "Debian/Ubuntu"),
+                        &cmd("sudo apt-get install"),
+                        Shell,
+                        t("시스템 패키지로 설치합니다.", "Installs it as a system package."),
+                    ),
+                    choice(
+                        "Homebrew",
+                        "macOS",
+                        &cmd("brew install"),
+                        Shell,
+                        t("Homebrew로 설치합니다.", "Installs it with Homebrew."),
+                    ),
+                    choice(
+                        "npm",
+                        t("Node.js 패키지", "Node.js package"),
+                        &cmd("npm install"),
+                        Shell,
+                        t("현재 프로젝트에 설치합니다.", "Installs it into the current project."),
+                    ),
+                    choice(
+                        "pip",
+                        t("파이썬 패키지", "Python package"),
+                        &cmd("python3 -m pip install"),
+                        Shell,
+                        t("파이썬 환경에 설치합니다.", "Installs it into the Python environment."),
+                    ),
+                ],
+            )
+        }
+        Topic::Database => (
+            t("데이터베이스", "Database"),
+            t(
+                "어떤 데이터베이스인가요? 먼저 테이블 목록을 봅니다.",
+                "Which database is it? We start by listing its tables.",
+            ),
+            vec![
+                choice(
+                    "PostgreSQL",
+                    "psql",
+                    "psql -d mydb -c '\\dt'",
+                    Shell,
+                    t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
+                ),
+                choice(
+                    "MySQL",
+                    "mysql",
+                    "SHOW TABLES;",
+                    Sql,
+                    t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
+                ),
+                choice(
+                    "SQLite",
+                    "sqlite3",
+                    "sqlite3 app.db '.tables'",
+                    Shell,
+                    t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
+                ),
+            ],
+        ),
+        Topic::Setup => (
+            t("프로젝트", "Project"),
+            t("어떤 종류의 프로젝트인가요?", "What kind of project is it?"),
+            vec![
+                choice(
+                    "Rust",
+                    "cargo",
+                    "cargo new my-app",
+                    Shell,
+                    t("새 Rust 프로젝트를 만듭니다.", "Creates a new Rust project."),
+                ),
+                choice(
+                    "Node.js",
+                    "npm",
+                    "mkdir my-app && cd my-app && npm init -y",
+                    Shell,
+                    t("새 Node.js 프로젝트를 만듭니다.", "Creates a new Node.js project."),
+                ),
+                choice(
+                    "Python",
+                    "venv",
+                    "mkdir my-app && cd my-app && python3 -m venv .venv",
+                    Shell,
+                    t(
+                        "가상 환경이 있는 파이썬 프로젝트를 만듭니다.",
+                        "Creates a Python project with a virtual environment.",
+                    ),
+                ),
+            ],
+        ),
+        Topic::Disk => (
+            t("디스크", "Disk"),
+            t("어디의 사용량을 볼까요?", "Where should I look at usage?"),
+            vec![
+                choice(
+                    t("전체 디스크", "Whole disk"),
+                    t("마운트별 여유 공간", "Free space per mount"),
+                    "df -h",
+                    Shell,
+                    t("디스크별 여유 공간을 봅니다.", "Shows free space per disk."),
+                ),
+                choice(
+                    t("이 폴더", "This folder"),
+                    t("하위 폴더별 크기", "Size of each subfolder"),
+                    "du -sh ./* | sort -h",
+                    Shell,
+                    t("어느 폴더가 큰지 봅니다.", "Shows which folders are large."),
+                ),
+                choice(
+                    t("홈 폴더", "Home folder"),
+                    t("홈 아래 폴더별 크기", "Size of each folder in home"),
+                    "du -sh ~/* | sort -h",
+                    Shell,
+                    t("홈 폴더에서 큰 것을 찾습니다.", "Finds what is large in your home folder."),
+                ),
+            ],
+        ),
+    };
+    Offer { intro: intro(lang).to_string(), header: header.to_string(), question: question.to_string(), choices }
+}
+
+/// What the no-key assistant says back once the user reports a command's outcome.
+pub fn after_command(outcome: &super::tools::CommandOutcome, lang: Lang) -> String {
+    use super::tools::CommandOutcome::*;
+    match outcome {
+        Output(text) => {
+            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+            let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+            let last = crate::engine::lang::clip(last, 120);
+            match lang {
+                Lang::Ko => format!("결과를 받았습니다: {lines}줄, 마지막 줄은 `{last}` 입니다. 키 없이 동작하는 도우미라 내용을 해석하지는 못합니다. 다른 일이 필요하면 말씀해 주세요."),
+                Lang::En => format!("Got the output: {lines} line(s), the last one `{last}`. As the no-key assistant I cannot interpret it; tell me what else you need."),
+            }
+        }
+        Failed(_) => lang
+            .pick(
+                "실패했군요. 흔한 원인: 권한 부족(sudo가 필요한지), 명령이 설치되지 않음, 경로가 다름. 경로나 이름을 바꿔 다시 해 보세요.",
+                "It failed. Common causes: missing permissions (is sudo needed?), the program is not installed, or the path differs. Adjust the path or name and try again.",
+            )
+            .to_string(),
+        Declined => lang.pick("알겠습니다. 아무것도 실행하지 않았습니다.", "Understood; nothing was run.").to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn recognises_topics_in_both_languages() {
+        let cases: &[(&str, Option<Topic>)] = &[
+            ("please delete the old build files", Some(Topic::Delete)),
+            ("빌드 폴더 좀 지워 줘", Some(Topic::Delete)),
+            ("install docker", Some(Topic::Install)),
+            ("도커 설치해 줘", Some(Topic::Install)),
+            ("show me the tables in my postgres database", Some(Topic::Database)),
+            ("DB에서 사용자 목록 보고 싶어", Some(Topic::Database)),
+            ("set up a project for my new app", Some(Topic::Setup)),
+            ("새 프로젝트 세팅하고 싶어", Some(Topic::Setup)),
+            ("how much disk space is left?", Some(Topic::Disk)),
+            ("디스크 용량 확인", Some(Topic::Disk)),
+            ("what a nice day", None),
+            ("오늘 점심 뭐 먹지", None),
+            ("my feedback is good", None),
+            ("dbx is a tool", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(recognise(text), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn install_offers_name_the_package() {
+        assert_eq!(package_name("please install ripgrep"), "ripgrep");
+        assert_eq!(package_name("install the jq tool"), "jq");
+        assert_eq!(package_name("docker를 설치해 줘"), "docker");
+        assert_eq!(package_name("설치 좀"), "<package>");
+        let offer = offer(Topic::Install, "install ripgrep", Lang::En);
+        assert!(offer.choices.iter().any(|c| c.command.0 == "brew install ripgrep"));
+    }
+
+    #[test]
+    fn every_offer_has_two_to_ten_choices_and_says_it_is_the_no_key_assistant() {
+        for lang in [Lang::Ko, Lang::En] {
+            for topic in Topic::ALL {
+                let o = offer(topic, "", lang);
+                assert!((2..=10).contains(&o.choices.len()), "{topic:?}");
+                assert!(o.intro.contains(lang.pick("키 없이", "no-key")));
+            }
+        }
+        let delete = offer(Topic::Delete, "", Lang::En);
+        assert!(crate::engine::danger::assess(&delete.choices[0].command.0).is_some(), "rm -rf is flagged");
+        assert!(crate::engine::danger::assess(&delete.choices[1].command.0).is_none(), "listing is safe");
+    }
+}

@@ -1,0 +1,252 @@
+//! The chat mode's own UI: the command card (Copy, paste the output, "it failed", decline,
+//! and a confirmation first for a dangerous command), the attach button and drag-and-drop,
+//! the context meter under the composer, and the chat's section of the artifacts pane.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use super::cards::SourceBadge;
+use super::i18n::{strings, tr};
+use super::shell::Shell;
+use crate::engine::chat::tools::CommandOutcome;
+use crate::engine::chat::{ChatAction, CommandCard, CommandState};
+use crate::engine::session::{Event, ModeKind};
+use crate::engine::tokens::BudgetLevel;
+
+/// Largest file the attach button reads, in bytes.
+const MAX_FILE_BYTES: f64 = 2_000_000.0;
+
+/// A command the assistant proposes for the user to run on their own machine.
+#[component]
+pub fn CommandCardView(message_id: u32, card: CommandCard) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let output = RwSignal::new(String::new());
+    let copied = RwSignal::new(false);
+    let done = move |outcome: CommandOutcome| {
+        move |_| shell.dispatch(Event::chat(ChatAction::CommandDone { message: message_id, outcome: outcome.clone() }))
+    };
+    let danger = card.danger;
+    let needs_confirm = danger.is_some() && card.state == CommandState::Open;
+    let can_copy = card.can_copy();
+    let open = card.is_open();
+    let command = card.command.clone();
+    let copy = move |_| {
+        let _ = window().navigator().clipboard().write_text(&command);
+        copied.set(true);
+    };
+    let send_output = move |_| {
+        shell.dispatch(Event::chat(ChatAction::CommandDone {
+            message: message_id,
+            outcome: CommandOutcome::Output(output.get_untracked()),
+        }))
+    };
+    let send_failed = move |_| {
+        shell.dispatch(Event::chat(ChatAction::CommandDone {
+            message: message_id,
+            outcome: CommandOutcome::Failed(output.get_untracked()),
+        }))
+    };
+    type Pick = fn(&super::i18n::Strings) -> &'static str;
+    let state_label: Option<Pick> = match &card.state {
+        CommandState::Done { outcome: CommandOutcome::Output(_) } => Some(|s| s.command_ran),
+        CommandState::Done { outcome: CommandOutcome::Failed(_) } => Some(|s| s.command_failed),
+        CommandState::Done { outcome: CommandOutcome::Declined } => Some(|s| s.command_declined),
+        _ => None,
+    };
+    let output_id = format!("output-{message_id}");
+    view! {
+        <div
+            class="card command-card"
+            class:dangerous=danger.is_some()
+            data-open=open.to_string()
+            data-danger=danger.is_some().to_string()
+        >
+            <div class="card-head">
+                <h3>{move || if danger.is_some() { t().danger_title } else { t().command_title }}</h3>
+                <SourceBadge source=card.source.clone() />
+            </div>
+            <p class="why">{card.why.clone()}</p>
+            <pre class="command"><code>{card.command.clone()}</code></pre>
+            {danger.map(|d| view! { <p class="danger-reason" role="alert">"⚠ "{move || d.message(shell.ui_lang.get())}</p> })}
+            {state_label.map(|label| view! { <p class="command-state" role="status">{tr(shell.ui_lang, label)}</p> })}
+            <Show when=move || needs_confirm>
+                <div class="command-actions">
+                    <button
+                        class="button danger confirm-danger"
+                        type="button"
+                        on:click=move |_| shell.dispatch(Event::chat(ChatAction::ConfirmCommand { message: message_id }))
+                    >
+                        {tr(shell.ui_lang, |s| s.confirm_danger)}
+                    </button>
+                    <button class="button decline" type="button" on:click=done(CommandOutcome::Declined)>
+                        {tr(shell.ui_lang, |s| s.decline)}
+                    </button>
+                </div>
+            </Show>
+            <Show when=move || can_copy>
+                <div class="command-actions">
+                    <button class="button copy" type="button" on:click=copy.clone()>
+                        {move || if copied.get() { t().copied } else { t().copy }}
+                    </button>
+                    <button class="button decline" type="button" on:click=done(CommandOutcome::Declined)>
+                        {tr(shell.ui_lang, |s| s.decline)}
+                    </button>
+                </div>
+                <label class="output-label" for=output_id.clone()>{tr(shell.ui_lang, |s| s.output_label)}</label>
+                <textarea
+                    id=output_id.clone()
+                    class="command-output"
+                    rows="4"
+                    prop:value=move || output.get()
+                    on:input=move |ev| output.set(event_target_value(&ev))
+                ></textarea>
+                <div class="command-actions">
+                    <button class="button primary send-output" type="button" on:click=send_output>
+                        {tr(shell.ui_lang, |s| s.send_output)}
+                    </button>
+                    <button class="button it-failed" type="button" on:click=send_failed>
+                        {tr(shell.ui_lang, |s| s.it_failed)}
+                    </button>
+                </div>
+            </Show>
+        </div>
+    }
+}
+
+/// Reads the text files of a file list and attaches each to the chat; binary or huge
+/// files are skipped.
+pub fn attach_files(shell: Shell, files: web_sys::FileList) {
+    for i in 0..files.length() {
+        let Some(file) = files.get(i) else { continue };
+        if file.size() > MAX_FILE_BYTES {
+            continue;
+        }
+        let name = file.name();
+        let promise = file.text();
+        spawn_local(async move {
+            let Ok(value) = wasm_bindgen_futures::JsFuture::from(promise).await else { return };
+            let Some(text) = value.as_string() else { return };
+            if text.contains('\0') {
+                return;
+            }
+            shell.dispatch(Event::chat(ChatAction::Attach { name, text }));
+        });
+    }
+}
+
+/// The attach button (a file input for text files), shown in chat mode.
+#[component]
+pub fn AttachButton() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        if let Some(files) = input.files() {
+            attach_files(shell, files);
+        }
+        input.set_value("");
+    };
+    view! {
+        <label class="button attach" title=tr(shell.ui_lang, |s| s.drop_hint)>
+            {tr(shell.ui_lang, |s| s.attach)}
+            <input
+                class="sr-only attach-input"
+                type="file"
+                multiple
+                accept="text/*,.txt,.md,.csv,.json,.log,.rs,.py,.js,.ts,.toml,.yaml,.yml,.sql,.sh,.ini,.conf,.xml,.html,.css"
+                on:change=on_change
+            />
+        </label>
+    }
+}
+
+/// The context meter: tokens used of the model's window, with the 80 % warning.
+#[component]
+pub fn ContextMeter() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let meter = Memo::new(move |_| shell.session.with(|s| s.chat_meter()));
+    move || {
+        meter.get().map(|m| {
+            let warn = m.level != BudgetLevel::Comfortable;
+            let width = m.percent.min(100);
+            view! {
+                <div class="context-meter" class:warn=warn data-percent=m.percent.to_string()>
+                    <span class="meter-label">{tr(shell.ui_lang, |s| s.meter_label)}</span>
+                    <div
+                        class="meter-bar"
+                        role="meter"
+                        aria-valuemin="0"
+                        aria-valuemax="100"
+                        aria-valuenow=m.percent.to_string()
+                        aria-label=tr(shell.ui_lang, |s| s.meter_label)
+                    >
+                        <span style=format!("width: {width}%")></span>
+                    </div>
+                    <span class="meter-value">{format!("{} / {} · {}%", m.used, m.window, m.percent)}</span>
+                    {warn.then(|| view! { <p class="meter-warning" role="status">{tr(shell.ui_lang, |s| s.meter_warning)}</p> })}
+                </div>
+            }
+        })
+    }
+}
+
+/// True while the session is in chat mode.
+pub fn in_chat(shell: Shell) -> bool {
+    shell.session.with(|s| s.mode_kind() == ModeKind::Chat)
+}
+
+/// The chat's section of the artifacts pane: attachments, tool calls made, and undo.
+#[component]
+pub fn ChatPanel() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let t = move || strings(shell.ui_lang.get());
+    let chat = Memo::new(move |_| {
+        shell.session.with(|s| {
+            s.chat().map(|c| {
+                let files: Vec<(String, usize)> =
+                    c.attachments.iter().map(|a| (a.name.clone(), a.text.chars().count())).collect();
+                let tools: Vec<(String, String, bool)> =
+                    c.tool_log.iter().map(|u| (u.tool.clone(), u.summary.clone(), u.ok)).collect();
+                (files, tools, c.can_undo())
+            })
+        })
+    });
+    move || {
+        chat.get().map(|(files, tools, can_undo)| {
+            view! {
+                <section class="panel chat-panel" aria-labelledby="chat-panel-title">
+                    <div class="panel-head">
+                        <h2 id="chat-panel-title">{tr(shell.ui_lang, |s| s.chat_title)}</h2>
+                    </div>
+                    <h3>{tr(shell.ui_lang, |s| s.attachments_title)}</h3>
+                    {if files.is_empty() {
+                        view! { <p class="empty">{t().no_attachments}</p> }.into_any()
+                    } else {
+                        view! {
+                            <ul class="attachments">
+                                {files.into_iter().map(|(name, chars)| view! { <li data-name=name.clone()>{format!("{name} · {chars}")}</li> }).collect_view()}
+                            </ul>
+                        }
+                        .into_any()
+                    }}
+                    <h3>{tr(shell.ui_lang, |s| s.tool_calls_title)}</h3>
+                    <ul class="tool-calls">
+                        {tools
+                            .into_iter()
+                            .map(|(tool, summary, ok)| {
+                                let name = tool.clone();
+                                view! { <li class:failed=!ok data-tool=name><code>{tool}</code>" "{summary}</li> }
+                            })
+                            .collect_view()}
+                    </ul>
+                    {can_undo.then(|| view! {
+                        <button class="button undo-reset" type="button" on:click=move |_| shell.dispatch(Event::chat(ChatAction::Undo))>
+                            {tr(shell.ui_lang, |s| s.undo_reset)}
+                        </button>
+                    })}
+                </section>
+            }
+        })
+    }
+}

@@ -1,0 +1,160 @@
+//! The chat mode in the browser: a whole tool loop against the mock LLM in both wire formats
+//! (a question card answered by keyboard, a dangerous command confirmed and one declined, an
+//! attachment read and cut, the context meter past 80 %), and the no-key assistant.
+
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing, ScriptedReply, ScriptedToolCall};
+use serde_json::{json, Value};
+
+/// One Chromium at a time: the machine has two cores.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+fn one_browser() -> MutexGuard<'static, ()> {
+    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+const KEY: &str = "test-key-not-secret";
+
+fn settings(kind: &str, base_url: &str) -> (Value, Value) {
+    (
+        json!({
+            "enabled": true,
+            "designer": { "kind": kind, "base_url": base_url, "model": "mock-small" },
+            "separate_critic": false,
+            "critic": { "kind": kind, "base_url": base_url, "model": "mock-small" },
+            "remember_keys": true,
+            "timeout_secs": 10
+        }),
+        json!({ "designer": KEY, "critic": KEY }),
+    )
+}
+
+fn tool(name: &str, arguments: Value) -> ScriptedReply {
+    ScriptedReply {
+        role: Some("chat".into()),
+        reply: Value::Null,
+        tool_calls: vec![ScriptedToolCall { name: name.into(), arguments }],
+    }
+}
+
+fn has(page: &AppPage, css: &str) -> bool {
+    page.browser.try_find(css).ok().flatten().is_some()
+}
+
+fn tool_loop(kind: &str) {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: Some(KEY.to_string()), pacing: Pacing::default() })
+        .expect("mock starts");
+    let (s, k) = settings(kind, &mock.base_url());
+    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
+    // A 4,096-token window, so that reading a long file fills the meter past 80 %.
+    page.browser
+        .execute(
+            "localStorage.setItem('deliberate.discussion', arguments[0]); return true;",
+            vec![Value::String(
+                json!({"max_rounds": 5, "alignment_rounds": 3, "strict": false, "context_window": 4096}).to_string(),
+            )],
+        )
+        .unwrap();
+    page.start_over().unwrap();
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+
+    // Attach a 25,000-character log through the file input.
+    let dir = std::env::temp_dir().join(format!("deliberate-chat-{kind}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("build.log");
+    let log: String = (0..2_500).map(|i| format!("line {i:04}\n")).collect();
+    std::fs::write(&file, &log).unwrap();
+    page.browser.find(".attach-input").unwrap().send_keys(file.to_str().unwrap()).unwrap();
+    page.browser.wait_for_text(".chat-panel .attachments", "build.log", STEP).unwrap();
+
+    mock.push_script(tool(
+        "AskUserQuestion",
+        json!({"questions": [{"header": "Target", "question": "What should be cleaned?",
+            "options": [{"label": "Cache", "description": "the cache folder"}, {"label": "Build", "description": "./build"}]}]}),
+    ));
+    mock.push_script(tool("propose_command", json!({"command": "rm -rf ./build", "why": "Removes the build output."})));
+    mock.push_script(tool("propose_command", json!({"command": "git reset --hard", "why": "Drops local changes."})));
+    mock.push_script(tool("read_attachment", json!({"name": "build.log"})));
+    mock.push_script(ScriptedReply::text(Some("chat"), "All done: the build folder is gone."));
+
+    page.send("clean up my project").unwrap();
+    // The question card, answered by keyboard: "2" picks the second option.
+    let option = page.browser.wait_for_element(".question-card[data-open=true] .option", STEP).unwrap();
+    assert!(page
+        .browser
+        .find(".question-card .question-header")
+        .unwrap()
+        .text()
+        .unwrap()
+        .to_lowercase()
+        .contains("target"));
+    option.send_keys("2").unwrap();
+
+    // A dangerous command: no Copy until confirmed.
+    page.browser.wait_for_element(".command-card[data-open=true][data-danger=true]", STEP).unwrap();
+    assert!(!has(&page, ".command-card[data-open=true] .copy"), "Copy waits for the confirmation");
+    assert!(page.browser.find(".command-card[data-open=true] .danger-reason").unwrap().text().unwrap().len() > 5);
+    page.screenshot("chat-01-danger").unwrap();
+    page.browser.find(".command-card[data-open=true] .confirm-danger").unwrap().click().unwrap();
+    page.browser.wait_for_element(".command-card[data-open=true] .copy", STEP).unwrap();
+    page.browser.find(".command-card[data-open=true] .command-output").unwrap().send_keys("removed ./build").unwrap();
+    page.browser.find(".command-card[data-open=true] .send-output").unwrap().click().unwrap();
+
+    // The second dangerous command is declined.
+    page.browser
+        .wait_for(STEP, "the second command card", |b| {
+            Ok(b.try_find(".command-card[data-open=true] .confirm-danger")?.is_some().then_some(()))
+        })
+        .unwrap();
+    page.browser.find(".command-card[data-open=true] .decline").unwrap().click().unwrap();
+
+    page.browser.wait_for_text(".messages", "All done", STEP).unwrap();
+    page.browser.wait_for_element(".context-meter.warn", STEP).unwrap();
+    page.screenshot(&format!("chat-02-done-{kind}")).unwrap();
+
+    let requests: Vec<_> = mock.requests().into_iter().filter(|r| r.role.as_deref() == Some("chat")).collect();
+    assert_eq!(requests.len(), 5, "five model turns");
+    let body = |i: usize| requests[i].body.to_string();
+    assert!(body(0).contains("AskUserQuestion"), "the tools are offered");
+    assert!(body(1).contains("the user chose: Build"), "the card's answer is the tool result");
+    assert!(body(2).contains("removed ./build"), "the pasted output is the tool result");
+    assert!(body(3).contains("declined"), "the model is told of the decline");
+    assert!(body(4).contains("characters cut") && body(4).contains("offset=6000"), "the read is cut");
+}
+
+#[test]
+fn a_tool_loop_runs_against_the_mock_in_the_openai_format() {
+    tool_loop("openai");
+}
+
+#[test]
+fn a_tool_loop_runs_against_the_mock_in_the_anthropic_format() {
+    tool_loop("anthropic");
+}
+
+#[test]
+fn the_no_key_assistant_asks_with_cards_and_checks_commands_in_korean() {
+    let _one = one_browser();
+    let page = AppPage::open("ko-KR").expect("the page opens");
+    page.send("/mode 채팅").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    page.send("빌드 폴더 좀 지워 줘").unwrap();
+    page.browser.wait_for_text(".messages", "키 없이", STEP).unwrap();
+    page.browser.wait_for_element(".question-card[data-open=true]", STEP).unwrap();
+    page.click_text(".question-card[data-open=true] .option-label", "빌드 결과물").unwrap();
+    page.browser.wait_for_element(".command-card[data-open=true][data-danger=true]", STEP).unwrap();
+    assert!(!has(&page, ".command-card[data-open=true] .copy"));
+    page.browser.find(".command-card[data-open=true] .confirm-danger").unwrap().click().unwrap();
+    page.browser.wait_for_element(".command-card[data-open=true] .copy", STEP).unwrap();
+    page.browser.find(".command-card[data-open=true] .it-failed").unwrap().click().unwrap();
+    page.browser.wait_for_text(".messages", "실패했군요", STEP).unwrap();
+    let meter = page.browser.find(".context-meter .meter-value").unwrap().text().unwrap();
+    assert!(meter.contains(" / 8192"), "{meter}");
+    std::thread::sleep(Duration::from_millis(200));
+    page.screenshot("chat-03-no-key-ko").unwrap();
+}
