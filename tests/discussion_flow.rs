@@ -676,9 +676,9 @@ fn modes_that_have_not_landed_say_so_and_change_nothing() {
     assert!(said(&d).contains("not available yet"), "{}", said(&d));
     assert_eq!(d.session.messages.len(), count + 1);
 
-    d.say("/mode counseling");
-    assert!(said(&d).starts_with("Counseling mode is not available yet"), "{}", said(&d));
-    d.say("/mode 상담");
+    d.say("/mode chat");
+    assert!(said(&d).starts_with("Chat mode is not available yet"), "{}", said(&d));
+    d.say("/mode 채팅");
     assert!(said(&d).contains("not available yet"));
     d.say("/mode teleport");
     assert!(said(&d).contains("Usage: /mode"), "{}", said(&d));

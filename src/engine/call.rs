@@ -36,6 +36,15 @@ pub enum Purpose {
     Refine,
     /// The implementation plan (PLAN).
     Plan,
+    // Counseling (seed 004).
+    /// Task Completion Checker: is the current task done?
+    CounselChecker,
+    /// User State Detector: emotion, resistance, engagement, topic change.
+    CounselDetector,
+    /// The counselor's reply (streamed).
+    CounselReply,
+    /// The supervisor's review every 3rd user message (background).
+    CounselSupervisor,
 }
 
 impl LlmRole {
@@ -52,7 +61,7 @@ impl Purpose {
     /// Who answers calls made for this purpose.
     pub fn role(self) -> LlmRole {
         match self {
-            Purpose::Critique { .. } => LlmRole::Critic,
+            Purpose::Critique { .. } | Purpose::CounselSupervisor => LlmRole::Critic,
             _ => LlmRole::Designer,
         }
     }

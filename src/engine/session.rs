@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
 use super::core::{self, CardId, Conversation, Effects, Endpoint, Mode};
+use super::counsel::flow::CounselMode;
 use super::critique::Critique;
 use super::discussion::{Discussion, DiscussionAction, DiscussionArtifact};
 use super::lang::Lang;
@@ -96,7 +97,7 @@ impl ModeKind {
 
     /// True once the mode has landed in this build.
     pub fn available(self) -> bool {
-        matches!(self, ModeKind::Discussion)
+        matches!(self, ModeKind::Discussion | ModeKind::Counseling)
     }
 }
 
@@ -105,6 +106,8 @@ impl ModeKind {
 #[serde(tag = "mode", rename_all = "snake_case")]
 pub enum AppMode {
     Discussion(Discussion),
+    /// Seed 004's counseling.
+    Counseling(CounselMode),
 }
 
 /// User events that belong to a mode, or switch modes.
@@ -149,6 +152,7 @@ impl Mode for AppMode {
         }
         match self {
             AppMode::Discussion(d) => d.on_message(c, text, env, fx),
+            AppMode::Counseling(m) => m.on_message(c, text, env, fx),
         }
     }
 
@@ -162,6 +166,8 @@ impl Mode for AppMode {
     ) {
         match self {
             AppMode::Discussion(d) => d.on_answer(c, card, answers, env, fx),
+            // Counseling posts no cards.
+            AppMode::Counseling(_) => {}
         }
     }
 
@@ -169,36 +175,42 @@ impl Mode for AppMode {
         match (self, action) {
             (mode, AppAction::SwitchMode { to }) => mode.switch(c, to, env),
             (AppMode::Discussion(d), AppAction::Discussion(action)) => d.on_action(c, action, env, fx),
+            (AppMode::Counseling(_), AppAction::Discussion(_)) => {}
         }
     }
 
     fn on_result(&mut self, c: &mut Conversation<Self>, done: core::Settled<Self>, env: &Env, fx: &mut Effects<Self>) {
         match self {
             AppMode::Discussion(d) => d.on_result(c, done, env, fx),
+            AppMode::Counseling(m) => m.on_result(c, done, env, fx),
         }
     }
 
     fn advance(&mut self, c: &mut Conversation<Self>, env: &Env, fx: &mut Effects<Self>) {
         match self {
             AppMode::Discussion(d) => d.advance(c, env, fx),
+            AppMode::Counseling(m) => m.advance(c, env, fx),
         }
     }
 
     fn can_retry(&self, c: &Conversation<Self>, purpose: Purpose) -> bool {
         match self {
             AppMode::Discussion(d) => d.can_retry(c, purpose),
+            AppMode::Counseling(m) => m.can_retry(purpose),
         }
     }
 
     fn reset_step(&mut self, c: &mut Conversation<Self>, purpose: Purpose) {
         match self {
             AppMode::Discussion(d) => d.reset_step(c, purpose),
+            AppMode::Counseling(m) => m.reset_step(purpose),
         }
     }
 
     fn restart(&mut self, c: &mut Conversation<Self>, env: &Env) {
         match self {
             AppMode::Discussion(d) => d.restart(c, env),
+            AppMode::Counseling(m) => m.restart(c, env),
         }
     }
 }
@@ -208,6 +220,7 @@ impl AppMode {
     pub fn kind(&self) -> ModeKind {
         match self {
             AppMode::Discussion(_) => ModeKind::Discussion,
+            AppMode::Counseling(_) => ModeKind::Counseling,
         }
     }
 
@@ -239,14 +252,30 @@ impl AppMode {
         if !to.available() {
             let t = match lang {
                 Lang::Ko => {
-                    format!("{} 모드는 아직 준비되지 않았습니다. 지금은 논의 모드만 쓸 수 있습니다.", to.label(lang))
+                    format!("{} 모드는 아직 준비되지 않았습니다.", to.label(lang))
                 }
                 Lang::En => {
-                    format!("{} mode is not available yet; only discussion mode works for now.", to.label(lang))
+                    format!("{} mode is not available yet.", to.label(lang))
                 }
             };
             c.notice(t, env.now);
+            return;
         }
+        if c.is_busy() {
+            let t = lang.pick(
+                "진행 중인 단계가 끝난 뒤에 모드를 바꿀 수 있습니다. 기다리거나 중지를 누르세요.",
+                "The mode can change once the running step is done. Wait for it, or press Stop.",
+            );
+            c.notice(t, env.now);
+            return;
+        }
+        // The conversation's messages stay; the new mode starts fresh on them.
+        let max_rounds = c.settings.max_rounds;
+        *self = match to {
+            ModeKind::Discussion => AppMode::Discussion(Discussion::after_chat(max_rounds, c)),
+            ModeKind::Counseling => AppMode::Counseling(CounselMode::start(c, env)),
+            ModeKind::Chat => return,
+        };
     }
 }
 
@@ -273,6 +302,15 @@ impl Session {
     pub fn discussion(&self) -> Option<&Discussion> {
         match &self.mode {
             AppMode::Discussion(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The counseling, when the session is in counseling mode.
+    pub fn counseling(&self) -> Option<&CounselMode> {
+        match &self.mode {
+            AppMode::Counseling(m) => Some(m),
+            _ => None,
         }
     }
 
@@ -293,7 +331,10 @@ impl Session {
 
     /// True before the first request of the mode.
     pub fn is_fresh(&self) -> bool {
-        self.discussion().is_none_or(|d| d.request.is_none())
+        match &self.mode {
+            AppMode::Discussion(d) => d.request.is_none(),
+            AppMode::Counseling(m) => m.state.user_messages == 0,
+        }
     }
 
     /// True when Retry can redo the step a purpose names.

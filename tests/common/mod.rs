@@ -40,8 +40,13 @@ impl Driver {
 
     /// A driver with the given settings and optional LLM.
     pub fn with_settings(settings: Settings, script: Option<Script>) -> Self {
+        Self::in_lang(Lang::En, settings, script)
+    }
+
+    /// A driver whose session writes in `lang`.
+    pub fn in_lang(lang: Lang, settings: Settings, script: Option<Script>) -> Self {
         let llm = script.is_some();
-        let session = Session::new("test", Lang::En, settings, 1_000);
+        let session = Session::new("test", lang, settings, 1_000);
         let journal = Journal::begin(&session);
         Driver {
             session,
@@ -163,5 +168,15 @@ pub fn good_answer(call: &LlmCall) -> LlmOutcome {
             r#"{"weaknesses":["w"],"risks":["r"],"edge_cases":["e"],"security_concerns":["s"],"cost_concerns":["c"],"scalability_notes":["n"],"overall_score":0.7,"recommendation":"fine"}"#,
         ),
         Purpose::Plan => ok("# LLM plan\n\n1. Build it"),
+        Purpose::CounselChecker => ok(
+            r#"{"task_id":"","is_completed":false,"new_status":null,"completion_reason":"not yet","also_sufficient":[],"part_covered":false}"#,
+        ),
+        Purpose::CounselDetector => ok(
+            r#"{"emotion":"neutral","intensity":2,"resistance":false,"engagement":"medium","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
+        ),
+        Purpose::CounselReply => ok("LLM counselor: I hear you. What would help most right now?"),
+        Purpose::CounselSupervisor => {
+            ok(r#"{"score":8,"improvements":["Ask one question at a time"],"suggested_module":null}"#)
+        }
     }
 }

@@ -7,6 +7,7 @@
 pub mod checker;
 pub mod counselor;
 pub mod crisis;
+pub mod flow;
 pub mod module;
 pub mod selector;
 pub mod state;

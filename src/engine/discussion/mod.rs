@@ -192,6 +192,8 @@ impl Discussion {
             Purpose::Critique { design } => x.finish_critique(design, call, outcome, env),
             Purpose::Refine => x.finish_refine(call, outcome, env),
             Purpose::Plan => x.finish_plan(call, outcome, env),
+            // Another mode's calls never reach the discussion.
+            _ => {}
         }
         x.drive(env, fx);
     }
@@ -243,6 +245,7 @@ impl Discussion {
             }
             Purpose::Refine => d.redo_refine = true,
             Purpose::Plan => d.plan = None,
+            _ => {}
         }
         if let Some(card) = c.open_card().filter(|card| card.kind == CardKind::Clarify).map(|card| card.id) {
             c.close_card(card, Vec::new());
