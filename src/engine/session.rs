@@ -333,7 +333,8 @@ impl Session {
     pub fn is_fresh(&self) -> bool {
         match &self.mode {
             AppMode::Discussion(d) => d.request.is_none(),
-            AppMode::Counseling(m) => m.state.user_messages == 0,
+            // The counselor's opening is there from the start.
+            AppMode::Counseling(_) => false,
         }
     }
 

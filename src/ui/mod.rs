@@ -4,6 +4,7 @@ pub mod artifacts;
 pub mod cards;
 pub mod chat;
 pub mod composer;
+pub mod counsel_panel;
 pub mod i18n;
 pub mod markdown_view;
 pub mod settings;
@@ -25,6 +26,7 @@ pub fn App() -> impl IntoView {
     // Leaving the page ends the calls in flight.
     on_cleanup(move || shell.abort_all());
     let drawer_open = RwSignal::new(false);
+    let counseling = Memo::new(move |_| shell.session.with(|s| s.mode_kind() == ModeKind::Counseling));
     let settings_open = RwSignal::new(false);
     view! {
         <div class="app">
@@ -32,7 +34,11 @@ pub fn App() -> impl IntoView {
             <settings::SettingsDialog open=settings_open />
             <main class="layout">
                 <section class="conversation" aria-label=tr(shell.ui_lang, |s| s.conversation_label)>
-                    <stepper::Stepper />
+                    {move || if counseling.get() {
+                        view! { <counsel_panel::PartStepper /> }.into_any()
+                    } else {
+                        view! { <stepper::Stepper /> }.into_any()
+                    }}
                     <StorageAlert />
                     <chat::MessageList />
                     <composer::Composer />
@@ -43,7 +49,11 @@ pub fn App() -> impl IntoView {
                     class:open=move || drawer_open.get()
                     aria-label=tr(shell.ui_lang, |s| s.artifacts_label)
                 >
-                    <artifacts::Artifacts />
+                    {move || if counseling.get() {
+                        view! { <counsel_panel::CounselPanel /> }.into_any()
+                    } else {
+                        view! { <artifacts::Artifacts /> }.into_any()
+                    }}
                 </aside>
             </main>
         </div>
