@@ -98,21 +98,21 @@ pub fn CounselPanel() -> impl IntoView {
         state.with(|s| {
             let s = s.as_ref()?;
             let why = match s.module_changes.last() {
-                Some(change) => format!(
-                    "{} ← {} · {}",
-                    change.to.name(lang),
-                    change.from.name(lang),
-                    change.reason.describe(lang)
-                ),
+                Some(change) => {
+                    format!("{} ← {} · {}", change.to.name(lang), change.from.name(lang), change.reason.describe(lang))
+                }
                 None => counsel_strings(lang).module_initial.to_string(),
             };
             Some((s.module.name(lang).to_string(), s.module.activity(lang).to_string(), why))
         })
     };
     let scores = Memo::new(move |_| {
-        state.with(|s| s.as_ref().map(|s| s.supervision.iter().map(|f| f.score).collect::<Vec<u8>>()).unwrap_or_default())
+        state.with(|s| {
+            s.as_ref().map(|s| s.supervision.iter().map(|f| f.score).collect::<Vec<u8>>()).unwrap_or_default()
+        })
     });
-    let summary = Memo::new(move |_| state.with(|s| s.as_ref().filter(|s| s.part == Part::Ended).map(|s| s.summary_markdown())));
+    let summary =
+        Memo::new(move |_| state.with(|s| s.as_ref().filter(|s| s.part == Part::Ended).map(|s| s.summary_markdown())));
     view! {
         <section class="panel counsel-part-panel" aria-labelledby="counsel-part-title">
             <div class="panel-head">
