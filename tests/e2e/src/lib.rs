@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod base64;
+pub mod counsel_turn;
 pub mod gate_calls;
 pub mod http;
 pub mod mock_llm;

@@ -28,6 +28,8 @@ fn main() {
     llm_figures();
     // Chat mode (issue 9): token estimate against o200k_base.
     println!("{}", deliberate_e2e::token_accuracy::report());
+    // Counseling mode (issue 10): a turn's wall time over the mock's delay L.
+    println!("{}", deliberate_e2e::counsel_turn::measure());
 }
 
 fn gzip_size(path: &Path) -> usize {

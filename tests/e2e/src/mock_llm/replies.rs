@@ -45,6 +45,30 @@ pub fn default_reply(role: Option<&str>, user: &str) -> String {
         Some("critic") => critique().to_string(),
         Some("planner") => PLAN.to_string(),
         Some("worker") => WORK.to_string(),
+        // Counseling (seed 004): every check says the task is done, so a session walks
+        // through all parts in a few messages.
+        Some("counsel-task-checker") => json!({
+            "is_completed": true,
+            "new_status": "sufficient",
+            "completion_reason": "(mock) covered",
+            "also_sufficient": [],
+            "part_covered": true,
+        })
+        .to_string(),
+        Some("counsel-state-detector") => json!({
+            "emotion": "neutral", "intensity": 3, "resistance": false, "engagement": "medium",
+            "topic_change": null, "going_in_circles": false, "wants_to_close": false, "note": "(mock)",
+        })
+        .to_string(),
+        Some("counselor") => {
+            "(mock counselor) Thank you for telling me. What feels most important right now?".to_string()
+        }
+        Some("counsel-supervisor") => json!({
+            "score": 6,
+            "improvements": ["(mock) Reflect the feeling before asking"],
+            "suggested_module": null,
+        })
+        .to_string(),
         _ => format!(
             "This is a mock reply to: {}",
             user.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(60).collect::<String>()
@@ -237,11 +261,15 @@ mod tests {
             "critic",
             "planner",
             "worker",
+            "counsel-task-checker",
+            "counsel-state-detector",
+            "counselor",
+            "counsel-supervisor",
             "something-else",
         ] {
             let text = default_reply(Some(role), "[REQUEST]\nPlan a mock trip");
             assert!(text.to_lowercase().contains("mock"), "{role}: {text}");
-            if !matches!(role, "planner" | "worker" | "something-else") {
+            if !matches!(role, "planner" | "worker" | "counselor" | "something-else") {
                 let v: Value = serde_json::from_str(&text).unwrap();
                 assert!(v.is_object(), "{role}");
             }
