@@ -356,3 +356,78 @@ fn the_journal_replays_a_session_with_llm_stop_and_resume() {
     let saved = Journal::decode(&d.journal.encode().unwrap()).unwrap();
     assert_eq!(saved.replay(), d.session);
 }
+
+/// Detector answers: a strong sad feeling on messages that say "awful", calm otherwise.
+fn feelings(call: &LlmCall) -> LlmOutcome {
+    match call.purpose {
+        Purpose::CounselDetector if call.prompt.turns[0].text.contains("awful") => ok(
+            r#"{"emotion":"sad","intensity":9,"resistance":false,"engagement":"high","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
+        ),
+        _ => fast_checker(call),
+    }
+}
+
+#[test]
+fn the_counselor_prompt_carries_each_notice_once_and_omits_what_is_not_due() {
+    let mut d = counseling_driver(Some(Box::new(feelings)));
+    let texts = ["Hi there", "I'm Sam, I came about work", "It helps to talk", "I feel awful about all of it"];
+    let mut prompts = Vec::new();
+    for text in texts {
+        d.say(text);
+        let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap();
+        prompts.push(reply.prompt.system.clone());
+    }
+    d.say("And my sleep is bad");
+    prompts.push(d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap().prompt.system.clone());
+    let has = |n: usize, s: &str| prompts[n].contains(s);
+    // Always: base, part, task, module guideline.
+    assert!(prompts.iter().all(|p| p.contains("## Current part") && p.contains("## Module")));
+    assert!(prompts.iter().all(|p| p.contains("not a licensed counselor")));
+    // The part transition only on the turn it happened (message 3 ends Part 1 with this checker).
+    let transitions: Vec<usize> = (0..prompts.len()).filter(|n| has(*n, "=== Part transition ===")).collect();
+    assert_eq!(transitions, [2, 3], "Part 1 → 2 on message 3, Part 2 → 3 on message 4");
+    // The module change notice only on the turn of the change, never the turn after.
+    for n in 0..prompts.len() {
+        let changed_now = counsel(&d).state.module_changes.iter().any(|c| c.at_user_message as usize == n + 1);
+        assert_eq!(has(n, "=== Module change ==="), changed_now, "message {}", n + 1);
+    }
+    // No supervision section while every score is 7 or more; no safety note without a crisis.
+    assert!(prompts.iter().all(|p| !p.contains("Safety note")));
+    // The description of a task stays out; the title and target go in.
+    let task = counsel(&d).state.current().cloned().unwrap();
+    assert!(prompts[4].contains(&task.title) && prompts[4].contains(&task.target));
+    assert!(!prompts[4].contains(&task.description));
+}
+
+#[test]
+fn the_task_planner_writes_part_two_when_part_one_completes() {
+    let mut d = counseling_driver(Some(Box::new(fast_checker)));
+    for text in ["Hi", "I'm Sam", "Work is hard"] {
+        d.say(text);
+    }
+    let order: Vec<Vec<Purpose>> = d.batches.iter().map(|b| b.iter().map(|c| c.purpose).collect()).collect();
+    let planner_at = order.iter().position(|b| b == &[Purpose::CounselPlanner]).expect("the planner ran");
+    assert_eq!(order[planner_at - 1], [Purpose::CounselChecker, Purpose::CounselDetector]);
+    assert_eq!(order[planner_at + 1], [Purpose::CounselReply], "the reply waits for the plan");
+    assert_eq!(d.calls_for(Purpose::CounselPlanner), 1);
+    let s = &counsel(&d).state;
+    assert_eq!(s.part, Part::Exploration);
+    let part2: Vec<&str> = s.tasks.iter().filter(|t| t.part == Part::Exploration).map(|t| t.id.as_str()).collect();
+    assert_eq!(part2, ["task_llm_work_2"]);
+    assert_eq!(s.current_task.as_deref(), Some("task_llm_work_2"));
+    let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap();
+    assert!(reply.prompt.system.contains("LLM: explore work"), "the reply works on the planned task");
+
+    // An unusable plan: the heuristic plan stands, the error is shown.
+    let script = |call: &LlmCall| match call.purpose {
+        Purpose::CounselPlanner => ok("no tasks today"),
+        _ => fast_checker(call),
+    };
+    let mut d = counseling_driver(Some(Box::new(script)));
+    for text in ["Hi", "I'm Sam", "Work is hard"] {
+        d.say(text);
+    }
+    let s = &counsel(&d).state;
+    assert!(s.tasks.iter().any(|t| t.part == Part::Exploration), "the heuristic plan stands");
+    assert!(d.bodies().iter().any(|b| matches!(b, Body::Error { purpose: Some(Purpose::CounselPlanner), .. })));
+}

@@ -41,6 +41,8 @@ pub enum Purpose {
     CounselChecker,
     /// User State Detector: emotion, resistance, engagement, topic change.
     CounselDetector,
+    /// Task Planner: Part 2's tasks from what the user said, when Part 1 completes.
+    CounselPlanner,
     /// The counselor's reply (streamed).
     CounselReply,
     /// The supervisor's review every 3rd user message (background).

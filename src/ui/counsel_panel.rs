@@ -84,7 +84,7 @@ pub fn CounselPanel() -> impl IntoView {
                             data-status=format!("{:?}", task.status).to_ascii_lowercase()
                             aria-current=current.then_some("step")
                         >
-                            <span class="task-part">{task.part.number()}</span>
+                            <span class="task-part">{format!("P{}", task.part.number())}</span>
                             <span class="task-title">{task.title.clone()}</span>
                             <span class="task-status">{task.status.label(lang)}</span>
                         </li>
@@ -131,7 +131,7 @@ pub fn CounselPanel() -> impl IntoView {
             <div class="panel-head">
                 <h2 id="counsel-tasks-title">{move || t().tasks_title}</h2>
             </div>
-            <ol class="counsel-tasks">{tasks}</ol>
+            <ul class="counsel-tasks">{tasks}</ul>
         </section>
         <section class="panel counsel-module-panel" aria-labelledby="counsel-module-title">
             <div class="panel-head">

@@ -174,6 +174,9 @@ pub fn good_answer(call: &LlmCall) -> LlmOutcome {
         Purpose::CounselDetector => ok(
             r#"{"emotion":"neutral","intensity":2,"resistance":false,"engagement":"medium","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
         ),
+        Purpose::CounselPlanner => ok(
+            r#"{"tasks":[{"id":"task_llm_work_2","priority":"high","title":"LLM: explore work","description":"d","target":"t","completion_criteria":"c","module":"information_gathering"}]}"#,
+        ),
         Purpose::CounselReply => ok("LLM counselor: I hear you. What would help most right now?"),
         Purpose::CounselSupervisor => {
             ok(r#"{"score":8,"improvements":["Ask one question at a time"],"suggested_module":null}"#)

@@ -1,6 +1,7 @@
 //! Counseling as a mode of the app: one turn's calls on the conversation core.
 //! crisis check (before any call) → Task Completion Checker ∥ User State Detector (one
-//! batch, one history snapshot) → selectors and part manager (rules) → Counselor reply
+//! batch, one history snapshot) → selectors and part manager (rules; the Task Planner
+//! writes Part 2's tasks when Part 1 completes) → Counselor reply
 //! (streamed) → Supervisor in the background on every 3rd user message. Every call has
 //! its heuristic twin; a failed or unusable answer falls back with the error shown.
 
@@ -9,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::checker::{parse_verdict, Verdict};
 use super::state::{parse_state, state_prompt, UserState};
 use super::supervisor::{heuristic_review, parse_feedback, supervisor_prompt};
-use super::task::Part;
+use super::task::{parse_plan, planner_prompt, Part};
 use super::{counselor, crisis, Counseling};
 use crate::engine::call::{CallId, LlmOutcome, Purpose};
 use crate::engine::core::{Body, CallRequest, Conversation, Effects, Endpoint, Env, Role, Settled};
@@ -39,6 +40,13 @@ pub enum TurnStep {
         verdict: Option<Verdict>,
         /// The detector's reading, once it answered.
         state: Option<UserState>,
+    },
+    /// Part 2 has just begun: the Task Planner writes its tasks (to launch or in flight).
+    Plan {
+        /// The user's message.
+        text: String,
+        /// The detector's reading.
+        state: UserState,
     },
     /// The counselor reply: to launch or in flight.
     Reply {
@@ -170,6 +178,16 @@ impl CounselMode {
             self.after_checks(c, env, fx);
             return;
         }
+        if let TurnStep::Plan { text, state } = &self.step {
+            let (text, state) = (text.clone(), state.clone());
+            let said: Vec<&str> = self.state.said.iter().map(String::as_str).collect();
+            let prompt = planner_prompt(&said, &self.state.tasks, None, c.lang);
+            if c.launch(vec![CallRequest::foreground(Purpose::CounselPlanner, prompt, false)], env, fx) {
+                return;
+            }
+            // No LLM: the heuristic plan made at the transition stands.
+            self.step = TurnStep::Reply { text, state };
+        }
         if let TurnStep::Reply { text, state } = &self.step {
             let (text, state) = (text.clone(), state.clone());
             let prompt = self.state.counselor_prompt(&history(c));
@@ -190,8 +208,12 @@ impl CounselMode {
             return;
         };
         let (text, verdict, state) = (text.clone(), verdict.clone(), state.clone());
-        self.state.apply_checks(verdict.as_ref(), &state);
-        self.step = TurnStep::Reply { text, state };
+        let plan = self.state.apply_checks(verdict.as_ref(), &state);
+        self.step = if plan.part_transition == Some((Part::Start, Part::Exploration)) {
+            TurnStep::Plan { text, state }
+        } else {
+            TurnStep::Reply { text, state }
+        };
         self.advance(c, env, fx);
     }
 
@@ -279,6 +301,24 @@ impl CounselMode {
                     *state = Some(reading);
                 }
             }
+            Purpose::CounselPlanner => {
+                let TurnStep::Plan { text: said, state } = &self.step else { return };
+                let (said, reading) = (said.clone(), state.clone());
+                let planned = match failure {
+                    None => parse_plan(&text).map_err(|reason| (None, reason)),
+                    Some(f) => Err((Some(f), String::new())),
+                };
+                match planned {
+                    Ok(tasks) => self.state.replace_exploration(tasks),
+                    // The heuristic plan made at the transition stands.
+                    Err((failure, reason)) => {
+                        c.fell_back(done.purpose, failure, reason, env.now);
+                    }
+                }
+                self.step = TurnStep::Reply { text: said, state: reading };
+                self.advance(c, env, fx);
+                return;
+            }
             Purpose::CounselReply => {
                 let TurnStep::Reply { text: said, state } = &self.step else { return };
                 let (said, reading) = (said.clone(), state.clone());
@@ -330,6 +370,7 @@ impl CounselMode {
     pub fn can_retry(&self, purpose: Purpose) -> bool {
         match purpose {
             Purpose::CounselChecker | Purpose::CounselDetector => matches!(self.step, TurnStep::Checks { .. }),
+            Purpose::CounselPlanner => matches!(self.step, TurnStep::Plan { .. }),
             Purpose::CounselReply => {
                 matches!(self.step, TurnStep::Reply { .. }) || (self.reply_fell_back && self.last_turn.is_some())
             }

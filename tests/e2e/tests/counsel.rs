@@ -102,7 +102,7 @@ fn a_counseling_session_against_the_mock_llm() {
         let reply = send_and_wait(&page, text).unwrap();
         assert!(reply.contains("(mock counselor)"), "{reply}");
     }
-    let requests = mock.wait_for_finished(10, Duration::from_secs(10));
+    let requests = mock.wait_for_finished(11, Duration::from_secs(10));
     let of = |role: &str| requests.iter().filter(|r| r.role.as_deref() == Some(role)).collect::<Vec<_>>();
     let (checks, states, replies_made) = (of("counsel-task-checker"), of("counsel-state-detector"), of("counselor"));
     assert_eq!((checks.len(), states.len(), replies_made.len()), (3, 3, 3));

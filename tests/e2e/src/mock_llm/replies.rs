@@ -60,6 +60,15 @@ pub fn default_reply(role: Option<&str>, user: &str) -> String {
             "topic_change": null, "going_in_circles": false, "wants_to_close": false, "note": "(mock)",
         })
         .to_string(),
+        Some("counsel-planner") => json!({"tasks": [
+            {"id": "task_mock_situation_2", "priority": "high", "title": "(mock) Explore the situation",
+             "description": "(mock) Ask what happens and when", "target": "(mock) The situation is clear",
+             "completion_criteria": "(mock) The user described it", "module": "information_gathering"},
+            {"id": "task_mock_feelings_2", "priority": "medium", "title": "(mock) Explore the feelings",
+             "description": "(mock) Reflect the feelings", "target": "(mock) The feelings are named",
+             "completion_criteria": "(mock) The user named a feeling", "module": "empathic_reflection"},
+        ]})
+        .to_string(),
         Some("counselor") => {
             "(mock counselor) Thank you for telling me. What feels most important right now?".to_string()
         }
@@ -265,6 +274,7 @@ mod tests {
             "counsel-state-detector",
             "counselor",
             "counsel-supervisor",
+            "counsel-planner",
             "something-else",
         ] {
             let text = default_reply(Some(role), "[REQUEST]\nPlan a mock trip");
