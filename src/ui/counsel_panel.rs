@@ -8,7 +8,7 @@ use super::artifacts::CallsPanel;
 use super::i18n::{counsel_strings, strings};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
-use crate::engine::counsel::task::Part;
+use crate::engine::counsel::task::{Part, TaskStatus};
 use crate::engine::counsel::Counseling;
 
 /// The counseling state, when the session is in counseling mode.
@@ -76,12 +76,18 @@ pub fn CounselPanel() -> impl IntoView {
                 .iter()
                 .map(|task| {
                     let current = s.current_task.as_deref() == Some(task.id.as_str());
+                    let status = match task.status {
+                        TaskStatus::Pending => "pending",
+                        TaskStatus::InProgress => "in_progress",
+                        TaskStatus::Sufficient => "sufficient",
+                        TaskStatus::Completed => "completed",
+                    };
                     view! {
                         <li
-                            class=format!("task status-{:?}", task.status).to_ascii_lowercase()
+                            class=format!("task status-{status}")
                             class:current=current
                             data-task=task.id.clone()
-                            data-status=format!("{:?}", task.status).to_ascii_lowercase()
+                            data-status=status
                             aria-current=current.then_some("step")
                         >
                             <span class="task-part">{format!("P{}", task.part.number())}</span>
@@ -99,7 +105,7 @@ pub fn CounselPanel() -> impl IntoView {
             let s = s.as_ref()?;
             let why = match s.module_changes.last() {
                 Some(change) => {
-                    format!("{} ← {} · {}", change.to.name(lang), change.from.name(lang), change.reason.describe(lang))
+                    format!("{} ({} → {})", change.reason.describe(lang), change.from.name(lang), change.to.name(lang))
                 }
                 None => counsel_strings(lang).module_initial.to_string(),
             };
@@ -170,6 +176,11 @@ pub fn CounselPanel() -> impl IntoView {
                 None => view! { <p class="empty">{t().summary_pending}</p> }.into_any(),
                 Some(markdown) => {
                     let href = format!("data:text/markdown;charset=utf-8,{}", js_sys::encode_uri_component(&markdown));
+                    // The panel has its own heading; the file keeps the Markdown title.
+                    let markdown = match markdown.split_once('\n') {
+                        Some((title, rest)) if title.starts_with("# ") => rest.to_string(),
+                        _ => markdown,
+                    };
                     view! {
                         <div class="counsel-summary">
                             <Markdown text=markdown />

@@ -88,6 +88,8 @@ pub fn history(c: &C) -> Vec<Turn> {
         .messages
         .iter()
         .filter_map(|m| match (&m.role, &m.body) {
+            // A mode command is not part of the conversation.
+            (Role::User, Body::Text { text, .. }) if text.trim_start().starts_with("/mode") => None,
             (Role::User, Body::Text { text, .. }) => Some(Turn::user(text.clone())),
             (Role::Assistant, Body::Text { text, .. }) if !text.trim().is_empty() => {
                 Some(Turn::assistant(text.clone()))
