@@ -104,6 +104,8 @@ impl ModeKind {
 /// The state of the session's current mode.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case")]
+// One value per session, replaced only on a mode switch: the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum AppMode {
     Discussion(Discussion),
     /// Seed 004's counseling.
