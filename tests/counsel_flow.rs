@@ -431,3 +431,21 @@ fn the_task_planner_writes_part_two_when_part_one_completes() {
     assert!(s.tasks.iter().any(|t| t.part == Part::Exploration), "the heuristic plan stands");
     assert!(d.bodies().iter().any(|b| matches!(b, Body::Error { purpose: Some(Purpose::CounselPlanner), .. })));
 }
+
+#[test]
+fn stop_during_the_reply_keeps_what_streamed_and_continuing_without_the_llm_finishes_the_turn() {
+    let mut d = online();
+    let checks = calls(&d.step_unanswered(Event::UserMessage { text: "Work has been hard".into() }));
+    answer(&mut d, &checks[0], good_answer(&checks[0]));
+    let reply = answer(&mut d, &checks[1], good_answer(&checks[1]));
+    assert_eq!(reply[0].purpose, Purpose::CounselReply);
+    d.step_unanswered(Event::Stop { partials: vec![(reply[0].id, "I hear that work".into())] });
+    assert!(d.session.halted);
+    assert_eq!(last_reply(&d), "I hear that work", "the streamed part stays");
+    assert!(d.session.can_retry(Purpose::CounselReply));
+    d.step(Event::SkipLlm);
+    assert!(!d.session.halted && d.session.pending.is_empty());
+    assert_ne!(last_reply(&d), "I hear that work", "the heuristic reply finishes the turn");
+    assert_eq!(counsel(&d).step, deliberate::engine::counsel::flow::TurnStep::Idle);
+    assert_eq!(d.journal.replay(), d.session);
+}
