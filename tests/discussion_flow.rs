@@ -664,31 +664,51 @@ fn a_new_round_limit_applies_from_the_next_discussion() {
 }
 
 #[test]
-fn modes_that_have_not_landed_say_so_and_change_nothing() {
+fn the_mode_switch_and_slash_mode_change_modes_and_keep_the_conversation() {
     use deliberate::engine::session::ModeKind;
     let mut d = Driver::offline();
     d.say("Build a pipeline that summarizes IT news every morning as a Markdown report");
-    let before = d.session.mode.clone();
     let count = d.session.messages.len();
-    d.step(Event::switch_mode(ModeKind::Counseling));
-    assert_eq!(d.session.mode, before, "no placeholder conversation");
-    assert_eq!(d.session.mode_kind(), ModeKind::Discussion);
-    let said = |d: &Driver| match d.session.messages.last().map(|m| &m.body) {
-        Some(Body::Notice { text }) => text.clone(),
-        other => panic!("expected a notice, got {other:?}"),
+    let said = |d: &Driver| {
+        d.session
+            .messages
+            .iter()
+            .rev()
+            .find_map(|m| match &m.body {
+                Body::Notice { text } => Some(text.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
     };
-    assert!(said(&d).contains("not available yet"), "{}", said(&d));
-    assert_eq!(d.session.messages.len(), count + 1);
-
-    d.say("/mode counseling");
-    assert!(said(&d).starts_with("Counseling mode is not available yet"), "{}", said(&d));
+    d.step(Event::switch_mode(ModeKind::Chat));
+    assert_eq!(d.session.mode_kind(), ModeKind::Chat);
+    assert!(said(&d).contains("Switched to Chat mode"), "{}", said(&d));
+    assert!(d.session.messages.len() > count, "the earlier messages stay");
     d.say("/mode 상담");
-    assert!(said(&d).contains("not available yet"));
+    assert_eq!(d.session.mode_kind(), ModeKind::Counseling);
     d.say("/mode teleport");
     assert!(said(&d).contains("Usage: /mode"), "{}", said(&d));
+    assert_eq!(d.session.mode_kind(), ModeKind::Counseling, "an unknown mode changes nothing");
+    d.say("/mode discussion");
+    assert_eq!(d.session.mode_kind(), ModeKind::Discussion);
     d.say("/mode discussion");
     assert!(said(&d).contains("Already in Discussion mode"), "{}", said(&d));
-    assert_eq!(d.session.mode, before, "the discussion is where it was");
+}
+
+#[test]
+fn a_real_chat_before_the_discussion_spares_the_questions_it_answered() {
+    use deliberate::engine::session::ModeKind;
+    let mut d = Driver::offline();
+    d.step(Event::switch_mode(ModeKind::Chat));
+    d.say("I need a weekly summary of our customer support tickets for the team lead, as a Markdown report");
+    d.step(Event::switch_mode(ModeKind::Discussion));
+    let prior = d.discussion().prior_chat.clone().expect("the chat is carried over");
+    assert!(prior.contains("weekly summary of our customer support tickets"), "{prior}");
+    d.say("Let's plan it properly");
+    let asked: Vec<Target> =
+        d.open_card().map(|c| c.questions.into_iter().map(|q| q.target).collect()).unwrap_or_default();
+    assert!(!asked.contains(&Target::Field(Field::Format)), "the format was stated in the chat: {asked:?}");
+    assert!(!asked.contains(&Target::Field(Field::Goal)), "the goal was stated in the chat: {asked:?}");
 }
 
 #[test]

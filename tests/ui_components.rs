@@ -553,3 +553,27 @@ fn the_crash_banner_speaks_the_saved_language_else_the_browsers() {
     }
     storage().remove_item("deliberate.lang").unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn counseling_mode_shows_parts_tasks_module_and_the_score_chart() {
+    let root = mount_app("ko");
+    settle().await;
+    let area = textarea(&root);
+    send(&area, "/mode 상담").await;
+    settle().await;
+    assert!(q(&root, ".part-stepper").is_some(), "the stepper shows the parts");
+    assert!(q(&root, ".stepper [data-stage]").is_none(), "not the discussion stages");
+    assert!(text(&root, ".counsel-part").contains("Part 1"));
+    assert_eq!(q_all(&root, ".counsel-tasks .task").len(), 3);
+    assert_eq!(q_all(&root, ".counsel-tasks .task[data-status=in_progress]").len(), 1);
+    for message in ["안녕하세요", "저는 민지예요. 회사 일 때문에 힘들어서 왔어요", "네, 이야기하니 조금 편해요"]
+    {
+        send(&area, message).await;
+        settle().await;
+    }
+    let chart = q(&root, ".score-chart").expect("a supervision after the 3rd message");
+    assert_eq!(chart.get_attribute("role").as_deref(), Some("img"));
+    assert!(chart.get_attribute("aria-label").unwrap_or_default().starts_with("상담 중 Supervision 점수"));
+    assert!(text(&root, ".counsel-part").contains("Part 2"), "Part 1's tasks are done");
+    assert!(!text(&root, ".counsel-module").is_empty());
+}

@@ -39,6 +39,17 @@ pub enum Purpose {
     // --- chat mode ---
     /// One model turn of the chat's tool loop.
     ChatTurn,
+    // Counseling (seed 004).
+    /// Task Completion Checker: is the current task done?
+    CounselChecker,
+    /// User State Detector: emotion, resistance, engagement, topic change.
+    CounselDetector,
+    /// Task Planner: Part 2's tasks from what the user said, when Part 1 completes.
+    CounselPlanner,
+    /// The counselor's reply (streamed).
+    CounselReply,
+    /// The supervisor's review every 3rd user message (background).
+    CounselSupervisor,
 }
 
 impl LlmRole {
@@ -55,7 +66,7 @@ impl Purpose {
     /// Who answers calls made for this purpose.
     pub fn role(self) -> LlmRole {
         match self {
-            Purpose::Critique { .. } => LlmRole::Critic,
+            Purpose::Critique { .. } | Purpose::CounselSupervisor => LlmRole::Critic,
             _ => LlmRole::Designer,
         }
     }

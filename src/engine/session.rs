@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::call::Purpose;
 use super::chat::{Chat, ChatAction, ChatArtifact};
 use super::core::{self, CardId, Conversation, Effects, Endpoint, Mode};
+use super::counsel::flow::CounselMode;
 use super::critique::Critique;
 use super::discussion::{Discussion, DiscussionAction, DiscussionArtifact};
 use super::lang::Lang;
@@ -113,16 +114,20 @@ impl ModeKind {
 
     /// True once the mode has landed in this build.
     pub fn available(self) -> bool {
-        matches!(self, ModeKind::Discussion | ModeKind::Chat)
+        matches!(self, ModeKind::Discussion | ModeKind::Chat | ModeKind::Counseling)
     }
 }
 
 /// The state of the session's current mode.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case")]
+// One value per session, replaced only on a mode switch: the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum AppMode {
     Discussion(Discussion),
     Chat(Chat),
+    /// Seed 004's counseling.
+    Counseling(CounselMode),
 }
 
 /// Message bodies only one mode shows; a discussion artifact reads as before (untagged).
@@ -196,13 +201,14 @@ impl Mode for AppMode {
         match self {
             AppMode::Discussion(d) => d.on_message(c, text, env, fx),
             AppMode::Chat(chat) => chat.on_message(c, text, env, fx),
+            AppMode::Counseling(m) => m.on_message(c, text, env, fx),
         }
     }
 
     fn on_empty_message(&mut self, c: &mut Conversation<Self>, env: &Env) {
         match self {
             AppMode::Discussion(d) => d.on_empty_message(c, env),
-            AppMode::Chat(_) => {}
+            AppMode::Chat(_) | AppMode::Counseling(_) => {}
         }
     }
 
@@ -217,6 +223,8 @@ impl Mode for AppMode {
         match self {
             AppMode::Discussion(d) => d.on_answer(c, card, answers, env, fx),
             AppMode::Chat(chat) => chat.on_answer(c, card, answers, env, fx),
+            // Counseling posts no cards.
+            AppMode::Counseling(_) => {}
         }
     }
 
@@ -233,6 +241,7 @@ impl Mode for AppMode {
         match self {
             AppMode::Discussion(d) => d.on_result(c, done, env, fx),
             AppMode::Chat(chat) => chat.on_result(c, done, env, fx),
+            AppMode::Counseling(m) => m.on_result(c, done, env, fx),
         }
     }
 
@@ -240,6 +249,7 @@ impl Mode for AppMode {
         match self {
             AppMode::Discussion(d) => d.advance(c, env, fx),
             AppMode::Chat(chat) => chat.advance(c, env, fx),
+            AppMode::Counseling(m) => m.advance(c, env, fx),
         }
     }
 
@@ -247,6 +257,7 @@ impl Mode for AppMode {
         match self {
             AppMode::Discussion(d) => d.can_retry(c, purpose),
             AppMode::Chat(chat) => chat.can_retry(c, purpose),
+            AppMode::Counseling(m) => m.can_retry(purpose),
         }
     }
 
@@ -254,6 +265,7 @@ impl Mode for AppMode {
         match self {
             AppMode::Discussion(d) => d.reset_step(c, purpose),
             AppMode::Chat(chat) => chat.reset_step(c, purpose),
+            AppMode::Counseling(m) => m.reset_step(purpose),
         }
     }
 
@@ -261,6 +273,7 @@ impl Mode for AppMode {
         match self {
             AppMode::Discussion(d) => d.restart(c, env),
             AppMode::Chat(chat) => chat.restart(c, env),
+            AppMode::Counseling(m) => m.restart(c, env),
         }
     }
 }
@@ -271,6 +284,7 @@ impl AppMode {
         match self {
             AppMode::Discussion(_) => ModeKind::Discussion,
             AppMode::Chat(_) => ModeKind::Chat,
+            AppMode::Counseling(_) => ModeKind::Counseling,
         }
     }
 
@@ -311,16 +325,26 @@ impl AppMode {
             c.notice(t, env.now);
             return;
         }
-        *self = match to {
-            ModeKind::Chat => AppMode::Chat(Chat::new(c)),
-            ModeKind::Discussion => AppMode::Discussion(Discussion::after_chat(c.settings.max_rounds, c)),
-            ModeKind::Counseling => return,
-        };
+        if c.is_busy() {
+            let t = lang.pick(
+                "진행 중인 단계가 끝난 뒤에 모드를 바꿀 수 있습니다. 기다리거나 중지를 누르세요.",
+                "The mode can change once the running step is done. Wait for it, or press Stop.",
+            );
+            c.notice(t, env.now);
+            return;
+        }
         let t = match lang {
             Lang::Ko => format!("{} 모드로 바꿨습니다. 지금까지의 대화는 그대로 남습니다.", to.label(lang)),
             Lang::En => format!("Switched to {} mode; the conversation so far stays.", to.label(lang)),
         };
         c.notice(t, env.now);
+        // The conversation's messages stay; the new mode starts fresh on them.
+        let max_rounds = c.settings.max_rounds;
+        *self = match to {
+            ModeKind::Chat => AppMode::Chat(Chat::new(c)),
+            ModeKind::Discussion => AppMode::Discussion(Discussion::after_chat(max_rounds, c)),
+            ModeKind::Counseling => AppMode::Counseling(CounselMode::start(c, env)),
+        };
     }
 }
 
@@ -356,6 +380,14 @@ impl Session {
         }
     }
 
+    /// The counseling, when the session is in counseling mode.
+    pub fn counseling(&self) -> Option<&CounselMode> {
+        match &self.mode {
+            AppMode::Counseling(m) => Some(m),
+            _ => None,
+        }
+    }
+
     /// The chat, when the session is in chat mode.
     pub fn chat(&self) -> Option<&Chat> {
         match &self.mode {
@@ -386,7 +418,12 @@ impl Session {
 
     /// True before the first request of the mode.
     pub fn is_fresh(&self) -> bool {
-        self.discussion().is_none_or(|d| d.request.is_none())
+        match &self.mode {
+            AppMode::Discussion(d) => d.request.is_none(),
+            AppMode::Chat(_) => true,
+            // The counselor's opening is there from the start.
+            AppMode::Counseling(_) => false,
+        }
     }
 
     /// True when Retry can redo the step a purpose names.

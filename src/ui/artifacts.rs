@@ -236,7 +236,7 @@ fn PlanPanel() -> impl IntoView {
 /// Every LLM call of the discussion: what it was for, the model that answered, the tokens
 /// the provider reported and how long it took. Shown once there is a call.
 #[component]
-fn CallsPanel() -> impl IntoView {
+pub fn CallsPanel() -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
     let calls = Memo::new(move |_| shell.session.with(|s| s.calls.clone()));

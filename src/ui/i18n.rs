@@ -528,3 +528,60 @@ pub fn strings(lang: Lang) -> &'static Strings {
 pub fn stage_name(stage: Stage, lang: Lang) -> &'static str {
     strings(lang).stage_names[stage.index()]
 }
+
+/// The counseling panel's strings in one language (seed 004).
+pub struct CounselStrings {
+    pub parts_label: &'static str,
+    pub part_title: &'static str,
+    pub disclaimer: &'static str,
+    pub crisis_noted: &'static str,
+    pub tasks_title: &'static str,
+    pub module_title: &'static str,
+    pub module_why: &'static str,
+    pub module_initial: &'static str,
+    pub supervision_title: &'static str,
+    pub supervision_none: &'static str,
+    pub chart_label: &'static str,
+    pub summary_title: &'static str,
+    pub summary_pending: &'static str,
+}
+
+const COUNSEL_KO: CounselStrings = CounselStrings {
+    parts_label: "상담 Part",
+    part_title: "현재 Part",
+    disclaimer: "AI 대화 상대이며, 자격을 갖춘 상담사가 아닙니다.",
+    crisis_noted: "위기 표현이 있어 안전 안내를 보냈습니다. 힘들면 109, 1577-0199, 112, 119에 연락하세요.",
+    tasks_title: "Task",
+    module_title: "현재 Module",
+    module_why: "바뀐 이유",
+    module_initial: "처음 Module (아직 바뀌지 않음)",
+    supervision_title: "Supervision 점수",
+    supervision_none: "사용자 메시지 3개마다 평가합니다.",
+    chart_label: "상담 중 Supervision 점수 (0–10)",
+    summary_title: "상담 요약",
+    summary_pending: "상담이 끝나면 요약(나눈 이야기, 정한 목표, 다음 단계)이 여기에 나옵니다.",
+};
+
+const COUNSEL_EN: CounselStrings = CounselStrings {
+    parts_label: "Counseling parts",
+    part_title: "Current part",
+    disclaimer: "An AI conversation partner, not a licensed counselor.",
+    crisis_noted: "Crisis language came up and the safety message was shown. If things get hard, call your local emergency number (Korea: 109, 1577-0199, 112, 119).",
+    tasks_title: "Tasks",
+    module_title: "Current module",
+    module_why: "Why it changed",
+    module_initial: "Starting module (not changed yet)",
+    supervision_title: "Supervision scores",
+    supervision_none: "Reviewed every 3rd user message.",
+    chart_label: "Supervision scores over the session (0–10)",
+    summary_title: "Session summary",
+    summary_pending: "When the session ends, its summary (what was talked about, goals set, next steps) appears here.",
+};
+
+/// The counseling panel's strings of a language.
+pub fn counsel_strings(lang: Lang) -> &'static CounselStrings {
+    match lang {
+        Lang::Ko => &COUNSEL_KO,
+        Lang::En => &COUNSEL_EN,
+    }
+}

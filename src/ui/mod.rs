@@ -7,6 +7,7 @@ pub mod cards;
 pub mod chat;
 pub mod chat_mode;
 pub mod composer;
+pub mod counsel_panel;
 pub mod export_panel;
 pub mod i18n;
 pub mod markdown_view;
@@ -33,6 +34,7 @@ pub fn App() -> impl IntoView {
     // Leaving the page ends the calls in flight.
     on_cleanup(move || shell.abort_all());
     let drawer_open = RwSignal::new(false);
+    let counseling = Memo::new(move |_| shell.session.with(|s| s.mode_kind() == ModeKind::Counseling));
     let settings_open = RwSignal::new(false);
     view! {
         <div class="app">
@@ -57,7 +59,11 @@ pub fn App() -> impl IntoView {
                     }
                 >
                     <Show when=move || !chat_mode::in_chat(shell)>
-                        <stepper::Stepper />
+                        {move || if counseling.get() {
+                            view! { <counsel_panel::PartStepper /> }.into_any()
+                        } else {
+                            view! { <stepper::Stepper /> }.into_any()
+                        }}
                     </Show>
                     <StorageAlert />
                     <chat::MessageList />
@@ -69,7 +75,11 @@ pub fn App() -> impl IntoView {
                     class:open=move || drawer_open.get()
                     aria-label=tr(shell.ui_lang, |s| s.artifacts_label)
                 >
-                    <artifacts::Artifacts />
+                    {move || if counseling.get() {
+                        view! { <counsel_panel::CounselPanel /> }.into_any()
+                    } else {
+                        view! { <artifacts::Artifacts /> }.into_any()
+                    }}
                 </aside>
             </main>
         </div>

@@ -40,8 +40,13 @@ impl Driver {
 
     /// A driver with the given settings and optional LLM.
     pub fn with_settings(settings: Settings, script: Option<Script>) -> Self {
+        Self::in_lang(Lang::En, settings, script)
+    }
+
+    /// A driver whose session writes in `lang`.
+    pub fn in_lang(lang: Lang, settings: Settings, script: Option<Script>) -> Self {
         let llm = script.is_some();
-        let session = Session::new("test", Lang::En, settings, 1_000);
+        let session = Session::new("test", lang, settings, 1_000);
         let journal = Journal::begin(&session);
         Driver {
             session,
@@ -182,5 +187,18 @@ pub fn good_answer(call: &LlmCall) -> LlmOutcome {
         ),
         Purpose::Plan => ok("# LLM plan\n\n1. Build it"),
         Purpose::ChatTurn => ok("A plain answer."),
+        Purpose::CounselChecker => ok(
+            r#"{"task_id":"","is_completed":false,"new_status":null,"completion_reason":"not yet","also_sufficient":[],"part_covered":false}"#,
+        ),
+        Purpose::CounselDetector => ok(
+            r#"{"emotion":"neutral","intensity":2,"resistance":false,"engagement":"medium","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
+        ),
+        Purpose::CounselPlanner => ok(
+            r#"{"tasks":[{"id":"task_llm_work_2","priority":"high","title":"LLM: explore work","description":"d","target":"t","completion_criteria":"c","module":"information_gathering"}]}"#,
+        ),
+        Purpose::CounselReply => ok("LLM counselor: I hear you. What would help most right now?"),
+        Purpose::CounselSupervisor => {
+            ok(r#"{"score":8,"improvements":["Ask one question at a time"],"suggested_module":null}"#)
+        }
     }
 }

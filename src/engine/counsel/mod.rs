@@ -7,6 +7,7 @@
 pub mod checker;
 pub mod counselor;
 pub mod crisis;
+pub mod flow;
 pub mod module;
 pub mod selector;
 pub mod state;
@@ -376,6 +377,22 @@ impl Counseling {
             self.select_next_task();
         }
         true
+    }
+
+    /// Puts the Task Planner's Part-2 tasks in place of the ones the heuristic planned
+    /// when Part 2 began, and selects the task to start with.
+    pub fn replace_exploration(&mut self, planned: Vec<Task>) {
+        if self.part != Part::Exploration || planned.is_empty() {
+            return;
+        }
+        self.tasks.retain(|t| t.part != Part::Exploration);
+        self.tasks.extend(planned.into_iter().map(|t| Task {
+            part: Part::Exploration,
+            status: TaskStatus::Pending,
+            turns: 0,
+            ..t
+        }));
+        self.select_next_task();
     }
 
     fn select_next_task(&mut self) {

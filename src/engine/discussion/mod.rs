@@ -199,7 +199,8 @@ impl Discussion {
             Purpose::Critique { design } => x.finish_critique(design, call, outcome, env),
             Purpose::Refine => x.finish_refine(call, outcome, env),
             Purpose::Plan => x.finish_plan(call, outcome, env),
-            Purpose::ChatTurn => {}
+            // Another mode's calls never reach the discussion.
+            _ => {}
         }
         x.drive(env, fx);
     }
@@ -251,7 +252,7 @@ impl Discussion {
             }
             Purpose::Refine => d.redo_refine = true,
             Purpose::Plan => d.plan = None,
-            Purpose::ChatTurn => {}
+            _ => {}
         }
         if let Some(card) = c.open_card().filter(|card| card.kind == CardKind::Clarify).map(|card| card.id) {
             c.close_card(card, Vec::new());

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod chat_loop;
+pub mod counsel_turn;
 pub mod counsel_turns;
 pub mod crisis_accuracy;
 pub mod fuzz_figures;

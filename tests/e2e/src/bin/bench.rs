@@ -35,6 +35,8 @@ fn main() {
     println!("{}", deliberate_e2e::token_accuracy::report());
     // Chat mode: engine cost of a loop turn.
     println!("{}", deliberate_e2e::chat_loop::report());
+    // Counseling mode (issue 10): a turn's wall time over the mock's delay L.
+    println!("{}", deliberate_e2e::counsel_turn::measure());
 }
 
 fn gzip_size(path: &Path) -> usize {

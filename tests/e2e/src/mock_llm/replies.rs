@@ -45,19 +45,38 @@ pub fn default_reply(role: Option<&str>, user: &str) -> String {
         Some("critic") => critique().to_string(),
         Some("planner") => PLAN.to_string(),
         Some("worker") => WORK.to_string(),
-        // Counseling: every task is covered at once, so a mock session walks all parts.
-        Some("counsel-task-checker") => {
-            json!({"is_completed": true, "new_status": "sufficient", "completion_reason": "(mock) covered"}).to_string()
-        }
-        Some("counsel-state-detector") => json!({"emotion": "neutral", "intensity": 2, "resistance": false,
-            "engagement": "medium", "topic_change": null, "going_in_circles": false, "wants_to_close": false, "crisis": null})
+        // Counseling (seed 004): every check says the task is done, so a session walks
+        // through all parts in a few messages.
+        Some("counsel-task-checker") => json!({
+            "is_completed": true,
+            "new_status": "sufficient",
+            "completion_reason": "(mock) covered",
+            "also_sufficient": [],
+            "part_covered": true,
+        })
         .to_string(),
-        Some("counsel-supervisor") => {
-            json!({"score": 8, "improvements": ["(mock) Ask one question at a time."], "suggested_module": null}).to_string()
+        Some("counsel-state-detector") => json!({
+            "emotion": "neutral", "intensity": 3, "resistance": false, "engagement": "medium",
+            "topic_change": null, "going_in_circles": false, "wants_to_close": false, "note": "(mock)",
+        })
+        .to_string(),
+        Some("counsel-planner") => json!({"tasks": [
+            {"id": "task_mock_situation_2", "priority": "high", "title": "(mock) Explore the situation",
+             "description": "(mock) Ask what happens and when", "target": "(mock) The situation is clear",
+             "completion_criteria": "(mock) The user described it", "module": "information_gathering"},
+            {"id": "task_mock_feelings_2", "priority": "medium", "title": "(mock) Explore the feelings",
+             "description": "(mock) Reflect the feelings", "target": "(mock) The feelings are named",
+             "completion_criteria": "(mock) The user named a feeling", "module": "empathic_reflection"},
+        ]})
+        .to_string(),
+        Some("counselor") => {
+            "(mock counselor) Thank you for telling me. What feels most important right now?".to_string()
         }
-        Some("counsel-planner") => json!({"tasks": [{"id": "task_mock_situation_2", "priority": "high",
-            "title": "(mock) Explore the situation", "target": "(mock) A concrete picture of it",
-            "completion_criteria": "(mock) The user described a scene", "module": "information_gathering"}]})
+        Some("counsel-supervisor") => json!({
+            "score": 6,
+            "improvements": ["(mock) Reflect the feeling before asking"],
+            "suggested_module": null,
+        })
         .to_string(),
         _ => format!(
             "This is a mock reply to: {}",
@@ -266,11 +285,16 @@ mod tests {
             "critic",
             "planner",
             "worker",
+            "counsel-task-checker",
+            "counsel-state-detector",
+            "counselor",
+            "counsel-supervisor",
+            "counsel-planner",
             "something-else",
         ] {
             let text = default_reply(Some(role), "[REQUEST]\nPlan a mock trip");
             assert!(text.to_lowercase().contains("mock"), "{role}: {text}");
-            if !matches!(role, "planner" | "worker" | "something-else") {
+            if !matches!(role, "planner" | "worker" | "counselor" | "something-else") {
                 let v: Value = serde_json::from_str(&text).unwrap();
                 assert!(v.is_object(), "{role}");
             }

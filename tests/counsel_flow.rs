@@ -1,0 +1,451 @@
+//! Counseling mode (seed 004) on the conversation core, driven like the browser shell does.
+
+mod common;
+
+use common::{failed, good_answer, ok, Driver};
+use deliberate::engine::call::{FailureKind, LlmCall, LlmOutcome, Purpose};
+use deliberate::engine::core::CallKind;
+use deliberate::engine::counsel::crisis::safety_response;
+use deliberate::engine::counsel::flow::CounselMode;
+use deliberate::engine::counsel::task::Part;
+use deliberate::engine::lang::Lang;
+use deliberate::engine::session::{Body, Effect, Event, ModeKind, Role, Settings};
+use deliberate::store::saved::Journal;
+
+/// The counseling state of the driver's session.
+fn counsel(d: &Driver) -> &CounselMode {
+    d.session.counseling().expect("the session is in counseling mode")
+}
+
+/// The text of the last assistant text message.
+fn last_reply(d: &Driver) -> String {
+    d.session
+        .messages
+        .iter()
+        .rev()
+        .find_map(|m| match (&m.role, &m.body) {
+            (Role::Assistant, Body::Text { text, .. }) => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// The LLM calls among the effects.
+fn calls(effects: &[Effect]) -> Vec<LlmCall> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::CallLlm(call) => Some(call.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The ids the effects cancel.
+fn cancelled(effects: &[Effect]) -> Vec<u32> {
+    effects
+        .iter()
+        .flat_map(|e| match e {
+            Effect::Cancel { calls } => calls.clone(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Answers one call without answering the calls it leads to; returns those.
+fn answer(d: &mut Driver, call: &LlmCall, outcome: LlmOutcome) -> Vec<LlmCall> {
+    calls(&d.step_unanswered(Event::LlmResult { call: call.id, outcome }))
+}
+
+fn counseling_driver(script: Option<common::Script>) -> Driver {
+    let mut d = Driver::with_settings(Settings::default(), script);
+    d.step(Event::switch_mode(ModeKind::Counseling));
+    d
+}
+
+fn online() -> Driver {
+    counseling_driver(Some(Box::new(good_answer)))
+}
+
+#[test]
+fn switching_keeps_the_messages_and_opens_with_what_this_is() {
+    let mut d = Driver::offline();
+    d.say("I want a daily digest of IT news");
+    let before = d.session.messages.len();
+    d.step(Event::switch_mode(ModeKind::Counseling));
+    assert_eq!(d.session.mode_kind(), ModeKind::Counseling);
+    assert!(d.session.messages.len() > before, "the earlier messages stay and the opening follows");
+    let opening = last_reply(&d);
+    assert!(opening.contains("not a licensed counselor"), "{opening}");
+    assert!(opening.contains("no-key"), "with no key the opening says so: {opening}");
+    let mut online = online();
+    assert!(!last_reply(&online).contains("no-key"));
+    online.step(Event::switch_mode(ModeKind::Discussion));
+    assert_eq!(online.session.mode_kind(), ModeKind::Discussion);
+}
+
+#[test]
+fn checker_and_detector_share_one_batch_then_the_reply_streams() {
+    let mut d = online();
+    d.say("Hi, I'm Sam. Work has been hard lately");
+    assert_eq!(d.batches.len(), 2, "checks, then the reply (no supervision on the first message)");
+    let checks = &d.batches[0];
+    let purposes: Vec<Purpose> = checks.iter().map(|c| c.purpose).collect();
+    assert_eq!(purposes, [Purpose::CounselChecker, Purpose::CounselDetector]);
+    assert_eq!(checks[0].batch, checks[1].batch, "one batch: they run concurrently");
+    assert!(checks.iter().all(|c| c.kind == CallKind::Foreground && c.stream_into.is_none()));
+    assert!(checks[0].prompt.system.starts_with("# role: counsel-task-checker"));
+    assert!(checks[1].prompt.system.starts_with("# role: counsel-state-detector"));
+    // The same snapshot: both prompts carry the latest message.
+    assert!(checks.iter().all(|c| c.prompt.turns[0].text.contains("Work has been hard lately")));
+    let reply = &d.batches[1][0];
+    assert_eq!(reply.purpose, Purpose::CounselReply);
+    assert!(reply.stream_into.is_some() && reply.kind == CallKind::Foreground);
+    assert!(reply.prompt.system.starts_with("# role: counselor"));
+    assert_eq!(reply.prompt.turns.last().map(|t| t.text.as_str()), Some("Hi, I'm Sam. Work has been hard lately"));
+    assert!(last_reply(&d).starts_with("LLM counselor"));
+    assert!(d.session.pending.is_empty());
+}
+
+#[test]
+fn the_supervisor_runs_in_the_background_after_every_third_reply() {
+    let mut d = online();
+    let mut supervised_after = Vec::new();
+    for n in 1..=9 {
+        let before = d.batches.len();
+        d.say(&format!("Message number {n} about my work and my boss"));
+        let batches: Vec<Vec<Purpose>> =
+            d.batches[before..].iter().map(|b| b.iter().map(|c| c.purpose).collect()).collect();
+        if batches.iter().any(|b| b.contains(&Purpose::CounselSupervisor)) {
+            supervised_after.push(n);
+            assert_eq!(
+                batches.last().unwrap(),
+                &[Purpose::CounselSupervisor],
+                "the supervision starts after the reply, alone"
+            );
+            let call = d.batches.last().unwrap()[0].clone();
+            assert_eq!(call.kind, CallKind::Background);
+            assert!(call.prompt.system.starts_with("# role: counsel-supervisor"));
+        }
+    }
+    assert_eq!(supervised_after, [3, 6, 9]);
+    assert_eq!(counsel(&d).state.supervision.len(), 3);
+    assert!(counsel(&d).state.supervision.iter().all(|f| f.by_llm && f.score == 8));
+}
+
+/// Runs messages 1–3 answering everything, but leaves message 3's supervision in flight.
+fn supervision_in_flight(score: u8) -> (Driver, LlmCall) {
+    let script = move |call: &LlmCall| match call.purpose {
+        Purpose::CounselSupervisor => {
+            ok(&format!(r#"{{"score":{score},"improvements":["Ask about how they sleep"],"suggested_module":null}}"#))
+        }
+        _ => good_answer(call),
+    };
+    let mut d = counseling_driver(Some(Box::new(script)));
+    d.say("Hello");
+    d.say("Work has been stressful");
+    let checks = calls(&d.step_unanswered(Event::UserMessage { text: "My boss shouts at me".into() }));
+    assert_eq!(checks.len(), 2);
+    assert!(answer(&mut d, &checks[0], good_answer(&checks[0])).is_empty(), "the reply waits for both checks");
+    let reply = answer(&mut d, &checks[1], good_answer(&checks[1]));
+    assert_eq!(reply[0].purpose, Purpose::CounselReply);
+    let supervisor = answer(&mut d, &reply[0], good_answer(&reply[0]));
+    assert_eq!(supervisor.len(), 1);
+    assert_eq!(supervisor[0].purpose, Purpose::CounselSupervisor);
+    assert!(!d.session.is_busy(), "the user never waits for the supervision");
+    (d, supervisor[0].clone())
+}
+
+#[test]
+fn stop_leaves_the_supervision_running_and_its_feedback_steers_the_next_reply() {
+    let (mut d, supervisor) = supervision_in_flight(5);
+    let checks = calls(&d.step_unanswered(Event::UserMessage { text: "I can't sleep".into() }));
+    assert_eq!(checks.len(), 2, "a new message goes on while the supervision runs");
+    let stop = d.step_unanswered(Event::Stop { partials: Vec::new() });
+    let gone = cancelled(&stop);
+    assert!(gone.contains(&checks[0].id) && gone.contains(&checks[1].id));
+    assert!(!gone.contains(&supervisor.id), "Stop does not cancel the supervision");
+    assert!(d.session.pending.iter().any(|p| p.call == supervisor.id));
+    // The supervision lands; it steers the reply of the retried turn.
+    answer(&mut d, &supervisor, ok(r#"{"score":5,"improvements":["Ask about how they sleep"]}"#));
+    assert_eq!(counsel(&d).state.supervision.len(), 1);
+    let again = calls(&d.step_unanswered(Event::Retry { purpose: None }));
+    assert_eq!(
+        again.iter().map(|c| c.purpose).collect::<Vec<_>>(),
+        [Purpose::CounselChecker, Purpose::CounselDetector]
+    );
+    answer(&mut d, &again[0], good_answer(&again[0]));
+    let reply = answer(&mut d, &again[1], good_answer(&again[1]));
+    assert!(reply[0].prompt.system.contains("Ask about how they sleep"), "applied on the next turn");
+}
+
+#[test]
+fn the_reply_of_the_supervised_turn_does_not_carry_its_own_supervision() {
+    let mut d = online();
+    for text in ["Hello", "Work is stressful", "My boss shouts at me", "I can't sleep"] {
+        d.say(text);
+    }
+    let replies: Vec<&LlmCall> = d.calls.iter().filter(|c| c.purpose == Purpose::CounselReply).collect();
+    // Score 8 is not below 7: no supervision section at all.
+    assert!(replies.iter().all(|c| !c.prompt.system.contains("Ask one question at a time")));
+    let (mut d, supervisor) = supervision_in_flight(4);
+    answer(&mut d, &supervisor, ok(r#"{"score":4,"improvements":["Ask about how they sleep"]}"#));
+    let third = d.calls.iter().filter(|c| c.purpose == Purpose::CounselReply).count();
+    assert_eq!(third, 2, "messages 1 and 2 ran through the driver");
+    d.say("I keep waking up at night");
+    let last = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap();
+    assert!(last.prompt.system.contains("Ask about how they sleep"));
+}
+
+#[test]
+fn resume_drops_the_supervision_and_a_late_answer_is_ignored() {
+    let (mut d, supervisor) = supervision_in_flight(5);
+    let resume = d.step_unanswered(Event::Resume);
+    assert!(cancelled(&resume).contains(&supervisor.id));
+    assert!(d.session.pending.is_empty());
+    answer(&mut d, &supervisor, ok(r#"{"score":5,"improvements":["late"]}"#));
+    assert!(counsel(&d).state.supervision.is_empty(), "a dropped call's answer changes nothing");
+    assert_eq!(d.journal.replay(), d.session);
+}
+
+/// Checker always done and the part covered: the session walks through every part quickly.
+fn fast_checker(call: &LlmCall) -> LlmOutcome {
+    match call.purpose {
+        Purpose::CounselChecker => {
+            ok(r#"{"is_completed":true,"new_status":"sufficient","completion_reason":"done","part_covered":true}"#)
+        }
+        Purpose::CounselReply => ok("Let's talk about your hobbies instead!"),
+        _ => good_answer(call),
+    }
+}
+
+#[test]
+fn crisis_language_gets_the_safety_response_in_every_part_without_any_call() {
+    for lang in [Lang::En, Lang::Ko] {
+        let mut d = Driver::in_lang(lang, Settings::default(), Some(Box::new(fast_checker)));
+        d.step(Event::switch_mode(ModeKind::Counseling));
+        let crisis = match lang {
+            Lang::Ko => "요즘은 정말 죽고 싶어요",
+            Lang::En => "Honestly I want to kill myself",
+        };
+        let mut parts_seen = Vec::new();
+        for _ in 0..12 {
+            let part = counsel(&d).state.part;
+            if !parts_seen.contains(&part) {
+                parts_seen.push(part);
+                let calls_before = d.calls.len();
+                d.say(crisis);
+                assert_eq!(last_reply(&d), safety_response(lang), "{part:?}");
+                let during: Vec<Purpose> = d.calls[calls_before..].iter().map(|c| c.purpose).collect();
+                assert!(
+                    during.iter().all(|p| *p == Purpose::CounselSupervisor),
+                    "no call before the safety response: {during:?}"
+                );
+                assert_eq!(counsel(&d).state.part, part, "a crisis does not move the session on");
+            }
+            d.say("Okay. Work has been hard and I want to sleep better");
+            // The next counselor prompt knows about the crisis.
+            if let Some(reply) = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply) {
+                assert!(reply.prompt.system.to_lowercase().contains("safety") || lang == Lang::Ko);
+            }
+        }
+        assert_eq!(parts_seen, [Part::Start, Part::Exploration, Part::Closing, Part::Ended], "{lang:?}");
+        assert!(!counsel(&d).state.crises.is_empty());
+    }
+}
+
+const KO_SESSION: &[&str] = &[
+    "안녕하세요",
+    "저는 민지예요. 요즘 회사 일 때문에 스트레스가 너무 심해서 이야기하고 싶었어요",
+    "네, 이렇게 얘기할 수 있어서 조금 편해요",
+    "상사가 회의 때마다 제 의견을 무시하고 다른 사람들 앞에서 큰 소리로 혼을 내서 너무 창피하고 화가 나요",
+    "그럴 때마다 제가 쓸모없는 사람처럼 느껴지고 밤에 잠도 잘 못 자요",
+    "네 맞아요, 요즘은 출근하는 것 자체가 두렵고 주말에도 계속 회사 생각만 나요",
+    "어릴 때부터 남들과 비교하면서 늘 부족하다고 생각했던 것 같아요. 회사에서도 그래서 더 움츠러들어요",
+    "네, 맞아요",
+    "이번 주에는 점심시간에 혼자 10분씩 산책을 해 볼게요",
+    "고마워요, 다음에 또 이야기해요",
+    "안녕히 계세요",
+];
+
+const EN_SESSION: &[&str] = &[
+    "Hi",
+    "I'm Sam. I came because work has been really stressful and my boss keeps criticizing me",
+    "Thanks, it feels okay to talk about it here",
+    "Every meeting he points out my mistakes in front of everyone and I feel so angry and humiliated afterwards",
+    "It makes me feel worthless and I can't sleep well at night",
+    "Yes, and I dread going to the office on Monday mornings, it stays on my mind all weekend",
+    "I lie awake replaying the meetings until two or three in the morning, then I am exhausted the whole next day",
+    "Yes, that's right",
+    "This week I will take a ten minute walk at lunch every day",
+    "Thank you, see you next time",
+    "bye",
+];
+
+#[test]
+fn a_whole_heuristic_session_runs_from_greeting_to_closing_in_each_language() {
+    for (lang, script) in [(Lang::Ko, KO_SESSION), (Lang::En, EN_SESSION)] {
+        let mut d = Driver::in_lang(lang, Settings::default(), None);
+        d.step(Event::switch_mode(ModeKind::Counseling));
+        let mut parts = vec![Part::Start];
+        for text in script {
+            let before = d.session.messages.len();
+            d.say(text);
+            assert!(d.session.messages.len() >= before + 2, "{lang:?}: a reply to {text}");
+            let reply = last_reply(&d);
+            assert!(!reply.trim().is_empty());
+            if lang == Lang::Ko {
+                assert!(reply.chars().any(deliberate::engine::lang::is_hangul), "{reply}");
+            }
+            let part = counsel(&d).state.part;
+            if parts.last() != Some(&part) {
+                parts.push(part);
+            }
+        }
+        assert_eq!(parts, [Part::Start, Part::Exploration, Part::Closing, Part::Ended], "{lang:?}");
+        let s = &counsel(&d).state;
+        assert_eq!(s.supervision.len(), script.len() / 3, "heuristic supervision every 3rd message");
+        assert!(s.supervision.iter().all(|f| !f.by_llm));
+        assert!(!s.goals.is_empty(), "{lang:?}: the goal was captured");
+        assert!(!s.module_changes.is_empty());
+        let summary = s.summary_markdown();
+        assert!(summary.contains(if lang == Lang::Ko { "정한 목표" } else { "Goals set" }), "{summary}");
+        assert!(d.calls.is_empty(), "no key: no call at all");
+        assert_eq!(d.journal.replay(), d.session, "{lang:?}: the journal replays to the same session");
+    }
+}
+
+#[test]
+fn an_unusable_answer_falls_back_with_the_error_shown_and_retry() {
+    let script = |call: &LlmCall| match call.purpose {
+        Purpose::CounselDetector => ok("I think they're fine"),
+        Purpose::CounselReply => failed(FailureKind::Server),
+        _ => good_answer(call),
+    };
+    let mut d = counseling_driver(Some(Box::new(script)));
+    d.say("Work has been so stressful and I feel exhausted");
+    let errors: Vec<Purpose> = d
+        .bodies()
+        .iter()
+        .filter_map(|b| match b {
+            Body::Error { purpose, fell_back: true, .. } => *purpose,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(errors, [Purpose::CounselDetector, Purpose::CounselReply]);
+    assert!(!last_reply(&d).is_empty(), "the heuristic reply stands in");
+    assert!(!d.bodies().iter().any(|b| matches!(b, Body::Streaming { .. })));
+    assert!(d.session.can_retry(Purpose::CounselReply));
+    assert!(!d.session.can_retry(Purpose::CounselDetector), "the checks are behind us");
+    let before = d.calls_for(Purpose::CounselReply);
+    d.step(Event::Retry { purpose: Some(Purpose::CounselReply) });
+    assert_eq!(d.calls_for(Purpose::CounselReply), before + 1);
+    assert_eq!(d.calls_for(Purpose::CounselSupervisor), 0, "a retried reply does not add a supervision");
+}
+
+#[test]
+fn the_journal_replays_a_session_with_llm_stop_and_resume() {
+    let (mut d, _) = supervision_in_flight(6);
+    let checks = calls(&d.step_unanswered(Event::UserMessage { text: "I can't sleep".into() }));
+    d.step_unanswered(Event::Stop { partials: Vec::new() });
+    d.step(Event::SkipLlm);
+    assert!(!last_reply(&d).is_empty());
+    assert_eq!(checks.len(), 2);
+    d.step_unanswered(Event::Resume);
+    d.say("Thanks, that helps a bit");
+    let saved = Journal::decode(&d.journal.encode().unwrap()).unwrap();
+    assert_eq!(saved.replay(), d.session);
+}
+
+/// Detector answers: a strong sad feeling on messages that say "awful", calm otherwise.
+fn feelings(call: &LlmCall) -> LlmOutcome {
+    match call.purpose {
+        Purpose::CounselDetector if call.prompt.turns[0].text.contains("awful") => ok(
+            r#"{"emotion":"sad","intensity":9,"resistance":false,"engagement":"high","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
+        ),
+        _ => fast_checker(call),
+    }
+}
+
+#[test]
+fn the_counselor_prompt_carries_each_notice_once_and_omits_what_is_not_due() {
+    let mut d = counseling_driver(Some(Box::new(feelings)));
+    let texts = ["Hi there", "I'm Sam, I came about work", "It helps to talk", "I feel awful about all of it"];
+    let mut prompts = Vec::new();
+    for text in texts {
+        d.say(text);
+        let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap();
+        prompts.push(reply.prompt.system.clone());
+    }
+    d.say("And my sleep is bad");
+    prompts.push(d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap().prompt.system.clone());
+    let has = |n: usize, s: &str| prompts[n].contains(s);
+    // Always: base, part, task, module guideline.
+    assert!(prompts.iter().all(|p| p.contains("## Current part") && p.contains("## Module")));
+    assert!(prompts.iter().all(|p| p.contains("not a licensed counselor")));
+    // The part transition only on the turn it happened (message 3 ends Part 1 with this checker).
+    let transitions: Vec<usize> = (0..prompts.len()).filter(|n| has(*n, "=== Part transition ===")).collect();
+    assert_eq!(transitions, [2, 3], "Part 1 → 2 on message 3, Part 2 → 3 on message 4");
+    // The module change notice only on the turn of the change, never the turn after.
+    for n in 0..prompts.len() {
+        let changed_now = counsel(&d).state.module_changes.iter().any(|c| c.at_user_message as usize == n + 1);
+        assert_eq!(has(n, "=== Module change ==="), changed_now, "message {}", n + 1);
+    }
+    // No supervision section while every score is 7 or more; no safety note without a crisis.
+    assert!(prompts.iter().all(|p| !p.contains("Safety note")));
+    // The description of a task stays out; the title and target go in.
+    let task = counsel(&d).state.current().cloned().unwrap();
+    assert!(prompts[4].contains(&task.title) && prompts[4].contains(&task.target));
+    assert!(!prompts[4].contains(&task.description));
+}
+
+#[test]
+fn the_task_planner_writes_part_two_when_part_one_completes() {
+    let mut d = counseling_driver(Some(Box::new(fast_checker)));
+    for text in ["Hi", "I'm Sam", "Work is hard"] {
+        d.say(text);
+    }
+    let order: Vec<Vec<Purpose>> = d.batches.iter().map(|b| b.iter().map(|c| c.purpose).collect()).collect();
+    let planner_at = order.iter().position(|b| b == &[Purpose::CounselPlanner]).expect("the planner ran");
+    assert_eq!(order[planner_at - 1], [Purpose::CounselChecker, Purpose::CounselDetector]);
+    assert_eq!(order[planner_at + 1], [Purpose::CounselReply], "the reply waits for the plan");
+    assert_eq!(d.calls_for(Purpose::CounselPlanner), 1);
+    let s = &counsel(&d).state;
+    assert_eq!(s.part, Part::Exploration);
+    let part2: Vec<&str> = s.tasks.iter().filter(|t| t.part == Part::Exploration).map(|t| t.id.as_str()).collect();
+    assert_eq!(part2, ["task_llm_work_2"]);
+    assert_eq!(s.current_task.as_deref(), Some("task_llm_work_2"));
+    let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap();
+    assert!(reply.prompt.system.contains("LLM: explore work"), "the reply works on the planned task");
+
+    // An unusable plan: the heuristic plan stands, the error is shown.
+    let script = |call: &LlmCall| match call.purpose {
+        Purpose::CounselPlanner => ok("no tasks today"),
+        _ => fast_checker(call),
+    };
+    let mut d = counseling_driver(Some(Box::new(script)));
+    for text in ["Hi", "I'm Sam", "Work is hard"] {
+        d.say(text);
+    }
+    let s = &counsel(&d).state;
+    assert!(s.tasks.iter().any(|t| t.part == Part::Exploration), "the heuristic plan stands");
+    assert!(d.bodies().iter().any(|b| matches!(b, Body::Error { purpose: Some(Purpose::CounselPlanner), .. })));
+}
+
+#[test]
+fn stop_during_the_reply_keeps_what_streamed_and_continuing_without_the_llm_finishes_the_turn() {
+    let mut d = online();
+    let checks = calls(&d.step_unanswered(Event::UserMessage { text: "Work has been hard".into() }));
+    answer(&mut d, &checks[0], good_answer(&checks[0]));
+    let reply = answer(&mut d, &checks[1], good_answer(&checks[1]));
+    assert_eq!(reply[0].purpose, Purpose::CounselReply);
+    d.step_unanswered(Event::Stop { partials: vec![(reply[0].id, "I hear that work".into())] });
+    assert!(d.session.halted);
+    assert_eq!(last_reply(&d), "I hear that work", "the streamed part stays");
+    assert!(d.session.can_retry(Purpose::CounselReply));
+    d.step(Event::SkipLlm);
+    assert!(!d.session.halted && d.session.pending.is_empty());
+    assert_ne!(last_reply(&d), "I hear that work", "the heuristic reply finishes the turn");
+    assert_eq!(counsel(&d).step, deliberate::engine::counsel::flow::TurnStep::Idle);
+    assert_eq!(d.journal.replay(), d.session);
+}
