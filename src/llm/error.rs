@@ -239,7 +239,7 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
             },
             (Some(_), Some(403)) => match lang {
                 Lang::Ko => format!(
-                    "이 키로는 접근이 허용되지 않습니다{status}: 설정에서 키의 권한과 모델 \"{model}\"을(를) 확인하세요."
+                    "이 키로는 접근이 허용되지 않습니다{status}: 설정에서 키의 권한과 사용할 모델(\"{model}\")을 확인하세요."
                 ),
                 Lang::En => format!(
                     "The key was refused access{status}: check in Settings that it may use model \"{model}\"."
@@ -255,7 +255,7 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
         FailureKind::NotFound => {
             let mut m = match lang {
                 Lang::Ko => format!(
-                    "모델 \"{model}\" 또는 주소 {base}을(를) 찾을 수 없습니다{status}: 설정에서 모델 이름과 기본 URL을 확인하세요."
+                    "모델이나 주소를 찾을 수 없습니다{status}: 모델 \"{model}\", 주소 {base}. 설정에서 모델 이름과 기본 URL을 확인하세요."
                 ),
                 Lang::En => format!(
                     "Model \"{model}\" or the address {base} was not found{status}: check the model name and base URL in Settings."
@@ -316,7 +316,7 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
         }
         FailureKind::Malformed => match lang {
             Lang::Ko => format!(
-                "응답을 읽을 수 없습니다: 기본 URL {base}이(가) {label} API를 가리키는지 확인하고 다시 시도하세요."
+                "응답을 읽을 수 없습니다: 기본 URL({base})이 {label} API를 가리키는지 확인하고 다시 시도하세요."
             ),
             Lang::En => format!(
                 "The answer could not be read: check that the base URL {base} points to an {label} API, then retry."
@@ -702,7 +702,7 @@ mod tests {
                 failure(FailureKind::NotFound, Some(404), ""),
                 openai(),
                 "Model \"gpt-4o-mini\" or the address https://api.openai.com/v1 was not found (404)",
-                "모델 \"gpt-4o-mini\" 또는 주소 https://api.openai.com/v1",
+                "모델 \"gpt-4o-mini\", 주소 https://api.openai.com/v1",
             ),
             (
                 failure(FailureKind::NotFound, Some(404), ""),

@@ -374,7 +374,12 @@ pub fn DesignsView(
                                         .iter()
                                         .enumerate()
                                         .map(|(i, a)| {
-                                            let title = if a.model.is_empty() { a.description.clone() } else { format!("{} · {}", a.description, a.model) };
+                                            let title = if a.model.is_empty() {
+                                                a.description.clone()
+                                            } else {
+                                                let model = crate::engine::design::model_label(&a.model, shell.ui_lang.get_untracked());
+                                                format!("{} · {}", a.description, model)
+                                            };
                                             view! {
                                                 {(i > 0).then(|| view! { <span class="arrow" aria-hidden="true">"→"</span> })}
                                                 <span class="agent" title=title data-role=a.role.clone()>{a.name.clone()}</span>

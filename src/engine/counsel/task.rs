@@ -672,7 +672,13 @@ pub fn update_exploration(tasks: &mut Vec<Task>, update: &PlanUpdate, current: O
             }
             tasks.retain(|t| t.id != "task_supervision_2" || t.status.at_least_sufficient());
             let (title, target) = match lang {
-                Lang::Ko => (format!("Supervision 반영: {point}"), format!("다음 응답부터 '{point}'을(를) 실천")),
+                Lang::Ko => (
+                    format!("Supervision 반영: {point}"),
+                    format!(
+                        "다음 응답부터 {} 실천",
+                        crate::engine::lang::quoted(&point, crate::engine::lang::with_object)
+                    ),
+                ),
                 Lang::En => {
                     (format!("Apply supervision: {point}"), format!("Put '{point}' into practice from the next reply"))
                 }
