@@ -81,3 +81,68 @@ impl fmt::Display for ReplyReport {
         Ok(())
     }
 }
+
+/// One-line requests played with no key, as a person would answer: every question card
+/// with its first choice, then a pick of the recommended design in ordinary words.
+const ONE_LINERS: &[(&str, &str)] = &[
+    ("매일 아침 IT 뉴스를 요약해 주는 파이프라인을 만들어줘", "2번이 좋아요"),
+    ("고객 문의 메일을 분류해서 주간 리포트로 정리해줘", "추천안으로 갈게요"),
+    ("Build a pipeline that summarizes IT news every morning", "option 2 looks good"),
+    ("Turn customer emails into a weekly FAQ update", "the recommended one, please"),
+];
+
+/// User turns from a one-line request to the plan with no key (seed goal: ≤ 4), per request.
+pub fn turns_to_plan() -> Vec<(&'static str, Option<u32>)> {
+    use deliberate::engine::lang::Lang;
+    use deliberate::engine::session::{Env, Event, Session, Settings};
+    use deliberate::engine::state_machine::Stage;
+    ONE_LINERS
+        .iter()
+        .map(|(request, pick)| {
+            let mut s = Session::new("turns", Lang::En, Settings::default(), 0);
+            let mut turns = 0;
+            let mut now = 0;
+            let mut step = |s: &mut Session, e: Event| {
+                now += 1;
+                s.step(e, &Env::offline(now));
+            };
+            step(&mut s, Event::UserMessage { text: request.to_string() });
+            turns += 1;
+            while s.stage() != Some(Stage::Plan) && turns < 10 {
+                if let Some(card) = s.open_card().cloned() {
+                    let answers = card
+                        .questions
+                        .iter()
+                        .map(|q| q.options.first().cloned().unwrap_or_else(|| "Markdown".to_string()))
+                        .collect();
+                    step(&mut s, Event::Answer { card: card.id, answers });
+                } else {
+                    step(&mut s, Event::UserMessage { text: pick.to_string() });
+                }
+                turns += 1;
+            }
+            (*request, (s.stage() == Some(Stage::Plan)).then_some(turns))
+        })
+        .collect()
+}
+
+/// The turns-to-plan figures as a table.
+pub fn turns_report() -> String {
+    let mut out = String::from("No-key user turns from a one-line request to the plan (goal ≤ 4):\n");
+    for (request, turns) in turns_to_plan() {
+        let shown = turns.map(|t| t.to_string()).unwrap_or_else(|| "no plan".into());
+        out.push_str(&format!("  {shown:>8}  {request}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod turns_tests {
+    #[test]
+    fn every_one_line_request_reaches_the_plan_within_four_turns() {
+        for (request, turns) in super::turns_to_plan() {
+            let turns = turns.unwrap_or_else(|| panic!("{request}: no plan"));
+            assert!(turns <= 4, "{request}: {turns} turns");
+        }
+    }
+}

@@ -204,6 +204,7 @@ fn slots() {
     println!("{}\n", deliberate_e2e::gate_calls::measure());
     println!("## Debate reply reading accuracy\n");
     println!("{}", deliberate_e2e::reply_accuracy::evaluate_bundled());
+    println!("{}", deliberate_e2e::reply_accuracy::turns_report());
     println!("## Counseling: engine time per heuristic turn\n");
     println!("{}", deliberate_e2e::counsel_turns::measure());
     println!("## Counseling crisis check on held-out utterances\n");
