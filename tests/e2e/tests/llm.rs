@@ -2,7 +2,6 @@
 //! wire formats, streams, stops, and recovers from every fault with a clear message.
 
 use std::sync::{Mutex, MutexGuard};
-use std::time::Duration;
 
 use deliberate_e2e::app::{AppPage, STEP};
 use deliberate_e2e::mock_llm::{Fault, FaultRule, MockConfig, MockLlm, Pacing, RecordedRequest};
@@ -375,8 +374,16 @@ fn streamed_model_output_cannot_run_script_or_load_images() {
     mock.script(Some("planner"), payloads.join("\n\n"));
     page.send("option 1 looks good").unwrap();
     page.wait_stage("PLAN").unwrap();
-    page.browser.wait_for_text(".plan-card", "raw link", STEP).unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    // Wait for the last payload (the safe link) to be rendered: then every payload is in
+    // the DOM as it will stay. No element that could run a handler exists (checked below),
+    // so no handler can set a flag later; no waiting on a clock is needed.
+    page.browser
+        .wait_for(STEP, "the whole plan rendered", |b| {
+            Ok(b.execute("return document.querySelectorAll('.plan-card .md a[href^=\"https:\"]').length;", vec![])?
+                .as_u64()
+                .filter(|n| *n >= 1))
+        })
+        .unwrap();
     let flags = page
         .browser
         .execute("return [1,2,3,4,5,6,7,8].map(i => window['__x' + i]).filter(v => v !== undefined).length;", vec![])
