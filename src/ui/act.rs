@@ -26,11 +26,39 @@ pub fn remember_root() {
 }
 
 /// Runs `action` after the current event handler has returned, under the app's root owner.
+/// When the action removed the focused control (an answered card, a chosen design), focus
+/// goes to the newest open card's first control, else to the composer, never to `<body>`.
 pub fn run(action: impl FnOnce() + 'static) {
-    queue_microtask(move || match ROOT.with(|root| root.borrow().clone()) {
-        Some(owner) => owner.with(action),
-        None => action(),
+    queue_microtask(move || {
+        match ROOT.with(|root| root.borrow().clone()) {
+            Some(owner) => owner.with(action),
+            None => action(),
+        }
+        request_animation_frame(rescue_focus);
     });
+}
+
+/// Puts focus back into the conversation when it fell to the page itself.
+fn rescue_focus() {
+    use wasm_bindgen::JsCast;
+    let doc = document();
+    let lost = match doc.active_element() {
+        None => true,
+        Some(el) => doc.body().is_some_and(|b| el == *b.unchecked_ref::<web_sys::Element>()),
+    };
+    if !lost {
+        return;
+    }
+    let open_card = doc
+        .query_selector_all(".question-card[data-open=true]")
+        .ok()
+        .and_then(|cards| cards.item(cards.length().checked_sub(1)?))
+        .and_then(|card| card.dyn_into::<web_sys::Element>().ok())
+        .and_then(|card| card.query_selector(":is(button, input, textarea):not([disabled])").ok().flatten());
+    let target = open_card.or_else(|| doc.get_element_by_id("composer-input"));
+    if let Some(el) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
+    }
 }
 
 /// Feeds `event` to the engine after the current event handler has returned.

@@ -105,3 +105,28 @@ fn the_page_has_one_h1_and_its_lang_follows_the_ui_language() {
     })
     .expect("the lang attribute follows the UI language");
 }
+
+#[test]
+fn after_a_card_is_answered_by_keyboard_focus_stays_in_the_conversation() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").expect("the page opens");
+    let b = &page.browser;
+    page.send("Build a pipeline that summarizes IT news every morning").unwrap();
+    let option = b.wait_for_element(".question-card[data-open=true] button.option", STEP).expect("a card with options");
+    b.execute("arguments[0].focus(); return true;", vec![option.to_json()]).unwrap();
+    press(b, &[ENTER]);
+    // A card of several questions takes its answers with its Answer button, by keyboard too.
+    if let Some(submit) = b.try_find(".question-card[data-open=true] button.submit").unwrap() {
+        b.execute("arguments[0].focus(); return true;", vec![submit.to_json()]).unwrap();
+        press(b, &[ENTER]);
+    }
+    b.wait_for(STEP, "the card is answered", |b| {
+        Ok(b.try_find(".question-card[data-open=false]")?.is_some().then_some(()))
+    })
+    .expect("Enter on an option answers the card");
+    b.wait_for(STEP, "focus back in the conversation", |b| {
+        let f = focus(b);
+        Ok((f["tag"].as_str().is_some_and(|t| t != "BODY")).then_some(f))
+    })
+    .expect("focus never falls to <body>");
+}
