@@ -149,6 +149,7 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
                     v == label
                 }
             };
+            let all_labels = q.options.clone();
             let options = q
                 .options
                 .iter()
@@ -160,10 +161,19 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
                     let given_here = given.clone();
                     let description = q.descriptions.get(oi).filter(|d| !d.trim().is_empty()).cloned();
                     let check = option.clone();
+                    let roving = option.clone();
+                    let all = all_labels.clone();
+                    // One Tab stop per group: the chosen option, else the first; arrows move.
+                    let tab_stop = move || {
+                        let v = value.get();
+                        let any = all.iter().any(|l| is_chosen(l, &v));
+                        if is_chosen(&roving, &v) || (!any && oi == 0) { "0" } else { "-1" }
+                    };
                     view! {
                         <button
                             type="button"
                             class="option"
+                            tabindex=tab_stop
                             role=if multi { "checkbox" } else { "radio" }
                             data-index=(oi + 1).to_string()
                             aria-keyshortcuts=(oi + 1).to_string()

@@ -72,6 +72,7 @@ pub fn App() -> impl IntoView {
                 <aside
                     id="artifacts"
                     class="artifacts"
+                    tabindex="0"
                     class:open=move || drawer_open.get()
                     aria-label=tr(shell.ui_lang, |s| s.artifacts_label)
                 >

@@ -113,6 +113,17 @@ fn after_a_card_is_answered_by_keyboard_focus_stays_in_the_conversation() {
     let b = &page.browser;
     page.send("Build a pipeline that summarizes IT news every morning").unwrap();
     let option = b.wait_for_element(".question-card[data-open=true] button.option", STEP).expect("a card with options");
+    let stops = b
+        .execute(
+            "return [...document.querySelectorAll('.question-card[data-open=true] .options')]\n\
+             .map(g => g.querySelectorAll('button.option[tabindex=\"0\"]').length);",
+            vec![],
+        )
+        .unwrap();
+    assert!(
+        stops.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(|n| n == 1)),
+        "one Tab stop per group: {stops}"
+    );
     b.execute("arguments[0].focus(); return true;", vec![option.to_json()]).unwrap();
     press(b, &[ENTER]);
     // A card of several questions takes its answers with its Answer button, by keyboard too.
@@ -129,4 +140,10 @@ fn after_a_card_is_answered_by_keyboard_focus_stays_in_the_conversation() {
         Ok((f["tag"].as_str().is_some_and(|t| t != "BODY")).then_some(f))
     })
     .expect("focus never falls to <body>");
+    let named = b
+        .execute("return [...document.querySelectorAll('[role=meter]')].every(m => (m.getAttribute('aria-label') || '').trim().length > 0);", vec![])
+        .unwrap();
+    assert_eq!(named, Value::Bool(true), "every meter has a name");
+    let pane = b.execute("return document.getElementById('artifacts').tabIndex;", vec![]).unwrap();
+    assert_eq!(pane, json!(0), "the scrollable artifacts pane can take focus");
 }
