@@ -336,6 +336,9 @@ pub enum Event<M: Mode> {
     Resume,
     /// The user changed the knobs.
     Settings { settings: M::Settings },
+    /// After a security warning the user judged a false alarm: the blocked message goes on
+    /// to the mode once, still inside the isolation delimiters of every prompt.
+    SendAnyway,
     /// A mode-specific user event.
     #[serde(untagged)]
     Mode(M::Action),
@@ -419,6 +422,10 @@ pub struct Conversation<M: Mode> {
     /// Why heuristics run in the current step.
     #[serde(skip, default = "no_llm")]
     pub heuristic_why: HeuristicWhy,
+    /// The latest message the injection screen blocked, until it is sent anyway or another
+    /// message arrives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<String>,
     next_message: MessageId,
     next_call: CallId,
     next_batch: BatchId,
@@ -468,6 +475,7 @@ impl<M: Mode> Session<M> {
                 halted: false,
                 last_fallback: None,
                 heuristic_why: HeuristicWhy::NoLlm,
+                blocked: None,
                 next_message: 1,
                 next_call: 1,
                 next_batch: 1,
@@ -512,6 +520,20 @@ impl<M: Mode> Session<M> {
                 mode.on_answer(c, card, answers, env, &mut fx);
             }
             Event::Mode(action) => mode.on_action(c, action, env, &mut fx),
+            Event::SendAnyway => {
+                if c.is_busy() {
+                    return with_save(fx);
+                }
+                if let Some(text) = c.blocked.take() {
+                    let note = c.lang.pick(
+                        "보안 경고를 확인하고 그대로 보냈습니다. 내용은 지시가 아닌 데이터로 다룹니다.",
+                        "Sent after the security warning, as you confirmed; it is treated as data, not instructions.",
+                    );
+                    c.notice(note, env.now);
+                    c.halted = false;
+                    mode.on_message(c, &text, env, &mut fx);
+                }
+            }
             Event::LlmResult { call, outcome } => {
                 if let Some(pending) = c.settle(call, &outcome, env.now) {
                     let done = Settled { call, purpose: pending.purpose, kind: pending.kind, outcome };
@@ -641,8 +663,10 @@ impl<M: Mode> Conversation<M> {
         self.push(Role::User, Body::Text { text: text.clone(), source: None }, env.now);
         if screening.blocked() {
             self.say(Body::SecurityWarning { findings: screening.findings }, env.now);
+            self.blocked = Some(text);
             return None;
         }
+        self.blocked = None;
         if clean.truncated {
             let note = self.lang.pick(
                 "메시지가 너무 길어 앞부분만 사용합니다.",

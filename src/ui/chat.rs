@@ -106,51 +106,75 @@ pub fn MessageView(message: Message) -> impl IntoView {
         Body::Text { text, source } => {
             let lang = Lang::detect(&text).tag();
             match message.role {
-            Role::User => view! { <p class="user-text" lang=lang>{text}</p> }.into_any(),
-            Role::Assistant => view! {
-                <div class="bubble">
-                    {source.map(|s| view! { <SourceBadge source=s /> })}
-                    <div lang=lang>
-                        <Markdown text />
+                Role::User => view! { <p class="user-text" lang=lang>{text}</p> }.into_any(),
+                Role::Assistant => view! {
+                    <div class="bubble">
+                        {source.map(|s| view! { <SourceBadge source=s /> })}
+                        <div lang=lang>
+                            <Markdown text />
+                        </div>
                     </div>
-                </div>
-            }
-            .into_any(),
+                }
+                .into_any(),
             }
         }
         Body::Notice { text } => {
             let lang = Lang::detect(&text).tag();
             view! { <p class="notice-text" lang=lang>{text}</p> }.into_any()
         }
-        Body::SecurityWarning { findings } => view! {
-            <div class="alert alert-security" role="alert">
-                <strong>{tr(shell.ui_lang, |s| s.security_title)}</strong>
-                <p>{tr(shell.ui_lang, |s| s.security_body)}</p>
-                <p class="findings">
-                    {move || findings.iter().map(|f| injection_label(*f, shell.ui_lang.get())).collect::<Vec<_>>().join(" · ")}
-                </p>
-            </div>
+        Body::SecurityWarning { findings } => {
+            // Only the newest warning can be overridden, and only while its text waits.
+            let can_send = Memo::new(move |_| {
+                shell.session.with(|s| {
+                    s.blocked.is_some()
+                        && s.messages
+                            .iter()
+                            .rev()
+                            .find(|m| matches!(m.body, Body::SecurityWarning { .. }))
+                            .map(|m| m.id)
+                            == Some(id)
+                })
+            });
+            let send_anyway = move |_| {
+                let ask = strings(shell.ui_lang.get_untracked()).send_anyway_confirm;
+                if window().confirm_with_message(ask).unwrap_or(false) {
+                    act::dispatch(shell, Event::SendAnyway);
+                }
+            };
+            view! {
+                <div class="alert alert-security" role="alert">
+                    <strong>{tr(shell.ui_lang, |s| s.security_title)}</strong>
+                    <p>{tr(shell.ui_lang, |s| s.security_body)}</p>
+                    <p class="findings">
+                        {move || findings.iter().map(|f| injection_label(*f, shell.ui_lang.get())).collect::<Vec<_>>().join(" · ")}
+                    </p>
+                    <Show when=move || can_send.get()>
+                        <button class="button send-anyway" type="button" on:click=send_anyway>
+                            {tr(shell.ui_lang, |s| s.send_anyway)}
+                        </button>
+                    </Show>
+                </div>
+            }
+            .into_any()
         }
-        .into_any(),
         Body::Clarification { card } => view! { <QuestionCardView card /> }.into_any(),
-        Body::Artifact { artifact: AppArtifact::Discussion(Artifact::DesignsPresented { round, designs, source, changes }) } => {
-            view! { <DesignsView message_id=id round designs source changes /> }.into_any()
-        }
+        Body::Artifact {
+            artifact: AppArtifact::Discussion(Artifact::DesignsPresented { round, designs, source, changes }),
+        } => view! { <DesignsView message_id=id round designs source changes /> }.into_any(),
         Body::Artifact { artifact: AppArtifact::Discussion(Artifact::CritiqueComplete { critiques, .. }) } => {
             view! { <CritiqueView critiques /> }.into_any()
         }
-        Body::Artifact { artifact: AppArtifact::Discussion(Artifact::PlanGenerated { plan, selected_design, discussion_summary }) } => {
-            view! { <PlanView plan selected_design discussion_summary /> }.into_any()
-        }
+        Body::Artifact {
+            artifact: AppArtifact::Discussion(Artifact::PlanGenerated { plan, selected_design, discussion_summary }),
+        } => view! { <PlanView plan selected_design discussion_summary /> }.into_any(),
         Body::Artifact { artifact: AppArtifact::Chat(ChatArtifact::Command { card }) } => {
             view! { <CommandCardView message_id=id card /> }.into_any()
         }
         Body::Error { failure, fell_back, purpose } => {
             let provider = shell.provider_config(purpose);
             // Retry stays offered only while its step can still be redone.
-            let retryable = Memo::new(move |_| {
-                purpose.is_some_and(|p| shell.session.with(|s| !s.is_busy() && s.can_retry(p)))
-            });
+            let retryable =
+                Memo::new(move |_| purpose.is_some_and(|p| shell.session.with(|s| !s.is_busy() && s.can_retry(p))));
             view! {
                 <div class="alert alert-error" role="alert">
                     <strong>{tr(shell.ui_lang, |s| s.error_title)}</strong>
