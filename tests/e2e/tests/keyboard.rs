@@ -116,6 +116,7 @@ fn after_a_card_is_answered_by_keyboard_focus_stays_in_the_conversation() {
     let stops = b
         .execute(
             "return [...document.querySelectorAll('.question-card[data-open=true] .options')]\n\
+             .filter(g => g.querySelector('button.option'))\n\
              .map(g => g.querySelectorAll('button.option[tabindex=\"0\"]').length);",
             vec![],
         )
