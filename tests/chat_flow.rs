@@ -477,3 +477,12 @@ fn a_chat_replays_from_its_journal() {
     let back: deliberate::engine::session::Session = serde_json::from_str(&json).unwrap();
     assert_eq!(back, d.session, "the saved session reads back");
 }
+
+#[test]
+fn only_the_chats_cards_can_be_cancelled() {
+    use deliberate::engine::session::ModeKind;
+    let mut d = Driver::offline();
+    assert!(!d.session.can_cancel_cards(), "the discussion's cards need answers");
+    d.step(deliberate::engine::session::Event::switch_mode(ModeKind::Chat));
+    assert!(d.session.can_cancel_cards());
+}

@@ -426,6 +426,12 @@ impl Session {
         }
     }
 
+    /// True when an open question card may be cancelled instead of answered: the chat's
+    /// AskUserQuestion cards report a cancel to the model; other modes' cards need answers.
+    pub fn can_cancel_cards(&self) -> bool {
+        matches!(self.mode, AppMode::Chat(_))
+    }
+
     /// True when Retry can redo the step a purpose names.
     pub fn can_retry(&self, purpose: Purpose) -> bool {
         self.mode.can_retry(&self.conversation, purpose)

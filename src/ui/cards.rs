@@ -305,7 +305,7 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
                     {tr(shell.ui_lang, |s| s.answer)}
                 </button>
             </Show>
-            <Show when=move || open && super::chat_mode::in_chat(shell)>
+            <Show when=move || open && shell.session.with(|s| s.can_cancel_cards())>
                 <button
                     class="button cancel-card"
                     type="button"
