@@ -177,9 +177,17 @@ pub struct Chat {
     noticed: bool,
     /// The latest user request, for the no-key assistant after a failure.
     last_request: String,
-    /// The conversation before the last `/reset`, for undo (JSON of messages and chat).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    undo: Option<String>,
+    /// The conversation before the last `/reset`, for undo: kept as values, not as JSON,
+    /// so the page needs no reader for messages (a reload rebuilds it by replaying).
+    #[serde(skip)]
+    undo: Option<Box<Cleared>>,
+}
+
+/// What a `/reset` cleared: the messages and the chat state, for `/undo`.
+#[derive(Debug, Clone, PartialEq)]
+struct Cleared {
+    messages: Vec<crate::engine::session::Message>,
+    chat: Chat,
 }
 
 const SYSTEM: &str = "# role: chat\nYou are a careful assistant in a browser chat. You cannot run anything yourself: \
@@ -797,8 +805,9 @@ impl Chat {
             Some(m) if matches!(&m.body, Body::Text { text, .. } if text.trim() == "/reset") => c.messages.len() - 1,
             _ => c.messages.len(),
         };
-        let saved = serde_json::to_string(&(&c.messages[..keep], &*self)).ok();
-        c.messages.clear();
+        let mut messages = std::mem::take(&mut c.messages);
+        messages.truncate(keep);
+        let saved = Some(Box::new(Cleared { messages, chat: std::mem::take(self) }));
         *self = Chat { undo: saved, ..Chat::default() };
         c.notice(
             c.lang.pick(
@@ -810,12 +819,8 @@ impl Chat {
     }
 
     fn undo(&mut self, c: &mut C, env: &Env) {
-        let restored = self
-            .undo
-            .take()
-            .and_then(|json| serde_json::from_str::<(Vec<crate::engine::session::Message>, Chat)>(&json).ok());
-        match restored {
-            Some((messages, chat)) => {
+        match self.undo.take().map(|cleared| *cleared) {
+            Some(Cleared { messages, chat }) => {
                 c.messages = messages;
                 *self = chat;
                 c.notice(c.lang.pick("지운 대화를 되살렸습니다.", "The cleared chat is back."), env.now);
