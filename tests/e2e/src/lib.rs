@@ -19,4 +19,5 @@ pub mod slot_accuracy;
 pub mod static_server;
 pub mod tempdir;
 pub mod token_accuracy;
+pub mod wasm_breakdown;
 pub mod webdriver;
