@@ -297,9 +297,16 @@ pub fn parse_inline(text: &str) -> Vec<Inline> {
             '!' if i + 1 < chars.len() && chars[i + 1] == '[' => match link_at(&chars, i + 1) {
                 Some((label, url, end)) => {
                     push_text(&mut buf, &mut out);
-                    match safe_href(&url).filter(|src| !src.to_ascii_lowercase().starts_with("mailto:")) {
-                        Some(src) => out.push(Inline::Image { src, alt: label }),
-                        None => out.push(Inline::Text(label)),
+                    // The page's policy loads images over https only: a plain-http image
+                    // becomes a link the user may open, anything else its text.
+                    match safe_href(&url) {
+                        Some(src) if src.to_ascii_lowercase().starts_with("https://") => {
+                            out.push(Inline::Image { src, alt: label })
+                        }
+                        Some(href) if href.to_ascii_lowercase().starts_with("http://") => {
+                            out.push(Inline::Link { href, content: vec![Inline::Text(label)] })
+                        }
+                        _ => out.push(Inline::Text(label)),
                     }
                     i = end;
                 }
@@ -496,7 +503,7 @@ mod tests {
                     }
                     Inline::Image { src, .. } => {
                         let lower = src.to_ascii_lowercase();
-                        assert!(lower.starts_with("https://") || lower.starts_with("http://"), "{md}: image {src}");
+                        assert!(lower.starts_with("https://"), "{md}: image {src}");
                         assert!(!src.chars().any(|c| c.is_control() || c.is_whitespace()), "{md}: {src:?}");
                     }
                     Inline::Strong(c) | Inline::Emphasis(c) => check(c, md),
@@ -541,6 +548,12 @@ mod tests {
         );
         assert_eq!(parse_inline("![x](javascript:alert(1))"), vec![text("x")]);
         assert_eq!(parse_inline("![x](data:image/svg+xml,<svg onload=alert(1)>)"), vec![text("x")]);
+        assert_eq!(parse_inline("![x](mailto:me@example.com)"), vec![text("x")]);
+        // The page's policy would refuse a plain-http image: it is offered as a link.
+        assert_eq!(
+            parse_inline("![cat](http://x.test/c.png)"),
+            vec![Inline::Link { href: "http://x.test/c.png".into(), content: vec![text("cat")] }]
+        );
     }
 
     #[test]
