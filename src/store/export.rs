@@ -172,11 +172,13 @@ mod tests {
         use crate::store::settings::Endpoint;
         let designer_key = "designer-secret-7f3a91";
         let critic_key = "critic-secret-42c8e0";
-        let mut settings = LlmSettings::default();
-        settings.enabled = true;
-        settings.designer = Endpoint { key: designer_key.into(), ..Endpoint::default() };
-        settings.critic = Endpoint { key: critic_key.into(), ..Endpoint::default() };
-        settings.separate_critic = true;
+        let settings = LlmSettings {
+            enabled: true,
+            designer: Endpoint { key: designer_key.into(), ..Endpoint::default() },
+            separate_critic: true,
+            critic: Endpoint { key: critic_key.into(), ..Endpoint::default() },
+            ..LlmSettings::default()
+        };
 
         let mut session = Session::new("s1", Lang::En, Settings::default(), 1_000);
         let mut journal = Journal::begin(&session);
