@@ -57,9 +57,17 @@ pub enum Inline {
 
 /// True for URLs a link may point to: http, https and mailto.
 pub fn is_safe_url(url: &str) -> bool {
-    let lower: String =
-        url.trim().chars().filter(|c| !c.is_control() && !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-    lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("mailto:")
+    safe_href(url).is_some()
+}
+
+/// The URL a link or image gets: without the control and space characters a browser would
+/// drop or trip on (so what is checked is what the browser reads), and only when its scheme
+/// is http, https or mailto; `None` otherwise.
+pub fn safe_href(url: &str) -> Option<String> {
+    let cleaned: String = url.chars().filter(|c| !c.is_control() && !c.is_whitespace()).collect();
+    let lower = cleaned.to_ascii_lowercase();
+    let allowed = lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("mailto:");
+    allowed.then_some(cleaned)
 }
 
 /// Parses Markdown into blocks. Never panics; anything it does not understand is text.
@@ -289,10 +297,16 @@ pub fn parse_inline(text: &str) -> Vec<Inline> {
             '!' if i + 1 < chars.len() && chars[i + 1] == '[' => match link_at(&chars, i + 1) {
                 Some((label, url, end)) => {
                     push_text(&mut buf, &mut out);
-                    if is_safe_url(&url) && !url.to_ascii_lowercase().starts_with("mailto:") {
-                        out.push(Inline::Image { src: url, alt: label });
-                    } else {
-                        out.push(Inline::Text(label));
+                    // The page's policy loads images over https only: a plain-http image
+                    // becomes a link the user may open, anything else its text.
+                    match safe_href(&url) {
+                        Some(src) if src.to_ascii_lowercase().starts_with("https://") => {
+                            out.push(Inline::Image { src, alt: label })
+                        }
+                        Some(href) if href.to_ascii_lowercase().starts_with("http://") => {
+                            out.push(Inline::Link { href, content: vec![Inline::Text(label)] })
+                        }
+                        _ => out.push(Inline::Text(label)),
                     }
                     i = end;
                 }
@@ -305,10 +319,9 @@ pub fn parse_inline(text: &str) -> Vec<Inline> {
                 Some((label, url, end)) => {
                     push_text(&mut buf, &mut out);
                     let content = parse_inline(&label);
-                    if is_safe_url(&url) {
-                        out.push(Inline::Link { href: url.trim().to_string(), content });
-                    } else {
-                        out.extend(content);
+                    match safe_href(&url) {
+                        Some(href) => out.push(Inline::Link { href, content }),
+                        None => out.extend(content),
                     }
                     i = end;
                 }
@@ -441,6 +454,92 @@ mod tests {
         }
     }
 
+    /// Every way model output may try to smuggle script through the reader: nothing comes
+    /// out but text, and links and images whose URL is http, https or mailto (images: not
+    /// mailto), free of control characters. The browser test renders the same kinds of payload.
+    #[test]
+    fn xss_payloads_come_out_as_text_or_safe_links() {
+        let payloads = [
+            "<script>window.__xss=1</script>",
+            "<img src=x onerror=window.__xss=1>",
+            "<svg onload=window.__xss=1>",
+            "<math><mtext><img src=x onerror=window.__xss=1></mtext></math>",
+            "<iframe srcdoc=\"<script>parent.__xss=1</script>\"></iframe>",
+            "[a](javascript:window.__xss=1)",
+            "[a](JaVaScRiPt:window.__xss=1)",
+            "[a](&#106;avascript:window.__xss=1)",
+            "[a](&#x6A;avascript&colon;window.__xss=1)",
+            "[a](java\tscript:window.__xss=1)",
+            "[a](java\u{0}script:window.__xss=1)",
+            "[a]( javascript:window.__xss=1)",
+            "[a](\u{1}javascript:window.__xss=1)",
+            "[a](data:text/html,<script>window.__xss=1</script>)",
+            "[a](DATA:text/html;base64,PHNjcmlwdD4=)",
+            "[a](vbscript:msgbox)",
+            "[a](file:///etc/passwd)",
+            "[a](//evil.example/x)",
+            "[a](h\u{1}ttps://evil.example)",
+            "![a](javascript:window.__xss=1)",
+            "![a](data:image/svg+xml,<svg onload=window.__xss=1>)",
+            "![a](mailto:x@example.com)",
+            "![a](https://x.example/a.png\" onerror=\"window.__xss=1)",
+            "[a][r]\n\n[r]: javascript:window.__xss=1",
+            "<javascript:window.__xss=1>",
+            "<https://example.com>",
+            "[![a](https://x.example/i.png)](javascript:window.__xss=1)",
+            "[a](https://example.com \"title\" onclick=\"window.__xss=1\")",
+        ];
+        fn check(inlines: &[Inline], md: &str) {
+            for inline in inlines {
+                match inline {
+                    Inline::Link { href, content } => {
+                        let lower = href.to_ascii_lowercase();
+                        assert!(
+                            ["https://", "http://", "mailto:"].iter().any(|p| lower.starts_with(p)),
+                            "{md}: link {href}"
+                        );
+                        assert!(!href.chars().any(|c| c.is_control() || c.is_whitespace()), "{md}: {href:?}");
+                        check(content, md);
+                    }
+                    Inline::Image { src, .. } => {
+                        let lower = src.to_ascii_lowercase();
+                        assert!(lower.starts_with("https://"), "{md}: image {src}");
+                        assert!(!src.chars().any(|c| c.is_control() || c.is_whitespace()), "{md}: {src:?}");
+                    }
+                    Inline::Strong(c) | Inline::Emphasis(c) => check(c, md),
+                    Inline::Text(_) | Inline::Code(_) | Inline::LineBreak => {}
+                }
+            }
+        }
+        fn walk(blocks: &[Block], md: &str) {
+            for block in blocks {
+                match block {
+                    Block::Heading { content, .. } | Block::Paragraph(content) => check(content, md),
+                    Block::List { items, .. } => items.iter().for_each(|i| check(&i.content, md)),
+                    Block::Quote(inner) => walk(inner, md),
+                    Block::Table { header, rows } => {
+                        header.iter().for_each(|c| check(c, md));
+                        rows.iter().flatten().for_each(|c| check(c, md));
+                    }
+                    Block::Code { .. } | Block::Rule => {}
+                }
+            }
+        }
+        for md in payloads {
+            walk(&parse(md), md);
+        }
+        // The control character the browser would have read past is gone from the link.
+        assert_eq!(
+            parse_inline("[a](h\u{1}ttps://evil.example)"),
+            vec![Inline::Link { href: "https://evil.example".into(), content: vec![text("a")] }]
+        );
+        // A safe link keeps its URL as written.
+        assert_eq!(
+            parse_inline("[a](https://example.com/A?b=C#d)"),
+            vec![Inline::Link { href: "https://example.com/A?b=C#d".into(), content: vec![text("a")] }]
+        );
+    }
+
     #[test]
     fn images_need_a_safe_url_and_are_not_links() {
         assert_eq!(
@@ -449,6 +548,12 @@ mod tests {
         );
         assert_eq!(parse_inline("![x](javascript:alert(1))"), vec![text("x")]);
         assert_eq!(parse_inline("![x](data:image/svg+xml,<svg onload=alert(1)>)"), vec![text("x")]);
+        assert_eq!(parse_inline("![x](mailto:me@example.com)"), vec![text("x")]);
+        // The page's policy would refuse a plain-http image: it is offered as a link.
+        assert_eq!(
+            parse_inline("![cat](http://x.test/c.png)"),
+            vec![Inline::Link { href: "http://x.test/c.png".into(), content: vec![text("cat")] }]
+        );
     }
 
     #[test]

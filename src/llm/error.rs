@@ -11,7 +11,7 @@
 use regex_lite::Regex;
 use serde_json::Value;
 
-use super::provider::{header_value, host_of, is_local_host, port_of, ProviderConfig, ProviderKind};
+use super::provider::{header_value, host_of, is_local_host, page_may_connect, port_of, ProviderConfig, ProviderKind};
 use crate::engine::call::{FailureKind, LlmFailure};
 use crate::engine::lang::{clip, Lang};
 
@@ -156,16 +156,34 @@ fn clean_detail(detail: &str) -> String {
     clip(&redact_secrets(detail, None), DETAIL_MAX_CHARS)
 }
 
-/// Replaces the given key and key-looking tokens (`sk-…`) with a mask.
+/// Replaces the given key and key-looking tokens (`sk-…`) with a mask; also the start of
+/// the key when a clipped text ends in the middle of it ("… key abc12…").
 pub fn redact_secrets(text: &str, key: Option<&str>) -> String {
     let mut out = text.to_string();
     if let Some(key) = key.map(str::trim).filter(|k| k.len() >= 4) {
         out = out.replace(key, "••••");
+        if let Some(body) = out.strip_suffix('…') {
+            let cut = (4..key.len())
+                .rev()
+                .filter(|&n| key.is_char_boundary(n))
+                .find(|&n| body.ends_with(&key[..n]))
+                .map(|n| body.len() - n);
+            if let Some(at) = cut {
+                out = format!("{}••••…", &body[..at]);
+            }
+        }
     }
     match Regex::new(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-]{12,}") {
         Ok(re) => re.replace_all(&out, "••••").into_owned(),
         Err(_) => out,
     }
+}
+
+/// The same failure with the key masked in everything it carries that came from the server
+/// (its detail): a failure is shown, saved with the conversation and exported, and some
+/// servers echo the key they were sent in their error messages.
+pub fn redact_failure(failure: LlmFailure, key: Option<&str>) -> LlmFailure {
+    LlmFailure { detail: redact_secrets(&failure.detail, key), ..failure }
 }
 
 /// How long the server asked us to wait, from `retry-after-ms` or `Retry-After` (seconds);
@@ -352,6 +370,16 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
 
 /// The Network message: for a local OpenAI-compatible server, concrete steps per server.
 fn network_message(lang: Lang, provider: &ProviderConfig, base: &str, host: &str) -> String {
+    if !page_may_connect(base) {
+        return match lang {
+            Lang::Ko => format!(
+                "페이지의 보안 정책(CSP)이 {base} 연결을 막았습니다: Deliberate는 https:// 주소와 이 컴퓨터의 서버(http://localhost, http://127.0.0.1)에만 연결합니다. 서버의 https:// 주소를 쓰거나, 이 컴퓨터의 localhost로 연결되게 하세요 (예: SSH 터널)."
+            ),
+            Lang::En => format!(
+                "The page's security policy (CSP) blocked {base}: Deliberate connects only to https:// addresses and to servers on this computer (http://localhost, http://127.0.0.1). Use the server's https:// address, or reach it through localhost (an SSH tunnel, for example)."
+            ),
+        };
+    }
     let local = is_local_host(host);
     // The official APIs allow browsers; anything else (a proxy, a gateway, a local
     // server) may be down, mistyped or missing CORS headers.
@@ -380,13 +408,6 @@ fn network_message(lang: Lang, provider: &ProviderConfig, base: &str, host: &str
             "서버가 이 페이지의 출처에 대해 Access-Control-Allow-Origin 헤더를 보내는지 확인하세요.",
             "Make sure the server sends an Access-Control-Allow-Origin header for this page's origin.",
         ));
-        if base.starts_with("http://") {
-            m.push(' ');
-            m.push_str(lang.pick(
-                "https 페이지에서는 브라우저가 http:// 주소를 막으니 https 주소를 쓰세요.",
-                "Browsers block plain http:// addresses from an https page: use an https address.",
-            ));
-        }
         return m;
     }
     let ollama = lang.pick(
@@ -832,13 +853,68 @@ mod tests {
     }
 
     #[test]
-    fn network_message_for_remote_http_server_warns_about_mixed_content() {
-        let f = failure(FailureKind::Network, None, "");
-        let cfg = ollama().with_base_url("http://gpu-box.lan:8000/v1");
-        let en = failure_message(&f, Lang::En, &cfg);
-        assert!(en.contains("Access-Control-Allow-Origin"), "{en}");
-        assert!(en.contains("use an https address"), "{en}");
-        assert!(!en.contains("OLLAMA_ORIGINS"), "{en}");
+    fn network_message_for_a_plain_http_server_elsewhere_names_the_page_policy() {
+        let f = failure(FailureKind::Network, None, "Failed to fetch");
+        // (base URL, refused by the page's CSP)
+        let cases = [
+            ("http://gpu-box.lan:8000/v1", true),
+            ("http://192.168.1.20:11434/v1", true),
+            ("http://127.0.0.2:8080/v1", true),
+            ("http://[::1]:11434/v1", true),
+            ("https://gateway.example.com/v1", false),
+            ("http://localhost:11434/v1", false),
+            ("http://127.0.0.1:1234/v1", false),
+            ("http://ollama.localhost:11434/v1", false),
+        ];
+        for (url, refused) in cases {
+            let cfg = ollama().with_base_url(url);
+            let en = failure_message(&f, Lang::En, &cfg);
+            let ko = failure_message(&f, Lang::Ko, &cfg);
+            assert_eq!(en.contains("security policy (CSP)"), refused, "{url}: {en}");
+            assert_eq!(ko.contains("보안 정책(CSP)"), refused, "{url}: {ko}");
+            if refused {
+                assert!(en.contains("https://") && en.contains(url), "{en}");
+                assert!(ko.contains("https://") && ko.contains(url), "{ko}");
+                assert!(!en.contains("OLLAMA_ORIGINS"), "no CORS steps for a refused address: {en}");
+            }
+        }
+    }
+
+    #[test]
+    fn failures_carry_no_key_from_an_echoing_server() {
+        let key = "local-secret-0123456789";
+        let sk = "sk-proj-Abc123Def456Ghi789Jkl";
+        // (status, body): servers that echo the key they were sent.
+        let bodies = [
+            (401, format!(r#"{{"error":{{"message":"Incorrect API key provided: {key}","code":"invalid_api_key"}}}}"#)),
+            (401, format!("invalid x-api-key {key}")),
+            (403, format!(r#"{{"detail":"key {key} may not use this model"}}"#)),
+            (429, format!(r#"{{"error":"rate limit for key {key}"}}"#)),
+            (500, format!("<html><title>500 key={key}</title></html>")),
+            (502, format!(r#"{{"message":"upstream refused Bearer {sk}"}}"#)),
+            // Long enough that the detail is clipped in the middle of the key.
+            (500, format!("{}{key}", "x".repeat(290))),
+        ];
+        for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::OpenAiCompatible] {
+            let cfg = ProviderConfig::new(kind, "m").with_key(key);
+            for (status, body) in &bodies {
+                let raw = map_http_error(kind, *status, &[], &redact_secrets(body, cfg.key()));
+                let f = redact_failure(raw, cfg.key());
+                assert!(!f.detail.contains(&key[..6]) && !f.detail.contains(sk), "{status}: {}", f.detail);
+                for lang in [Lang::En, Lang::Ko] {
+                    let shown = failure_message(&f, lang, &cfg);
+                    assert!(!shown.contains(&key[..6]) && !shown.contains(sk), "{status}: {shown}");
+                }
+            }
+        }
+        // A failure made from a body that was not redacted first is still cleaned, clipped key included.
+        let clipped = map_http_error(ProviderKind::OpenAiCompatible, 500, &[], &format!("{}{key}", "y".repeat(290)));
+        assert!(clipped.detail.contains(&key[..5]), "the clip cut into the key: {}", clipped.detail);
+        let cleaned = redact_failure(clipped, Some(key));
+        assert!(!cleaned.detail.contains(&key[..5]) && cleaned.detail.ends_with("••••…"), "{}", cleaned.detail);
+        // Text without the key is left as it is.
+        let plain = redact_failure(failure(FailureKind::Auth, Some(401), "bad key"), Some(key));
+        assert_eq!(plain.detail, "bad key");
     }
 
     #[test]

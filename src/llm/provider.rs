@@ -192,6 +192,22 @@ pub fn is_local_host(host: &str) -> bool {
         || host == "0.0.0.0"
 }
 
+/// True when the page's Content-Security-Policy (`connect-src` in index.html) lets it call
+/// this URL: any https address, and plain http only to this computer (localhost,
+/// `*.localhost`, 127.0.0.1). Browsers cannot name IPv6 literals such as `[::1]` in a policy,
+/// so those are refused too.
+pub fn page_may_connect(url: &str) -> bool {
+    let lower = url.trim().to_ascii_lowercase();
+    if lower.starts_with("https://") {
+        return true;
+    }
+    if !lower.starts_with("http://") {
+        return false;
+    }
+    let host = host_of(&lower);
+    host == "localhost" || host.ends_with(".localhost") || host == "127.0.0.1"
+}
+
 /// An HTTP method the protocols use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {

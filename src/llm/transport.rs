@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, RequestMode, Response};
 
+use super::error::{redact_failure, redact_secrets};
 use super::{
     build_chat_request, build_model_list_request, map_http_error, new_stream, openai, parse_chat_response,
     parse_model_list, retry_after_ms, Completion, HttpRequest, Method, ProviderConfig, RetryPolicy,
@@ -175,8 +176,20 @@ async fn pause(ms: u64, control: &CallControl) {
 
 /// Runs one chat call: retries rate limits and server errors as the policy says,
 /// streams text into `on_text` (the whole text so far) when `stream` is set, and ends
-/// with the completion or a failure that keeps any partial text.
+/// with the completion or a failure that keeps any partial text. A failure never carries
+/// the key, even when the server echoed it.
 pub async fn run_chat(
+    cfg: &ProviderConfig,
+    prompt: &Prompt,
+    stream: bool,
+    opts: CallOptions,
+    control: &CallControl,
+    on_text: &dyn Fn(&str),
+) -> Result<Completion, LlmFailure> {
+    run_chat_attempts(cfg, prompt, stream, opts, control, on_text).await.map_err(|f| redact_failure(f, cfg.key()))
+}
+
+async fn run_chat_attempts(
     cfg: &ProviderConfig,
     prompt: &Prompt,
     stream: bool,
@@ -235,7 +248,8 @@ async fn chat_once(
     let status = resp.status();
     if !(200..300).contains(&status) {
         let headers = header_pairs(&resp.headers());
-        let body = body_text(&resp, control).await.unwrap_or_default();
+        // Masked before the detail is clipped, so no part of an echoed key survives.
+        let body = redact_secrets(&body_text(&resp, control).await.unwrap_or_default(), cfg.key());
         let retry_after = retry_after_ms(&headers);
         return Err((map_http_error(cfg.kind, status, &headers, &body), retry_after));
     }
@@ -282,8 +296,12 @@ async fn chat_once(
     acc.finish().map_err(|f| (f, None))
 }
 
-/// The models the server offers, for the settings' picker.
+/// The models the server offers, for the settings' picker (a failure never carries the key).
 pub async fn list_models(cfg: &ProviderConfig, timeout_ms: u32) -> Result<Vec<String>, LlmFailure> {
+    models_once(cfg, timeout_ms).await.map_err(|f| redact_failure(f, cfg.key()))
+}
+
+async fn models_once(cfg: &ProviderConfig, timeout_ms: u32) -> Result<Vec<String>, LlmFailure> {
     let control = CallControl::new();
     let req = build_model_list_request(cfg);
     let resp = send(&req, &control, timeout_ms).await?;
@@ -292,7 +310,7 @@ pub async fn list_models(cfg: &ProviderConfig, timeout_ms: u32) -> Result<Vec<St
     let body = body_text(&resp, &control).await?;
     control.disarm();
     if !(200..300).contains(&status) {
-        return Err(map_http_error(cfg.kind, status, &headers, &body));
+        return Err(map_http_error(cfg.kind, status, &headers, &redact_secrets(&body, cfg.key())));
     }
     parse_model_list(&body)
 }

@@ -5,10 +5,21 @@
 use crate::engine::session::{AppArtifact, Artifact, Body, Role, Session};
 
 use super::saved::{DecodeError, Journal};
+use super::settings::LlmSettings;
+use crate::llm::error::redact_secrets;
 
 /// The conversation as a JSON file.
 pub fn export_json(journal: &Journal) -> Result<String, String> {
     journal.encode()
+}
+
+/// An export with every key from the settings masked: the last guard before a file leaves
+/// the page. Keys never reach the journal (the transport masks echoed keys in failures), but
+/// a user may paste one into a message, and an older saved conversation may hold one.
+pub fn without_keys(text: &str, settings: &LlmSettings) -> String {
+    [settings.designer.key.as_str(), settings.critic.key.as_str()]
+        .into_iter()
+        .fold(text.to_string(), |out, key| redact_secrets(&out, Some(key)))
 }
 
 /// A conversation from a JSON file: validated and replayed. A file that is not a
@@ -150,6 +161,65 @@ mod tests {
         let newer = text.replacen("\"version\":1", "\"version\":99", 1);
         assert_eq!(import_json(&newer).unwrap_err(), DecodeError::NewerVersion { found: 99 });
         assert!(matches!(import_json("{\"version\":1}"), Err(DecodeError::Malformed { .. })));
+    }
+
+    /// A session whose LLM settings hold keys, with a failure from a server that echoed the
+    /// key (as if nothing had masked it before), a message quoting a key, and a key-looking token.
+    #[test]
+    fn exports_hold_no_key_from_the_settings() {
+        use crate::engine::call::{CallId, FailureKind, LlmFailure, LlmOutcome};
+        use crate::engine::session::Effect;
+        use crate::store::settings::Endpoint;
+        let designer_key = "designer-secret-7f3a91";
+        let critic_key = "critic-secret-42c8e0";
+        let settings = LlmSettings {
+            enabled: true,
+            designer: Endpoint { key: designer_key.into(), ..Endpoint::default() },
+            separate_critic: true,
+            critic: Endpoint { key: critic_key.into(), ..Endpoint::default() },
+            ..LlmSettings::default()
+        };
+
+        let mut session = Session::new("s1", Lang::En, Settings::default(), 1_000);
+        let mut journal = Journal::begin(&session);
+        let ask = Event::UserMessage {
+            text: format!("Build a daily IT news digest as a Markdown document; my key is {designer_key}"),
+        };
+        let env = Env::online(2_000);
+        journal.record(&ask, &env);
+        let call: CallId = session
+            .step(ask, &env)
+            .into_iter()
+            .find_map(|fx| match fx {
+                Effect::CallLlm(c) => Some(c.id),
+                _ => None,
+            })
+            .expect("the request starts an LLM call");
+        let failed = Event::LlmResult {
+            call,
+            outcome: LlmOutcome::Failed(LlmFailure {
+                kind: FailureKind::Auth,
+                detail: format!("Incorrect API key provided: {critic_key} (sk-proj-Abc123Def456Ghi789Jkl)"),
+                status: Some(401),
+                partial: None,
+            }),
+        };
+        let env = Env::online(3_000);
+        journal.record(&failed, &env);
+        session.step(failed, &env);
+        let json = export_json(&journal).unwrap();
+        assert!(json.contains(designer_key), "the journal itself holds what the user typed");
+        for (name, text) in
+            [("json", without_keys(&json, &settings)), ("md", without_keys(&export_markdown(&session), &settings))]
+        {
+            for secret in [designer_key, critic_key, "sk-proj-Abc123Def456Ghi789Jkl"] {
+                assert!(!text.contains(secret), "{name} export holds {secret}:\n{text}");
+            }
+        }
+        // Masking a key keeps the file a conversation that imports.
+        assert!(import_json(&without_keys(&json, &settings)).is_ok());
+        // No keys set: only the key-looking token is masked.
+        assert_eq!(without_keys(&json, &LlmSettings::default()), json.replace("sk-proj-Abc123Def456Ghi789Jkl", "••••"));
     }
 
     #[test]

@@ -193,7 +193,7 @@ fn DesignsPanel() -> impl IntoView {
                                     <li class:chosen=chosen>
                                         <span class="name">{name}{recommended.then(|| format!(" · {}", t().recommended))}{chosen.then(|| format!(" · {}", t().chosen))}</span>
                                         <span class="score-bar small" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow=percent.to_string() aria-label=label>
-                                            <span style=format!("width: {percent}%")></span>
+                                            <span style:width=format!("{percent}%")></span>
                                         </span>
                                         <span class="score-value">{score.map(|s| s.to_string()).unwrap_or_else(|| "…".into())}</span>
                                     </li>

@@ -463,7 +463,7 @@ pub fn CritiqueView(critiques: Vec<Reviewed>) -> impl IntoView {
                                     aria-valuenow=percent.to_string()
                                     aria-label=move || format!("{} {}", c.design_name, t().score)
                                 >
-                                    <span style=format!("width: {percent}%")></span>
+                                    <span style:width=format!("{percent}%")></span>
                                 </div>
                                 <span class="score-value">{percent.to_string()}</span>
                             </div>

@@ -181,7 +181,7 @@ pub fn ContextMeter() -> impl IntoView {
                         aria-valuenow=m.percent.to_string()
                         aria-label=tr(shell.ui_lang, |s| s.meter_label)
                     >
-                        <span style=format!("width: {width}%")></span>
+                        <span style:width=format!("{width}%")></span>
                     </div>
                     <span class="meter-value">{format!("{} / {} · {}%", m.used, m.window, m.percent)}</span>
                     {warn.then(|| view! { <p class="meter-warning" role="status">{tr(shell.ui_lang, |s| s.meter_warning)}</p> })}

@@ -7,7 +7,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::i18n::tr;
 use super::shell::Shell;
-use crate::store::export::{export_json, export_markdown, file_name};
+use crate::store::export::{export_json, export_markdown, file_name, without_keys};
 
 /// Download links and an import button, with what the last import did.
 #[component]
@@ -15,11 +15,16 @@ pub fn ExportPanel() -> impl IntoView {
     let shell = expect_context::<Shell>();
     let outcome = RwSignal::new(None::<Result<(), String>>);
     let json_href = move || {
+        // The journal is not a signal; every step records into it before it changes the
+        // session, so following the session keeps the link up to date.
+        shell.session.track();
         let text = shell.saver.with_journal(|j| export_json(j).unwrap_or_default());
+        let text = shell.llm.with(|llm| without_keys(&text, llm));
         format!("data:application/json;charset=utf-8,{}", js_sys::encode_uri_component(&text))
     };
     let md_href = move || {
         let text = shell.session.with(export_markdown);
+        let text = shell.llm.with(|llm| without_keys(&text, llm));
         format!("data:text/markdown;charset=utf-8,{}", js_sys::encode_uri_component(&text))
     };
     let json_name = move || shell.session.with(|s| file_name(s, "json"));

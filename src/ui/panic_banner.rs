@@ -2,6 +2,8 @@
 //! put a banner at the top of the page saying so, in the user's language. The banner is
 //! built with plain DOM calls: the reactive system may be the thing that broke, and after
 //! the panic nothing may call back into the wasm (so the banner's reload is a plain link).
+//! Its look is in the stylesheet (`#panic-banner`): the page's Content-Security-Policy
+//! refuses inline `style` attributes.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Once;
@@ -66,16 +68,10 @@ pub fn show_banner() {
     banner.set_id(BANNER_ID);
     let _ = banner.set_attribute("role", "alert");
     let _ = banner.set_attribute("lang", lang.tag());
-    let _ = banner.set_attribute(
-        "style",
-        "position:fixed;top:0;left:0;right:0;z-index:10000;padding:0.75rem 1rem;\
-         background:#b3261e;color:#fff;font:600 1rem/1.4 system-ui,sans-serif;text-align:center",
-    );
     banner.set_text_content(Some(strings(lang).crashed));
     // A link to this very page reloads it without calling back into the wasm.
     if let Ok(link) = document.create_element("a") {
         let _ = link.set_attribute("href", "");
-        let _ = link.set_attribute("style", "color:#fff;margin-left:0.75rem;text-decoration:underline");
         link.set_text_content(Some(strings(lang).reload));
         let _ = banner.append_child(&link);
     }

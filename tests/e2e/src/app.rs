@@ -1,7 +1,7 @@
 //! Driving the built Deliberate page: serve `dist/`, open it in Chromium, and the few
 //! actions the end-to-end tests and benchmarks repeat.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -50,6 +50,12 @@ pub fn is_panic_message(message: &str) -> bool {
     PANIC_MARKERS.iter().any(|m| message.contains(m))
 }
 
+/// Whether a browser console message is Chromium reporting the page's Content-Security-Policy:
+/// something refused, or a policy it could not read.
+pub fn is_csp_message(message: &str) -> bool {
+    message.contains("Content Security Policy") || message.contains("Content-Security-Policy")
+}
+
 /// The page open in a browser, with its static server. Dropping it fails the test when
 /// the browser console showed a panic at any time (unless the test already failed).
 pub struct AppPage {
@@ -59,6 +65,8 @@ pub struct AppPage {
     pub server: StaticServer,
     /// Every console message read so far (reading the browser's log empties it).
     console: RefCell<Vec<String>>,
+    /// The test provokes CSP refusals on purpose: dropping the page does not fail on them.
+    csp_refusals_expected: Cell<bool>,
 }
 
 impl AppPage {
@@ -79,7 +87,7 @@ impl AppPage {
             .accept_languages(&format!("{language},{}", &language[..2]))
             .window_size(1280, 900)
             .launch()?;
-        Ok(AppPage { browser, server, console: RefCell::new(Vec::new()) })
+        Ok(AppPage { browser, server, console: RefCell::new(Vec::new()), csp_refusals_expected: Cell::new(false) })
     }
 
     /// Like `open`, with LLM settings stored before the app starts, as the app stores
@@ -206,12 +214,32 @@ impl AppPage {
         let panics = self.panics().expect("the browser log can be read");
         assert!(panics.is_empty(), "the page panicked:\n{}", panics.join("\n"));
     }
+
+    /// The console messages about the Content-Security-Policy since the page opened.
+    pub fn csp_messages(&self) -> Result<Vec<String>, Error> {
+        Ok(self.console_messages()?.into_iter().filter(|m| is_csp_message(m)).collect())
+    }
+
+    /// Fails when the browser refused anything under the page's policy, or could not read it.
+    pub fn assert_no_csp_refusal(&self) {
+        let refused = self.csp_messages().expect("the browser log can be read");
+        assert!(refused.is_empty(), "the Content-Security-Policy refused something:\n{}", refused.join("\n"));
+    }
+
+    /// Says that this test provokes CSP refusals on purpose (dropping the page then checks
+    /// only for panics).
+    pub fn expect_csp_refusals(&self) {
+        self.csp_refusals_expected.set(true);
+    }
 }
 
 impl Drop for AppPage {
     fn drop(&mut self) {
         if !std::thread::panicking() {
             self.assert_no_panic();
+            if !self.csp_refusals_expected.get() {
+                self.assert_no_csp_refusal();
+            }
         }
     }
 }
@@ -236,6 +264,20 @@ mod tests {
         ];
         for (message, panic) in cases {
             assert_eq!(is_panic_message(message), panic, "{message}");
+        }
+    }
+
+    #[test]
+    fn csp_reports_are_told_from_other_console_output() {
+        let cases = [
+            ("Refused to connect to 'http://example.invalid/' because it violates the following Content Security Policy directive: \"connect-src 'self'\".", true),
+            ("Refused to apply inline style because it violates the following Content Security Policy directive: \"style-src 'self'\".", true),
+            ("The source list for the Content Security Policy directive 'connect-src' contains an invalid source: 'x'. It will be ignored.", true),
+            ("Failed to load resource: net::ERR_CONNECTION_REFUSED", false),
+            ("deliberate: security warning shown", false),
+        ];
+        for (message, csp) in cases {
+            assert_eq!(is_csp_message(message), csp, "{message}");
         }
     }
 }

@@ -364,7 +364,7 @@ fn streamed_model_output_cannot_run_script_or_load_images() {
         "<svg onload=\"window.__x3=1\"><script>window.__x3=1</script></svg>",
         "[click me](javascript:window.__x4=1)",
         "[data](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX194NT0xPC9zY3JpcHQ+)",
-        "![tracker](http://127.0.0.1:9/pixel.png?leak=secret)",
+        "![tracker](https://127.0.0.1:9/pixel.png?leak=secret)",
         "<a href=\"javascript:window.__x6=1\">raw link</a>",
         "<iframe src=\"javascript:window.__x7=1\"></iframe>",
         "<details open ontoggle=\"window.__x8=1\">x</details>",
