@@ -116,9 +116,12 @@ fn the_app_starts_and_answers_with_the_server_stopped() {
             Ok((current.as_deref() == Some("DEBATE") && designs == 3).then_some(()))
         })
         .unwrap();
-    // Any navigation of the app's origin gets the kept page offline, a query included.
+    // What was done offline was saved: any navigation of the origin (a query included)
+    // gets the kept page, which reopens the conversation where it was.
     browser.goto(&format!("{url}?from=offline")).unwrap();
     wait_app_ready(&browser);
+    assert_eq!(browser.find(".step.current").unwrap().attr("data-stage").unwrap().as_deref(), Some("DEBATE"));
+    assert_eq!(browser.find_all(".design-card").unwrap().len(), 3);
     assert_no_panic(&browser);
 }
 
@@ -209,6 +212,8 @@ fn a_new_deploy_is_offered_as_a_reload_and_taken_only_when_asked() {
     assert_eq!(still, json!(true), "the page did not reload by itself");
     assert_eq!(cache_names(&browser).len(), 2, "the new version is kept next to the running one");
 
+    let shot = deliberate_e2e::app::screenshot_dir().join("offline-update-notice.png");
+    browser.save_screenshot(&shot).unwrap();
     let button = browser.find("#update-notice button").unwrap();
     assert_eq!(button.text().unwrap(), "새로 고침");
     button.click().unwrap();
