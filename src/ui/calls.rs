@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -27,6 +28,7 @@ pub struct CallRunner {
 impl CallRunner {
     /// No calls yet.
     pub fn new() -> Self {
+        watch_page_leaving();
         CallRunner {
             streams: RwSignal::new(HashMap::new()),
             controls: StoredValue::new_local(HashMap::new()),
@@ -79,8 +81,10 @@ impl CallRunner {
             runner.controls.update_value(|m| {
                 m.remove(&id);
             });
-            // A stopped call was already settled by the engine (Stop or Restart).
-            if !control.is_stopped() {
+            // A stopped call was already settled by the engine (Stop or Restart). A call the
+            // browser broke off because the page is going away is no failure: it stays in
+            // flight in what was saved, and the next page reports it interrupted, with Retry.
+            if !control.is_stopped() && !PAGE_LEAVING.load(Relaxed) {
                 done(id, LlmOutcome::from(result));
             }
             runner.drop_stream(id);
@@ -116,6 +120,22 @@ impl CallRunner {
     /// The live text of a call, if it is in flight.
     pub fn stream_text(&self, id: CallId) -> Option<RwSignal<String>> {
         self.streams.with(|m| m.get(&id).copied())
+    }
+}
+
+/// True from `pagehide` (reload, navigation, closing) until the page shows again.
+static PAGE_LEAVING: AtomicBool = AtomicBool::new(false);
+
+/// Follows the page going away and coming back (from the back/forward cache), once.
+/// Chromium aborts a leaving page's fetches after `pagehide` and still runs their handlers.
+fn watch_page_leaving() {
+    static WATCHING: AtomicBool = AtomicBool::new(false);
+    if WATCHING.swap(true, Relaxed) {
+        return;
+    }
+    for (event, leaving) in [("pagehide", true), ("pageshow", false)] {
+        // Never removed: the page's lifetime.
+        std::mem::forget(window_event_listener_untyped(event, move |_| PAGE_LEAVING.store(leaving, Relaxed)));
     }
 }
 

@@ -1,0 +1,304 @@
+//! Offline and installable, against the release build: the service worker serves the app
+//! with the server stopped, the manifest is linked and complete, a new deploy is offered
+//! (not forced) as a reload; and the post_build hook that fills in the worker's file list.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use deliberate_e2e::app::{dist_dir, is_panic_message, workspace_root, STEP};
+use deliberate_e2e::http::send;
+use deliberate_e2e::static_server::StaticServer;
+use deliberate_e2e::tempdir::TempDir;
+use deliberate_e2e::webdriver::Browser;
+use serde_json::{json, Value};
+
+/// One Chromium at a time: the machine has two cores.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+fn one_browser() -> MutexGuard<'static, ()> {
+    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Installing the worker downloads the whole build again (the test server says no-store).
+const INSTALL: Duration = Duration::from_secs(40);
+
+fn browser(language: &str) -> Browser {
+    Browser::builder()
+        .arg(format!("--lang={language}"))
+        .accept_languages(&format!("{language},{}", &language[..2]))
+        .window_size(1280, 900)
+        .launch()
+        .expect("Chromium starts")
+}
+
+/// A copy of the release build that a test may change (a "new deploy").
+fn dist_copy() -> TempDir {
+    let dir = TempDir::new("offline-dist").unwrap();
+    for entry in fs::read_dir(dist_dir()).unwrap().flatten() {
+        if entry.path().is_file() {
+            fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+        }
+    }
+    dir
+}
+
+/// Waits until a service worker controls the page.
+fn wait_controlled(browser: &Browser) {
+    browser
+        .wait_for(INSTALL, "a service worker to control the page", |b| {
+            let v = b.execute("return !!(navigator.serviceWorker && navigator.serviceWorker.controller);", vec![])?;
+            Ok((v == json!(true)).then_some(()))
+        })
+        .unwrap();
+}
+
+/// Waits for the app's `app-ready` mark (the composer accepts input).
+fn wait_app_ready(browser: &Browser) {
+    browser
+        .wait_for(STEP, "app-ready", |b| {
+            let v = b.execute("return performance.getEntriesByName('app-ready').length > 0;", vec![])?;
+            Ok((v == json!(true)).then_some(()))
+        })
+        .unwrap();
+}
+
+/// The names of the page's Cache Storage caches.
+fn cache_names(browser: &Browser) -> Vec<String> {
+    let v = browser.execute_async("const done = arguments[0]; caches.keys().then(done, () => done(null));", vec![]);
+    serde_json::from_value(v.unwrap()).unwrap()
+}
+
+fn assert_no_panic(browser: &Browser) {
+    let logs = browser.browser_logs().unwrap();
+    let panics: Vec<&str> = logs.iter().filter_map(|l| l["message"].as_str()).filter(|m| is_panic_message(m)).collect();
+    assert!(panics.is_empty(), "the page panicked: {panics:?}");
+    assert!(browser.try_find("#panic-banner").unwrap().is_none(), "the crash banner is shown");
+}
+
+/// The constant a line of the served sw.js sets, e.g. `VERSION`.
+fn sw_line<'a>(sw: &'a str, name: &str) -> &'a str {
+    let prefix = format!("const {name} = ");
+    sw.lines().find(|l| l.trim_start().starts_with(&prefix)).unwrap_or_else(|| panic!("no {name} in sw.js:\n{sw}"))
+}
+
+#[test]
+fn the_app_starts_and_answers_with_the_server_stopped() {
+    let _one = one_browser();
+    let server = StaticServer::start(&dist_dir()).unwrap();
+    let url = server.url();
+    let browser = browser("en-US");
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    wait_controlled(&browser);
+    // The first install is no update: nothing to offer.
+    assert!(browser.try_find("#update-notice").unwrap().is_none(), "no update notice on the first visit");
+    let caches = cache_names(&browser);
+    assert_eq!(caches.len(), 1, "{caches:?}");
+    assert!(caches[0].starts_with("deliberate-"), "{caches:?}");
+
+    drop(server);
+    let down = send("GET", &url, &[], None, Duration::from_secs(2));
+    assert!(down.is_err(), "the server is stopped");
+
+    browser.refresh().unwrap();
+    wait_app_ready(&browser);
+    assert_eq!(browser.find(".restart").unwrap().text().unwrap(), "Restart");
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("Classify support tickets into a table").unwrap();
+    area.send_keys("\u{E007}").unwrap();
+    browser
+        .wait_for(STEP, "three designs, offline", |b| {
+            let current = b.try_find(".step.current")?.map(|e| e.attr("data-stage")).transpose()?.flatten();
+            let designs = b.find_all(".design-card")?.len();
+            Ok((current.as_deref() == Some("DEBATE") && designs == 3).then_some(()))
+        })
+        .unwrap();
+    // What was done offline was saved: any navigation of the origin (a query included)
+    // gets the kept page, which reopens the conversation where it was.
+    browser.goto(&format!("{url}?from=offline")).unwrap();
+    wait_app_ready(&browser);
+    assert_eq!(browser.find(".step.current").unwrap().attr("data-stage").unwrap().as_deref(), Some("DEBATE"));
+    assert_eq!(browser.find_all(".design-card").unwrap().len(), 3);
+    assert_no_panic(&browser);
+}
+
+#[test]
+fn the_manifest_is_linked_and_names_the_app_and_its_icons() {
+    let _one = one_browser();
+    let server = StaticServer::start(&dist_dir()).unwrap();
+    let browser = browser("ko-KR");
+    browser.goto(&server.url()).unwrap();
+    wait_app_ready(&browser);
+    let read = r#"
+const done = arguments[0];
+const link = document.querySelector('link[rel="manifest"]');
+if (!link) { done({error: 'no manifest link'}); return; }
+(async () => {
+  try {
+    const resp = await fetch(link.href);
+    const manifest = await resp.json();
+    const icons = [];
+    for (const icon of manifest.icons || []) {
+      const r = await fetch(new URL(icon.src, link.href));
+      const bitmap = await createImageBitmap(await r.blob());
+      icons.push({sizes: icon.sizes, type: r.headers.get('content-type'), width: bitmap.width, height: bitmap.height});
+    }
+    done({type: resp.headers.get('content-type'), manifest, icons});
+  } catch (e) {
+    done({error: String(e)});
+  }
+})();
+"#;
+    let got = browser.execute_async(read, vec![]).unwrap();
+    assert_eq!(got["error"], Value::Null, "{got}");
+    assert_eq!(got["type"], "application/manifest+json");
+    let m = &got["manifest"];
+    assert_eq!(m["name"], "Deliberate");
+    assert_eq!(m["short_name"], "Deliberate");
+    assert_eq!(m["start_url"], "./");
+    assert_eq!(m["display"], "standalone");
+    // The light theme's accent and background (www/style.css).
+    assert_eq!(m["theme_color"], "#3b5bdb");
+    assert_eq!(m["background_color"], "#f6f7fb");
+    let description = m["description"].as_str().unwrap();
+    assert!(description.contains("plan") && description.contains("계획"), "{description}");
+    let icons = got["icons"].as_array().unwrap();
+    let sizes: Vec<(&str, &str, u64, u64)> = icons
+        .iter()
+        .map(|i| {
+            (
+                i["sizes"].as_str().unwrap(),
+                i["type"].as_str().unwrap(),
+                i["width"].as_u64().unwrap(),
+                i["height"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(sizes, [("192x192", "image/png", 192, 192), ("512x512", "image/png", 512, 512)]);
+    assert_no_panic(&browser);
+}
+
+#[test]
+fn a_new_deploy_is_offered_as_a_reload_and_taken_only_when_asked() {
+    let _one = one_browser();
+    let site = dist_copy();
+    let server = StaticServer::start(site.path()).unwrap();
+    let browser = browser("ko-KR");
+    browser.goto(&server.url()).unwrap();
+    wait_app_ready(&browser);
+    wait_controlled(&browser);
+    let first = cache_names(&browser);
+
+    // A new build: sw.js with another version (same files, as after a change of sw.js only).
+    let sw_path = site.path().join("sw.js");
+    let sw = fs::read_to_string(&sw_path).unwrap();
+    let version = sw_line(&sw, "VERSION").to_string();
+    fs::write(&sw_path, sw.replace(&version, "const VERSION = 'e2e-next'; // precache: version")).unwrap();
+
+    // Something of the running page that a reload would lose.
+    browser.execute("window.e2eSamePage = true; return true;", vec![]).unwrap();
+    browser
+        .execute_async(
+            "const done = arguments[0]; navigator.serviceWorker.getRegistration().then(r => r.update()).then(() => done(true), e => done(String(e)));",
+            vec![],
+        )
+        .unwrap();
+    let notice = browser.wait_for_text("#update-notice", "새 버전이 준비되었습니다.", INSTALL).unwrap();
+    assert!(notice.contains("새 버전"), "{notice}");
+    let still = browser.execute("return window.e2eSamePage === true;", vec![]).unwrap();
+    assert_eq!(still, json!(true), "the page did not reload by itself");
+    assert_eq!(cache_names(&browser).len(), 2, "the new version is kept next to the running one");
+
+    let shot = deliberate_e2e::app::screenshot_dir().join("offline-update-notice.png");
+    browser.save_screenshot(&shot).unwrap();
+    let button = browser.find("#update-notice button").unwrap();
+    assert_eq!(button.text().unwrap(), "새로 고침");
+    button.click().unwrap();
+    browser
+        .wait_for(STEP, "the reload into the new version", |b| {
+            let v =
+                b.execute("return window.e2eSamePage === undefined && document.readyState === 'complete';", vec![])?;
+            Ok((v == json!(true)).then_some(()))
+        })
+        .unwrap();
+    wait_app_ready(&browser);
+    assert!(browser.try_find("#update-notice").unwrap().is_none(), "the new version runs: nothing to offer");
+    browser
+        .wait_for(STEP, &format!("the old cache {first:?} to be deleted"), |b| {
+            Ok((cache_names(b) == ["deliberate-e2e-next"]).then_some(()))
+        })
+        .unwrap();
+    assert_no_panic(&browser);
+}
+
+/// A staged build as Trunk leaves it for the post_build hook.
+fn staged(dir: &Path, wasm_name: &str, index: &str) {
+    let www = workspace_root().join("www");
+    fs::copy(www.join("sw.js"), dir.join("sw.js")).unwrap();
+    fs::copy(www.join("sw-register.js"), dir.join("sw-register.js")).unwrap();
+    fs::write(dir.join("index.html"), index).unwrap();
+    fs::write(dir.join(wasm_name), b"\0asm").unwrap();
+    fs::write(dir.join("style-0011.css"), "body{}").unwrap();
+}
+
+/// Runs tools/precache.sh on a staged directory; its exit status and the two files it fills.
+fn run_hook(dir: &Path, profile: &str) -> (bool, String, String) {
+    let status = Command::new("bash")
+        .arg(workspace_root().join("tools/precache.sh"))
+        .env("TRUNK_STAGING_DIR", dir)
+        .env("TRUNK_PROFILE", profile)
+        .status()
+        .unwrap();
+    let sw = fs::read_to_string(dir.join("sw.js")).unwrap_or_default();
+    let register = fs::read_to_string(dir.join("sw-register.js")).unwrap_or_default();
+    (status.success(), sw, register)
+}
+
+#[test]
+fn the_hook_lists_the_build_and_versions_it_by_its_files_not_by_index_html() {
+    let a = TempDir::new("precache-a").unwrap();
+    staged(a.path(), "app-aaaa_bg.wasm", "<p>one</p>");
+    let (ok, sw_a, register) = run_hook(a.path(), "release");
+    assert!(ok);
+    assert_eq!(
+        sw_line(&sw_a, "FILES"),
+        r#"const FILES = ["./", "app-aaaa_bg.wasm", "style-0011.css", "sw-register.js"]; // precache: files"#
+    );
+    assert!(register.contains("const ENABLED = true;"), "{register}");
+    let comment_lines = sw_a.lines().chain(register.lines()).filter(|l| l.trim_start().starts_with("//")).count();
+    assert_eq!(comment_lines, 0, "comments are stripped:\n{sw_a}\n{register}");
+
+    // index.html rewritten (as the CSP hook does): same version. Another wasm: another version.
+    let cases = [("app-aaaa_bg.wasm", "<p>two</p>", true), ("app-bbbb_bg.wasm", "<p>one</p>", false)];
+    let version_a = sw_line(&sw_a, "VERSION");
+    assert!(!version_a.contains("unbuilt"), "{version_a}");
+    for (wasm, index, same) in cases {
+        let b = TempDir::new("precache-b").unwrap();
+        staged(b.path(), wasm, index);
+        let (ok, sw_b, _) = run_hook(b.path(), "release");
+        assert!(ok);
+        assert_eq!(sw_line(&sw_b, "VERSION") == version_a, same, "{wasm} {index}");
+    }
+}
+
+#[test]
+fn the_hook_leaves_debug_builds_without_a_worker_and_refuses_odd_builds() {
+    let debug = TempDir::new("precache-debug").unwrap();
+    staged(debug.path(), "app-aaaa_bg.wasm", "<p>one</p>");
+    let (ok, sw, register) = run_hook(debug.path(), "debug");
+    assert!(ok);
+    assert!(register.contains("const ENABLED = false;"), "{register}");
+    assert!(sw.contains("const VERSION = 'unbuilt';"), "{sw}");
+
+    // A name that cannot go into the list unescaped, and a missing sw.js, fail the build.
+    let odd = TempDir::new("precache-odd").unwrap();
+    staged(odd.path(), "app 'x'.wasm", "<p>one</p>");
+    assert!(!run_hook(odd.path(), "release").0);
+    let missing = TempDir::new("precache-missing").unwrap();
+    staged(missing.path(), "app-aaaa_bg.wasm", "<p>one</p>");
+    fs::remove_file(missing.path().join("sw.js")).unwrap();
+    assert!(!run_hook(missing.path(), "release").0);
+}

@@ -1,0 +1,65 @@
+// Deliberate's service worker: once the page has been opened, it opens again with no network.
+//
+// tools/precache.sh (a Trunk post_build hook) writes the two lines marked below for every
+// release build: the build's version (a hash of its files' names and contents, index.html
+// aside) and the files to keep, hashed names included. A new build is thus a new sw.js,
+// which the browser installs next to the running one; the page offers to reload into it.
+//
+// - Page loads (navigations): the network first, so a new deploy is seen at once when
+//   online; the kept index.html when the network fails.
+// - The build's files: from the cache first (their names change with their content).
+// - Anything else (other origins such as an LLM endpoint, non-GET requests): not touched.
+'use strict';
+
+const VERSION = 'unbuilt'; // precache: version
+const FILES = []; // precache: files
+
+const PREFIX = 'deliberate-';
+const CACHE = PREFIX + VERSION;
+// The page itself is kept under the directory's URL: every static host serves it there.
+const PAGE = new URL('./', self.location.href).href;
+const KEPT = new Set(FILES.map((f) => new URL(f, self.location.href).href));
+
+self.addEventListener('install', (event) => {
+  // Revalidate with the server instead of trusting the HTTP cache: the page and the
+  // unhashed files (manifest, icons) may have changed under the same name.
+  const requests = FILES.map((f) => new Request(f, { cache: 'no-cache' }));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requests)));
+  // No skipWaiting here: a new version waits until the user chooses to reload.
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(names.filter((n) => n.startsWith(PREFIX) && n !== CACHE).map((n) => caches.delete(n))),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') self.skipWaiting();
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  if (request.mode === 'navigate') {
+    // The fresh page is not stored: the kept page must stay the one that names the kept files.
+    event.respondWith(
+      fetch(request).catch(() =>
+        caches.open(CACHE).then((cache) => cache.match(PAGE)).then((kept) => kept || Response.error()),
+      ),
+    );
+    return;
+  }
+  if (!KEPT.has(request.url)) return;
+  event.respondWith(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.match(request))
+      .then((hit) => hit || fetch(request)),
+  );
+});
