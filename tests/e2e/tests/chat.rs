@@ -100,7 +100,7 @@ fn tool_loop(kind: &str) {
     assert!(!has(&page, ".command-card[data-open=true] .copy"), "Copy waits for the confirmation");
     assert!(page.browser.find(".command-card[data-open=true] .danger-reason").unwrap().text().unwrap().len() > 5);
     page.screenshot("chat-01-danger").unwrap();
-    page.browser.find(".command-card[data-open=true] .confirm-danger").unwrap().click().unwrap();
+    page.browser.find(".dialog.danger-confirm .confirm-danger").unwrap().click().unwrap();
     page.browser.wait_for_element(".command-card[data-open=true] .copy", STEP).unwrap();
     page.browser.find(".command-card[data-open=true] .command-output").unwrap().send_keys("removed ./build").unwrap();
     page.browser.find(".command-card[data-open=true] .send-output").unwrap().click().unwrap();
@@ -108,10 +108,10 @@ fn tool_loop(kind: &str) {
     // The second dangerous command is declined.
     page.browser
         .wait_for(STEP, "the second command card", |b| {
-            Ok(b.try_find(".command-card[data-open=true] .confirm-danger")?.is_some().then_some(()))
+            Ok(b.try_find(".dialog.danger-confirm .confirm-danger")?.is_some().then_some(()))
         })
         .unwrap();
-    page.browser.find(".command-card[data-open=true] .decline").unwrap().click().unwrap();
+    page.browser.find(".dialog.danger-confirm .decline").unwrap().click().unwrap();
 
     page.browser.wait_for_text(".messages", "All done", STEP).unwrap();
     page.browser.wait_for_element(".context-meter.warn", STEP).unwrap();
@@ -149,7 +149,7 @@ fn the_no_key_assistant_asks_with_cards_and_checks_commands_in_korean() {
     page.click_text(".question-card[data-open=true] .option-label", "빌드 결과물").unwrap();
     page.browser.wait_for_element(".command-card[data-open=true][data-danger=true]", STEP).unwrap();
     assert!(!has(&page, ".command-card[data-open=true] .copy"));
-    page.browser.find(".command-card[data-open=true] .confirm-danger").unwrap().click().unwrap();
+    page.browser.find(".dialog.danger-confirm .confirm-danger").unwrap().click().unwrap();
     page.browser.wait_for_element(".command-card[data-open=true] .copy", STEP).unwrap();
     page.browser.find(".command-card[data-open=true] .it-failed").unwrap().click().unwrap();
     page.browser.wait_for_text(".messages", "실패했군요", STEP).unwrap();
