@@ -102,3 +102,32 @@ pub fn audit(browser: &Browser, source: &str) -> Result<Vec<Violation>, Error> {
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(impact: &str) -> Violation {
+        Violation {
+            rule: "color-contrast".into(),
+            impact: impact.into(),
+            help: "Elements must meet minimum color contrast ratio thresholds".into(),
+            targets: vec![".badge — contrast 3.4:1".into()],
+        }
+    }
+
+    #[test]
+    fn only_serious_and_critical_violations_block() {
+        let cases = [("critical", true), ("serious", true), ("moderate", false), ("minor", false), ("", false)];
+        for (impact, blocking) in cases {
+            assert_eq!(violation(impact).is_blocking(), blocking, "{impact}");
+        }
+    }
+
+    #[test]
+    fn a_description_names_the_rule_its_impact_and_every_element() {
+        let shown = violation("serious").describe();
+        assert!(shown.starts_with("[serious] color-contrast: Elements must meet"), "{shown}");
+        assert!(shown.contains("\n    .badge — contrast 3.4:1"), "{shown}");
+    }
+}
