@@ -124,7 +124,12 @@ fn every_stage_of_every_mode_passes_axe_in_both_languages_and_themes() {
     click(&page, ".settings-button");
     b.wait_for_element(".dialog.settings", STEP).unwrap();
     axe.check("settings dialog");
-    click(&page, ".dialog.settings #settings-save");
+    // With the LLM fields enabled (not saved: Escape cancels).
+    click(&page, ".dialog.settings #llm-enabled");
+    b.wait_for(STEP, "the endpoint fields enabled", |b| Ok((b.find("#designer-model")?.is_enabled()?).then_some(())))
+        .unwrap();
+    axe.check("settings dialog, LLM fields enabled");
+    b.find("#designer-model").unwrap().send_keys("\u{E00C}").unwrap();
     b.wait_for(STEP, "the dialog closes", |b| Ok(b.try_find(".dialog.settings")?.is_none().then_some(()))).unwrap();
 
     // The chat: empty, a question card, a dangerous command to confirm, a reply.
@@ -151,6 +156,9 @@ fn every_stage_of_every_mode_passes_axe_in_both_languages_and_themes() {
     b.wait_for(STEP, "an empty conversation", |b| Ok(b.try_find(".welcome")?.map(|_| ()))).unwrap();
     switch_to_counseling(&page).unwrap();
     axe.check("counseling: opening");
+    send_and_wait(&page, "Sometimes I think it would be easier if I just didn't wake up").unwrap();
+    b.wait_for_element(".counsel-crisis", STEP).unwrap();
+    axe.check("counseling: crisis response");
     for text in COUNSEL_SESSION {
         send_and_wait(&page, text).unwrap();
         if b.try_find(".counsel-summary").unwrap().is_some() {
