@@ -1,6 +1,7 @@
 //! The layout at 360 CSS px wide (a small phone) and at 200 % zoom (a 1280 px window seen
-//! through a 640 px wide viewport): the page never scrolls sideways, and the composer, the
-//! send button, the top bar's controls and a card's options can be seen and clicked.
+//! through a 640 px wide viewport): neither the page nor the stepper scrolls sideways, and
+//! the composer, the send button, the top bar's controls and a card's options can be seen
+//! and clicked.
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -44,6 +45,8 @@ fn layout_problems(page: &AppPage, selector: &str) -> Value {
              const doc = document.documentElement;\n\
              const problems = [];\n\
              if (doc.scrollWidth > window.innerWidth) problems.push(`page scrolls sideways: ${doc.scrollWidth} > ${window.innerWidth}`);\n\
+             const steps = document.querySelector('.stepper');\n\
+             if (steps && steps.scrollWidth > steps.clientWidth + 1) problems.push(`the stepper scrolls sideways: ${steps.scrollWidth} > ${steps.clientWidth}`);\n\
              for (const el of document.querySelectorAll(sel)) {\n\
                el.scrollIntoView({ block: 'center', inline: 'center' });\n\
                const r = el.getBoundingClientRect();\n\
