@@ -128,11 +128,12 @@ fn after_confirmation() -> Option<web_sys::HtmlElement> {
 }
 
 /// The confirmation a dangerous command needs before it can be copied, as a modal dialog:
-/// Decline (also Escape) or confirm; the safe choice has focus first.
+/// Decline (also Escape) or confirm; the safe choice has focus first. It waits while the
+/// Settings dialog is open, so only one dialog is ever shown.
 #[component]
-pub fn DangerConfirmDialog() -> impl IntoView {
+pub fn DangerConfirmDialog(settings_open: RwSignal<bool>) -> impl IntoView {
     let shell = expect_context::<Shell>();
-    let pending = Memo::new(move |_| awaiting_confirmation(shell));
+    let pending = Memo::new(move |_| if settings_open.get() { None } else { awaiting_confirmation(shell) });
     let decline = move || {
         if let Some((message, _)) = pending.get_untracked() {
             act::dispatch(shell, Event::chat(ChatAction::CommandDone { message, outcome: CommandOutcome::Declined }));

@@ -42,7 +42,7 @@ pub fn App() -> impl IntoView {
         <div class="app">
             <TopBar drawer_open settings_open />
             <settings::SettingsDialog open=settings_open />
-            <chat_mode::DangerConfirmDialog />
+            <chat_mode::DangerConfirmDialog settings_open />
             <main class="layout">
                 <section
                     class="conversation"

@@ -3,8 +3,17 @@
 //! on close, Tab stays inside, the page behind is inert (and hidden from assistive
 //! technology), and Escape closes it from anywhere.
 
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// How many modal dialogs are open: the page is inert while any is.
+    static OPEN_MODALS: Cell<u32> = const { Cell::new(0) };
+}
 
 /// Makes the dialog matching `selector` modal while `is_open` says so. `on_escape` runs
 /// when Escape is pressed while it is open; `fallback_focus` says where focus goes on
@@ -18,10 +27,14 @@ pub fn use_modal(
 ) -> impl Fn(leptos::ev::KeyboardEvent) + Copy + 'static {
     let is_open = Signal::derive(is_open);
     let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    // Whether this dialog counts as open, readable after its signals are gone.
+    let counted = Arc::new(AtomicBool::new(false));
+    let counted_on_cleanup = counted.clone();
     Effect::new(move |was_open: Option<bool>| {
         let open = is_open.get();
         if open && was_open != Some(true) {
             opener.set_value(document().active_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()));
+            counted.store(true, Relaxed);
             set_page_inert(true);
             request_animation_frame(move || {
                 if let Some(first) = focusables(selector).first() {
@@ -29,6 +42,7 @@ pub fn use_modal(
                 }
             });
         } else if !open && was_open == Some(true) {
+            counted.store(false, Relaxed);
             set_page_inert(false);
             let opener = opener.get_value();
             // After the frame, so the controls the closing action re-rendered are there.
@@ -42,12 +56,18 @@ pub fn use_modal(
         open
     });
     let escape = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "Escape" && is_open.get_untracked() {
+        // One Escape closes one dialog: the first to see it marks it handled.
+        if ev.key() == "Escape" && !ev.default_prevented() && is_open.get_untracked() {
             ev.prevent_default();
             on_escape();
         }
     });
-    on_cleanup(move || escape.remove());
+    on_cleanup(move || {
+        escape.remove();
+        if counted_on_cleanup.swap(false, Relaxed) {
+            set_page_inert(false);
+        }
+    });
     move |ev: leptos::ev::KeyboardEvent| {
         if ev.key() == "Tab" {
             keep_tab_inside(&ev, selector);
@@ -59,9 +79,14 @@ fn is_body(el: &web_sys::HtmlElement) -> bool {
     document().body().is_some_and(|b| b == *el)
 }
 
-/// Makes everything but the dialogs inert (and hidden from assistive technology), or
-/// undoes it.
-fn set_page_inert(inert: bool) {
+/// Counts a dialog opening or closing; everything but the dialogs is inert (and hidden
+/// from assistive technology) while at least one is open, whatever order they close in.
+fn set_page_inert(opening: bool) {
+    let open = OPEN_MODALS.with(|n| {
+        n.set(if opening { n.get() + 1 } else { n.get().saturating_sub(1) });
+        n.get()
+    });
+    let inert = open > 0;
     for selector in [".app > .topbar", ".app > .layout"] {
         if let Ok(Some(el)) = document().query_selector(selector) {
             let _ = if inert { el.set_attribute("inert", "") } else { el.remove_attribute("inert") };
