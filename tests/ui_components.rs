@@ -437,6 +437,29 @@ async fn settings_dialog_saves_limits_and_keeps_keys_out_of_storage_unless_remem
 }
 
 #[wasm_bindgen_test]
+async fn a_task_list_checkbox_is_labelled_by_its_task() {
+    use deliberate::ui::markdown_view::Markdown;
+    watch_panics();
+    let doc = document();
+    let root = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let shell = deliberate::ui::shell::Shell::new();
+    let handle = leptos::mount::mount_to(root.clone().unchecked_into(), move || {
+        provide_context(shell);
+        view! { <Markdown text="- [x] Ship the report\n- [ ] Review the sources\n- plain item" /> }
+    });
+    handle.forget();
+    until("the rendered list", || q(&root, "li").is_some()).await;
+    let boxes = q_all(&root, "input[type=checkbox]");
+    assert_eq!(boxes.len(), 2, "two tasks, one plain item");
+    for b in &boxes {
+        let label = b.closest("label").unwrap().expect("every checkbox sits inside its label");
+        assert!(label.text_content().unwrap_or_default().trim().len() > 5, "the label holds the task's words");
+    }
+    assert_eq!(q_all(&root, "li label").len(), 2, "the plain item has no label");
+}
+
+#[wasm_bindgen_test]
 async fn a_reload_resumes_the_saved_conversation() {
     let root = mount_app("en");
     until_mounted(&root).await;

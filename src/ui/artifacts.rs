@@ -40,7 +40,11 @@ fn ContractPanel() -> impl IntoView {
                     <span class="mark" aria-hidden="true">{if filled { "●" } else { "○" }}</span>
                     {move || label(t())}
                 </dt>
-                <dd>{if filled { value } else { t().missing.to_string() }}</dd>
+                {if filled {
+                    view! { <dd lang=super::text_lang(&value)>{value.clone()}</dd> }.into_any()
+                } else {
+                    view! { <dd>{move || t().missing}</dd> }.into_any()
+                }}
             </div>
         }
     };
@@ -76,17 +80,17 @@ fn ContractPanel() -> impl IntoView {
                         </div>
                         {(!c.open_questions.is_empty()).then(|| view! {
                             <h3>{t().open_questions}</h3>
-                            <ul class="open-questions">{c.open_questions.iter().map(|q| view! { <li>{q.clone()}</li> }).collect_view()}</ul>
+                            <ul class="open-questions">{c.open_questions.iter().map(|q| view! { <li lang=super::text_lang(q)>{q.clone()}</li> }).collect_view()}</ul>
                         })}
                         {(!c.answered.is_empty()).then(|| view! {
                             <h3>{t().answered_questions}</h3>
                             <ul class="answered">
-                                {c.answered.iter().map(|qa| view! { <li><span class="q">{qa.q.clone()}</span>" → "<span class="a">{qa.a.clone()}</span></li> }).collect_view()}
+                                {c.answered.iter().map(|qa| view! { <li><span class="q" lang=super::text_lang(&qa.q)>{qa.q.clone()}</span>" → "<span class="a" lang=super::text_lang(&qa.a)>{qa.a.clone()}</span></li> }).collect_view()}
                             </ul>
                         })}
                         {(!c.assumptions.is_empty()).then(|| view! {
                             <h3>{t().assumptions}</h3>
-                            <ul class="assumptions">{c.assumptions.iter().map(|a| view! { <li>{a.clone()}</li> }).collect_view()}</ul>
+                            <ul class="assumptions">{c.assumptions.iter().map(|a| view! { <li lang=super::text_lang(a)>{a.clone()}</li> }).collect_view()}</ul>
                         })}
                     }
                     .into_any()
@@ -132,7 +136,7 @@ fn SlotsPanel() -> impl IntoView {
                                     view! {
                                         <li class="slot" class:filled=filled class:required=required data-slot=name.clone() data-filled=filled.to_string()>
                                             <span class="slot-name">{slot_label(&name, lang)}{required.then_some(" *")}</span>
-                                            <span class="slot-value">{value.unwrap_or_else(|| t().missing.to_string())}</span>
+                                            <span class="slot-value" lang=value.as_deref().map(super::text_lang)>{value.clone().unwrap_or_else(|| t().missing.to_string())}</span>
                                             {(asked > 0 && !filled).then(|| view! { <span class="asked">{format!("×{asked}")}</span> })}
                                         </li>
                                     }
@@ -191,7 +195,7 @@ fn DesignsPanel() -> impl IntoView {
                                 let label = format!("{name} · {}", t().score);
                                 view! {
                                     <li class:chosen=chosen>
-                                        <span class="name">{name}{recommended.then(|| format!(" · {}", t().recommended))}{chosen.then(|| format!(" · {}", t().chosen))}</span>
+                                        <span class="name"><span lang=super::text_lang(&name)>{name.clone()}</span>{recommended.then(|| format!(" · {}", t().recommended))}{chosen.then(|| format!(" · {}", t().chosen))}</span>
                                         <span class="score-bar small" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow=percent.to_string() aria-label=label>
                                             <span style:width=format!("{percent}%")></span>
                                         </span>
@@ -228,7 +232,7 @@ fn PlanPanel() -> impl IntoView {
             </div>
             {move || match plan.get() {
                 None => view! { <p class="empty">{t().no_plan}</p> }.into_any(),
-                Some((_, title)) => view! { <p class="plan-title">{title}</p> }.into_any(),
+                Some((_, title)) => view! { <p class="plan-title" lang=super::text_lang(&title)>{title.clone()}</p> }.into_any(),
             }}
         </section>
     }

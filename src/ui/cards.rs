@@ -7,6 +7,7 @@ use super::act;
 use super::i18n::{strings, tr};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
+use super::text_lang;
 use crate::engine::critique::Lens;
 use crate::engine::design::DesignProposal;
 use crate::engine::plan::Plan;
@@ -83,12 +84,12 @@ fn AnsweredCard(card: QuestionCard, given: Vec<String>) -> impl IntoView {
                 }
             };
             view! {
-                <fieldset class="question">
+                <fieldset class="question" lang=text_lang(&q.text)>
                     <legend>{q.text.clone()}</legend>
                     <div class="options" role="radiogroup" aria-label=q.text.clone()>
                         {options}
                     </div>
-                    <p class="given"><span class="given-label">{tr(shell.ui_lang, |s| s.answered)}</span>" "{shown}</p>
+                    <p class="given"><span class="given-label" lang=move || shell.ui_lang.get().tag()>{tr(shell.ui_lang, |s| s.answered)}</span>" "{shown}</p>
                 </fieldset>
             }
         })
@@ -201,8 +202,8 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
                                 }
                             }
                         >
-                            <span class="option-label">{option.clone()}</span>
-                            {description.map(|d| view! { <span class="option-description">{d}</span> })}
+                            <span class="option-label" lang=text_lang(&option)>{option.clone()}</span>
+                            {description.map(|d| view! { <span class="option-description" lang=text_lang(&d)>{d.clone()}</span> })}
                         </button>
                     }
                 })
@@ -248,8 +249,8 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
             };
             view! {
                 <fieldset class="question" class:multi=multi on:keydown=on_keydown>
-                    {header.map(|h| view! { <span class="question-header">{h}</span> })}
-                    <legend>{q.text.clone()}</legend>
+                    {header.map(|h| view! { <span class="question-header" lang=text_lang(&h)>{h.clone()}</span> })}
+                    <legend lang=text_lang(&q.text)>{q.text.clone()}</legend>
                     <Show when=move || multi && !locked>
                         <p class="hint">{tr(shell.ui_lang, |s| s.select_all_that_apply)}</p>
                     </Show>
@@ -355,7 +356,7 @@ pub fn DesignsView(
             <Show when=move || has_changes>
                 <div class="changes">
                     <strong>{tr(shell.ui_lang, |s| s.changes)}</strong>
-                    <ul>{changes.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
+                    <ul>{changes.iter().map(|c| view! { <li lang=text_lang(c)>{c.clone()}</li> }).collect_view()}</ul>
                 </div>
             </Show>
             <div class="design-grid">
@@ -370,7 +371,7 @@ pub fn DesignsView(
                             <article class="card design-card" class:recommended=d.recommended data-design=index.to_string()>
                                 <header>
                                     <span class="design-index">{(index + 1).to_string()}</span>
-                                    <h4>{d.name.clone()}</h4>
+                                    <h4 lang=text_lang(&d.name)>{d.name.clone()}</h4>
                                     <Show when=move || d.recommended>
                                         <span class="badge badge-recommended">{tr(shell.ui_lang, |s| s.recommended)}</span>
                                     </Show>
@@ -378,7 +379,7 @@ pub fn DesignsView(
                                         <span class="badge badge-chosen">{tr(shell.ui_lang, |s| s.chosen)}</span>
                                     </Show>
                                 </header>
-                                <p class="description">{d.description.clone()}</p>
+                                <p class="description" lang=text_lang(&d.description)>{d.description.clone()}</p>
                                 <div class="flow" aria-label=tr(shell.ui_lang, |s| s.agents)>
                                     {d.agents
                                         .iter()
@@ -392,25 +393,25 @@ pub fn DesignsView(
                                             };
                                             view! {
                                                 {(i > 0).then(|| view! { <span class="arrow" aria-hidden="true">"→"</span> })}
-                                                <span class="agent" title=title data-role=a.role.clone()>{a.name.clone()}</span>
+                                                <span class="agent" title=title data-role=a.role.clone() lang=text_lang(&a.name)>{a.name.clone()}</span>
                                             }
                                         })
                                         .collect_view()}
                                 </div>
                                 <dl class="facts">
                                     <dt>{tr(shell.ui_lang, |s| s.cost)}</dt>
-                                    <dd>{d.estimated_cost.clone()}</dd>
+                                    <dd lang=text_lang(&d.estimated_cost)>{d.estimated_cost.clone()}</dd>
                                     <dt>{tr(shell.ui_lang, |s| s.complexity)}</dt>
                                     <dd class=format!("complexity {complexity:?}").to_ascii_lowercase()>{move || complexity.label(lang())}</dd>
                                 </dl>
                                 <div class="pros-cons">
                                     <div>
                                         <h5>{tr(shell.ui_lang, |s| s.pros)}</h5>
-                                        <ul class="pros">{d.pros.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                                        <ul class="pros">{d.pros.iter().map(|p| view! { <li lang=text_lang(p)>{p.clone()}</li> }).collect_view()}</ul>
                                     </div>
                                     <div>
                                         <h5>{tr(shell.ui_lang, |s| s.cons)}</h5>
-                                        <ul class="cons">{d.cons.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
+                                        <ul class="cons">{d.cons.iter().map(|c| view! { <li lang=text_lang(c)>{c.clone()}</li> }).collect_view()}</ul>
                                     </div>
                                 </div>
                                 <Show when=move || live.get()>
@@ -450,7 +451,7 @@ pub fn CritiqueView(critiques: Vec<Reviewed>) -> impl IntoView {
                     view! {
                         <section class="card critique" data-score=percent.to_string()>
                             <header>
-                                <h4>{c.design_name.clone()}</h4>
+                                <h4 lang=text_lang(&c.design_name)>{c.design_name.clone()}</h4>
                                 <SourceBadge source=r.source.clone() />
                             </header>
                             <div class="score-row">
@@ -467,7 +468,7 @@ pub fn CritiqueView(critiques: Vec<Reviewed>) -> impl IntoView {
                                 </div>
                                 <span class="score-value">{percent.to_string()}</span>
                             </div>
-                            <p class="recommendation">{r.critique.recommendation.clone()}</p>
+                            <p class="recommendation" lang=text_lang(&r.critique.recommendation)>{r.critique.recommendation.clone()}</p>
                             <details>
                                 <summary>{move || Lens::ALL.iter().map(|l| l.label(shell.ui_lang.get())).collect::<Vec<_>>().join(" · ")}</summary>
                                 <div class="lenses">
@@ -478,7 +479,7 @@ pub fn CritiqueView(critiques: Vec<Reviewed>) -> impl IntoView {
                                             view! {
                                                 <div class="lens" data-lens=format!("{lens:?}").to_ascii_lowercase()>
                                                     <h5>{move || lens.label(shell.ui_lang.get())}</h5>
-                                                    <ul>{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                                                    <ul>{notes.into_iter().map(|n| view! { <li lang=text_lang(&n)>{n.clone()}</li> }).collect_view()}</ul>
                                                 </div>
                                             }
                                         })
@@ -515,14 +516,18 @@ pub fn PlanView(plan: Plan, selected_design: DesignProposal, discussion_summary:
                 <SourceBadge source=plan.source.clone() />
             </div>
             <p class="plan-meta">
-                <strong>{tr(shell.ui_lang, |s| s.chosen_design)}</strong>": "{selected_design.name.clone()}
+                <strong>{tr(shell.ui_lang, |s| s.chosen_design)}</strong>": "
+                <span lang=text_lang(&selected_design.name)>{selected_design.name.clone()}</span>
                 <br />
-                <strong>{tr(shell.ui_lang, |s| s.summary)}</strong>": "{discussion_summary}
+                <strong>{tr(shell.ui_lang, |s| s.summary)}</strong>": "
+                <span lang=text_lang(&discussion_summary)>{discussion_summary.clone()}</span>
             </p>
             <Show when=move || interrupted>
                 <p class="interrupted" role="status">{tr(shell.ui_lang, |s| s.interrupted)}</p>
             </Show>
-            <Markdown text=markdown.clone() />
+            <div lang=text_lang(&markdown)>
+                <Markdown text=markdown.clone() />
+            </div>
             {plan.partial.clone().map(|partial| view! {
                 <details class="partial-plan">
                     <summary>{tr(shell.ui_lang, |s| s.partial_plan)}</summary>

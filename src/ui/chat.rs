@@ -30,7 +30,16 @@ pub fn MessageList() -> impl IntoView {
     });
     let empty = move || keys.with(|k| k.is_empty());
     view! {
-        <div class="messages" node_ref=list role="log" aria-live="polite" aria-relevant="additions">
+        // A log (announced politely as messages arrive) that scrolls, so it takes focus too.
+        <div
+            class="messages"
+            node_ref=list
+            role="log"
+            aria-live="polite"
+            aria-relevant="additions"
+            tabindex="0"
+            aria-label=move || shell.ui_lang.get().pick("메시지", "Messages")
+        >
             <Show when=empty>
                 <Welcome />
             </Show>

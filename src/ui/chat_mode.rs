@@ -6,12 +6,14 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
+use super::act;
 use super::cards::SourceBadge;
 use super::i18n::{strings, tr};
 use super::shell::Shell;
 use crate::engine::chat::tools::CommandOutcome;
-use crate::engine::chat::{ChatAction, CommandCard, CommandState};
-use crate::engine::session::{Event, ModeKind};
+use crate::engine::chat::{ChatAction, ChatArtifact, CommandCard, CommandState};
+use crate::engine::lang::Lang;
+use crate::engine::session::{AppArtifact, Body, Event, ModeKind};
 use crate::engine::tokens::BudgetLevel;
 
 /// Largest file the attach button reads, in bytes.
@@ -28,7 +30,6 @@ pub fn CommandCardView(message_id: u32, card: CommandCard) -> impl IntoView {
         move |_| shell.dispatch(Event::chat(ChatAction::CommandDone { message: message_id, outcome: outcome.clone() }))
     };
     let danger = card.danger;
-    let needs_confirm = danger.is_some() && card.state == CommandState::Open;
     let can_copy = card.can_copy();
     let open = card.is_open();
     let command = card.command.clone();
@@ -67,24 +68,10 @@ pub fn CommandCardView(message_id: u32, card: CommandCard) -> impl IntoView {
                 <h3>{move || if danger.is_some() { t().danger_title } else { t().command_title }}</h3>
                 <SourceBadge source=card.source.clone() />
             </div>
-            <p class="why">{card.why.clone()}</p>
+            <p class="why" lang=super::text_lang(&card.why)>{card.why.clone()}</p>
             <pre class="command"><code>{card.command.clone()}</code></pre>
-            {danger.map(|d| view! { <p class="danger-reason" role="alert">"⚠ "{move || d.message(shell.ui_lang.get())}</p> })}
+            {danger.map(|d| view! { <p class="danger-reason">"⚠ "{move || d.message(shell.ui_lang.get())}</p> })}
             {state_label.map(|label| view! { <p class="command-state" role="status">{tr(shell.ui_lang, label)}</p> })}
-            <Show when=move || needs_confirm>
-                <div class="command-actions">
-                    <button
-                        class="button danger confirm-danger"
-                        type="button"
-                        on:click=move |_| shell.dispatch(Event::chat(ChatAction::ConfirmCommand { message: message_id }))
-                    >
-                        {tr(shell.ui_lang, |s| s.confirm_danger)}
-                    </button>
-                    <button class="button decline" type="button" on:click=done(CommandOutcome::Declined)>
-                        {tr(shell.ui_lang, |s| s.decline)}
-                    </button>
-                </div>
-            </Show>
             <Show when=move || can_copy>
                 <div class="command-actions">
                     <button class="button copy" type="button" on:click=copy.clone()>
@@ -112,6 +99,88 @@ pub fn CommandCardView(message_id: u32, card: CommandCard) -> impl IntoView {
                 </div>
             </Show>
         </div>
+    }
+}
+
+/// The newest command flagged as dangerous that waits for the user's confirmation.
+fn awaiting_confirmation(shell: Shell) -> Option<(u32, CommandCard)> {
+    shell.session.with(|s| {
+        s.messages.iter().rev().find_map(|m| match &m.body {
+            Body::Artifact { artifact: AppArtifact::Chat(ChatArtifact::Command { card }) }
+                if card.danger.is_some() && card.state == CommandState::Open =>
+            {
+                Some((m.id, card.clone()))
+            }
+            _ => None,
+        })
+    })
+}
+
+/// Where focus goes when the confirmation closes and what had focus before is gone: the
+/// command's next step (Copy), else the composer.
+fn after_confirmation() -> Option<web_sys::HtmlElement> {
+    let doc = document();
+    doc.query_selector(".command-card[data-open=true] button")
+        .ok()
+        .flatten()
+        .or_else(|| doc.get_element_by_id("composer-input"))
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+}
+
+/// The confirmation a dangerous command needs before it can be copied, as a modal dialog:
+/// Decline (also Escape) or confirm; the safe choice has focus first. It waits while the
+/// Settings dialog is open, so only one dialog is ever shown.
+#[component]
+pub fn DangerConfirmDialog(settings_open: RwSignal<bool>) -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let pending = Memo::new(move |_| if settings_open.get() { None } else { awaiting_confirmation(shell) });
+    let decline = move || {
+        if let Some((message, _)) = pending.get_untracked() {
+            act::dispatch(shell, Event::chat(ChatAction::CommandDone { message, outcome: CommandOutcome::Declined }));
+        }
+    };
+    let on_keydown = super::modal::use_modal(
+        ".dialog.danger-confirm",
+        move || pending.with(Option::is_some),
+        decline,
+        after_confirmation,
+    );
+    move || {
+        pending.get().map(|(message, card)| {
+            let reason = card.danger;
+            let lang = Lang::detect(&format!("{}{}", card.why, card.command)).tag();
+            view! {
+                <div class="dialog-backdrop"></div>
+                <div
+                    class="dialog danger-confirm"
+                    role="alertdialog"
+                    aria-modal="true"
+                    aria-labelledby="danger-confirm-title"
+                    aria-describedby="danger-confirm-reason"
+                    data-message=message.to_string()
+                    on:keydown=on_keydown
+                >
+                    <h2 id="danger-confirm-title">{tr(shell.ui_lang, |s| s.danger_title)}</h2>
+                    <p class="why" lang=lang>{card.why.clone()}</p>
+                    <pre class="command"><code>{card.command.clone()}</code></pre>
+                    <p class="danger-reason" id="danger-confirm-reason">
+                        "⚠ "{move || reason.map(|d| d.message(shell.ui_lang.get())).unwrap_or_default()}
+                    </p>
+                    <div class="dialog-actions">
+                        <button class="button decline" type="button" on:click=move |_| decline()>
+                            {tr(shell.ui_lang, |s| s.decline)}
+                        </button>
+                        <button
+                            class="button danger confirm-danger"
+                            type="button"
+                            on:click=move |_| act::dispatch(shell, Event::chat(ChatAction::ConfirmCommand { message }))
+                        >
+                            {tr(shell.ui_lang, |s| s.confirm_danger)}
+                        </button>
+                    </div>
+                </div>
+            }
+        })
     }
 }
 

@@ -181,6 +181,12 @@ pub fn CounselPanel() -> impl IntoView {
                         Some((title, rest)) if title.starts_with("# ") => rest.to_string(),
                         _ => markdown,
                     };
+                    // Its sections then sit one level up, right under the panel's heading.
+                    let markdown = markdown
+                        .lines()
+                        .map(|l| if l.starts_with("##") { &l[1..] } else { l })
+                        .collect::<Vec<_>>()
+                        .join("\n");
                     view! {
                         <div class="counsel-summary">
                             <Markdown text=markdown />

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::markdown::{parse, Block, Inline};
+use crate::markdown::{parse, Block, Inline, ListItem};
 
 /// Markdown text rendered safely.
 #[component]
@@ -25,13 +25,13 @@ fn block_view(block: Block) -> AnyView {
         Block::Paragraph(content) => view! { <p>{inlines_view(content)}</p> }.into_any(),
         Block::List { start: Some(start), items } => view! {
             <ol start=start.to_string()>
-                {items.into_iter().map(|item| view! { <li>{task_box(item.checked)}{inlines_view(item.content)}</li> }).collect_view()}
+                {items.into_iter().map(list_item).collect_view()}
             </ol>
         }
         .into_any(),
         Block::List { start: None, items } => view! {
             <ul>
-                {items.into_iter().map(|item| view! { <li>{task_box(item.checked)}{inlines_view(item.content)}</li> }).collect_view()}
+                {items.into_iter().map(list_item).collect_view()}
             </ul>
         }
         .into_any(),
@@ -57,8 +57,22 @@ fn block_view(block: Block) -> AnyView {
     }
 }
 
-fn task_box(checked: Option<bool>) -> Option<AnyView> {
-    checked.map(|c| view! { <input type="checkbox" disabled=true checked=c /> " " }.into_any())
+/// A list item; a task's checkbox is labelled by the task's own words.
+fn list_item(item: ListItem) -> AnyView {
+    let content = inlines_view(item.content);
+    match item.checked {
+        Some(c) => view! {
+            <li class="task">
+                <label>
+                    <input type="checkbox" disabled=true checked=c />
+                    " "
+                    {content}
+                </label>
+            </li>
+        }
+        .into_any(),
+        None => view! { <li>{content}</li> }.into_any(),
+    }
 }
 
 fn inlines_view(inlines: Vec<Inline>) -> AnyView {

@@ -11,6 +11,7 @@ pub mod counsel_panel;
 pub mod export_panel;
 pub mod i18n;
 pub mod markdown_view;
+pub mod modal;
 pub mod panic_banner;
 pub mod prefs;
 pub mod saving;
@@ -22,6 +23,7 @@ use leptos::prelude::*;
 
 use crate::engine::lang::Lang;
 use crate::engine::session::{Event, ModeKind};
+use crate::engine::state_machine::Stage;
 use i18n::{strings, tr};
 use shell::{Shell, Theme};
 
@@ -40,10 +42,11 @@ pub fn App() -> impl IntoView {
         <div class="app">
             <TopBar drawer_open settings_open />
             <settings::SettingsDialog open=settings_open />
+            <chat_mode::DangerConfirmDialog settings_open />
             <main class="layout">
                 <section
                     class="conversation"
-                    aria-label=tr(shell.ui_lang, |s| s.conversation_label)
+                    aria-labelledby="conversation-title"
                     on:dragover=move |ev: leptos::ev::DragEvent| {
                         if chat_mode::in_chat(shell) {
                             ev.prevent_default();
@@ -58,6 +61,8 @@ pub fn App() -> impl IntoView {
                         }
                     }
                 >
+                    <h2 id="conversation-title" class="sr-only">{tr(shell.ui_lang, |s| s.conversation_label)}</h2>
+                    <StageAnnouncer />
                     <Show when=move || !chat_mode::in_chat(shell)>
                         {move || if counseling.get() {
                             view! { <counsel_panel::PartStepper /> }.into_any()
@@ -150,10 +155,10 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                     on:change=move |ev| shell.set_lang(Lang::from_tag(&event_target_value(&ev)))
                     prop:value=move || shell.ui_lang.get().tag()
                 >
-                    <option value="ko">"한국어"</option>
-                    <option value="en">"English"</option>
+                    <option value="ko" lang="ko">"한국어"</option>
+                    <option value="en" lang="en">"English"</option>
                 </select>
-                <button class="icon-button" type="button" on:click=move |_| shell.toggle_theme()>
+                <button class="icon-button theme-toggle" type="button" on:click=move |_| shell.toggle_theme()>
                     {move || if shell.theme.get() == Theme::Dark { t().theme_to_light } else { t().theme_to_dark }}
                 </button>
                 <button class="button restart" type="button" title=tr(shell.ui_lang, |s| s.restart_hint) on:click=restart>
@@ -179,6 +184,35 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
             </div>
         </header>
     }
+}
+
+/// A visually hidden polite live region that names the discussion's stage when it
+/// changes (not when a saved conversation opens), without taking focus.
+#[component]
+fn StageAnnouncer() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let stage = Memo::new(move |_| shell.session.with(|s| s.stage()));
+    let announced = RwSignal::new(None::<Stage>);
+    Effect::new(move |before: Option<Option<Stage>>| {
+        let now = stage.get();
+        if before.is_some_and(|b| b != now) {
+            announced.set(now);
+        }
+        now
+    });
+    let text = move || {
+        announced.get().map(|s| {
+            let lang = shell.ui_lang.get();
+            format!("{}: {}", lang.pick("현재 단계", "Stage"), i18n::stage_name(s, lang))
+        })
+    };
+    view! { <p id="stage-announcer" class="sr-only" role="status" aria-live="polite" aria-atomic="true">{text}</p> }
+}
+
+/// The language tag of a text the engine or a model wrote, for its element's `lang`, so a
+/// screen reader pronounces Korean inside an English UI (and the reverse) right.
+pub(crate) fn text_lang(text: &str) -> &'static str {
+    Lang::detect(text).tag()
 }
 
 /// The value of a mode in the switch (what `ModeKind::parse` reads back).

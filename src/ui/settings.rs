@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 use super::i18n::{strings, tr, Strings};
 use super::shell::Shell;
@@ -66,33 +65,7 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
         }
     });
     let close = move || open.set(false);
-    // A modal dialog: focus moves in on open and back to what opened it on close, Tab
-    // stays inside, the page behind is inert, and Escape closes it from anywhere.
-    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
-    Effect::new(move |was_open: Option<bool>| {
-        let is_open = open.get();
-        if is_open {
-            opener.set_value(document().active_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()));
-            set_page_inert(true);
-            request_animation_frame(|| {
-                if let Some(first) = dialog_focusables().first() {
-                    let _ = first.focus();
-                }
-            });
-        } else if was_open == Some(true) {
-            set_page_inert(false);
-            if let Some(el) = opener.get_value() {
-                let _ = el.focus();
-            }
-        }
-        is_open
-    });
-    let escape = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "Escape" && open.get_untracked() {
-            close();
-        }
-    });
-    on_cleanup(move || escape.remove());
+    let on_keydown = super::modal::use_modal(".dialog.settings", move || open.get(), close, || None);
     let save = move |_| {
         let llm = shell.apply_llm_settings(draft.get_untracked());
         let discussion = shell.apply_discussion_settings(rounds.get_untracked());
@@ -109,11 +82,7 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                 role="dialog"
                 aria-modal="true"
                 aria-labelledby="settings-title"
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                    if ev.key() == "Tab" {
-                        keep_tab_inside(&ev);
-                    }
-                }
+                on:keydown=on_keydown
             >
                 <h2 id="settings-title">{tr(shell.ui_lang, |s| s.settings_title)}</h2>
                 <CheckField
@@ -201,43 +170,6 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                 </div>
             </div>
         </Show>
-    }
-}
-
-/// Makes everything but the dialog inert (and hidden from assistive technology), or
-/// undoes it.
-fn set_page_inert(inert: bool) {
-    for selector in [".app > .topbar", ".app > .layout"] {
-        if let Ok(Some(el)) = document().query_selector(selector) {
-            let _ = if inert { el.set_attribute("inert", "") } else { el.remove_attribute("inert") };
-        }
-    }
-}
-
-/// The enabled controls of the open dialog, in tab order.
-fn dialog_focusables() -> Vec<web_sys::HtmlElement> {
-    let Ok(list) = document().query_selector_all(
-        ".dialog.settings :is(button, input, select, textarea, a[href]):not([disabled]):not(fieldset:disabled *)",
-    ) else {
-        return Vec::new();
-    };
-    (0..list.length()).filter_map(|i| list.item(i)).filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok()).collect()
-}
-
-/// Tab from the last control goes to the first, Shift+Tab from the first to the last.
-fn keep_tab_inside(ev: &leptos::ev::KeyboardEvent) {
-    let items = dialog_focusables();
-    let (Some(first), Some(last)) = (items.first(), items.last()) else {
-        return;
-    };
-    let active = document().active_element();
-    let at = |el: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == el.unchecked_ref::<web_sys::Element>());
-    if ev.shift_key() && at(first) {
-        ev.prevent_default();
-        let _ = last.focus();
-    } else if !ev.shift_key() && at(last) {
-        ev.prevent_default();
-        let _ = first.focus();
     }
 }
 

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod axe;
 pub mod chat_loop;
 pub mod counsel_turn;
 pub mod counsel_turns;

@@ -100,7 +100,7 @@ fn tool_loop(kind: &str) {
     assert!(!has(&page, ".command-card[data-open=true] .copy"), "Copy waits for the confirmation");
     assert!(page.browser.find(".command-card[data-open=true] .danger-reason").unwrap().text().unwrap().len() > 5);
     page.screenshot("chat-01-danger").unwrap();
-    page.browser.find(".command-card[data-open=true] .confirm-danger").unwrap().click().unwrap();
+    page.browser.find(".dialog.danger-confirm .confirm-danger").unwrap().click().unwrap();
     page.browser.wait_for_element(".command-card[data-open=true] .copy", STEP).unwrap();
     page.browser.find(".command-card[data-open=true] .command-output").unwrap().send_keys("removed ./build").unwrap();
     page.browser.find(".command-card[data-open=true] .send-output").unwrap().click().unwrap();
@@ -108,10 +108,10 @@ fn tool_loop(kind: &str) {
     // The second dangerous command is declined.
     page.browser
         .wait_for(STEP, "the second command card", |b| {
-            Ok(b.try_find(".command-card[data-open=true] .confirm-danger")?.is_some().then_some(()))
+            Ok(b.try_find(".dialog.danger-confirm .confirm-danger")?.is_some().then_some(()))
         })
         .unwrap();
-    page.browser.find(".command-card[data-open=true] .decline").unwrap().click().unwrap();
+    page.browser.find(".dialog.danger-confirm .decline").unwrap().click().unwrap();
 
     page.browser.wait_for_text(".messages", "All done", STEP).unwrap();
     page.browser.wait_for_element(".context-meter.warn", STEP).unwrap();
@@ -149,7 +149,7 @@ fn the_no_key_assistant_asks_with_cards_and_checks_commands_in_korean() {
     page.click_text(".question-card[data-open=true] .option-label", "빌드 결과물").unwrap();
     page.browser.wait_for_element(".command-card[data-open=true][data-danger=true]", STEP).unwrap();
     assert!(!has(&page, ".command-card[data-open=true] .copy"));
-    page.browser.find(".command-card[data-open=true] .confirm-danger").unwrap().click().unwrap();
+    page.browser.find(".dialog.danger-confirm .confirm-danger").unwrap().click().unwrap();
     page.browser.wait_for_element(".command-card[data-open=true] .copy", STEP).unwrap();
     page.browser.find(".command-card[data-open=true] .it-failed").unwrap().click().unwrap();
     page.browser.wait_for_text(".messages", "실패했군요", STEP).unwrap();
@@ -157,4 +157,33 @@ fn the_no_key_assistant_asks_with_cards_and_checks_commands_in_korean() {
     assert!(meter.contains(" / 8192"), "{meter}");
     std::thread::sleep(Duration::from_millis(200));
     page.screenshot("chat-03-no-key-ko").unwrap();
+}
+
+#[test]
+fn a_confirmation_that_arrives_while_settings_is_open_waits_and_one_escape_closes_one_dialog() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: Some(KEY.to_string()), pacing: Pacing::default() })
+        .expect("mock starts");
+    let (s, k) = settings("openai", &mock.base_url());
+    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
+    let b = &page.browser;
+    page.send("/mode chat").unwrap();
+    b.wait_for_element(".context-meter", STEP).unwrap();
+    mock.set_pacing(Pacing { latency_ms: 1500, ..Pacing::default() });
+    mock.push_script(tool("propose_command", json!({"command": "rm -rf ./build", "why": "Removes the build output."})));
+    page.send("clean up my project").unwrap();
+    b.find(".settings-button").unwrap().click().unwrap();
+    b.wait_for_element(".dialog.settings", STEP).unwrap();
+    b.wait_for_element(".command-card[data-open=true][data-danger=true]", STEP).expect("the command arrives");
+    assert!(!has(&page, ".dialog.danger-confirm"), "the confirmation waits while Settings is open");
+    // One Escape closes Settings only; the confirmation then opens, modal.
+    b.find("#llm-timeout").unwrap().send_keys("\u{E00C}").unwrap();
+    b.wait_for_element(".dialog.danger-confirm", STEP).expect("the confirmation opens after Settings closes");
+    assert!(!has(&page, ".dialog.settings"));
+    let inert = || b.execute("return document.querySelector('.app > .layout').hasAttribute('inert');", vec![]).unwrap();
+    assert_eq!(inert(), Value::Bool(true), "the page stays inert under the confirmation");
+    assert!(has(&page, ".command-card[data-open=true][data-danger=true]"), "the command still waits");
+    b.find(".dialog.danger-confirm .decline").unwrap().send_keys("\u{E00C}").unwrap();
+    b.wait_for(STEP, "the confirmation closes", |b| Ok(b.try_find(".dialog")?.is_none().then_some(()))).unwrap();
+    assert_eq!(inert(), Value::Bool(false), "the page is usable again");
 }

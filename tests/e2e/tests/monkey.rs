@@ -88,6 +88,14 @@ fn monkey_round(page: &AppPage, stage: &str) -> Vec<String> {
     let log: Vec<String> = serde_json::from_value(log).unwrap();
     assert!(!log.is_empty(), "{stage}: the monkey found something to do");
     wait_idle(page);
+    // A modal confirmation the monkey left open (a dangerous command in chat) holds the
+    // page; a person declines it with Escape.
+    if let Some(button) = page.browser.try_find(".dialog button").unwrap() {
+        button.send_keys("\u{E00C}").unwrap();
+        page.browser
+            .wait_for(STEP, "the dialog to close", |b| Ok(b.try_find(".dialog")?.is_none().then_some(())))
+            .unwrap();
+    }
     let panics = page.panics().unwrap();
     assert!(panics.is_empty(), "{stage}: the page panicked after:\n{}\n{}", log.join("\n"), panics.join("\n"));
     let after: BTreeSet<String> = user_messages(page).into_iter().collect();
