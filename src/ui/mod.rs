@@ -21,6 +21,7 @@ pub mod stepper;
 
 use leptos::prelude::*;
 
+use crate::engine::counsel::task::Part;
 use crate::engine::lang::Lang;
 use crate::engine::session::{Event, ModeKind};
 use crate::engine::state_machine::Stage;
@@ -186,24 +187,39 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
     }
 }
 
-/// A visually hidden polite live region that names the discussion's stage when it
-/// changes (not when a saved conversation opens), without taking focus.
+/// Where the conversation is: the discussion's stage or the counseling part.
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    Stage(Stage),
+    Part(Part),
+}
+
+/// A visually hidden polite live region that names the discussion's stage or the
+/// counseling part when it changes (not when a saved conversation opens), without taking
+/// focus.
 #[component]
 fn StageAnnouncer() -> impl IntoView {
     let shell = expect_context::<Shell>();
-    let stage = Memo::new(move |_| shell.session.with(|s| s.stage()));
-    let announced = RwSignal::new(None::<Stage>);
-    Effect::new(move |before: Option<Option<Stage>>| {
-        let now = stage.get();
+    let phase = Memo::new(move |_| {
+        shell
+            .session
+            .with(|s| s.stage().map(Phase::Stage).or_else(|| s.counseling().map(|m| Phase::Part(m.state.part))))
+    });
+    let announced = RwSignal::new(None::<Phase>);
+    Effect::new(move |before: Option<Option<Phase>>| {
+        let now = phase.get();
         if before.is_some_and(|b| b != now) {
             announced.set(now);
         }
         now
     });
     let text = move || {
-        announced.get().map(|s| {
+        announced.get().map(|p| {
             let lang = shell.ui_lang.get();
-            format!("{}: {}", lang.pick("현재 단계", "Stage"), i18n::stage_name(s, lang))
+            match p {
+                Phase::Stage(s) => format!("{}: {}", lang.pick("현재 단계", "Stage"), i18n::stage_name(s, lang)),
+                Phase::Part(part) => format!("{}: {}", lang.pick("상담", "Counseling"), part.label(lang)),
+            }
         })
     };
     view! { <p id="stage-announcer" class="sr-only" role="status" aria-live="polite" aria-atomic="true">{text}</p> }

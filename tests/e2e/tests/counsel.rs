@@ -60,6 +60,9 @@ fn a_whole_counseling_session_through_the_page_without_a_key() {
     page.browser
         .wait_for(STEP, "the session ended", |b| Ok((b.find_all(".part-stepper .step.done")?.len() == 3).then_some(())))
         .unwrap();
+    // The part changes are announced politely, as the discussion's stages are.
+    let said = page.browser.wait_for_text("#stage-announcer", "session ended", STEP).expect("the end is announced");
+    assert!(said.starts_with("Counseling:"), "{said}");
     // The module changed at least once and says why.
     assert!(!text_of(&page, ".counsel-module-why").contains("not changed"));
     // Supervision every 3rd user message: 11 messages → 3 scores in the chart.
