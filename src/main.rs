@@ -1,5 +1,8 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    // A release build aborts on a panic at once (./dev's release_env): no hook would ever
+    // run, and its formatting would only weigh on the wasm; www/crash.js shows the banner.
+    #[cfg(not(panic = "immediate-abort"))]
     deliberate::ui::panic_banner::install();
     // The static first paint of index.html gives way to the app.
     if let Some(boot) = leptos::prelude::document().get_element_by_id("boot-shell") {
