@@ -68,3 +68,32 @@ mod tests {
         }
     }
 }
+
+/// A Korean counseling session with no key that runs through all three parts, up to the
+/// user's goodbye (the benchmarks and the tests of the mode share it).
+pub const COUNSEL_KO: &[&str] = &[
+    "안녕하세요",
+    "저는 민지예요. 요즘 회사 일 때문에 스트레스가 너무 심해서 이야기하고 싶었어요",
+    "네, 이렇게 얘기할 수 있어서 조금 편해요",
+    "상사가 회의 때마다 제 의견을 무시하고 다른 사람들 앞에서 큰 소리로 혼을 내서 너무 창피하고 화가 나요",
+    "그럴 때마다 제가 쓸모없는 사람처럼 느껴지고 밤에 잠도 잘 못 자요",
+    "네 맞아요, 요즘은 출근하는 것 자체가 두렵고 주말에도 계속 회사 생각만 나요",
+    "어릴 때부터 남들과 비교하면서 늘 부족하다고 생각했던 것 같아요. 회사에서도 그래서 더 움츠러들어요",
+    "네, 맞아요",
+    "이번 주에는 점심시간에 혼자 10분씩 산책을 해 볼게요",
+    "고마워요, 다음에 또 이야기해요",
+];
+
+/// The same session in English.
+pub const COUNSEL_EN: &[&str] = &[
+    "Hi",
+    "I'm Sam. I came because work has been really stressful and my boss keeps criticizing me",
+    "Thanks, it feels okay to talk about it here",
+    "Every meeting he points out my mistakes in front of everyone and I feel so angry and humiliated afterwards",
+    "It makes me feel worthless and I can't sleep well at night",
+    "Yes, and I dread going to the office on Monday mornings, it stays on my mind all weekend",
+    "I lie awake replaying the meetings until two or three in the morning, then I am exhausted the whole next day",
+    "Yes, that's right",
+    "This week I will take a ten minute walk at lunch every day",
+    "Thank you, see you next time",
+];

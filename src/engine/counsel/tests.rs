@@ -17,33 +17,15 @@ fn run(lang: Lang, messages: &[&str]) -> (Counseling, String, Vec<(TurnOutcome, 
     (session, opening, outcomes)
 }
 
-const KO_SESSION: &[&str] = &[
-    "안녕하세요",
-    "저는 민지예요. 요즘 회사 일 때문에 스트레스가 너무 심해서 이야기하고 싶었어요",
-    "네, 이렇게 얘기할 수 있어서 조금 편해요",
-    "상사가 회의 때마다 제 의견을 무시하고 다른 사람들 앞에서 큰 소리로 혼을 내서 너무 창피하고 화가 나요",
-    "그럴 때마다 제가 쓸모없는 사람처럼 느껴지고 밤에 잠도 잘 못 자요",
-    "네 맞아요, 요즘은 출근하는 것 자체가 두렵고 주말에도 계속 회사 생각만 나요",
-    "어릴 때부터 남들과 비교하면서 늘 부족하다고 생각했던 것 같아요. 회사에서도 그래서 더 움츠러들어요",
-    "네, 맞아요",
-    "이번 주에는 점심시간에 혼자 10분씩 산책을 해 볼게요",
-    "고마워요, 다음에 또 이야기해요",
-    "안녕히 계세요",
-];
+/// The shared session and a last goodbye after it has ended.
+fn ko_session() -> Vec<&'static str> {
+    [crate::scenario::COUNSEL_KO, &["안녕히 계세요"]].concat()
+}
 
-const EN_SESSION: &[&str] = &[
-    "Hi",
-    "I'm Sam. I came because work has been really stressful and my boss keeps criticizing me",
-    "Thanks, it feels okay to talk about it here",
-    "Every meeting he points out my mistakes in front of everyone and I feel so angry and humiliated afterwards",
-    "It makes me feel worthless and I can't sleep well at night",
-    "Yes, and I dread going to the office on Monday mornings, it stays on my mind all weekend",
-    "I lie awake replaying the meetings until two or three in the morning, then I am exhausted the whole next day",
-    "Yes, that's right",
-    "This week I will take a ten minute walk at lunch every day",
-    "Thank you, see you next time",
-    "bye",
-];
+/// The shared session and a last goodbye after it has ended.
+fn en_session() -> Vec<&'static str> {
+    [crate::scenario::COUNSEL_EN, &["bye"]].concat()
+}
 
 fn parts_visited(outcomes: &[(TurnOutcome, Part)]) -> Vec<Part> {
     let mut parts = vec![Part::Start];
@@ -57,7 +39,7 @@ fn parts_visited(outcomes: &[(TurnOutcome, Part)]) -> Vec<Part> {
 
 #[test]
 fn korean_heuristic_session_runs_from_greeting_to_closing() {
-    let (session, opening, outcomes) = run(Lang::Ko, KO_SESSION);
+    let (session, opening, outcomes) = run(Lang::Ko, &ko_session());
     assert!(opening.contains("API 키 없이") && opening.contains("상담사는 아니에요"));
     assert_eq!(parts_visited(&outcomes), [Part::Start, Part::Exploration, Part::Closing, Part::Ended]);
     let part_at = |n: usize| outcomes[n - 1].1;
@@ -98,7 +80,7 @@ fn korean_heuristic_session_runs_from_greeting_to_closing() {
 
 #[test]
 fn english_heuristic_session_runs_from_greeting_to_closing() {
-    let (session, opening, outcomes) = run(Lang::En, EN_SESSION);
+    let (session, opening, outcomes) = run(Lang::En, &en_session());
     assert!(opening.contains("no-key partner") && opening.contains("not a licensed counselor"));
     assert_eq!(parts_visited(&outcomes), [Part::Start, Part::Exploration, Part::Closing, Part::Ended]);
     assert_eq!(session.user_name.as_deref(), Some("Sam"));
@@ -122,8 +104,8 @@ fn english_heuristic_session_runs_from_greeting_to_closing() {
 fn crisis_gets_the_fixed_response_in_every_part_and_the_next_prompt_knows() {
     // Message counts that leave the session in Part 1, 2, 3 and ended.
     for (lang, script, crisis_text) in [
-        (Lang::Ko, KO_SESSION, "요즘 사라지고 싶다는 생각이 자꾸 들어"),
-        (Lang::En, EN_SESSION, "it would be easier if I just didn't wake up"),
+        (Lang::Ko, &ko_session(), "요즘 사라지고 싶다는 생각이 자꾸 들어"),
+        (Lang::En, &en_session(), "it would be easier if I just didn't wake up"),
     ] {
         for prefix in [1, 4, 8, 10] {
             let (mut session, _, _) = run(lang, &script[..prefix]);
@@ -148,7 +130,7 @@ fn crisis_gets_the_fixed_response_in_every_part_and_the_next_prompt_knows() {
 
 #[test]
 fn module_change_notice_reaches_the_counselor_once() {
-    let (mut session, _, _) = run(Lang::Ko, &KO_SESSION[..3]);
+    let (mut session, _, _) = run(Lang::Ko, &ko_session()[..3]);
     let resisted = session.heuristic_turn("그 얘기는 하기 싫어요", Lang::Ko);
     let change = resisted.plan.module_change.expect("resistance changes the module");
     assert_eq!((change.from, change.to), (Module::InformationGathering, Module::ResistanceHandling));
@@ -164,7 +146,7 @@ fn module_change_notice_reaches_the_counselor_once() {
 
 #[test]
 fn supervision_applies_from_the_next_turn_only() {
-    let (mut session, _, _) = run(Lang::En, &EN_SESSION[..3]);
+    let (mut session, _, _) = run(Lang::En, &en_session()[..3]);
     assert_eq!(session.supervision.len(), 1, "supervised after message 3");
     // Replace it with a low score that asks for empathy, as an LLM supervisor might.
     session.supervision.clear();
@@ -188,7 +170,7 @@ fn supervision_applies_from_the_next_turn_only() {
 
 #[test]
 fn counseling_state_survives_a_serde_round_trip() {
-    let (session, _, _) = run(Lang::Ko, &KO_SESSION[..5]);
+    let (session, _, _) = run(Lang::Ko, &ko_session()[..5]);
     let json = serde_json::to_string(&session).expect("serializes");
     let back: Counseling = serde_json::from_str(&json).expect("deserializes");
     assert_eq!(back, session);
@@ -204,7 +186,7 @@ fn summary_of_an_empty_session_says_nothing_was_set() {
 
 #[test]
 fn a_crisis_only_the_llm_detector_saw_stops_the_turn_before_the_counselor() {
-    let (mut session, _, _) = run(Lang::En, &EN_SESSION[..4]);
+    let (mut session, _, _) = run(Lang::En, &en_session()[..4]);
     let text = "Lately I feel like a ghost who should fade out for good";
     assert_eq!(session.begin_turn(text), None, "the keyword check misses this one");
     let before = (session.part, session.current_task.clone(), session.module);
@@ -218,7 +200,7 @@ fn a_crisis_only_the_llm_detector_saw_stops_the_turn_before_the_counselor() {
 
 #[test]
 fn an_llm_plan_replaces_pending_part_two_tasks_and_keeps_started_ones() {
-    let (mut session, _, _) = run(Lang::Ko, &KO_SESSION[..3]);
+    let (mut session, _, _) = run(Lang::Ko, &ko_session()[..3]);
     assert_eq!(session.current_task.as_deref(), Some("task_work_2"));
     let planned = task::parse_plan(
         r#"{"tasks":[{"id":"task_boss_2","priority":"high","title":"상사와의 관계"},{"id":"task_work_2","priority":"low","title":"중복"}]}"#,

@@ -4,6 +4,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use deliberate::scenario::COUNSEL_EN;
 use deliberate_e2e::app::{AppPage, STEP};
 use deliberate_e2e::axe::{audit, axe_source, Violation};
 use deliberate_e2e::counsel_turn::{send_and_wait, switch_to_counseling};
@@ -159,7 +160,7 @@ fn every_stage_of_every_mode_passes_axe_in_both_languages_and_themes() {
     send_and_wait(&page, "Sometimes I think it would be easier if I just didn't wake up").unwrap();
     b.wait_for_element(".counsel-crisis", STEP).unwrap();
     axe.check("counseling: crisis response");
-    for text in COUNSEL_SESSION {
+    for text in COUNSEL_EN {
         send_and_wait(&page, text).unwrap();
         if b.try_find(".counsel-summary").unwrap().is_some() {
             break;
@@ -170,16 +171,3 @@ fn every_stage_of_every_mode_passes_axe_in_both_languages_and_themes() {
 
     axe.finish();
 }
-
-const COUNSEL_SESSION: &[&str] = &[
-    "Hi",
-    "I'm Sam. I came because work has been really stressful and my boss keeps criticizing me",
-    "Thanks, it feels okay to talk about it here",
-    "Every meeting he points out my mistakes in front of everyone and I feel so angry and humiliated afterwards",
-    "It makes me feel worthless and I can't sleep well at night",
-    "Yes, and I dread going to the office on Monday mornings, it stays on my mind all weekend",
-    "I lie awake replaying the meetings until two or three in the morning, then I am exhausted the whole next day",
-    "Yes, that's right",
-    "This week I will take a ten minute walk at lunch every day",
-    "Thank you, see you next time",
-];

@@ -4,6 +4,7 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use deliberate::scenario::COUNSEL_EN;
 use deliberate_e2e::app::{AppPage, STEP};
 use deliberate_e2e::counsel_turn::{replies, send_and_wait, switch_to_counseling};
 use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing};
@@ -19,19 +20,6 @@ fn one_browser() -> MutexGuard<'static, ()> {
 fn text_of(page: &AppPage, css: &str) -> String {
     page.browser.find(css).and_then(|e| e.text()).unwrap_or_default()
 }
-
-const EN_SESSION: &[&str] = &[
-    "Hi",
-    "I'm Sam. I came because work has been really stressful and my boss keeps criticizing me",
-    "Thanks, it feels okay to talk about it here",
-    "Every meeting he points out my mistakes in front of everyone and I feel so angry and humiliated afterwards",
-    "It makes me feel worthless and I can't sleep well at night",
-    "Yes, and I dread going to the office on Monday mornings, it stays on my mind all weekend",
-    "I lie awake replaying the meetings until two or three in the morning, then I am exhausted the whole next day",
-    "Yes, that's right",
-    "This week I will take a ten minute walk at lunch every day",
-    "Thank you, see you next time",
-];
 
 #[test]
 fn a_whole_counseling_session_through_the_page_without_a_key() {
@@ -49,7 +37,7 @@ fn a_whole_counseling_session_through_the_page_without_a_key() {
     assert!(safety.contains("109") && safety.contains("119"), "{safety}");
     assert!(page.browser.try_find(".counsel-crisis").unwrap().is_some(), "the panel notes it");
 
-    for (n, text) in EN_SESSION.iter().enumerate() {
+    for (n, text) in COUNSEL_EN.iter().enumerate() {
         let reply = send_and_wait(&page, text).unwrap();
         assert!(!reply.trim().is_empty(), "message {}", n + 1);
         if n == 4 {
