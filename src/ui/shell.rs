@@ -43,7 +43,9 @@ pub fn now_ms() -> u64 {
 }
 
 fn new_session_id() -> String {
-    format!("s{:x}{:06x}", now_ms(), (js_sys::Math::random() * 16_777_215.0) as u32)
+    // 64 random bits after the time: the session's isolation tag is derived from its id.
+    let random = || (js_sys::Math::random() * 4_294_967_296.0) as u32;
+    format!("s{:x}{:08x}{:08x}", now_ms(), random(), random())
 }
 
 impl Shell {
