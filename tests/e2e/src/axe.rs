@@ -65,12 +65,13 @@ pub fn inject(browser: &Browser, source: &str) -> Result<(), Error> {
     if present == Value::Bool(true) {
         return Ok(());
     }
-    // A script element runs the source in the page's global scope, where axe defines itself.
-    browser.execute(
-        "const s = document.createElement('script'); s.textContent = arguments[0];\n\
-         document.head.appendChild(s); s.remove(); return typeof window.axe === 'object';",
-        vec![Value::String(source.to_string())],
-    )?;
+    // Run as the WebDriver script itself: a script element would be refused by the page's
+    // Content-Security-Policy (no inline scripts), while WebDriver's own scripts are not
+    // subject to it. axe defines itself on `window`.
+    let defined = browser.execute(&format!("{source}\n;return typeof window.axe === 'object';"), vec![])?;
+    if defined != Value::Bool(true) {
+        return Err(Error::Protocol(format!("axe-core did not define window.axe ({defined})")));
+    }
     Ok(())
 }
 
