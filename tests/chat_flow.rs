@@ -374,6 +374,35 @@ fn a_failed_or_nonsense_fold_answer_falls_back_to_the_heuristic_summary_and_says
 }
 
 #[test]
+fn the_window_the_server_reports_feeds_the_meter_unless_the_user_set_one() {
+    let mut d = chat_driver(|_| unmetered("hi"));
+    assert_eq!(d.session.chat_meter().unwrap().window, 8_192, "the default before any report");
+    assert!(!d.session.chat_meter().unwrap().from_server);
+    d.step(Event::chat(ChatAction::ServerWindow { tokens: 2_048 }));
+    let meter = d.session.chat_meter().unwrap();
+    assert_eq!((meter.window, meter.from_server), (2_048, true));
+    // The folding budget follows the reported window too: a long chat folds within 2,048.
+    let filler = "word ".repeat(120);
+    for i in 0..8 {
+        d.say(&format!("{i} {filler}"));
+    }
+    assert!(notices(&d).iter().any(|n| n.contains("messages were folded")), "folded within the server's window");
+    // A nonsense report is ignored; the user's own setting wins over the server's.
+    d.step(Event::chat(ChatAction::ServerWindow { tokens: 3 }));
+    assert_eq!(d.session.chat_meter().unwrap().window, 8_192);
+    d.step(Event::chat(ChatAction::ServerWindow { tokens: 4_096 }));
+    let mut settings = Settings::default();
+    settings.context_window = Some(16_000);
+    d.step(Event::Settings { settings });
+    let meter = d.session.chat_meter().unwrap();
+    assert_eq!((meter.window, meter.from_server), (16_000, false));
+    // `/reset` keeps the server's report.
+    d.step(Event::Settings { settings: Settings::default() });
+    d.say("/reset");
+    assert_eq!(d.session.chat_meter().unwrap().window, 4_096);
+}
+
+#[test]
 fn provider_usage_replaces_the_estimate() {
     let mut d = chat_driver(|_| LlmOutcome::Ok {
         text: "hi".into(),

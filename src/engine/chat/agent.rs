@@ -19,6 +19,7 @@ use crate::engine::security::{isolate, DEFAULT_TAG};
 use crate::engine::session::{AppArtifact, AppMode, Body, CardKind, Env, Question, Target};
 use crate::engine::source::Source;
 use crate::engine::tokens::{estimate, BudgetLevel, ContextBudget};
+use crate::llm::window::{resolve_window, ContextWindow, WindowSource};
 
 type C = Conversation<AppMode>;
 type Fx = Effects<AppMode>;
@@ -46,6 +47,8 @@ pub enum ChatAction {
     CancelCard { card: CardId },
     /// Undo the last `/reset`.
     Undo,
+    /// The model's server reported its context window (llama.cpp `/props`, Ollama).
+    ServerWindow { tokens: u32 },
 }
 
 /// Where a proposed command stands.
@@ -162,6 +165,8 @@ pub struct Meter {
     pub percent: u32,
     /// Nothing, a notice, or folding.
     pub level: BudgetLevel,
+    /// True when the window is the one the model's server reported.
+    pub from_server: bool,
 }
 
 /// The chat's state.
@@ -192,6 +197,9 @@ pub struct Chat {
     /// The fold whose summary the model is writing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     folding: Option<PendingFold>,
+    /// The context window the model's server reported, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    server_window: Option<u32>,
     /// The conversation before the last `/reset`, for undo: kept as values, not as JSON,
     /// so the page needs no reader for messages (a reload rebuilds it by replaying).
     #[serde(skip)]
@@ -259,14 +267,31 @@ impl Chat {
 
     /// The context meter for the next prompt.
     pub fn meter(&self, c: &C) -> Meter {
-        let window = window_of(c);
-        let budget = ContextBudget::new(window, ANSWER_RESERVE.min(window / 4));
+        let window = self.window(c);
+        let budget = ContextBudget::new(window.tokens, ANSWER_RESERVE.min(window.tokens / 4));
         let used = self.used_tokens(c);
-        Meter { used, window, percent: budget.percent(used), level: budget.level(used) }
+        Meter {
+            used,
+            window: window.tokens,
+            percent: budget.percent(used),
+            level: budget.level(used),
+            from_server: window.source == WindowSource::Server,
+        }
     }
 
-    fn budget(c: &C) -> ContextBudget {
-        let window = window_of(c);
+    /// The window the model's server reported, if it did.
+    pub fn server_window(&self) -> Option<u32> {
+        self.server_window
+    }
+
+    /// The model's window: the user's setting, else the server's report, else the default.
+    pub fn window(&self, c: &C) -> ContextWindow {
+        let user = c.settings.context_window.filter(|w| *w >= 256);
+        resolve_window(user, self.server_window.filter(|w| *w >= 256), "")
+    }
+
+    fn budget(&self, c: &C) -> ContextBudget {
+        let window = self.window(c).tokens;
         ContextBudget::new(window, ANSWER_RESERVE.min(window / 4))
     }
 
@@ -409,6 +434,7 @@ impl Chat {
                 }
             },
             ChatAction::Undo => self.undo(c, env),
+            ChatAction::ServerWindow { tokens } => self.server_window = (tokens >= 256).then_some(tokens),
         }
     }
 
@@ -422,7 +448,7 @@ impl Chat {
                 c.drop_stream_message(call);
                 self.state = LoopState::Idle;
                 if crate::llm::window::is_context_overflow(&failure) {
-                    c.notice(crate::llm::window::overflow_message(c.lang, Some(window_of(c))), env.now);
+                    c.notice(crate::llm::window::overflow_message(c.lang, Some(self.window(c).tokens)), env.now);
                 }
                 let source = c.fell_back(Purpose::ChatTurn, Some(failure), String::new(), env.now);
                 let request = self.last_request.clone();
@@ -498,7 +524,11 @@ impl Chat {
     }
 
     pub(crate) fn restart(&mut self, c: &mut C, env: &Env) {
-        *self = Chat { attachments: std::mem::take(&mut self.attachments), ..Chat::default() };
+        *self = Chat {
+            attachments: std::mem::take(&mut self.attachments),
+            server_window: self.server_window,
+            ..Chat::default()
+        };
         c.notice(c.lang.pick("채팅을 새로 시작합니다.", "The chat starts over."), env.now);
     }
 
@@ -772,7 +802,7 @@ impl Chat {
     /// when that call was started (the fold finishes in `fold_result`); otherwise the
     /// heuristic summary is used at once.
     pub(crate) fn fold_if_full(&mut self, c: &mut C, env: &Env, fx: Option<&mut Fx>, then_turn: bool) -> bool {
-        let budget = Self::budget(c);
+        let budget = self.budget(c);
         let used = self.used_tokens(c);
         if budget.level(used) != BudgetLevel::Fold {
             return false;
@@ -897,8 +927,9 @@ impl Chat {
         };
         let mut messages = std::mem::take(&mut c.messages);
         messages.truncate(keep);
+        let server_window = self.server_window;
         let saved = Some(Box::new(Cleared { messages, chat: std::mem::take(self) }));
-        *self = Chat { undo: saved, ..Chat::default() };
+        *self = Chat { undo: saved, server_window, ..Chat::default() };
         c.notice(
             c.lang.pick(
                 "대화를 지웠습니다. /undo 또는 '되돌리기'로 되살릴 수 있습니다.",
@@ -1022,10 +1053,6 @@ const MAX_SUMMARY_LINES: usize = 20;
 
 /// Estimated tokens of the three tool specs (sent with every prompt).
 const TOOL_SPEC_TOKENS: u32 = 700;
-
-fn window_of(c: &C) -> u32 {
-    c.settings.context_window.filter(|w| *w >= 256).unwrap_or(crate::llm::window::DEFAULT_WINDOW)
-}
 
 fn command_body(card: CommandCard) -> Body {
     Body::Artifact { artifact: AppArtifact::Chat(ChatArtifact::Command { card }) }
