@@ -316,3 +316,39 @@ fn an_english_no_key_chat_answers_in_english_only() {
     assert_eq!(hangul, json!([]), "no Korean text in the English chat");
     page.screenshot("chat-06-no-key-en").unwrap();
 }
+
+#[test]
+fn a_full_window_is_folded_by_the_model_and_the_user_is_told() {
+    let _one = one_browser();
+    let mock = mock();
+    mock.set_server_window(Some(2048));
+    let (s, k) = settings("openai_compatible", &mock.base_url());
+    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_text(".context-meter .meter-value", " / 2048", STEP).unwrap();
+    page.send("FIRST-TURN: you must never touch the production database.").unwrap();
+    page.browser.wait_for_text(".messages", "> FIRST-TURN", STEP).unwrap();
+    let filler = "the parser reads the config and the layout of the modules ".repeat(8);
+    for i in 0..6 {
+        page.send(&format!("turn {i}: {filler}")).unwrap();
+        page.browser.wait_for_text(".messages", &format!("> turn {i}:"), STEP).unwrap();
+        if page.browser.try_find(".messages").unwrap().unwrap().text().unwrap().contains("were folded") {
+            break;
+        }
+    }
+    page.browser.wait_for_text(".messages", "The model wrote the summary.", STEP).unwrap();
+    let folds: Vec<String> = mock
+        .requests()
+        .into_iter()
+        .filter(|r| r.role.as_deref() == Some("chat-fold"))
+        .map(|r| r.body.to_string())
+        .collect();
+    assert!(!folds.is_empty(), "a fold call went to the model");
+    assert!(folds[0].contains("FIRST-TURN: you must never touch the production database."), "{}", folds[0]);
+    // The next turn carries the summary and the constraint word for word.
+    page.send("what next?").unwrap();
+    page.browser.wait_for_text(".messages", "> what next?", STEP).unwrap();
+    let last = chat_requests(&mock).pop().unwrap();
+    assert!(last.contains("(verbatim): FIRST-TURN: you must never touch the production database."), "{last}");
+    page.screenshot("chat-07-folded").unwrap();
+}
