@@ -292,9 +292,114 @@ fn the_meter_warns_at_80_percent_and_folds_the_oldest_turns_at_100() {
     let chat = d.session.chat().unwrap();
     assert!(chat.summary().unwrap().contains("You must never touch the production database."));
     assert_ne!(chat.meter(&d.session.conversation).level, BudgetLevel::Fold);
-    let last_prompt = &d.calls.last().unwrap().prompt;
+    let last_prompt = &d.calls.iter().rev().find(|c| c.purpose == Purpose::ChatTurn).unwrap().prompt;
     assert_eq!(last_prompt.turns[0].role, TurnRole::User, "folding keeps whole exchanges");
     assert!(last_prompt.system.contains("never touch the production database"));
+}
+
+/// A chat with a 2,000-token window whose model answers at length and folds with `fold`.
+fn folding_chat(fold: impl Fn() -> LlmOutcome + 'static) -> Driver {
+    let mut settings = Settings::default();
+    settings.context_window = Some(2_000);
+    let filler = "This is a fairly long answer about the project layout and its modules. ".repeat(6);
+    let mut d = chat_with(settings, move |call| match call.purpose {
+        Purpose::ChatFold => fold(),
+        _ => unmetered(&filler),
+    });
+    d.say("You must never touch the production database.");
+    d.say("Which folder holds the parser, src/parse.rs or lib/?");
+    for i in 0..12 {
+        d.say(&format!("question number {i} about the layout"));
+    }
+    d
+}
+
+#[test]
+fn with_a_model_the_fold_summary_is_written_by_the_model_from_the_isolated_old_turns() {
+    let d = folding_chat(|| unmetered("The user forbids touching production; the parser question is open."));
+    let fold = d.calls.iter().find(|c| c.purpose == Purpose::ChatFold).expect("a fold call");
+    assert_eq!(fold.prompt.turns.len(), 1);
+    let data = &fold.prompt.turns[0].text;
+    // Isolated in the session's own delimiter, opened first and closed last.
+    let tag = data.lines().next().unwrap().trim_start_matches('<').trim_end_matches('>');
+    assert!(tag.starts_with("input_") && data.trim_end().ends_with(&format!("</{tag}>")), "{data}");
+    assert!(data.contains("user: You must never touch the production database."), "{data}");
+    assert!(data.contains("src/parse.rs"), "{data}");
+    assert!(fold.prompt.tools.is_empty(), "the fold call offers no tools");
+    // The next model turn carries the model's summary, and the constraint word for word.
+    let after = d
+        .calls
+        .iter()
+        .skip_while(|c| c.purpose != Purpose::ChatFold)
+        .find(|c| c.purpose == Purpose::ChatTurn)
+        .expect("a turn after the fold");
+    assert!(after.prompt.system.contains("summary: The user forbids touching production"), "{}", after.prompt.system);
+    assert!(after.prompt.system.contains("(verbatim): You must never touch the production database."));
+    let folded = notices(&d).into_iter().find(|n| n.contains("messages were folded")).unwrap();
+    assert!(folded.contains("The model wrote the summary."), "{folded}");
+    assert!(!d.session.messages.iter().any(|m| matches!(m.body, Body::Error { .. })));
+}
+
+#[test]
+fn a_failed_or_nonsense_fold_answer_falls_back_to_the_heuristic_summary_and_says_so() {
+    let cases: Vec<(&str, fn() -> LlmOutcome)> = vec![
+        ("failed", || failed(FailureKind::Server)),
+        ("empty", || unmetered("  ")),
+        ("json", || unmetered(r#"{"summary": "x"}"#)),
+        ("too long", || unmetered(&"far too long a summary ".repeat(200))),
+        ("refusal", || LlmOutcome::Ok {
+            text: "I can't help with that.".into(),
+            model: "m".into(),
+            usage: None,
+            tool_calls: Vec::new(),
+            refusal: true,
+        }),
+    ];
+    for (name, outcome) in cases {
+        let d = folding_chat(outcome);
+        assert!(d.calls.iter().any(|c| c.purpose == Purpose::ChatFold), "{name}: a fold call");
+        let folded = notices(&d).into_iter().find(|n| n.contains("messages were folded")).expect(name);
+        assert!(folded.contains("a rule-based summary stands in"), "{name}: {folded}");
+        let summary = d.session.chat().unwrap().summary().unwrap().to_string();
+        assert!(summary.contains("- user: question number 0 about the layout"), "{name}: {summary}");
+        assert!(summary.contains("(verbatim): You must never touch the production database."), "{name}");
+        assert!(!summary.contains("summary:"), "{name}: no model line in {summary}");
+        assert!(
+            d.session.messages.iter().any(|m| matches!(m.body, Body::Error { purpose: Some(Purpose::ChatFold), .. })),
+            "{name}: the failure is shown"
+        );
+        // The model turn that waited for the fold still went out.
+        assert_eq!(d.calls.last().unwrap().purpose, Purpose::ChatTurn, "{name}");
+    }
+}
+
+#[test]
+fn the_window_the_server_reports_feeds_the_meter_unless_the_user_set_one() {
+    let mut d = chat_driver(|_| unmetered("hi"));
+    assert_eq!(d.session.chat_meter().unwrap().window, 8_192, "the default before any report");
+    assert!(!d.session.chat_meter().unwrap().from_server);
+    d.step(Event::chat(ChatAction::ServerWindow { tokens: 2_048 }));
+    let meter = d.session.chat_meter().unwrap();
+    assert_eq!((meter.window, meter.from_server), (2_048, true));
+    // The folding budget follows the reported window too: a long chat folds within 2,048.
+    let filler = "word ".repeat(120);
+    for i in 0..8 {
+        d.say(&format!("{i} {filler}"));
+    }
+    assert!(notices(&d).iter().any(|n| n.contains("messages were folded")), "folded within the server's window");
+    // A nonsense report is ignored; the user's own setting wins over the server's.
+    d.step(Event::chat(ChatAction::ServerWindow { tokens: 3 }));
+    assert_eq!(d.session.chat_meter().unwrap().window, 8_192);
+    d.step(Event::chat(ChatAction::ServerWindow { tokens: 4_096 }));
+    let mut settings = Settings::default();
+    settings.context_window = Some(16_000);
+    d.step(Event::Settings { settings });
+    let meter = d.session.chat_meter().unwrap();
+    assert_eq!((meter.window, meter.from_server), (16_000, false));
+    // `/reset` keeps the server's report.
+    d.step(Event::Settings { settings: Settings::default() });
+    d.say("/reset");
+    assert_eq!(d.session.chat_meter().unwrap().window, 4_096);
 }
 
 #[test]

@@ -39,6 +39,8 @@ pub enum Purpose {
     // --- chat mode ---
     /// One model turn of the chat's tool loop.
     ChatTurn,
+    /// A summary of the oldest chat turns when the context window is full.
+    ChatFold,
     // Counseling (seed 004).
     /// Task Completion Checker: is the current task done?
     CounselChecker,

@@ -314,3 +314,23 @@ async fn models_once(cfg: &ProviderConfig, timeout_ms: u32) -> Result<Vec<String
     }
     parse_model_list(&body)
 }
+
+/// The context window an OpenAI-compatible local server reports (llama.cpp `/props`, Ollama
+/// `/api/ps` and `/api/show`), trying each question in turn; None when none answers with one.
+/// Failures are silent: the caller keeps the default or the user's setting.
+pub async fn server_window(cfg: &ProviderConfig, timeout_ms: u32) -> Option<u32> {
+    for (probe, req) in super::window::window_probes(cfg) {
+        let control = CallControl::new();
+        let Ok(resp) = send(&req, &control, timeout_ms).await else { continue };
+        if !(200..300).contains(&resp.status()) {
+            control.disarm();
+            continue;
+        }
+        let body = body_text(&resp, &control).await;
+        control.disarm();
+        if let Some(tokens) = body.ok().and_then(|b| super::window::parse_probe(probe, &b, &cfg.model)) {
+            return Some(tokens);
+        }
+    }
+    None
+}

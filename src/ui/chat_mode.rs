@@ -234,6 +234,7 @@ pub fn AttachButton() -> impl IntoView {
 #[component]
 pub fn ContextMeter() -> impl IntoView {
     let shell = expect_context::<Shell>();
+    ask_server_window(shell);
     let meter = Memo::new(move |_| shell.session.with(|s| s.chat_meter()));
     move || {
         meter.get().map(|m| {
@@ -253,11 +254,55 @@ pub fn ContextMeter() -> impl IntoView {
                         <span style:width=format!("{width}%")></span>
                     </div>
                     <span class="meter-value">{format!("{} / {} · {}%", m.used, m.window, m.percent)}</span>
+                    {m.from_server.then(|| view! { <span class="meter-source">{tr(shell.ui_lang, |s| s.meter_from_server)}</span> })}
                     {warn.then(|| view! { <p class="meter-warning" role="status">{tr(shell.ui_lang, |s| s.meter_warning)}</p> })}
                 </div>
             }
         })
     }
+}
+
+thread_local! {
+    /// The window each server reported, by base URL and model; None while asking or when it
+    /// told none (asked once per endpoint and model for the page's life).
+    static SERVER_WINDOWS: std::cell::RefCell<std::collections::HashMap<String, Option<u32>>> =
+        Default::default();
+}
+
+/// While the chat talks to an OpenAI-compatible server, asks that server once for its context
+/// window in the background (the composer never waits; a failure is silent and the default or
+/// the user's setting stays) and tells the engine, so the meter and folding use it.
+fn ask_server_window(shell: Shell) {
+    Effect::new(move |_| {
+        let Some(cfg) = shell.llm.with(|l| l.designer_config()) else { return };
+        let current = shell.session.with(|s| s.chat().map(|c| c.server_window()));
+        let Some(current) = current else { return };
+        if cfg.kind != crate::llm::ProviderKind::OpenAiCompatible {
+            return;
+        }
+        let key = format!("{}|{}", cfg.base(), cfg.model.trim());
+        let known = SERVER_WINDOWS.with(|m| m.borrow().get(&key).copied());
+        match known {
+            Some(Some(tokens)) if current != Some(tokens) => {
+                shell.dispatch(Event::chat(ChatAction::ServerWindow { tokens }));
+            }
+            Some(_) => {}
+            None => {
+                SERVER_WINDOWS.with(|m| m.borrow_mut().insert(key.clone(), None));
+                spawn_local(async move {
+                    let Some(tokens) = crate::llm::transport::server_window(&cfg, 5_000).await else { return };
+                    SERVER_WINDOWS.with(|m| m.borrow_mut().insert(key.clone(), Some(tokens)));
+                    let same = shell.llm.with_untracked(|l| {
+                        l.designer_config().is_some_and(|c| format!("{}|{}", c.base(), c.model.trim()) == key)
+                    });
+                    let in_chat = shell.session.with_untracked(|s| s.chat().is_some());
+                    if same && in_chat {
+                        shell.dispatch(Event::chat(ChatAction::ServerWindow { tokens }));
+                    }
+                });
+            }
+        }
+    });
 }
 
 /// True while the session is in chat mode.

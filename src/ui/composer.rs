@@ -156,6 +156,7 @@ pub(super) fn purpose_label(purpose: Purpose, lang: Lang) -> &'static str {
         Purpose::Refine => lang.pick("설계안 수정", "revising designs"),
         Purpose::Plan => lang.pick("계획 작성", "writing the plan"),
         Purpose::ChatTurn => lang.pick("답 작성", "answering"),
+        Purpose::ChatFold => lang.pick("오래된 대화 요약", "summarising older turns"),
         Purpose::CounselChecker => lang.pick("Task 확인", "checking the task"),
         Purpose::CounselDetector => lang.pick("상태 파악", "reading how you are"),
         Purpose::CounselPlanner => lang.pick("탐색 Task 계획", "planning what to explore"),

@@ -187,6 +187,7 @@ pub fn good_answer(call: &LlmCall) -> LlmOutcome {
         ),
         Purpose::Plan => ok("# LLM plan\n\n1. Build it"),
         Purpose::ChatTurn => ok("A plain answer."),
+        Purpose::ChatFold => ok("Earlier, the user and the assistant talked about the project."),
         Purpose::CounselChecker => ok(
             r#"{"task_id":"","is_completed":false,"new_status":null,"completion_reason":"not yet","also_sufficient":[],"part_covered":false}"#,
         ),

@@ -293,6 +293,8 @@ struct State {
     next_gathering: u64,
     /// Bumped by reset, so answers still running from before do not touch the new log.
     generation: u64,
+    /// The window llama.cpp's `GET /props` reports as `n_ctx`; None answers 404 there.
+    server_window: Option<u32>,
 }
 
 struct Shared {
@@ -321,6 +323,7 @@ impl Shared {
         s.next_seq = 1;
         s.gatherings.clear();
         s.generation += 1;
+        s.server_window = None;
     }
 
     fn finish(&self, ticket: Ticket, status: Option<u16>) {
@@ -464,6 +467,7 @@ impl MockLlm {
                 gatherings: Vec::new(),
                 next_gathering: 1,
                 generation: 0,
+                server_window: None,
             }),
             initial: config.pacing,
             api_key: config.api_key.filter(|k| !k.is_empty()),
@@ -507,6 +511,12 @@ impl MockLlm {
     /// Replaces the pacing.
     pub fn set_pacing(&self, pacing: Pacing) {
         self.shared.lock().pacing = pacing;
+    }
+
+    /// Answers llama.cpp's `GET /props` with this context window (`n_ctx`), or 404 when None
+    /// (the default, and after `reset`).
+    pub fn set_server_window(&self, tokens: Option<u32>) {
+        self.shared.lock().server_window = tokens;
     }
 
     /// Queues a text answer for the next request of `role` (any role when `None`).
@@ -603,6 +613,12 @@ fn handle(shared: &Shared, req: Request, conn: &mut Connection) -> io::Result<Af
     let path = req.path().to_string();
     if let Some(command) = path.strip_prefix("/__mock/") {
         with_cors(admin(shared, &req, command), true).write_to(conn.stream())?;
+        return Ok(After::KeepAlive);
+    }
+    let server_window = shared.lock().server_window;
+    if let (("GET", "/props"), Some(n_ctx)) = ((req.method.as_str(), path.as_str()), server_window) {
+        let body = serde_json::json!({"default_generation_settings": {"n_ctx": n_ctx}, "total_slots": 1});
+        with_cors(Response::json(200, &body), true).write_to(conn.stream())?;
         return Ok(After::KeepAlive);
     }
     let endpoint = match (req.method.as_str(), path.as_str()) {

@@ -187,3 +187,168 @@ fn a_confirmation_that_arrives_while_settings_is_open_waits_and_one_escape_close
     b.wait_for(STEP, "the confirmation closes", |b| Ok(b.try_find(".dialog")?.is_none().then_some(()))).unwrap();
     assert_eq!(inert(), Value::Bool(false), "the page is usable again");
 }
+
+fn mock() -> MockLlm {
+    MockLlm::start(MockConfig { port: 0, api_key: Some(KEY.to_string()), pacing: Pacing::default() })
+        .expect("mock starts")
+}
+
+/// The chat's requests the mock received, in order.
+fn chat_requests(mock: &MockLlm) -> Vec<String> {
+    mock.requests().into_iter().filter(|r| r.role.as_deref() == Some("chat")).map(|r| r.body.to_string()).collect()
+}
+
+#[test]
+fn the_meter_shows_the_window_the_local_server_reports() {
+    let _one = one_browser();
+    let mock = mock();
+    mock.set_server_window(Some(2048));
+    let (s, k) = settings("openai_compatible", &mock.base_url());
+    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    let value = page.browser.wait_for_text(".context-meter .meter-value", " / 2048", STEP).unwrap();
+    assert!(!value.contains("8192"), "{value}");
+    page.browser.wait_for_text(".context-meter .meter-source", "reported by the server", STEP).unwrap();
+    page.screenshot("chat-04-server-window").unwrap();
+}
+
+#[test]
+fn text_files_attached_by_drag_and_drop_and_by_the_button_are_read_by_the_model() {
+    let _one = one_browser();
+    let mock = mock();
+    let (s, k) = settings("openai", &mock.base_url());
+    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+
+    // Drag and drop: a synthetic drop of a File on the conversation.
+    page.browser
+        .execute(
+            "const dt = new DataTransfer();\
+             dt.items.add(new File([arguments[0]], 'notes.txt', {type: 'text/plain'}));\
+             const target = document.querySelector('.conversation');\
+             for (const type of ['dragenter', 'dragover', 'drop']) {\
+               target.dispatchEvent(new DragEvent(type, {dataTransfer: dt, bubbles: true, cancelable: true}));\
+             }\
+             return true;",
+            vec![Value::String("DROPPED-NOTE: the release is on Friday.\n".into())],
+        )
+        .unwrap();
+    page.browser.wait_for_text(".chat-panel .attachments", "notes.txt", STEP).unwrap();
+    page.browser.wait_for_text(".messages", "Attached notes.txt", STEP).unwrap();
+
+    // The button: the file input is given a file on disk.
+    let dir = std::env::temp_dir().join("deliberate-chat-attach");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("todo.md");
+    std::fs::write(&file, "BUTTON-TODO: write the changelog.\n").unwrap();
+    page.browser.find(".attach-input").unwrap().send_keys(file.to_str().unwrap()).unwrap();
+    page.browser.wait_for_text(".chat-panel .attachments", "todo.md", STEP).unwrap();
+
+    mock.push_script(tool("read_attachment", json!({"name": "notes.txt"})));
+    mock.push_script(tool("read_attachment", json!({"name": "todo.md"})));
+    mock.push_script(ScriptedReply::text(Some("chat"), "Both files read (mock)."));
+    page.send("what do my files say?").unwrap();
+    page.browser.wait_for_text(".messages", "Both files read", STEP).unwrap();
+
+    let bodies = chat_requests(&mock);
+    assert_eq!(bodies.len(), 3, "three model turns");
+    assert!(bodies[0].contains("notes.txt") && bodies[0].contains("todo.md"), "the model is told of both files");
+    assert!(bodies[1].contains("DROPPED-NOTE: the release is on Friday."), "the dropped file is read");
+    assert!(bodies[2].contains("BUTTON-TODO: write the changelog."), "the chosen file is read");
+    page.screenshot("chat-05-attachments").unwrap();
+}
+
+#[test]
+fn a_multi_select_question_card_sends_every_chosen_option_to_the_model() {
+    let _one = one_browser();
+    let mock = mock();
+    let (s, k) = settings("openai", &mock.base_url());
+    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    mock.push_script(tool(
+        "AskUserQuestion",
+        json!({"questions": [{"header": "Checks", "question": "Which checks should run?", "multiSelect": true,
+            "options": [{"label": "Lint"}, {"label": "Unit tests"}, {"label": "Benchmarks"}]}]}),
+    ));
+    mock.push_script(ScriptedReply::text(Some("chat"), "Running the chosen checks (mock)."));
+    page.send("set up CI checks").unwrap();
+    page.browser.wait_for_element(".question-card[data-open=true] .question.multi", STEP).unwrap();
+    page.click_text(".question-card[data-open=true] .option-label", "Lint").unwrap();
+    page.click_text(".question-card[data-open=true] .option-label", "Unit tests").unwrap();
+    let checked = page.browser.find_all(".question-card[data-open=true] .option[aria-checked=true]").unwrap().len();
+    assert_eq!(checked, 2, "two options are chosen");
+    page.browser.find(".question-card[data-open=true] .submit").unwrap().click().unwrap();
+    page.browser.wait_for_text(".messages", "Running the chosen checks", STEP).unwrap();
+
+    let bodies = chat_requests(&mock);
+    assert_eq!(bodies.len(), 2);
+    let answer = &bodies[1];
+    assert!(answer.contains("the user chose: Lint, Unit tests"), "{answer}");
+    assert!(!answer.contains("chose: Lint, Unit tests, Benchmarks"), "only the two chosen");
+}
+
+#[test]
+fn an_english_no_key_chat_answers_in_english_only() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    page.send("please delete the old build files").unwrap();
+    page.browser.wait_for_text(".messages", "no-key assistant", STEP).unwrap();
+    page.click_text(".question-card[data-open=true] .option-label", "Old logs").unwrap();
+    page.browser.wait_for_element(".command-card[data-open=true] .copy", STEP).unwrap();
+    page.browser.find(".command-card[data-open=true] .command-output").unwrap().send_keys("./logs/a.log").unwrap();
+    page.browser.find(".command-card[data-open=true] .send-output").unwrap().click().unwrap();
+    page.browser.wait_for_text(".messages", "Got the output", STEP).unwrap();
+    page.send("what a nice day").unwrap();
+    page.browser.wait_for_text(".question-card[data-open=true]", "What would you like to do?", STEP).unwrap();
+    let hangul = page
+        .browser
+        .execute(
+            "return Array.from(document.querySelectorAll('.messages .message'))\
+               .map(m => m.innerText).filter(t => /[\\uAC00-\\uD7A3\\u3131-\\u318E]/.test(t));",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(hangul, json!([]), "no Korean text in the English chat");
+    page.screenshot("chat-06-no-key-en").unwrap();
+}
+
+#[test]
+fn a_full_window_is_folded_by_the_model_and_the_user_is_told() {
+    let _one = one_browser();
+    let mock = mock();
+    mock.set_server_window(Some(2048));
+    let (s, k) = settings("openai_compatible", &mock.base_url());
+    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_text(".context-meter .meter-value", " / 2048", STEP).unwrap();
+    page.send("FIRST-TURN: you must never touch the production database.").unwrap();
+    page.browser.wait_for_text(".messages", "> FIRST-TURN", STEP).unwrap();
+    let filler = "the parser reads the config and the layout of the modules ".repeat(8);
+    for i in 0..6 {
+        page.send(&format!("turn {i}: {filler}")).unwrap();
+        page.browser.wait_for_text(".messages", &format!("> turn {i}:"), STEP).unwrap();
+        if page.browser.try_find(".messages").unwrap().unwrap().text().unwrap().contains("were folded") {
+            break;
+        }
+    }
+    page.browser.wait_for_text(".messages", "The model wrote the summary.", STEP).unwrap();
+    let folds: Vec<String> = mock
+        .requests()
+        .into_iter()
+        .filter(|r| r.role.as_deref() == Some("chat-fold"))
+        .map(|r| r.body.to_string())
+        .collect();
+    assert!(!folds.is_empty(), "a fold call went to the model");
+    assert!(folds[0].contains("FIRST-TURN: you must never touch the production database."), "{}", folds[0]);
+    // The next turn carries the summary and the constraint word for word.
+    page.send("what next?").unwrap();
+    page.browser.wait_for_text(".messages", "> what next?", STEP).unwrap();
+    let last = chat_requests(&mock).pop().unwrap();
+    assert!(last.contains("(verbatim): FIRST-TURN: you must never touch the production database."), "{last}");
+    page.screenshot("chat-07-folded").unwrap();
+}
