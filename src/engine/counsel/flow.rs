@@ -1,9 +1,10 @@
 //! Counseling as a mode of the app: one turn's calls on the conversation core.
 //! crisis check (before any call) → Task Completion Checker ∥ User State Detector (one
-//! batch, one history snapshot) → selectors and part manager (rules; the Task Planner
-//! writes Part 2's tasks when Part 1 completes) → Counselor reply
-//! (streamed) → Supervisor in the background on every 3rd user message. Every call has
-//! its heuristic twin; a failed or unusable answer falls back with the error shown.
+//! batch, one history snapshot) → Task Selector and part manager (rules) → Module
+//! Selector (with the Task Planner in the same batch when Part 1 completes, so no turn is
+//! more than three calls deep) → Counselor reply (streamed) → Supervisor in the background
+//! on every 3rd user message. Every call has its heuristic twin; a failed or unusable
+//! answer falls back with the error shown.
 
 use serde::{Deserialize, Serialize};
 
