@@ -57,6 +57,12 @@ fn answer(d: &mut Driver, call: &LlmCall, outcome: LlmOutcome) -> Vec<LlmCall> {
     calls(&d.step_unanswered(Event::LlmResult { call: call.id, outcome }))
 }
 
+/// Asserts `next` is the Module Selector's call alone, answers it well, returns what follows.
+fn past_selector(d: &mut Driver, next: Vec<LlmCall>) -> Vec<LlmCall> {
+    assert_eq!(next.iter().map(|c| c.purpose).collect::<Vec<_>>(), [Purpose::CounselModule]);
+    answer(d, &next[0], good_answer(&next[0]))
+}
+
 fn counseling_driver(script: Option<common::Script>) -> Driver {
     let mut d = Driver::with_settings(Settings::default(), script);
     d.step(Event::switch_mode(ModeKind::Counseling));
@@ -88,7 +94,7 @@ fn switching_keeps_the_messages_and_opens_with_what_this_is() {
 fn checker_and_detector_share_one_batch_then_the_reply_streams() {
     let mut d = online();
     d.say("Hi, I'm Sam. Work has been hard lately");
-    assert_eq!(d.batches.len(), 2, "checks, then the reply (no supervision on the first message)");
+    assert_eq!(d.batches.len(), 3, "checks, the module selector, the reply (no supervision on message 1)");
     let checks = &d.batches[0];
     let purposes: Vec<Purpose> = checks.iter().map(|c| c.purpose).collect();
     assert_eq!(purposes, [Purpose::CounselChecker, Purpose::CounselDetector]);
@@ -98,7 +104,12 @@ fn checker_and_detector_share_one_batch_then_the_reply_streams() {
     assert!(checks[1].prompt.system.starts_with("# role: counsel-state-detector"));
     // The same snapshot: both prompts carry the latest message.
     assert!(checks.iter().all(|c| c.prompt.turns[0].text.contains("Work has been hard lately")));
-    let reply = &d.batches[1][0];
+    let selector = &d.batches[1];
+    assert_eq!(selector.len(), 1);
+    assert_eq!(selector[0].purpose, Purpose::CounselModule);
+    assert!(selector[0].kind == CallKind::Foreground && selector[0].stream_into.is_none());
+    assert!(selector[0].prompt.system.starts_with("# role: counsel-module-selector"));
+    let reply = &d.batches[2][0];
     assert_eq!(reply.purpose, Purpose::CounselReply);
     assert!(reply.stream_into.is_some() && reply.kind == CallKind::Foreground);
     assert!(reply.prompt.system.starts_with("# role: counselor"));
@@ -147,7 +158,8 @@ fn supervision_in_flight(score: u8) -> (Driver, LlmCall) {
     let checks = calls(&d.step_unanswered(Event::UserMessage { text: "My boss shouts at me".into() }));
     assert_eq!(checks.len(), 2);
     assert!(answer(&mut d, &checks[0], good_answer(&checks[0])).is_empty(), "the reply waits for both checks");
-    let reply = answer(&mut d, &checks[1], good_answer(&checks[1]));
+    let selector = answer(&mut d, &checks[1], good_answer(&checks[1]));
+    let reply = past_selector(&mut d, selector);
     assert_eq!(reply[0].purpose, Purpose::CounselReply);
     let supervisor = answer(&mut d, &reply[0], good_answer(&reply[0]));
     assert_eq!(supervisor.len(), 1);
@@ -175,7 +187,8 @@ fn stop_leaves_the_supervision_running_and_its_feedback_steers_the_next_reply() 
         [Purpose::CounselChecker, Purpose::CounselDetector]
     );
     answer(&mut d, &again[0], good_answer(&again[0]));
-    let reply = answer(&mut d, &again[1], good_answer(&again[1]));
+    let selector = answer(&mut d, &again[1], good_answer(&again[1]));
+    let reply = past_selector(&mut d, selector);
     assert!(reply[0].prompt.system.contains("Ask about how they sleep"), "applied on the next turn");
 }
 
@@ -388,7 +401,11 @@ fn the_task_planner_writes_part_two_when_part_one_completes() {
         d.say(text);
     }
     let order: Vec<Vec<Purpose>> = d.batches.iter().map(|b| b.iter().map(|c| c.purpose).collect()).collect();
-    let planner_at = order.iter().position(|b| b == &[Purpose::CounselPlanner]).expect("the planner ran");
+    // The planner runs with the module selector, so the turn stays three calls deep.
+    let planner_at = order
+        .iter()
+        .position(|b| b == &[Purpose::CounselModule, Purpose::CounselPlanner])
+        .expect("the planner ran in the selector's batch");
     assert_eq!(order[planner_at - 1], [Purpose::CounselChecker, Purpose::CounselDetector]);
     assert_eq!(order[planner_at + 1], [Purpose::CounselReply], "the reply waits for the plan");
     assert_eq!(d.calls_for(Purpose::CounselPlanner), 1);
@@ -419,7 +436,8 @@ fn stop_during_the_reply_keeps_what_streamed_and_continuing_without_the_llm_fini
     let mut d = online();
     let checks = calls(&d.step_unanswered(Event::UserMessage { text: "Work has been hard".into() }));
     answer(&mut d, &checks[0], good_answer(&checks[0]));
-    let reply = answer(&mut d, &checks[1], good_answer(&checks[1]));
+    let selector = answer(&mut d, &checks[1], good_answer(&checks[1]));
+    let reply = past_selector(&mut d, selector);
     assert_eq!(reply[0].purpose, Purpose::CounselReply);
     d.step_unanswered(Event::Stop { partials: vec![(reply[0].id, "I hear that work".into())] });
     assert!(d.session.halted);
@@ -429,5 +447,104 @@ fn stop_during_the_reply_keeps_what_streamed_and_continuing_without_the_llm_fini
     assert!(!d.session.halted && d.session.pending.is_empty());
     assert_ne!(last_reply(&d), "I hear that work", "the heuristic reply finishes the turn");
     assert_eq!(counsel(&d).step, deliberate::engine::counsel::flow::TurnStep::Idle);
+    assert_eq!(d.journal.replay(), d.session);
+}
+
+/// Detector: resistance on every message; selector: whatever `selector` answers.
+fn resisting_with(selector: &'static str) -> impl FnMut(&LlmCall) -> LlmOutcome {
+    move |call: &LlmCall| match call.purpose {
+        Purpose::CounselDetector => ok(
+            r#"{"emotion":"neutral","intensity":3,"resistance":true,"engagement":"low","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
+        ),
+        Purpose::CounselModule if selector == "fail" => failed(FailureKind::Server),
+        Purpose::CounselModule => ok(selector),
+        _ => good_answer(call),
+    }
+}
+
+#[test]
+fn the_module_selector_answer_sets_the_module_and_its_reason_reaches_the_counselor() {
+    let mut d = counseling_driver(Some(Box::new(resisting_with(
+        r#"{"module":"empathic_reflection","reason":"LLM: meet the reluctance with warmth first"}"#,
+    ))));
+    d.say("I don't really want to talk about it");
+    let order: Vec<Purpose> = d.calls.iter().map(|c| c.purpose).collect();
+    assert_eq!(
+        order,
+        [Purpose::CounselChecker, Purpose::CounselDetector, Purpose::CounselModule, Purpose::CounselReply]
+    );
+    let selector = d.calls[2].prompt.turns[0].text.clone();
+    for wanted in ["resistance_handling: ", "goal_setting: ", "resistance: true", "[CURRENT MODULE] rapport_building"] {
+        assert!(selector.contains(wanted), "{wanted} in {selector}");
+    }
+    assert!(selector.contains("I don't really want to talk about it"));
+    let s = &counsel(&d).state;
+    assert_eq!(
+        s.module,
+        deliberate::engine::counsel::module::Module::EmpathicReflection,
+        "the LLM's choice, not the twin's"
+    );
+    let change = s.module_changes.last().unwrap();
+    assert_eq!(change.from, deliberate::engine::counsel::module::Module::RapportBuilding);
+    assert_eq!(change.reason.describe(Lang::En), "Module Selector: LLM: meet the reluctance with warmth first");
+    let reply = d.calls.last().unwrap();
+    assert!(reply.prompt.system.contains("=== Module change ==="));
+    assert!(reply.prompt.system.contains("LLM: meet the reluctance with warmth first"));
+    assert!(!d.bodies().iter().any(|b| matches!(b, Body::Error { .. })));
+}
+
+#[test]
+fn an_unusable_module_choice_falls_back_to_the_heuristic_and_says_so() {
+    let cases: &[&'static str] = &[
+        r#"{"module":"hypnosis","reason":"deep trance"}"#,
+        r#"{"module":"summarizing","reason":""}"#,
+        r#"{"module":"","reason":"no idea"}"#,
+        "I would pick the empathic one.",
+        "fail",
+    ];
+    for answer_text in cases {
+        let mut d = counseling_driver(Some(Box::new(resisting_with(answer_text))));
+        d.say("I don't really want to talk about it");
+        let s = &counsel(&d).state;
+        // The heuristic twin: resistance → resistance handling, for its own reason.
+        assert_eq!(s.module, deliberate::engine::counsel::module::Module::ResistanceHandling, "{answer_text}");
+        assert_eq!(s.module_changes.last().unwrap().reason.describe(Lang::En), "user resistance detected");
+        let errors: Vec<Purpose> = d
+            .bodies()
+            .iter()
+            .filter_map(|b| match b {
+                Body::Error { purpose, fell_back: true, .. } => *purpose,
+                _ => None,
+            })
+            .collect();
+        assert_eq!(errors, [Purpose::CounselModule], "{answer_text}: the fallback is reported");
+        assert_eq!(d.calls_for(Purpose::CounselReply), 1, "the turn goes on to the counselor");
+    }
+}
+
+#[test]
+fn without_a_key_no_selector_call_is_made_and_the_heuristic_chooses() {
+    let mut d = Driver::offline();
+    d.step(Event::switch_mode(ModeKind::Counseling));
+    d.say("Hi, I'm Sam").say("I don't want to talk about this, leave it");
+    assert!(d.calls.is_empty());
+    assert!(!counsel(&d).state.module_changes.is_empty());
+    assert_eq!(counsel(&d).step, deliberate::engine::counsel::flow::TurnStep::Idle);
+}
+
+#[test]
+fn stop_during_the_module_selector_can_be_retried() {
+    let mut d = online();
+    let checks = calls(&d.step_unanswered(Event::UserMessage { text: "Work has been hard".into() }));
+    answer(&mut d, &checks[0], good_answer(&checks[0]));
+    let selector = answer(&mut d, &checks[1], good_answer(&checks[1]));
+    assert_eq!(selector[0].purpose, Purpose::CounselModule);
+    let stop = d.step_unanswered(Event::Stop { partials: Vec::new() });
+    assert!(cancelled(&stop).contains(&selector[0].id));
+    assert!(d.session.can_retry(Purpose::CounselModule));
+    let again = calls(&d.step_unanswered(Event::Retry { purpose: None }));
+    assert_eq!(again.iter().map(|c| c.purpose).collect::<Vec<_>>(), [Purpose::CounselModule]);
+    let reply = answer(&mut d, &again[0], good_answer(&again[0]));
+    assert_eq!(reply[0].purpose, Purpose::CounselReply);
     assert_eq!(d.journal.replay(), d.session);
 }

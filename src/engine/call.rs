@@ -48,6 +48,8 @@ pub enum Purpose {
     CounselDetector,
     /// Task Planner: Part 2's tasks from what the user said, when Part 1 completes.
     CounselPlanner,
+    /// Module Selector: which technique the counselor uses this turn.
+    CounselModule,
     /// The counselor's reply (streamed).
     CounselReply,
     /// The supervisor's review every 3rd user message (background).

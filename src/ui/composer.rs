@@ -160,6 +160,7 @@ pub(super) fn purpose_label(purpose: Purpose, lang: Lang) -> &'static str {
         Purpose::CounselChecker => lang.pick("Task 확인", "checking the task"),
         Purpose::CounselDetector => lang.pick("상태 파악", "reading how you are"),
         Purpose::CounselPlanner => lang.pick("탐색 Task 계획", "planning what to explore"),
+        Purpose::CounselModule => lang.pick("상담 모듈 선택", "choosing the approach"),
         Purpose::CounselReply => lang.pick("답장 작성", "writing a reply"),
         Purpose::CounselSupervisor => lang.pick("Supervision", "supervising"),
     }

@@ -85,8 +85,11 @@ impl Shell {
         let env = self.env();
         self.saver.record(&event, &env);
         let mut effects = Vec::new();
-        self.session.update(|s| effects = s.step(event, &env));
+        // The calls the step starts are queued before the page re-renders and the journal is
+        // written, so a step's next request leaves at once (a counseling turn is 3 calls deep).
+        self.session.update_untracked(|s| effects = s.step(event, &env));
         self.run(effects);
+        self.session.notify();
     }
 
     fn run(&self, effects: Vec<Effect>) {
@@ -108,7 +111,10 @@ impl Shell {
                         self.calls.stop(id);
                     }
                 }
-                Effect::Save => self.saver.save(),
+                Effect::Save => {
+                    let saver = self.saver;
+                    leptos::task::spawn_local(async move { saver.save() });
+                }
             }
         }
     }

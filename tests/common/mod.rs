@@ -197,6 +197,7 @@ pub fn good_answer(call: &LlmCall) -> LlmOutcome {
         Purpose::CounselPlanner => ok(
             r#"{"tasks":[{"id":"task_llm_work_2","priority":"high","title":"LLM: explore work","description":"d","target":"t","completion_criteria":"c","module":"information_gathering"}]}"#,
         ),
+        Purpose::CounselModule => ok(r#"{"module":"information_gathering","reason":"LLM: ask about the situation"}"#),
         Purpose::CounselReply => ok("LLM counselor: I hear you. What would help most right now?"),
         Purpose::CounselSupervisor => {
             ok(r#"{"score":8,"improvements":["Ask one question at a time"],"suggested_module":null}"#)

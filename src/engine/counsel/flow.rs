@@ -1,13 +1,16 @@
 //! Counseling as a mode of the app: one turn's calls on the conversation core.
 //! crisis check (before any call) → Task Completion Checker ∥ User State Detector (one
-//! batch, one history snapshot) → selectors and part manager (rules; the Task Planner
-//! writes Part 2's tasks when Part 1 completes) → Counselor reply
-//! (streamed) → Supervisor in the background on every 3rd user message. Every call has
-//! its heuristic twin; a failed or unusable answer falls back with the error shown.
+//! batch, one history snapshot) → Task Selector and part manager (rules) → Module
+//! Selector (with the Task Planner in the same batch when Part 1 completes, so no turn is
+//! more than three calls deep) → Counselor reply (streamed) → Supervisor in the background
+//! on every 3rd user message. Every call has its heuristic twin; a failed or unusable
+//! answer falls back with the error shown.
 
 use serde::{Deserialize, Serialize};
 
 use super::checker::{parse_verdict, Verdict};
+use super::module::ChangeReason;
+use super::selector::{module_prompt, parse_module_choice, ModuleChoice};
 use super::state::{parse_state, state_prompt, UserState};
 use super::supervisor::{heuristic_review, parse_feedback, supervisor_prompt};
 use super::task::{parse_plan, planner_prompt, Part};
@@ -41,12 +44,23 @@ pub enum TurnStep {
         /// The detector's reading, once it answered.
         state: Option<UserState>,
     },
-    /// Part 2 has just begun: the Task Planner writes its tasks (to launch or in flight).
-    Plan {
+    /// The Module Selector (and, when Part 2 has just begun, the Task Planner writing its
+    /// tasks, concurrently): to launch, in flight, or partly answered.
+    #[serde(alias = "plan")]
+    Select {
         /// The user's message.
         text: String,
         /// The detector's reading.
         state: UserState,
+        /// The heuristic choice, the selector's twin (none: keep the current module).
+        #[serde(default)]
+        twin: Option<ModuleChoice>,
+        /// The choice to use, once the selector answered or fell back.
+        #[serde(default)]
+        chosen: Option<ModuleChoice>,
+        /// The Task Planner has not answered yet.
+        #[serde(default = "yes")]
+        planning: bool,
     },
     /// The counselor reply: to launch or in flight.
     Reply {
@@ -55,6 +69,10 @@ pub enum TurnStep {
         /// The detector's reading.
         state: UserState,
     },
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The counseling mode: its pure state plus where the current turn is.
@@ -180,15 +198,32 @@ impl CounselMode {
             self.after_checks(c, env, fx);
             return;
         }
-        if let TurnStep::Plan { text, state } = &self.step {
-            let (text, state) = (text.clone(), state.clone());
-            let said: Vec<&str> = self.state.said.iter().map(String::as_str).collect();
-            let prompt = planner_prompt(&said, &self.state.tasks, None, c.lang);
-            if c.launch(vec![CallRequest::foreground(Purpose::CounselPlanner, prompt, false)], env, fx) {
+        if let TurnStep::Select { text, state, chosen, planning, .. } = &self.step {
+            let s = &self.state;
+            let mut requests = Vec::new();
+            if chosen.is_none() {
+                // While the planner writes the part's tasks, the selector works from the part's goal.
+                let task = if *planning { None } else { s.current() };
+                let prompt = module_prompt(s.part, task, state, s.module, s.fresh_feedback(), text, c.lang);
+                requests.push(CallRequest::foreground(Purpose::CounselModule, prompt, false));
+            }
+            if *planning {
+                let said: Vec<&str> = s.said.iter().map(String::as_str).collect();
+                let prompt = planner_prompt(&said, &s.tasks, None, c.lang);
+                requests.push(CallRequest::foreground(Purpose::CounselPlanner, prompt, false));
+            }
+            if c.launch(requests, env, fx) {
                 return;
             }
-            // No LLM: the heuristic plan made at the transition stands.
-            self.step = TurnStep::Reply { text, state };
+            // No LLM: the twin's choice; the heuristic plan made at the transition stands.
+            if let TurnStep::Select { twin, chosen, planning, .. } = &mut self.step {
+                *planning = false;
+                if chosen.is_none() {
+                    *chosen = Some(twin.clone().unwrap_or(ModuleChoice { module: self.state.module, reason: None }));
+                }
+            }
+            self.after_select(c, env, fx);
+            return;
         }
         if let TurnStep::Reply { text, state } = &self.step {
             let (text, state) = (text.clone(), state.clone());
@@ -210,12 +245,26 @@ impl CounselMode {
             return;
         };
         let (text, verdict, state) = (text.clone(), verdict.clone(), state.clone());
-        let plan = self.state.apply_checks(verdict.as_ref(), &state);
-        self.step = if plan.part_transition == Some((Part::Start, Part::Exploration)) {
-            TurnStep::Plan { text, state }
-        } else {
-            TurnStep::Reply { text, state }
+        let (plan, twin) = self.state.prepare_turn(verdict.as_ref(), &state);
+        // On a crisis the detector saw, or once the session has ended, there is nothing to choose.
+        let decided = plan.crisis.is_some() || self.state.part == Part::Ended;
+        let planning = plan.part_transition == Some((Part::Start, Part::Exploration));
+        let chosen = decided.then(|| twin.clone());
+        self.step = TurnStep::Select { text, state, twin: Some(twin), chosen, planning };
+        self.advance(c, env, fx);
+    }
+
+    /// The module is chosen and the tasks are planned: the module is used, then the reply.
+    fn after_select(&mut self, c: &mut C, env: &Env, fx: &mut Effects<AppMode>) {
+        let TurnStep::Select { text, state, chosen: Some(choice), planning: false, .. } = &self.step else {
+            return;
         };
+        let (text, state, choice) = (text.clone(), state.clone(), choice.clone());
+        if state.crisis.is_none() {
+            let mut plan = super::TurnPlan::default();
+            self.state.apply_module(choice, &mut plan);
+        }
+        self.step = TurnStep::Reply { text, state };
         self.advance(c, env, fx);
     }
 
@@ -303,9 +352,28 @@ impl CounselMode {
                     *state = Some(reading);
                 }
             }
+            Purpose::CounselModule => {
+                let TurnStep::Select { chosen: None, twin, .. } = &self.step else { return };
+                let twin = twin.clone().unwrap_or(ModuleChoice { module: self.state.module, reason: None });
+                let answer = match failure {
+                    None => parse_module_choice(&text).map_err(|reason| (None, reason)),
+                    Some(f) => Err((Some(f), String::new())),
+                };
+                let choice = match answer {
+                    Ok((module, reason)) => ModuleChoice { module, reason: Some(ChangeReason::Selected(reason)) },
+                    Err((failure, reason)) => {
+                        c.fell_back(done.purpose, failure, reason, env.now);
+                        twin
+                    }
+                };
+                if let TurnStep::Select { chosen, .. } = &mut self.step {
+                    *chosen = Some(choice);
+                }
+                self.after_select(c, env, fx);
+                return;
+            }
             Purpose::CounselPlanner => {
-                let TurnStep::Plan { text: said, state } = &self.step else { return };
-                let (said, reading) = (said.clone(), state.clone());
+                let TurnStep::Select { planning: true, .. } = &self.step else { return };
                 let planned = match failure {
                     None => parse_plan(&text).map_err(|reason| (None, reason)),
                     Some(f) => Err((Some(f), String::new())),
@@ -317,8 +385,10 @@ impl CounselMode {
                         c.fell_back(done.purpose, failure, reason, env.now);
                     }
                 }
-                self.step = TurnStep::Reply { text: said, state: reading };
-                self.advance(c, env, fx);
+                if let TurnStep::Select { planning, .. } = &mut self.step {
+                    *planning = false;
+                }
+                self.after_select(c, env, fx);
                 return;
             }
             Purpose::CounselReply => {
@@ -372,7 +442,8 @@ impl CounselMode {
     pub fn can_retry(&self, purpose: Purpose) -> bool {
         match purpose {
             Purpose::CounselChecker | Purpose::CounselDetector => matches!(self.step, TurnStep::Checks { .. }),
-            Purpose::CounselPlanner => matches!(self.step, TurnStep::Plan { .. }),
+            Purpose::CounselModule => matches!(self.step, TurnStep::Select { chosen: None, .. }),
+            Purpose::CounselPlanner => matches!(self.step, TurnStep::Select { planning: true, .. }),
             Purpose::CounselReply => {
                 matches!(self.step, TurnStep::Reply { .. }) || (self.reply_fell_back && self.last_turn.is_some())
             }

@@ -20,7 +20,7 @@ use self::checker::{heuristic_check, name_in, states_goal, Verdict};
 use self::counselor::{CounselorContext, ReplyNotes};
 use self::crisis::{Crisis, CrisisKind};
 use self::module::{ChangeReason, Module, ModuleChange};
-use self::selector::{select_module, select_task};
+use self::selector::{select_module, select_task, ModuleChoice};
 use self::state::{detect_state, UserState};
 use self::supervisor::SupervisorFeedback;
 use self::task::{
@@ -235,6 +235,17 @@ impl Counseling {
     /// Task Selector, so the reply of the same turn already opens the new part instead of
     /// spending a turn on a task that is done.
     pub fn apply_checks(&mut self, verdict: Option<&Verdict>, state: &UserState) -> TurnPlan {
+        let (mut plan, choice) = self.prepare_turn(verdict, state);
+        if plan.crisis.is_none() {
+            self.apply_module(choice, &mut plan);
+        }
+        plan
+    }
+
+    /// `apply_checks` up to the Module Selector: applies the verdict, updates Part-2 tasks,
+    /// moves parts, selects a task, and returns what was decided with the heuristic module
+    /// choice (the LLM Module Selector's twin). The module itself is not changed yet.
+    pub fn prepare_turn(&mut self, verdict: Option<&Verdict>, state: &UserState) -> (TurnPlan, ModuleChoice) {
         let mut plan = TurnPlan::default();
         if let Some(kind) = state.crisis {
             // The keyword check in `begin_turn` records what it sees; this is what only the
@@ -243,7 +254,7 @@ impl Counseling {
                 self.crises.push(CrisisRecord { kind, at_user_message: self.user_messages });
             }
             plan.crisis = Some(kind);
-            return plan;
+            return (plan, ModuleChoice { module: self.module, reason: None });
         }
         let mut task_done = self.current().is_none();
         if let Some(verdict) = verdict.filter(|v| Some(v.task_id.as_str()) == self.current_task.as_deref()) {
@@ -312,10 +323,22 @@ impl Counseling {
         let fresh = if self.feedback_fresh { self.supervision.last() } else { None };
         let mut choice = select_module(self.module, self.current(), state, fresh, task_changed);
         if self.part == Part::Ended && choice.module != Module::Closing {
-            choice = selector::ModuleChoice { module: Module::Closing, reason: Some(ChangeReason::NewTask) };
+            choice = ModuleChoice { module: Module::Closing, reason: Some(ChangeReason::NewTask) };
         }
+        (plan, choice)
+    }
+
+    /// The fresh supervision the Module Selector may follow this turn, if any.
+    pub fn fresh_feedback(&self) -> Option<&SupervisorFeedback> {
+        self.supervision.last().filter(|_| self.feedback_fresh)
+    }
+
+    /// Step 5 of a turn: uses `choice` (from the LLM Module Selector or its twin); a change
+    /// records the previous module and the reason, and tells this turn's counselor. The
+    /// fresh supervision has steered its turn.
+    pub fn apply_module(&mut self, choice: ModuleChoice, plan: &mut TurnPlan) {
         self.feedback_fresh = false;
-        if let Some(reason) = choice.reason {
+        if let Some(reason) = choice.reason.filter(|_| choice.module != self.module) {
             let change =
                 ModuleChange { from: self.module, to: choice.module, reason, at_user_message: self.user_messages };
             self.module = choice.module;
@@ -323,7 +346,6 @@ impl Counseling {
             self.turn_module_change = Some(change.clone());
             plan.module_change = Some(change);
         }
-        plan
     }
 
     /// Why the Task Planner should update Part 2 now (seed: topic change, resistance,

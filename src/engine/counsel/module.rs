@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::lang::Lang;
+use crate::engine::lang::{clip, Lang};
 
 /// One counseling technique the counselor can be asked to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -192,6 +192,8 @@ pub enum ChangeReason {
     NewTask,
     /// The moment that called for another module has passed; back to the task's own.
     BackToTask,
+    /// The LLM Module Selector chose it, for the reason it gave.
+    Selected(String),
 }
 
 impl ChangeReason {
@@ -211,6 +213,9 @@ impl ChangeReason {
             ChangeReason::TopicChange => lang.pick("대화 주제 변경", "topic change").into(),
             ChangeReason::NewTask => lang.pick("새 Task 선택", "new task selected").into(),
             ChangeReason::BackToTask => lang.pick("현재 Task 진행으로 복귀", "back to the current task").into(),
+            ChangeReason::Selected(reason) => {
+                format!("{}: {}", lang.pick("Module Selector 판단", "Module Selector"), clip(reason.trim(), 200))
+            }
         }
     }
 }

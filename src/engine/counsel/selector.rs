@@ -1,9 +1,15 @@
 //! Task Selector (only when the current task is done) and Module Selector (every turn).
 
+use serde::{Deserialize, Serialize};
+
 use super::module::{ChangeReason, Module};
 use super::state::UserState;
 use super::supervisor::SupervisorFeedback;
 use super::task::{Part, Task, TaskStatus};
+use crate::engine::grounding::system_prompt;
+use crate::engine::json::{extract_json, str_field};
+use crate::engine::lang::{clip, Lang};
+use crate::engine::prompt::Prompt;
 
 /// 0 for pending, 1 for in progress, 2 for sufficient: the seed's status priority.
 fn status_rank(status: TaskStatus) -> u8 {
@@ -29,7 +35,7 @@ pub fn select_task(tasks: &[Task], part: Part) -> Option<&Task> {
 
 /// The Module Selector's answer: the module to use and, when it differs from the current
 /// one, why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModuleChoice {
     /// The module for this turn's reply.
     pub module: Module,
@@ -72,6 +78,90 @@ pub fn select_module(
         (current, ChangeReason::BackToTask)
     };
     ModuleChoice { module, reason: (module != current).then_some(reason) }
+}
+
+/// One line per module for the selector's catalog: what it is for.
+fn catalog_line(module: Module) -> &'static str {
+    match module {
+        Module::RapportBuilding => "warmth and safety first; build the relationship",
+        Module::InformationGathering => "open questions about the concrete situation",
+        Module::EmpathicReflection => "name and reflect the feelings; understanding before solutions",
+        Module::ResistanceHandling => "meet hesitation or refusal without pushing; give the user a choice",
+        Module::Summarizing => "pull what was said together and check it (also when going in circles)",
+        Module::GoalSetting => "turn wishes into small concrete goals",
+        Module::Closing => "close warmly and say what comes next",
+    }
+}
+
+const MODULE_INSTRUCTIONS: &str = "You are the Module Selector of a counseling conversation: pick the technique
+(module) the counselor uses for its next reply. Keep the current module unless the user's state or the task calls
+for another: resistance → resistance_handling; a strong negative feeling → empathic_reflection; going in circles →
+summarizing; a new task → the module that task needs. Use only an id from the catalog.
+Answer with exactly one JSON object and nothing else:
+{\"module\": \"<id>\", \"reason\": \"<one sentence>\"}";
+
+/// The Module Selector prompt: the catalog (ids and one-line purposes), the part and its
+/// goal, the current task (none while the Task Planner is still writing the part's tasks),
+/// the detected user state, the current module, fresh supervision and the user's message.
+pub fn module_prompt(
+    part: Part,
+    task: Option<&Task>,
+    state: &UserState,
+    current: Module,
+    feedback: Option<&SupervisorFeedback>,
+    user_text: &str,
+    lang: Lang,
+) -> Prompt {
+    let mut lines = vec!["[MODULE CATALOG]".to_string()];
+    lines.extend(Module::ALL.iter().map(|m| format!("- {}: {}", m.id(), catalog_line(*m))));
+    lines.push(format!("[PART] {}: {}", part.label(Lang::En), part.goal(Lang::En)));
+    match task {
+        Some(t) => lines.push(format!("[CURRENT TASK] {} ({}): {}", t.title, t.module_hint.id(), t.target)),
+        None => lines.push("[CURRENT TASK] none yet: the part's tasks are being planned".into()),
+    }
+    let topic = state.topic_change.map(|t| t.id()).unwrap_or("none");
+    lines.push(format!(
+        "[USER STATE] emotion: {}, intensity: {}/10, resistance: {}, engagement: {:?}, topic_change: {topic}, going_in_circles: {}, wants_to_close: {}",
+        state.emotion.id(),
+        state.intensity,
+        state.resistance,
+        state.engagement,
+        state.going_in_circles,
+        state.wants_to_close
+    ));
+    lines.push(format!("[CURRENT MODULE] {}", current.id()));
+    if let Some(f) = feedback.filter(|f| f.needs_attention()) {
+        let suggested = f.suggested_module.map(|m| m.id()).unwrap_or("none");
+        let point = f.improvements.first().map(|p| clip(p, 200)).unwrap_or_default();
+        lines.push(format!("[SUPERVISION] score {}/10, suggested module: {suggested}, point: {point}", f.score));
+    }
+    lines.push(format!("[USER MESSAGE] {}", clip(user_text, 300)));
+    lines.push(String::new());
+    lines.push("Output the module JSON only.".into());
+    let system = system_prompt("counsel-module-selector", MODULE_INSTRUCTIONS, lang);
+    Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(120)
+}
+
+/// Reads the Module Selector's answer: a catalog id and a non-empty reason. Fails with a
+/// reason (not JSON, unknown id, no reason); never panics.
+pub fn parse_module_choice(raw: &str) -> Result<(Module, String), String> {
+    let value = extract_json(raw).map_err(|p| p.reason().to_string())?;
+    if !value.is_object() {
+        return Err("the answer is not a JSON object".into());
+    }
+    let id = str_field(&value, "module");
+    let module = Module::from_id(&id).ok_or_else(|| {
+        if id.trim().is_empty() {
+            "the answer names no module".to_string()
+        } else {
+            format!("unknown module id '{}'", clip(&id, 40))
+        }
+    })?;
+    let reason = str_field(&value, "reason");
+    if reason.trim().is_empty() {
+        return Err("the answer gives no reason".into());
+    }
+    Ok((module, reason.trim().to_string()))
 }
 
 #[cfg(test)]
@@ -153,5 +243,52 @@ mod tests {
             let choice = select_module(*current, info, state, *fb, *task_changed);
             assert_eq!((choice.module, &choice.reason), (*want, reason), "{current:?} {state:?}");
         }
+    }
+
+    #[test]
+    fn module_answer_parser_takes_catalog_ids_with_a_reason_and_never_panics() {
+        let cases: &[(&str, Option<Module>)] = &[
+            (r#"{"module":"empathic_reflection","reason":"she is very sad"}"#, Some(Module::EmpathicReflection)),
+            ("```json\n{\"module\": \"Goal-Setting\", \"reason\": \"ready\"}\n```", Some(Module::GoalSetting)),
+            (r#"{"module":"hypnosis","reason":"deep trance"}"#, None),
+            (r#"{"module":"summarizing","reason":"  "}"#, None),
+            (r#"{"module":"","reason":"x"}"#, None),
+            (r#"{"reason":"x"}"#, None),
+            (r#"["summarizing"]"#, None),
+            ("I would use empathy here.", None),
+            ("", None),
+            ("{\"module\": 3, \"reason\": {}}", None),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(parse_module_choice(raw).ok().map(|(m, _)| m), *want, "{raw}");
+        }
+        assert_eq!(
+            parse_module_choice(r#"{"module":"hypnosis","reason":"x"}"#),
+            Err("unknown module id 'hypnosis'".into())
+        );
+    }
+
+    #[test]
+    fn module_prompt_carries_catalog_task_state_and_current_module() {
+        let tasks = fixed_tasks(Part::Start, Lang::En);
+        let upset = UserState { emotion: Emotion::Sad, intensity: 8, resistance: true, ..UserState::default() };
+        let p = module_prompt(
+            Part::Start,
+            Some(&tasks[1]),
+            &upset,
+            Module::RapportBuilding,
+            None,
+            "leave me alone",
+            Lang::Ko,
+        );
+        assert!(p.system.starts_with("# role: counsel-module-selector"));
+        let user = &p.turns[0].text;
+        for m in Module::ALL {
+            assert!(user.contains(&format!("- {}: ", m.id())), "{m:?}");
+        }
+        assert!(user.contains(&tasks[1].title) && user.contains("resistance: true") && user.contains("intensity: 8"));
+        assert!(user.contains("[CURRENT MODULE] rapport_building") && user.contains("leave me alone"));
+        let planning = module_prompt(Part::Exploration, None, &upset, Module::RapportBuilding, None, "x", Lang::En);
+        assert!(planning.turns[0].text.contains(Part::Exploration.goal(Lang::En)));
     }
 }

@@ -85,7 +85,9 @@ const MESSAGES: [&str; 6] = [
 
 /// With the mock answering every call after L ms: each counseling turn's wall time, from
 /// pressing Enter to the reply standing in the page, over L (goal ≤ 3.1: checker ∥
-/// detector, then the counselor; the supervisor off the path). Returns the report lines.
+/// detector, then the Module Selector, then the counselor — three calls deep; on the Part
+/// 1 → 2 turn the Task Planner runs alongside the selector; the supervisor off the path).
+/// Returns the report lines.
 pub fn measure() -> String {
     const L: u64 = 400;
     let mut out = String::from("## Counseling turn against the mock server\n\n");
@@ -124,7 +126,7 @@ pub fn measure() -> String {
             };
             let ratio = ms / L as f64;
             if planners(&mock) > planned_before {
-                // Part 1 → 2: the Task Planner is a third call on this turn's path.
+                // Part 1 → 2: the Task Planner runs alongside the Module Selector.
                 planned.push(ratio);
                 continue;
             }
@@ -137,15 +139,24 @@ pub fn measure() -> String {
         std::thread::sleep(Duration::from_millis(L + 200));
         server.extend(critical_paths(&mock.requests()).into_iter().map(|ms| ms as f64 / L as f64));
     }
-    let supervisor_calls = mock.requests().iter().filter(|r| r.role.as_deref() == Some("counsel-supervisor")).count();
+    let requests = mock.requests();
+    let count = |role: &str| requests.iter().filter(|r| r.role.as_deref() == Some(role)).count();
+    let supervisor_calls = count("counsel-supervisor");
+    let (selector_calls, planner_calls) = (count("counsel-module-selector"), count("counsel-planner"));
+    let overlapping = planner_overlaps(&requests);
     out += &stats(
         &format!("turn wall time / L (L = {L} ms, Enter keydown → reply in the DOM, timed in the page; goal ≤ 3.1)"),
         &mut ratios,
     );
     out += &stats("  of which turns that start a supervision", &mut supervised);
-    out += &stats("the Part 1 → 2 turn (checks, Task Planner, reply; not counted above)", &mut planned);
+    out +=
+        &stats("the Part 1 → 2 turn (checks, Module Selector ∥ Task Planner, reply; not counted above)", &mut planned);
     out += &stats("at the mock: first check's start → the reply's last byte, / L", &mut server);
     out += &format!("supervisor calls in the last session: {supervisor_calls} (expected 2)\n");
+    out += &format!(
+        "module selector calls in the last session: {selector_calls}; Task Planner calls: {planner_calls}, \
+         of which ran while a selector call was in flight: {overlapping}\n"
+    );
     out
 }
 
@@ -169,6 +180,19 @@ pub fn critical_paths(requests: &[crate::mock_llm::RecordedRequest]) -> Vec<u64>
         }
     }
     out
+}
+
+/// How many Task Planner requests overlapped a Module Selector request in time.
+pub fn planner_overlaps(requests: &[crate::mock_llm::RecordedRequest]) -> usize {
+    let spans = |role: &str| -> Vec<(u64, u64)> {
+        requests
+            .iter()
+            .filter(|r| r.role.as_deref() == Some(role))
+            .map(|r| (r.started_ms, r.finished_ms.unwrap_or(u64::MAX)))
+            .collect()
+    };
+    let selectors = spans("counsel-module-selector");
+    spans("counsel-planner").iter().filter(|(s, e)| selectors.iter().any(|(s2, e2)| s2 < e && s < e2)).count()
 }
 
 fn stats(label: &str, samples: &mut [f64]) -> String {

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use deliberate::scenario::COUNSEL_EN;
 use deliberate_e2e::app::{AppPage, STEP};
-use deliberate_e2e::counsel_turn::{replies, send_and_wait, switch_to_counseling};
-use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing};
+use deliberate_e2e::counsel_turn::{replies, send_and_wait, switch_to_counseling, REPLIES as REPLIES_CSS};
+use deliberate_e2e::mock_llm::{Fault, FaultRule, MockConfig, MockLlm, Pacing};
 use serde_json::json;
 
 /// One Chromium at a time: the machine has two cores.
@@ -93,10 +93,21 @@ fn a_counseling_session_against_the_mock_llm() {
         let reply = send_and_wait(&page, text).unwrap();
         assert!(reply.contains("(mock counselor)"), "{reply}");
     }
-    let requests = mock.wait_for_finished(11, Duration::from_secs(10));
+    // Per turn: checker ∥ detector, the Module Selector (with the Task Planner on message 3),
+    // the counselor; one supervision after message 3.
+    let requests = mock.wait_for_finished(14, Duration::from_secs(10));
     let of = |role: &str| requests.iter().filter(|r| r.role.as_deref() == Some(role)).collect::<Vec<_>>();
     let (checks, states, replies_made) = (of("counsel-task-checker"), of("counsel-state-detector"), of("counselor"));
     assert_eq!((checks.len(), states.len(), replies_made.len()), (3, 3, 3));
+    let (selectors, planners) = (of("counsel-module-selector"), of("counsel-planner"));
+    assert_eq!(selectors.len(), 3, "one Module Selector call per turn");
+    for (sel, reply) in selectors.iter().zip(&replies_made) {
+        assert!(
+            sel.finished_ms.is_some_and(|end| end <= reply.started_ms),
+            "the selector answers before the counselor"
+        );
+    }
+    assert!(planners.iter().all(|p| selectors.iter().any(|s| s.overlaps(p))), "the planner runs with the selector");
     for (c, s) in checks.iter().zip(&states) {
         assert!(c.overlaps(s), "checker and detector run at the same time");
     }
@@ -118,4 +129,85 @@ fn a_counseling_session_against_the_mock_llm() {
     page.browser.wait_for_element(".counsel-summary", STEP).unwrap();
     assert!(text_of(&page, ".counsel-summary").contains("정한 목표"));
     page.screenshot("counsel-03-mock-llm").unwrap();
+}
+
+/// The mock counselor's whole reply.
+const MOCK_REPLY: &str = "(mock counselor) Thank you for telling me. What feels most important right now?";
+
+#[test]
+fn stop_halts_a_streaming_counselor_reply_retry_redoes_it_and_the_supervision_runs_on() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
+    mock.set_pacing(Pacing { latency_ms: 100, chunk_delay_ms: 0, chunk_bytes: 0 });
+    let settings = json!({
+        "enabled": true,
+        "designer": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
+        "separate_critic": false,
+        "critic": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
+        "remember_keys": false,
+        "timeout_secs": 30
+    });
+    let page = AppPage::open_with_llm("en-US", &settings, &json!({})).expect("the page opens");
+    switch_to_counseling(&page).unwrap();
+    // The supervision after message 3 stays in flight for a while (the server holds it).
+    mock.push_fault(FaultRule::new(Fault::Hang { ms: 15_000 }).role("counsel-supervisor"));
+    for text in ["Hi, I'm Sam", "Work has been really stressful lately", "My boss criticizes me in every meeting"] {
+        assert!(send_and_wait(&page, text).unwrap().ends_with(MOCK_REPLY));
+    }
+    let supervisor = mock
+        .requests()
+        .into_iter()
+        .find(|r| r.role.as_deref() == Some("counsel-supervisor"))
+        .expect("the supervision started after the 3rd reply");
+
+    // Message 4: every answer comes in slow pieces (the counselor's stream over seconds);
+    // Stop while the reply streams.
+    mock.set_pacing(Pacing { latency_ms: 100, chunk_delay_ms: 150, chunk_bytes: 40 });
+    let before = replies(&page).unwrap().len();
+    page.send("I can't sleep well because of it").unwrap();
+    page.browser
+        .wait_for(STEP, "the counselor's reply streaming", |b| {
+            Ok(match b.try_find(".message.streaming .md")? {
+                Some(md) if md.text()?.contains("(mock") => Some(()),
+                _ => None,
+            })
+        })
+        .unwrap();
+    page.browser.find(".composer .stop").unwrap().click().unwrap();
+    page.browser
+        .wait_for(STEP, "the composer taking input again", |b| {
+            Ok((b.try_find(".bubble.streaming")?.is_none() && b.try_find(".composer .send")?.is_some()).then_some(()))
+        })
+        .unwrap();
+    let halted = text_of(&page, ".halted");
+    assert!(halted.contains("Stopped"), "the stopped step is marked: {halted}");
+    let after_stop = replies(&page).unwrap();
+    assert_eq!(after_stop.len(), before + 1, "the partial reply stays");
+    // The message's last line is its text (a source label comes first).
+    let partial = after_stop.last().unwrap().lines().last().unwrap_or_default().trim().to_string();
+    assert!(!partial.is_empty() && partial.len() < MOCK_REPLY.len() && MOCK_REPLY.starts_with(&partial), "{partial}");
+    page.browser.find("#composer-input").unwrap().send_keys("typing works").unwrap();
+    let typed = page.browser.find("#composer-input").unwrap().prop("value").unwrap();
+    assert_eq!(typed.as_str(), Some("typing works"), "the composer accepts input again");
+    page.browser.execute("document.querySelector('#composer-input').value = ''; return true;", vec![]).unwrap();
+    // Stop left the background supervision alone.
+    let now = mock.requests().into_iter().find(|r| r.seq == supervisor.seq).unwrap();
+    assert!(!now.client_left, "Stop did not abort the supervision: {now:?}");
+
+    // Retry redoes the turn; a full reply arrives.
+    mock.set_pacing(Pacing { latency_ms: 100, chunk_delay_ms: 0, chunk_bytes: 0 });
+    page.browser.find(".halted .retry").unwrap().click().unwrap();
+    page.browser
+        .wait_for(STEP, "the retried full reply", |b| {
+            let all = b.find_all(REPLIES_CSS)?;
+            let idle = b.try_find(".bubble.streaming")?.is_none() && b.try_find(".composer .send")?.is_some();
+            Ok((idle && all.len() > before + 1 && all[all.len() - 1].text()?.ends_with(MOCK_REPLY)).then_some(()))
+        })
+        .unwrap();
+    assert!(page.browser.try_find(".halted").unwrap().is_none());
+    // The supervision ends on the server's side, not the client's, and its score shows.
+    let ended = mock.wait_for_end_of(supervisor.seq, Duration::from_secs(25)).expect("the supervision ended");
+    assert!(!ended.client_left, "{ended:?}");
+    let chart = page.browser.wait_for_element(".score-chart[role=img]", Duration::from_secs(15)).unwrap();
+    assert!(!chart.attr("data-scores").unwrap().unwrap_or_default().is_empty());
 }

@@ -69,6 +69,15 @@ pub fn default_reply(role: Option<&str>, user: &str) -> String {
              "completion_criteria": "(mock) The user named a feeling", "module": "empathic_reflection"},
         ]})
         .to_string(),
+        // The Module Selector keeps the module the request names as current.
+        Some("counsel-module-selector") => {
+            let current = user
+                .lines()
+                .find_map(|l| l.strip_prefix("[CURRENT MODULE] "))
+                .map(str::trim)
+                .unwrap_or("information_gathering");
+            json!({"module": current, "reason": "(mock) keep the current approach"}).to_string()
+        }
         Some("counselor") => {
             "(mock counselor) Thank you for telling me. What feels most important right now?".to_string()
         }
@@ -249,7 +258,7 @@ mod tests {
 
     #[test]
     fn counseling_defaults_parse_with_the_engines_parsers() {
-        use deliberate::engine::counsel::{checker, state, supervisor, task};
+        use deliberate::engine::counsel::{checker, selector, state, supervisor, task};
         use deliberate::engine::lang::Lang;
         let tasks = task::fixed_tasks(task::Part::Start, Lang::En);
         let verdict = checker::parse_verdict(&default_reply(Some("counsel-task-checker"), ""), &tasks[0], &tasks);
@@ -261,6 +270,8 @@ mod tests {
             Ok(6)
         );
         assert_eq!(task::parse_plan(&default_reply(Some("counsel-planner"), "")).map(|t| t.len()), Ok(2));
+        let kept = default_reply(Some("counsel-module-selector"), "[CURRENT MODULE] summarizing\n");
+        assert_eq!(selector::parse_module_choice(&kept).map(|(m, _)| m.id()), Ok("summarizing"));
     }
 
     #[test]
@@ -291,6 +302,7 @@ mod tests {
             "counselor",
             "counsel-supervisor",
             "counsel-planner",
+            "counsel-module-selector",
             "something-else",
         ] {
             let text = default_reply(Some(role), "[REQUEST]\nPlan a mock trip");
