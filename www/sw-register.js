@@ -43,8 +43,7 @@
     if (reloading) location.reload();
   });
 
-  // After the page has loaded: installing downloads the build again, which must not slow
-  // down the first start.
+  // Registers the worker and offers a new version that waits (when: at the end).
   const register = () =>
     sw
       .register('sw.js', { updateViaCache: 'none' })
@@ -62,6 +61,18 @@
         });
       })
       .catch((error) => console.warn('deliberate: no offline copy:', error));
-  if (document.readyState === 'complete') register();
-  else addEventListener('load', register);
+  // Only once the app is usable (its `app-ready` mark): installing the worker fetches the
+  // whole build again, and on a first visit that download competed with the app's own wasm
+  // (the page's `load` event comes before the wasm has arrived).
+  const ready = () => performance.getEntriesByName('app-ready').length > 0;
+  if (ready()) register();
+  else if (typeof PerformanceObserver === 'function') {
+    const watch = new PerformanceObserver((list) => {
+      if (list.getEntries().some((entry) => entry.name === 'app-ready')) {
+        watch.disconnect();
+        register();
+      }
+    });
+    watch.observe({ type: 'mark', buffered: true });
+  } else addEventListener('load', register);
 })();
