@@ -7,6 +7,7 @@
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use deliberate::engine::call::LlmOutcome;
 use deliberate::engine::contract::{parse_analysis, AnalysisInput};
 use deliberate::engine::critique::parse_critique;
 use deliberate::engine::design::parse_designs;
@@ -14,6 +15,7 @@ use deliberate::engine::gate::parse_question;
 use deliberate::engine::json::extract_json;
 use deliberate::engine::lang::Lang;
 use deliberate::engine::security::{isolate, isolation_tag, retag, sanitize, screen, DEFAULT_TAG};
+use deliberate::engine::session::{Effect, Env, Event, ModeKind, Session, Settings};
 use deliberate::engine::signals::parse_choice;
 use deliberate::engine::slots::{parse_format, parse_party_size, parse_place, parse_when};
 use deliberate::llm::models::parse_model_list;
@@ -157,6 +159,39 @@ fn feed_stream(kind: ProviderKind, text: &str) {
     let _ = acc.finish();
 }
 
+/// The engine step on untrusted text: one session per input, in a mode and with or without
+/// an LLM chosen by the input, gets the text as the user's message and as the answer to
+/// every call it starts (a bounded number), then as a second message.
+fn feed_session(text: &str) {
+    const MODES: [ModeKind; 3] = [ModeKind::Discussion, ModeKind::Chat, ModeKind::Counseling];
+    let pick = text.len();
+    let llm = pick % 2 == 1;
+    let mut session = Session::new("fuzz", if pick % 4 < 2 { Lang::En } else { Lang::Ko }, Settings::default(), 1);
+    let mut env = Env { now: 1_000, primary: llm, secondary: llm };
+    let mut effects = session.step(Event::switch_mode(MODES[pick % 3]), &env);
+    for _ in 0..2 {
+        effects.extend(session.step(Event::UserMessage { text: text.to_string() }, &env));
+        let mut answered = 0;
+        while let Some(at) = effects.iter().position(|e| matches!(e, Effect::CallLlm(_))) {
+            let Effect::CallLlm(call) = effects.remove(at) else { unreachable!() };
+            answered += 1;
+            if answered > 12 {
+                break;
+            }
+            env.now += 10;
+            let outcome = LlmOutcome::Ok {
+                text: text.to_string(),
+                model: "fuzz".into(),
+                usage: None,
+                tool_calls: Vec::new(),
+                refusal: false,
+            };
+            effects.extend(session.step(Event::LlmResult { call: call.id, outcome }, &env));
+        }
+        effects.clear();
+    }
+}
+
 const TARGETS: &[Target] = &[
     Target { name: "security::sanitize", feed: |t| drop(sanitize(t)) },
     Target { name: "security::screen", feed: |t| drop(screen(t)) },
@@ -206,6 +241,7 @@ const TARGETS: &[Target] = &[
         },
     },
     Target { name: "store::saved::Journal::decode", feed: |t| drop(Journal::decode(t)) },
+    Target { name: "engine step (3 modes, ± LLM)", feed: feed_session },
 ];
 
 /// A random string of up to `max` characters from `TRICKY` and the whole Unicode range.
