@@ -44,6 +44,15 @@ fn has(page: &AppPage, css: &str) -> bool {
     page.browser.try_find(css).ok().flatten().is_some()
 }
 
+/// The English page with `kind`'s endpoint at `mock`, switched to the chat (its meter shown).
+fn open_chat(mock: &MockLlm, kind: &str) -> AppPage {
+    let (s, k) = settings(kind, &mock.base_url());
+    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    page
+}
+
 fn tool_loop(kind: &str) {
     let _one = one_browser();
     let mock = MockLlm::start(MockConfig { port: 0, api_key: Some(KEY.to_string()), pacing: Pacing::default() })
@@ -203,10 +212,7 @@ fn the_meter_shows_the_window_the_local_server_reports() {
     let _one = one_browser();
     let mock = mock();
     mock.set_server_window(Some(2048));
-    let (s, k) = settings("openai_compatible", &mock.base_url());
-    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
-    page.send("/mode chat").unwrap();
-    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    let page = open_chat(&mock, "openai_compatible");
     let value = page.browser.wait_for_text(".context-meter .meter-value", " / 2048", STEP).unwrap();
     assert!(!value.contains("8192"), "{value}");
     page.browser.wait_for_text(".context-meter .meter-source", "reported by the server", STEP).unwrap();
@@ -217,10 +223,7 @@ fn the_meter_shows_the_window_the_local_server_reports() {
 fn text_files_attached_by_drag_and_drop_and_by_the_button_are_read_by_the_model() {
     let _one = one_browser();
     let mock = mock();
-    let (s, k) = settings("openai", &mock.base_url());
-    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
-    page.send("/mode chat").unwrap();
-    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    let page = open_chat(&mock, "openai");
 
     // Drag and drop: a synthetic drop of a File on the conversation.
     page.browser
@@ -241,22 +244,22 @@ fn text_files_attached_by_drag_and_drop_and_by_the_button_are_read_by_the_model(
     // The button: the file input is given a file on disk.
     let dir = std::env::temp_dir().join("deliberate-chat-attach");
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("todo.md");
-    std::fs::write(&file, "BUTTON-TODO: write the changelog.\n").unwrap();
+    let file = dir.join("checklist.md");
+    std::fs::write(&file, "BUTTON-NOTE: write the changelog.\n").unwrap();
     page.browser.find(".attach-input").unwrap().send_keys(file.to_str().unwrap()).unwrap();
-    page.browser.wait_for_text(".chat-panel .attachments", "todo.md", STEP).unwrap();
+    page.browser.wait_for_text(".chat-panel .attachments", "checklist.md", STEP).unwrap();
 
     mock.push_script(tool("read_attachment", json!({"name": "notes.txt"})));
-    mock.push_script(tool("read_attachment", json!({"name": "todo.md"})));
+    mock.push_script(tool("read_attachment", json!({"name": "checklist.md"})));
     mock.push_script(ScriptedReply::text(Some("chat"), "Both files read (mock)."));
     page.send("what do my files say?").unwrap();
     page.browser.wait_for_text(".messages", "Both files read", STEP).unwrap();
 
     let bodies = chat_requests(&mock);
     assert_eq!(bodies.len(), 3, "three model turns");
-    assert!(bodies[0].contains("notes.txt") && bodies[0].contains("todo.md"), "the model is told of both files");
+    assert!(bodies[0].contains("notes.txt") && bodies[0].contains("checklist.md"), "the model is told of both files");
     assert!(bodies[1].contains("DROPPED-NOTE: the release is on Friday."), "the dropped file is read");
-    assert!(bodies[2].contains("BUTTON-TODO: write the changelog."), "the chosen file is read");
+    assert!(bodies[2].contains("BUTTON-NOTE: write the changelog."), "the chosen file is read");
     page.screenshot("chat-05-attachments").unwrap();
 }
 
@@ -264,10 +267,7 @@ fn text_files_attached_by_drag_and_drop_and_by_the_button_are_read_by_the_model(
 fn a_multi_select_question_card_sends_every_chosen_option_to_the_model() {
     let _one = one_browser();
     let mock = mock();
-    let (s, k) = settings("openai", &mock.base_url());
-    let page = AppPage::open_with_llm("en-US", &s, &k).expect("the page opens");
-    page.send("/mode chat").unwrap();
-    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    let page = open_chat(&mock, "openai");
     mock.push_script(tool(
         "AskUserQuestion",
         json!({"questions": [{"header": "Checks", "question": "Which checks should run?", "multiSelect": true,
