@@ -8,6 +8,7 @@ use common::{failed, ok, tool_calls, Driver};
 use deliberate::engine::call::{FailureKind, LlmCall, LlmOutcome, Purpose, Usage};
 use deliberate::engine::chat::agent::MAX_TOOL_RETRIES;
 use deliberate::engine::chat::tools::CommandOutcome;
+use deliberate::engine::chat::ChatPurpose;
 use deliberate::engine::chat::{ChatAction, ChatArtifact, CommandCard, CommandState};
 use deliberate::engine::danger::DangerKind;
 use deliberate::engine::prompt::TurnRole;
@@ -141,7 +142,7 @@ fn the_loop_stops_at_the_turn_bound_with_a_clear_message() {
     for (max, want_calls) in [(None, 20usize), (Some(3), 3)] {
         let mut settings = Settings::default();
         if let Some(m) = max {
-            settings.chat_max_turns = m;
+            settings.chat.max_turns = m;
         }
         let mut d = chat_with(settings, |_| tool_calls("", &[("r", "read_attachment", r#"{"name":"a.txt"}"#)]));
         d.step(Event::chat(ChatAction::Attach { name: "a.txt".into(), text: "hello".into() }));
@@ -275,7 +276,7 @@ fn dangerous_code_blocks_in_a_final_answer_are_flagged() {
 #[test]
 fn the_meter_warns_at_80_percent_and_folds_the_oldest_turns_at_100() {
     let mut settings = Settings::default();
-    settings.context_window = Some(2_000);
+    settings.common.context_window = Some(2_000);
     let filler = "This is a fairly long answer about the project layout and its modules. ".repeat(6);
     let mut d = chat_with(settings, move |_| unmetered(&filler));
     d.say("You must never touch the production database.");
@@ -292,7 +293,7 @@ fn the_meter_warns_at_80_percent_and_folds_the_oldest_turns_at_100() {
     let chat = d.session.chat().unwrap();
     assert!(chat.summary().unwrap().contains("You must never touch the production database."));
     assert_ne!(chat.meter(&d.session.conversation).level, BudgetLevel::Fold);
-    let last_prompt = &d.calls.iter().rev().find(|c| c.purpose == Purpose::ChatTurn).unwrap().prompt;
+    let last_prompt = &d.calls.iter().rev().find(|c| c.purpose == Purpose::Chat(ChatPurpose::Turn)).unwrap().prompt;
     assert_eq!(last_prompt.turns[0].role, TurnRole::User, "folding keeps whole exchanges");
     assert!(last_prompt.system.contains("never touch the production database"));
 }
@@ -300,10 +301,10 @@ fn the_meter_warns_at_80_percent_and_folds_the_oldest_turns_at_100() {
 /// A chat with a 2,000-token window whose model answers at length and folds with `fold`.
 fn folding_chat(fold: impl Fn() -> LlmOutcome + 'static) -> Driver {
     let mut settings = Settings::default();
-    settings.context_window = Some(2_000);
+    settings.common.context_window = Some(2_000);
     let filler = "This is a fairly long answer about the project layout and its modules. ".repeat(6);
     let mut d = chat_with(settings, move |call| match call.purpose {
-        Purpose::ChatFold => fold(),
+        Purpose::Chat(ChatPurpose::Fold) => fold(),
         _ => unmetered(&filler),
     });
     d.say("You must never touch the production database.");
@@ -317,7 +318,7 @@ fn folding_chat(fold: impl Fn() -> LlmOutcome + 'static) -> Driver {
 #[test]
 fn with_a_model_the_fold_summary_is_written_by_the_model_from_the_isolated_old_turns() {
     let d = folding_chat(|| unmetered("The user forbids touching production; the parser question is open."));
-    let fold = d.calls.iter().find(|c| c.purpose == Purpose::ChatFold).expect("a fold call");
+    let fold = d.calls.iter().find(|c| c.purpose == Purpose::Chat(ChatPurpose::Fold)).expect("a fold call");
     assert_eq!(fold.prompt.turns.len(), 1);
     let data = &fold.prompt.turns[0].text;
     // Isolated in the session's own delimiter, opened first and closed last.
@@ -330,8 +331,8 @@ fn with_a_model_the_fold_summary_is_written_by_the_model_from_the_isolated_old_t
     let after = d
         .calls
         .iter()
-        .skip_while(|c| c.purpose != Purpose::ChatFold)
-        .find(|c| c.purpose == Purpose::ChatTurn)
+        .skip_while(|c| c.purpose != Purpose::Chat(ChatPurpose::Fold))
+        .find(|c| c.purpose == Purpose::Chat(ChatPurpose::Turn))
         .expect("a turn after the fold");
     assert!(after.prompt.system.contains("summary: The user forbids touching production"), "{}", after.prompt.system);
     assert!(after.prompt.system.contains("(verbatim): You must never touch the production database."));
@@ -357,7 +358,7 @@ fn a_failed_or_nonsense_fold_answer_falls_back_to_the_heuristic_summary_and_says
     ];
     for (name, outcome) in cases {
         let d = folding_chat(outcome);
-        assert!(d.calls.iter().any(|c| c.purpose == Purpose::ChatFold), "{name}: a fold call");
+        assert!(d.calls.iter().any(|c| c.purpose == Purpose::Chat(ChatPurpose::Fold)), "{name}: a fold call");
         let folded = notices(&d).into_iter().find(|n| n.contains("messages were folded")).expect(name);
         assert!(folded.contains("a rule-based summary stands in"), "{name}: {folded}");
         let summary = d.session.chat().unwrap().summary().unwrap().to_string();
@@ -365,11 +366,14 @@ fn a_failed_or_nonsense_fold_answer_falls_back_to_the_heuristic_summary_and_says
         assert!(summary.contains("(verbatim): You must never touch the production database."), "{name}");
         assert!(!summary.contains("summary:"), "{name}: no model line in {summary}");
         assert!(
-            d.session.messages.iter().any(|m| matches!(m.body, Body::Error { purpose: Some(Purpose::ChatFold), .. })),
+            d.session
+                .messages
+                .iter()
+                .any(|m| matches!(m.body, Body::Error { purpose: Some(Purpose::Chat(ChatPurpose::Fold)), .. })),
             "{name}: the failure is shown"
         );
         // The model turn that waited for the fold still went out.
-        assert_eq!(d.calls.last().unwrap().purpose, Purpose::ChatTurn, "{name}");
+        assert_eq!(d.calls.last().unwrap().purpose, Purpose::Chat(ChatPurpose::Turn), "{name}");
     }
 }
 
@@ -392,7 +396,7 @@ fn the_window_the_server_reports_feeds_the_meter_unless_the_user_set_one() {
     assert_eq!(d.session.chat_meter().unwrap().window, 8_192);
     d.step(Event::chat(ChatAction::ServerWindow { tokens: 4_096 }));
     let mut settings = Settings::default();
-    settings.context_window = Some(16_000);
+    settings.common.context_window = Some(16_000);
     d.step(Event::Settings { settings });
     let meter = d.session.chat_meter().unwrap();
     assert_eq!((meter.window, meter.from_server), (16_000, false));
@@ -418,7 +422,7 @@ fn provider_usage_replaces_the_estimate() {
 #[test]
 fn an_open_card_is_never_folded() {
     let mut settings = Settings::default();
-    settings.context_window = Some(1_200);
+    settings.common.context_window = Some(1_200);
     let big = "word ".repeat(300);
     let mut n = 0;
     let mut d = chat_with(settings, move |_| {
@@ -509,8 +513,8 @@ fn a_failed_call_falls_back_to_the_no_key_assistant_and_retry_asks_the_model_aga
     d.say("install ripgrep");
     assert!(d.bodies().iter().any(|b| matches!(b, Body::Error { fell_back: true, .. })));
     assert!(d.open_card().is_some(), "the no-key assistant answered with a card");
-    assert!(d.session.can_retry(Purpose::ChatTurn));
-    d.step(Event::Retry { purpose: Some(Purpose::ChatTurn) });
+    assert!(d.session.can_retry(Purpose::Chat(ChatPurpose::Turn)));
+    d.step(Event::Retry { purpose: Some(Purpose::Chat(ChatPurpose::Turn)) });
     assert_eq!(d.calls.len(), 2);
     assert_eq!(texts(&d).last().unwrap(), "model answer");
     assert!(d.open_card().is_none(), "the heuristic card was closed by the retry");

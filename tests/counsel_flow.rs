@@ -8,6 +8,7 @@ use deliberate::engine::core::CallKind;
 use deliberate::engine::counsel::crisis::safety_response;
 use deliberate::engine::counsel::flow::CounselMode;
 use deliberate::engine::counsel::task::Part;
+use deliberate::engine::counsel::CounselPurpose;
 use deliberate::engine::lang::Lang;
 use deliberate::engine::session::{Body, Effect, Event, ModeKind, Role, Settings};
 use deliberate::store::saved::Journal;
@@ -59,7 +60,7 @@ fn answer(d: &mut Driver, call: &LlmCall, outcome: LlmOutcome) -> Vec<LlmCall> {
 
 /// Asserts `next` is the Module Selector's call alone, answers it well, returns what follows.
 fn past_selector(d: &mut Driver, next: Vec<LlmCall>) -> Vec<LlmCall> {
-    assert_eq!(next.iter().map(|c| c.purpose).collect::<Vec<_>>(), [Purpose::CounselModule]);
+    assert_eq!(next.iter().map(|c| c.purpose).collect::<Vec<_>>(), [Purpose::Counseling(CounselPurpose::Module)]);
     answer(d, &next[0], good_answer(&next[0]))
 }
 
@@ -97,7 +98,7 @@ fn checker_and_detector_share_one_batch_then_the_reply_streams() {
     assert_eq!(d.batches.len(), 3, "checks, the module selector, the reply (no supervision on message 1)");
     let checks = &d.batches[0];
     let purposes: Vec<Purpose> = checks.iter().map(|c| c.purpose).collect();
-    assert_eq!(purposes, [Purpose::CounselChecker, Purpose::CounselDetector]);
+    assert_eq!(purposes, [Purpose::Counseling(CounselPurpose::Checker), Purpose::Counseling(CounselPurpose::Detector)]);
     assert_eq!(checks[0].batch, checks[1].batch, "one batch: they run concurrently");
     assert!(checks.iter().all(|c| c.kind == CallKind::Foreground && c.stream_into.is_none()));
     assert!(checks[0].prompt.system.starts_with("# role: counsel-task-checker"));
@@ -106,11 +107,11 @@ fn checker_and_detector_share_one_batch_then_the_reply_streams() {
     assert!(checks.iter().all(|c| c.prompt.turns[0].text.contains("Work has been hard lately")));
     let selector = &d.batches[1];
     assert_eq!(selector.len(), 1);
-    assert_eq!(selector[0].purpose, Purpose::CounselModule);
+    assert_eq!(selector[0].purpose, Purpose::Counseling(CounselPurpose::Module));
     assert!(selector[0].kind == CallKind::Foreground && selector[0].stream_into.is_none());
     assert!(selector[0].prompt.system.starts_with("# role: counsel-module-selector"));
     let reply = &d.batches[2][0];
-    assert_eq!(reply.purpose, Purpose::CounselReply);
+    assert_eq!(reply.purpose, Purpose::Counseling(CounselPurpose::Reply));
     assert!(reply.stream_into.is_some() && reply.kind == CallKind::Foreground);
     assert!(reply.prompt.system.starts_with("# role: counselor"));
     assert_eq!(reply.prompt.turns.last().map(|t| t.text.as_str()), Some("Hi, I'm Sam. Work has been hard lately"));
@@ -127,11 +128,11 @@ fn the_supervisor_runs_in_the_background_after_every_third_reply() {
         d.say(&format!("Message number {n} about my work and my boss"));
         let batches: Vec<Vec<Purpose>> =
             d.batches[before..].iter().map(|b| b.iter().map(|c| c.purpose).collect()).collect();
-        if batches.iter().any(|b| b.contains(&Purpose::CounselSupervisor)) {
+        if batches.iter().any(|b| b.contains(&Purpose::Counseling(CounselPurpose::Supervisor))) {
             supervised_after.push(n);
             assert_eq!(
                 batches.last().unwrap(),
-                &[Purpose::CounselSupervisor],
+                &[Purpose::Counseling(CounselPurpose::Supervisor)],
                 "the supervision starts after the reply, alone"
             );
             let call = d.batches.last().unwrap()[0].clone();
@@ -147,7 +148,7 @@ fn the_supervisor_runs_in_the_background_after_every_third_reply() {
 /// Runs messages 1–3 answering everything, but leaves message 3's supervision in flight.
 fn supervision_in_flight(score: u8) -> (Driver, LlmCall) {
     let script = move |call: &LlmCall| match call.purpose {
-        Purpose::CounselSupervisor => {
+        Purpose::Counseling(CounselPurpose::Supervisor) => {
             ok(&format!(r#"{{"score":{score},"improvements":["Ask about how they sleep"],"suggested_module":null}}"#))
         }
         _ => good_answer(call),
@@ -160,10 +161,10 @@ fn supervision_in_flight(score: u8) -> (Driver, LlmCall) {
     assert!(answer(&mut d, &checks[0], good_answer(&checks[0])).is_empty(), "the reply waits for both checks");
     let selector = answer(&mut d, &checks[1], good_answer(&checks[1]));
     let reply = past_selector(&mut d, selector);
-    assert_eq!(reply[0].purpose, Purpose::CounselReply);
+    assert_eq!(reply[0].purpose, Purpose::Counseling(CounselPurpose::Reply));
     let supervisor = answer(&mut d, &reply[0], good_answer(&reply[0]));
     assert_eq!(supervisor.len(), 1);
-    assert_eq!(supervisor[0].purpose, Purpose::CounselSupervisor);
+    assert_eq!(supervisor[0].purpose, Purpose::Counseling(CounselPurpose::Supervisor));
     assert!(!d.session.is_busy(), "the user never waits for the supervision");
     (d, supervisor[0].clone())
 }
@@ -184,7 +185,7 @@ fn stop_leaves_the_supervision_running_and_its_feedback_steers_the_next_reply() 
     let again = calls(&d.step_unanswered(Event::Retry { purpose: None }));
     assert_eq!(
         again.iter().map(|c| c.purpose).collect::<Vec<_>>(),
-        [Purpose::CounselChecker, Purpose::CounselDetector]
+        [Purpose::Counseling(CounselPurpose::Checker), Purpose::Counseling(CounselPurpose::Detector)]
     );
     answer(&mut d, &again[0], good_answer(&again[0]));
     let selector = answer(&mut d, &again[1], good_answer(&again[1]));
@@ -198,15 +199,16 @@ fn the_reply_of_the_supervised_turn_does_not_carry_its_own_supervision() {
     for text in ["Hello", "Work is stressful", "My boss shouts at me", "I can't sleep"] {
         d.say(text);
     }
-    let replies: Vec<&LlmCall> = d.calls.iter().filter(|c| c.purpose == Purpose::CounselReply).collect();
+    let replies: Vec<&LlmCall> =
+        d.calls.iter().filter(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply)).collect();
     // Score 8 is not below 7: no supervision section at all.
     assert!(replies.iter().all(|c| !c.prompt.system.contains("Ask one question at a time")));
     let (mut d, supervisor) = supervision_in_flight(4);
     answer(&mut d, &supervisor, ok(r#"{"score":4,"improvements":["Ask about how they sleep"]}"#));
-    let third = d.calls.iter().filter(|c| c.purpose == Purpose::CounselReply).count();
+    let third = d.calls.iter().filter(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply)).count();
     assert_eq!(third, 2, "messages 1 and 2 ran through the driver");
     d.say("I keep waking up at night");
-    let last = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap();
+    let last = d.calls.iter().rev().find(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply)).unwrap();
     assert!(last.prompt.system.contains("Ask about how they sleep"));
 }
 
@@ -224,10 +226,10 @@ fn resume_drops_the_supervision_and_a_late_answer_is_ignored() {
 /// Checker always done and the part covered: the session walks through every part quickly.
 fn fast_checker(call: &LlmCall) -> LlmOutcome {
     match call.purpose {
-        Purpose::CounselChecker => {
+        Purpose::Counseling(CounselPurpose::Checker) => {
             ok(r#"{"is_completed":true,"new_status":"sufficient","completion_reason":"done","part_covered":true}"#)
         }
-        Purpose::CounselReply => ok("Let's talk about your hobbies instead!"),
+        Purpose::Counseling(CounselPurpose::Reply) => ok("Let's talk about your hobbies instead!"),
         _ => good_answer(call),
     }
 }
@@ -251,14 +253,15 @@ fn crisis_language_gets_the_safety_response_in_every_part_without_any_call() {
                 assert_eq!(last_reply(&d), safety_response(lang), "{part:?}");
                 let during: Vec<Purpose> = d.calls[calls_before..].iter().map(|c| c.purpose).collect();
                 assert!(
-                    during.iter().all(|p| *p == Purpose::CounselSupervisor),
+                    during.iter().all(|p| *p == Purpose::Counseling(CounselPurpose::Supervisor)),
                     "no call before the safety response: {during:?}"
                 );
                 assert_eq!(counsel(&d).state.part, part, "a crisis does not move the session on");
             }
             d.say("Okay. Work has been hard and I want to sleep better");
             // The next counselor prompt knows about the crisis.
-            if let Some(reply) = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply) {
+            if let Some(reply) = d.calls.iter().rev().find(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply))
+            {
                 assert!(reply.prompt.system.to_lowercase().contains("safety") || lang == Lang::Ko);
             }
         }
@@ -313,8 +316,8 @@ fn a_whole_heuristic_session_runs_from_greeting_to_closing_in_each_language() {
 #[test]
 fn an_unusable_answer_falls_back_with_the_error_shown_and_retry() {
     let script = |call: &LlmCall| match call.purpose {
-        Purpose::CounselDetector => ok("I think they're fine"),
-        Purpose::CounselReply => failed(FailureKind::Server),
+        Purpose::Counseling(CounselPurpose::Detector) => ok("I think they're fine"),
+        Purpose::Counseling(CounselPurpose::Reply) => failed(FailureKind::Server),
         _ => good_answer(call),
     };
     let mut d = counseling_driver(Some(Box::new(script)));
@@ -327,15 +330,19 @@ fn an_unusable_answer_falls_back_with_the_error_shown_and_retry() {
             _ => None,
         })
         .collect();
-    assert_eq!(errors, [Purpose::CounselDetector, Purpose::CounselReply]);
+    assert_eq!(errors, [Purpose::Counseling(CounselPurpose::Detector), Purpose::Counseling(CounselPurpose::Reply)]);
     assert!(!last_reply(&d).is_empty(), "the heuristic reply stands in");
     assert!(!d.bodies().iter().any(|b| matches!(b, Body::Streaming { .. })));
-    assert!(d.session.can_retry(Purpose::CounselReply));
-    assert!(!d.session.can_retry(Purpose::CounselDetector), "the checks are behind us");
-    let before = d.calls_for(Purpose::CounselReply);
-    d.step(Event::Retry { purpose: Some(Purpose::CounselReply) });
-    assert_eq!(d.calls_for(Purpose::CounselReply), before + 1);
-    assert_eq!(d.calls_for(Purpose::CounselSupervisor), 0, "a retried reply does not add a supervision");
+    assert!(d.session.can_retry(Purpose::Counseling(CounselPurpose::Reply)));
+    assert!(!d.session.can_retry(Purpose::Counseling(CounselPurpose::Detector)), "the checks are behind us");
+    let before = d.calls_for(Purpose::Counseling(CounselPurpose::Reply));
+    d.step(Event::Retry { purpose: Some(Purpose::Counseling(CounselPurpose::Reply)) });
+    assert_eq!(d.calls_for(Purpose::Counseling(CounselPurpose::Reply)), before + 1);
+    assert_eq!(
+        d.calls_for(Purpose::Counseling(CounselPurpose::Supervisor)),
+        0,
+        "a retried reply does not add a supervision"
+    );
 }
 
 #[test]
@@ -355,7 +362,7 @@ fn the_journal_replays_a_session_with_llm_stop_and_resume() {
 /// Detector answers: a strong sad feeling on messages that say "awful", calm otherwise.
 fn feelings(call: &LlmCall) -> LlmOutcome {
     match call.purpose {
-        Purpose::CounselDetector if call.prompt.turns[0].text.contains("awful") => ok(
+        Purpose::Counseling(CounselPurpose::Detector) if call.prompt.turns[0].text.contains("awful") => ok(
             r#"{"emotion":"sad","intensity":9,"resistance":false,"engagement":"high","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
         ),
         _ => fast_checker(call),
@@ -369,11 +376,20 @@ fn the_counselor_prompt_carries_each_notice_once_and_omits_what_is_not_due() {
     let mut prompts = Vec::new();
     for text in texts {
         d.say(text);
-        let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap();
+        let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply)).unwrap();
         prompts.push(reply.prompt.system.clone());
     }
     d.say("And my sleep is bad");
-    prompts.push(d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap().prompt.system.clone());
+    prompts.push(
+        d.calls
+            .iter()
+            .rev()
+            .find(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply))
+            .unwrap()
+            .prompt
+            .system
+            .clone(),
+    );
     let has = |n: usize, s: &str| prompts[n].contains(s);
     // Always: base, part, task, module guideline.
     assert!(prompts.iter().all(|p| p.contains("## Current part") && p.contains("## Module")));
@@ -404,22 +420,25 @@ fn the_task_planner_writes_part_two_when_part_one_completes() {
     // The planner runs with the module selector, so the turn stays three calls deep.
     let planner_at = order
         .iter()
-        .position(|b| b == &[Purpose::CounselModule, Purpose::CounselPlanner])
+        .position(|b| b == &[Purpose::Counseling(CounselPurpose::Module), Purpose::Counseling(CounselPurpose::Planner)])
         .expect("the planner ran in the selector's batch");
-    assert_eq!(order[planner_at - 1], [Purpose::CounselChecker, Purpose::CounselDetector]);
-    assert_eq!(order[planner_at + 1], [Purpose::CounselReply], "the reply waits for the plan");
-    assert_eq!(d.calls_for(Purpose::CounselPlanner), 1);
+    assert_eq!(
+        order[planner_at - 1],
+        [Purpose::Counseling(CounselPurpose::Checker), Purpose::Counseling(CounselPurpose::Detector)]
+    );
+    assert_eq!(order[planner_at + 1], [Purpose::Counseling(CounselPurpose::Reply)], "the reply waits for the plan");
+    assert_eq!(d.calls_for(Purpose::Counseling(CounselPurpose::Planner)), 1);
     let s = &counsel(&d).state;
     assert_eq!(s.part, Part::Exploration);
     let part2: Vec<&str> = s.tasks.iter().filter(|t| t.part == Part::Exploration).map(|t| t.id.as_str()).collect();
     assert_eq!(part2, ["task_llm_work_2"]);
     assert_eq!(s.current_task.as_deref(), Some("task_llm_work_2"));
-    let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::CounselReply).unwrap();
+    let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply)).unwrap();
     assert!(reply.prompt.system.contains("LLM: explore work"), "the reply works on the planned task");
 
     // An unusable plan: the heuristic plan stands, the error is shown.
     let script = |call: &LlmCall| match call.purpose {
-        Purpose::CounselPlanner => ok("no tasks today"),
+        Purpose::Counseling(CounselPurpose::Planner) => ok("no tasks today"),
         _ => fast_checker(call),
     };
     let mut d = counseling_driver(Some(Box::new(script)));
@@ -428,7 +447,10 @@ fn the_task_planner_writes_part_two_when_part_one_completes() {
     }
     let s = &counsel(&d).state;
     assert!(s.tasks.iter().any(|t| t.part == Part::Exploration), "the heuristic plan stands");
-    assert!(d.bodies().iter().any(|b| matches!(b, Body::Error { purpose: Some(Purpose::CounselPlanner), .. })));
+    assert!(d
+        .bodies()
+        .iter()
+        .any(|b| matches!(b, Body::Error { purpose: Some(Purpose::Counseling(CounselPurpose::Planner)), .. })));
 }
 
 #[test]
@@ -438,11 +460,11 @@ fn stop_during_the_reply_keeps_what_streamed_and_continuing_without_the_llm_fini
     answer(&mut d, &checks[0], good_answer(&checks[0]));
     let selector = answer(&mut d, &checks[1], good_answer(&checks[1]));
     let reply = past_selector(&mut d, selector);
-    assert_eq!(reply[0].purpose, Purpose::CounselReply);
+    assert_eq!(reply[0].purpose, Purpose::Counseling(CounselPurpose::Reply));
     d.step_unanswered(Event::Stop { partials: vec![(reply[0].id, "I hear that work".into())] });
     assert!(d.session.halted);
     assert_eq!(last_reply(&d), "I hear that work", "the streamed part stays");
-    assert!(d.session.can_retry(Purpose::CounselReply));
+    assert!(d.session.can_retry(Purpose::Counseling(CounselPurpose::Reply)));
     d.step(Event::SkipLlm);
     assert!(!d.session.halted && d.session.pending.is_empty());
     assert_ne!(last_reply(&d), "I hear that work", "the heuristic reply finishes the turn");
@@ -453,11 +475,11 @@ fn stop_during_the_reply_keeps_what_streamed_and_continuing_without_the_llm_fini
 /// Detector: resistance on every message; selector: whatever `selector` answers.
 fn resisting_with(selector: &'static str) -> impl FnMut(&LlmCall) -> LlmOutcome {
     move |call: &LlmCall| match call.purpose {
-        Purpose::CounselDetector => ok(
+        Purpose::Counseling(CounselPurpose::Detector) => ok(
             r#"{"emotion":"neutral","intensity":3,"resistance":true,"engagement":"low","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
         ),
-        Purpose::CounselModule if selector == "fail" => failed(FailureKind::Server),
-        Purpose::CounselModule => ok(selector),
+        Purpose::Counseling(CounselPurpose::Module) if selector == "fail" => failed(FailureKind::Server),
+        Purpose::Counseling(CounselPurpose::Module) => ok(selector),
         _ => good_answer(call),
     }
 }
@@ -471,7 +493,12 @@ fn the_module_selector_answer_sets_the_module_and_its_reason_reaches_the_counsel
     let order: Vec<Purpose> = d.calls.iter().map(|c| c.purpose).collect();
     assert_eq!(
         order,
-        [Purpose::CounselChecker, Purpose::CounselDetector, Purpose::CounselModule, Purpose::CounselReply]
+        [
+            Purpose::Counseling(CounselPurpose::Checker),
+            Purpose::Counseling(CounselPurpose::Detector),
+            Purpose::Counseling(CounselPurpose::Module),
+            Purpose::Counseling(CounselPurpose::Reply)
+        ]
     );
     let selector = d.calls[2].prompt.turns[0].text.clone();
     for wanted in ["resistance_handling: ", "goal_setting: ", "resistance: true", "[CURRENT MODULE] rapport_building"] {
@@ -517,8 +544,8 @@ fn an_unusable_module_choice_falls_back_to_the_heuristic_and_says_so() {
                 _ => None,
             })
             .collect();
-        assert_eq!(errors, [Purpose::CounselModule], "{answer_text}: the fallback is reported");
-        assert_eq!(d.calls_for(Purpose::CounselReply), 1, "the turn goes on to the counselor");
+        assert_eq!(errors, [Purpose::Counseling(CounselPurpose::Module)], "{answer_text}: the fallback is reported");
+        assert_eq!(d.calls_for(Purpose::Counseling(CounselPurpose::Reply)), 1, "the turn goes on to the counselor");
     }
 }
 
@@ -538,13 +565,13 @@ fn stop_during_the_module_selector_can_be_retried() {
     let checks = calls(&d.step_unanswered(Event::UserMessage { text: "Work has been hard".into() }));
     answer(&mut d, &checks[0], good_answer(&checks[0]));
     let selector = answer(&mut d, &checks[1], good_answer(&checks[1]));
-    assert_eq!(selector[0].purpose, Purpose::CounselModule);
+    assert_eq!(selector[0].purpose, Purpose::Counseling(CounselPurpose::Module));
     let stop = d.step_unanswered(Event::Stop { partials: Vec::new() });
     assert!(cancelled(&stop).contains(&selector[0].id));
-    assert!(d.session.can_retry(Purpose::CounselModule));
+    assert!(d.session.can_retry(Purpose::Counseling(CounselPurpose::Module)));
     let again = calls(&d.step_unanswered(Event::Retry { purpose: None }));
-    assert_eq!(again.iter().map(|c| c.purpose).collect::<Vec<_>>(), [Purpose::CounselModule]);
+    assert_eq!(again.iter().map(|c| c.purpose).collect::<Vec<_>>(), [Purpose::Counseling(CounselPurpose::Module)]);
     let reply = answer(&mut d, &again[0], good_answer(&again[0]));
-    assert_eq!(reply[0].purpose, Purpose::CounselReply);
+    assert_eq!(reply[0].purpose, Purpose::Counseling(CounselPurpose::Reply));
     assert_eq!(d.journal.replay(), d.session);
 }

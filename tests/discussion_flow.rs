@@ -4,8 +4,9 @@
 mod common;
 
 use common::{failed, good_answer, ok, Driver};
-use deliberate::engine::call::{FailureKind, LlmRole, Purpose};
+use deliberate::engine::call::{FailureKind, Purpose};
 use deliberate::engine::contract::{Confidence, Field};
+use deliberate::engine::discussion::{DiscussionPurpose, DiscussionRole};
 use deliberate::engine::gate::GateStatus;
 use deliberate::engine::session::{AppArtifact, Artifact, Body, CardKind, Event, ResponseType, Settings, Target};
 use deliberate::engine::source::Source;
@@ -133,7 +134,7 @@ fn choosing_from_a_card_button_plans_at_once() {
 
 #[test]
 fn round_limit_forces_a_decision() {
-    let settings = Settings { max_rounds: 2, ..Settings::default() };
+    let settings = settings_with(|s| s.discussion.max_rounds = 2);
     let mut d = Driver::with_settings(settings, None);
     d.say("Build a news digest as a Markdown document");
     d.say("make it cheaper");
@@ -215,14 +216,17 @@ fn llm_path_uses_one_design_call_and_one_parallel_critique_batch() {
     let mut d = Driver::with_llm(good_answer);
     d.say("Build a daily IT news digest");
     assert_eq!(d.stage(), Stage::Debate);
-    assert_eq!(d.calls_for(Purpose::Contract), 1);
-    assert_eq!(d.calls_for(Purpose::Designs), 1);
-    let critique_batch =
-        d.batches.iter().find(|b| matches!(b[0].purpose, Purpose::Critique { .. })).expect("a critique batch");
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Contract)), 1);
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Designs)), 1);
+    let critique_batch = d
+        .batches
+        .iter()
+        .find(|b| matches!(b[0].purpose, Purpose::Discussion(DiscussionPurpose::Critique { .. })))
+        .expect("a critique batch");
     assert_eq!(critique_batch.len(), 2, "both designs are critiqued in one batch");
     assert!(critique_batch
         .iter()
-        .all(|c| c.batch == critique_batch[0].batch && c.endpoint == LlmRole::Critic.endpoint()));
+        .all(|c| c.batch == critique_batch[0].batch && c.endpoint == DiscussionRole::Critic.endpoint()));
     assert_eq!(d.discussion().designs[0].name, "LLM Lean");
     assert!(d.discussion().critiques.iter().flatten().all(|r| r.source.is_llm()));
     d.say("LLM Checked looks good");
@@ -237,7 +241,8 @@ fn every_prompt_after_understand_carries_the_contract_and_isolated_input() {
     d.say("Build a daily IT news digest");
     d.say("add validation please");
     d.say("LLM Checked looks good");
-    let later: Vec<_> = d.calls.iter().filter(|c| c.purpose != Purpose::Contract).collect();
+    let later: Vec<_> =
+        d.calls.iter().filter(|c| c.purpose != Purpose::Discussion(DiscussionPurpose::Contract)).collect();
     assert!(later.len() >= 5);
     // The session's own delimiter (issue 12), not the default one.
     let tag = deliberate::engine::security::isolation_tag(&d.session.id);
@@ -254,7 +259,7 @@ fn every_prompt_after_understand_carries_the_contract_and_isolated_input() {
 
 #[test]
 fn prompt_size_stays_bounded_over_long_discussions() {
-    let settings = Settings { max_rounds: 40, ..Settings::default() };
+    let settings = settings_with(|s| s.discussion.max_rounds = 40);
     let mut d = Driver::with_settings(settings, Some(Box::new(good_answer)));
     d.say("Build a daily IT news digest");
     for i in 0..30 {
@@ -263,8 +268,12 @@ fn prompt_size_stays_bounded_over_long_discussions() {
             "x".repeat(300)
         ));
     }
-    let refine_sizes: Vec<usize> =
-        d.calls.iter().filter(|c| c.purpose == Purpose::Refine).map(|c| c.prompt.char_len()).collect();
+    let refine_sizes: Vec<usize> = d
+        .calls
+        .iter()
+        .filter(|c| c.purpose == Purpose::Discussion(DiscussionPurpose::Refine))
+        .map(|c| c.prompt.char_len())
+        .collect();
     assert_eq!(refine_sizes.len(), 30);
     let max = *refine_sizes.iter().max().unwrap();
     assert!(max < 16_000, "a refine prompt grew to {max} characters");
@@ -273,8 +282,8 @@ fn prompt_size_stays_bounded_over_long_discussions() {
 #[test]
 fn failed_or_unreadable_calls_fall_back_to_heuristics_and_say_so() {
     let mut d = Driver::with_llm(|call| match call.purpose {
-        Purpose::Designs => failed(FailureKind::Server),
-        Purpose::Critique { design: 0 } => ok("I refuse to answer in JSON"),
+        Purpose::Discussion(DiscussionPurpose::Designs) => failed(FailureKind::Server),
+        Purpose::Discussion(DiscussionPurpose::Critique { design: 0 }) => ok("I refuse to answer in JSON"),
         _ => good_answer(call),
     });
     d.say("Build a daily IT news digest");
@@ -294,8 +303,8 @@ fn failed_or_unreadable_calls_fall_back_to_heuristics_and_say_so() {
     assert_eq!(
         errors,
         vec![
-            (Some(Purpose::Designs), FailureKind::Server),
-            (Some(Purpose::Critique { design: 0 }), FailureKind::Unusable)
+            (Some(Purpose::Discussion(DiscussionPurpose::Designs)), FailureKind::Server),
+            (Some(Purpose::Discussion(DiscussionPurpose::Critique { design: 0 })), FailureKind::Unusable)
         ],
         "each stand-in is reported once, with its cause"
     );
@@ -305,16 +314,19 @@ fn failed_or_unreadable_calls_fall_back_to_heuristics_and_say_so() {
 fn retry_redoes_the_named_step_only_while_it_still_applies() {
     let mut bad_critique = true;
     let mut d = Driver::with_llm(move |call| match call.purpose {
-        Purpose::Critique { design: 1 } if bad_critique => {
+        Purpose::Discussion(DiscussionPurpose::Critique { design: 1 }) if bad_critique => {
             bad_critique = false;
             failed(FailureKind::Timeout)
         }
         _ => good_answer(call),
     });
     d.say("Build a daily IT news digest");
-    let critique = Purpose::Critique { design: 1 };
+    let critique = Purpose::Discussion(DiscussionPurpose::Critique { design: 1 });
     assert!(d.session.can_retry(critique));
-    assert!(!d.session.can_retry(Purpose::Designs), "the designs came from the LLM: nothing to redo");
+    assert!(
+        !d.session.can_retry(Purpose::Discussion(DiscussionPurpose::Designs)),
+        "the designs came from the LLM: nothing to redo"
+    );
     d.step(Event::Retry { purpose: Some(critique) });
     assert!(d.discussion().critiques[1].as_ref().unwrap().source.is_llm());
     assert_eq!(d.calls_for(critique), 2);
@@ -330,7 +342,7 @@ fn retry_redoes_the_named_step_only_while_it_still_applies() {
 fn retry_after_a_failure_redoes_the_step_with_the_llm() {
     let mut fail_next = true;
     let mut d = Driver::with_llm(move |call| match call.purpose {
-        Purpose::Designs if fail_next => {
+        Purpose::Discussion(DiscussionPurpose::Designs) if fail_next => {
             fail_next = false;
             failed(FailureKind::RateLimited)
         }
@@ -347,7 +359,7 @@ fn retry_after_a_failure_redoes_the_step_with_the_llm() {
 #[test]
 fn unreadable_contract_analysis_asks_instead_of_guessing() {
     let mut d = Driver::with_llm(|call| match call.purpose {
-        Purpose::Contract => ok("Sure! The user wants a digest."),
+        Purpose::Discussion(DiscussionPurpose::Contract) => ok("Sure! The user wants a digest."),
         _ => good_answer(call),
     });
     d.say("Build a daily IT news digest as a Markdown document");
@@ -400,7 +412,7 @@ fn a_reloaded_session_resumes_exactly_and_offers_to_redo_the_lost_call() {
     d.step(Event::Retry { purpose: None });
     assert_eq!(d.stage(), Stage::Debate);
     assert!(d.discussion().designs_source.as_ref().unwrap().is_llm(), "the retried call made the designs");
-    assert_eq!(d.calls_for(Purpose::Refine), 1);
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Refine)), 1);
     assert_eq!(d.journal.replay(), d.session, "the journal keeps up through resume and retry");
 }
 
@@ -422,7 +434,12 @@ fn every_flow_replays_from_its_journal_to_the_same_session() {
     d.say("을지로에서 2명 맛집 추천해줘");
     d.say("아니 3명이야");
     d.step(Event::Restart);
-    d.step(Event::Settings { settings: Settings { strict: true, alignment_rounds: 1, ..Settings::default() } });
+    d.step(Event::Settings {
+        settings: settings_with(|s| {
+            s.discussion.strict = true;
+            s.discussion.alignment_rounds = 1;
+        }),
+    });
     d.say("고객 리뷰를 분석해서 주간 보고서를 표로 만들어줘");
     d.say("1번이 좋아요");
     assert_eq!(d.journal.replay(), d.session);
@@ -458,17 +475,21 @@ fn answers_to_cancelled_calls_are_ignored() {
 #[test]
 fn gate_completes_without_llm_when_answers_fill_the_required_slots() {
     let mut d = Driver::with_llm(|call| match call.purpose {
-        Purpose::Contract => ok(
+        Purpose::Discussion(DiscussionPurpose::Contract) => ok(
             r#"{"goal":"A daily IT news digest","format":"","criteria":[],"openQuestions":["What format should the digest have?"],"confidence":"low"}"#,
         ),
         _ => good_answer(call),
     });
     d.say("Build a daily IT news digest");
-    assert_eq!(d.calls_for(Purpose::Contract), 1);
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Contract)), 1);
     let card = d.open_card().expect("asks the format");
     assert_eq!(card.questions[0].target, Target::Field(deliberate::engine::contract::Field::Format));
     d.answer(&["Markdown"]);
-    assert_eq!(d.calls_for(Purpose::Contract), 1, "filled slots complete the gate with zero further LLM calls");
+    assert_eq!(
+        d.calls_for(Purpose::Discussion(DiscussionPurpose::Contract)),
+        1,
+        "filled slots complete the gate with zero further LLM calls"
+    );
     assert_eq!(d.discussion().gate.as_ref().unwrap().status, GateStatus::Completed);
     assert_eq!(d.stage(), Stage::Debate);
 }
@@ -511,7 +532,10 @@ fn vague_request_asks_for_the_goal_and_never_the_same_question_twice() {
 
 #[test]
 fn strict_mode_confirms_assumptions_at_the_round_limit() {
-    let settings = Settings { strict: true, alignment_rounds: 1, ..Settings::default() };
+    let settings = settings_with(|s| {
+        s.discussion.strict = true;
+        s.discussion.alignment_rounds = 1;
+    });
     let mut d = Driver::with_settings(settings, None);
     d.say("뉴스 요약 파이프라인 만들어줘");
     d.answer(&[""]);
@@ -526,7 +550,7 @@ fn strict_mode_confirms_assumptions_at_the_round_limit() {
 #[test]
 fn alignment_round_limit_is_clamped_to_one_through_five() {
     for (configured, want) in [(0, 1), (3, 3), (9, 5)] {
-        assert_eq!(Settings { alignment_rounds: configured, ..Settings::default() }.alignment_limit(), want);
+        assert_eq!(settings_with(|s| s.discussion.alignment_rounds = configured).discussion.alignment_limit(), want);
     }
 }
 
@@ -628,13 +652,17 @@ fn lunch_gate_offers_choices_then_a_default_after_the_reask_limit() {
 fn lunch_question_is_worded_by_the_llm_but_the_gate_decides() {
     let mut d = Driver::with_llm(good_answer);
     d.say("을지로에서 2명 맛집 추천해줘");
-    assert_eq!(d.calls_for(Purpose::Question), 1);
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Question)), 1);
     let card = d.open_card().unwrap();
     assert_eq!(card.questions[0].text, "What time suits you?");
     assert!(matches!(card.source, Source::Llm { .. }));
     d.answer(&["12:30"]);
-    assert_eq!(d.calls_for(Purpose::Question), 1, "the filled gate asks the LLM nothing more");
-    assert_eq!(d.calls_for(Purpose::LunchAnswer), 1);
+    assert_eq!(
+        d.calls_for(Purpose::Discussion(DiscussionPurpose::Question)),
+        1,
+        "the filled gate asks the LLM nothing more"
+    );
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::LunchAnswer)), 1);
 }
 
 #[test]
@@ -647,14 +675,14 @@ fn one_reply_can_fill_several_slots_asked_by_one_worded_question() {
     d.say("Itaewon, 2 people, 1pm");
     let gate = d.discussion().gate.as_ref().unwrap();
     assert_eq!(gate.status, GateStatus::Completed, "{:?}", gate.slots);
-    assert_eq!(d.calls_for(Purpose::Question), 1);
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Question)), 1);
 }
 
 #[test]
 fn a_new_round_limit_applies_from_the_next_discussion() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");
-    d.session.settings.max_rounds = 1;
+    d.session.settings.discussion.max_rounds = 1;
     assert_eq!(d.discussion().machine.max_rounds(), 5, "the running discussion keeps its limit");
     d.step(Event::Restart);
     d.say("Build a news digest as a Markdown document");
@@ -803,7 +831,7 @@ fn a_cut_plan_stream_shows_the_heuristic_plan_keeps_the_partial_and_retries() {
     use deliberate::engine::call::{LlmFailure, LlmOutcome};
     let mut cut_once = true;
     let mut d = Driver::with_llm(move |call| {
-        if call.purpose == Purpose::Plan && std::mem::take(&mut cut_once) {
+        if call.purpose == Purpose::Discussion(DiscussionPurpose::Plan) && std::mem::take(&mut cut_once) {
             return LlmOutcome::Failed(LlmFailure {
                 kind: FailureKind::Interrupted,
                 detail: "connection closed".into(),
@@ -822,8 +850,8 @@ fn a_cut_plan_stream_shows_the_heuristic_plan_keeps_the_partial_and_retries() {
     assert_eq!(plan.partial.as_deref(), Some("# LLM plan\n\n1. Fetch the"), "the part that arrived is kept");
     assert!(!plan.markdown.contains("1. Fetch the"));
     assert!(d.bodies().iter().any(|b| matches!(b, Body::Error { fell_back: true, .. })));
-    assert!(d.session.can_retry(Purpose::Plan));
-    d.step(Event::Retry { purpose: Some(Purpose::Plan) });
+    assert!(d.session.can_retry(Purpose::Discussion(DiscussionPurpose::Plan)));
+    d.step(Event::Retry { purpose: Some(Purpose::Discussion(DiscussionPurpose::Plan)) });
     let plan = d.discussion().plan.clone().expect("a plan");
     assert!(plan.source.is_llm() && !plan.interrupted && plan.partial.is_none());
     assert_eq!(plan.markdown, "# LLM plan\n\n1. Build it");
@@ -879,4 +907,11 @@ fn a_false_alarm_can_be_sent_anyway_once_and_only_the_latest() {
         Some("Build a news digest as a Markdown document"),
         "a newer message replaces the blocked one: nothing old is sent"
     );
+}
+
+/// The default settings with `change` applied.
+fn settings_with(change: impl FnOnce(&mut Settings)) -> Settings {
+    let mut settings = Settings::default();
+    change(&mut settings);
+    settings
 }

@@ -2,76 +2,124 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::chat::ChatPurpose;
+use super::core::Endpoint;
+use super::counsel::CounselPurpose;
+use super::discussion::DiscussionPurpose;
+
 /// Identifies one LLM call within a session.
 pub type CallId = u32;
 /// Calls sharing a batch id may run concurrently; the engine waits for all of them.
 pub type BatchId = u32;
 
-/// Which configured model a call should go to.
+/// What an LLM call of the app is for: a purpose of the mode that made it. Each mode names
+/// its own purposes and roles; this enum only says which mode a call belongs to.
+///
+/// Stored and exported in the flat form earlier builds wrote (`{"kind":"critique","design":1}`),
+/// so their journals keep reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LlmRole {
-    /// Analysis, questions, designs, refinement and the plan.
-    Designer,
-    /// The devil's-advocate critique; may be a different provider or model.
-    Critic,
-}
-
-/// What a call is for; decides how its answer is parsed and what its heuristic twin is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[serde(from = "WirePurpose", into = "WirePurpose")]
 pub enum Purpose {
-    /// Requirement contract analysis (UNDERSTAND).
-    Contract,
-    /// Wording a question for missing slots (UNDERSTAND).
-    Question,
-    /// The answer of the lunch intent (seed 002's worker) once its slots are filled.
-    #[serde(rename = "worker")]
-    LunchAnswer,
-    /// 2-3 design proposals (DESIGN).
-    Designs,
-    /// Critique of one design (PRESENT).
-    Critique { design: usize },
-    /// Revised designs after feedback (REFINE).
-    Refine,
-    /// The implementation plan (PLAN).
-    Plan,
-    // --- chat mode ---
-    /// One model turn of the chat's tool loop.
-    ChatTurn,
-    /// A summary of the oldest chat turns when the context window is full.
-    ChatFold,
-    // Counseling (seed 004).
-    /// Task Completion Checker: is the current task done?
-    CounselChecker,
-    /// User State Detector: emotion, resistance, engagement, topic change.
-    CounselDetector,
-    /// Task Planner: Part 2's tasks from what the user said, when Part 1 completes.
-    CounselPlanner,
-    /// Module Selector: which technique the counselor uses this turn.
-    CounselModule,
-    /// The counselor's reply (streamed).
-    CounselReply,
-    /// The supervisor's review every 3rd user message (background).
-    CounselSupervisor,
+    /// A call of the discussion (seeds 000, 002, 003).
+    Discussion(DiscussionPurpose),
+    /// A call of the chat (seed 001).
+    Chat(ChatPurpose),
+    /// A call of the counseling session (seed 004).
+    Counseling(CounselPurpose),
 }
 
-impl LlmRole {
-    /// The configured endpoint this role's calls go to.
-    pub fn endpoint(self) -> super::core::Endpoint {
+impl Purpose {
+    /// The configured endpoint this purpose's calls go to, through its mode's role.
+    pub fn endpoint(self) -> Endpoint {
         match self {
-            LlmRole::Designer => super::core::Endpoint::Primary,
-            LlmRole::Critic => super::core::Endpoint::Secondary,
+            Purpose::Discussion(p) => p.role().endpoint(),
+            Purpose::Chat(p) => p.role().endpoint(),
+            Purpose::Counseling(p) => p.role().endpoint(),
         }
     }
 }
 
-impl Purpose {
-    /// Who answers calls made for this purpose.
-    pub fn role(self) -> LlmRole {
-        match self {
-            Purpose::Critique { .. } | Purpose::CounselSupervisor => LlmRole::Critic,
-            _ => LlmRole::Designer,
+impl From<DiscussionPurpose> for Purpose {
+    fn from(p: DiscussionPurpose) -> Self {
+        Purpose::Discussion(p)
+    }
+}
+
+impl From<ChatPurpose> for Purpose {
+    fn from(p: ChatPurpose) -> Self {
+        Purpose::Chat(p)
+    }
+}
+
+impl From<CounselPurpose> for Purpose {
+    fn from(p: CounselPurpose) -> Self {
+        Purpose::Counseling(p)
+    }
+}
+
+/// The stored form of a purpose: one flat tagged enum, as journals have always held it.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+enum WirePurpose {
+    Contract,
+    Question,
+    Worker,
+    Designs,
+    Critique { design: usize },
+    Refine,
+    Plan,
+    ChatTurn,
+    ChatFold,
+    CounselChecker,
+    CounselDetector,
+    CounselPlanner,
+    CounselModule,
+    CounselReply,
+    CounselSupervisor,
+}
+
+impl From<WirePurpose> for Purpose {
+    fn from(w: WirePurpose) -> Self {
+        use {ChatPurpose as Ch, CounselPurpose as Co, DiscussionPurpose as D};
+        match w {
+            WirePurpose::Contract => D::Contract.into(),
+            WirePurpose::Question => D::Question.into(),
+            WirePurpose::Worker => D::LunchAnswer.into(),
+            WirePurpose::Designs => D::Designs.into(),
+            WirePurpose::Critique { design } => D::Critique { design }.into(),
+            WirePurpose::Refine => D::Refine.into(),
+            WirePurpose::Plan => D::Plan.into(),
+            WirePurpose::ChatTurn => Ch::Turn.into(),
+            WirePurpose::ChatFold => Ch::Fold.into(),
+            WirePurpose::CounselChecker => Co::Checker.into(),
+            WirePurpose::CounselDetector => Co::Detector.into(),
+            WirePurpose::CounselPlanner => Co::Planner.into(),
+            WirePurpose::CounselModule => Co::Module.into(),
+            WirePurpose::CounselReply => Co::Reply.into(),
+            WirePurpose::CounselSupervisor => Co::Supervisor.into(),
+        }
+    }
+}
+
+impl From<Purpose> for WirePurpose {
+    fn from(p: Purpose) -> Self {
+        use {ChatPurpose as Ch, CounselPurpose as Co, DiscussionPurpose as D};
+        match p {
+            Purpose::Discussion(D::Contract) => WirePurpose::Contract,
+            Purpose::Discussion(D::Question) => WirePurpose::Question,
+            Purpose::Discussion(D::LunchAnswer) => WirePurpose::Worker,
+            Purpose::Discussion(D::Designs) => WirePurpose::Designs,
+            Purpose::Discussion(D::Critique { design }) => WirePurpose::Critique { design },
+            Purpose::Discussion(D::Refine) => WirePurpose::Refine,
+            Purpose::Discussion(D::Plan) => WirePurpose::Plan,
+            Purpose::Chat(Ch::Turn) => WirePurpose::ChatTurn,
+            Purpose::Chat(Ch::Fold) => WirePurpose::ChatFold,
+            Purpose::Counseling(Co::Checker) => WirePurpose::CounselChecker,
+            Purpose::Counseling(Co::Detector) => WirePurpose::CounselDetector,
+            Purpose::Counseling(Co::Planner) => WirePurpose::CounselPlanner,
+            Purpose::Counseling(Co::Module) => WirePurpose::CounselModule,
+            Purpose::Counseling(Co::Reply) => WirePurpose::CounselReply,
+            Purpose::Counseling(Co::Supervisor) => WirePurpose::CounselSupervisor,
         }
     }
 }
@@ -145,4 +193,52 @@ pub enum LlmOutcome {
         refusal: bool,
     },
     Failed(LlmFailure),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Journals store purposes flat, as every earlier build wrote them: each per-mode purpose
+    /// writes that form and reads back as itself.
+    #[test]
+    fn purposes_keep_the_flat_stored_form() {
+        use {ChatPurpose as Ch, CounselPurpose as Co, DiscussionPurpose as D};
+        let table: [(Purpose, &str); 15] = [
+            (D::Contract.into(), r#"{"kind":"contract"}"#),
+            (D::Question.into(), r#"{"kind":"question"}"#),
+            (D::LunchAnswer.into(), r#"{"kind":"worker"}"#),
+            (D::Designs.into(), r#"{"kind":"designs"}"#),
+            (D::Critique { design: 2 }.into(), r#"{"kind":"critique","design":2}"#),
+            (D::Refine.into(), r#"{"kind":"refine"}"#),
+            (D::Plan.into(), r#"{"kind":"plan"}"#),
+            (Ch::Turn.into(), r#"{"kind":"chat_turn"}"#),
+            (Ch::Fold.into(), r#"{"kind":"chat_fold"}"#),
+            (Co::Checker.into(), r#"{"kind":"counsel_checker"}"#),
+            (Co::Detector.into(), r#"{"kind":"counsel_detector"}"#),
+            (Co::Planner.into(), r#"{"kind":"counsel_planner"}"#),
+            (Co::Module.into(), r#"{"kind":"counsel_module"}"#),
+            (Co::Reply.into(), r#"{"kind":"counsel_reply"}"#),
+            (Co::Supervisor.into(), r#"{"kind":"counsel_supervisor"}"#),
+        ];
+        for (purpose, stored) in table {
+            assert_eq!(serde_json::to_string(&purpose).unwrap(), stored);
+            assert_eq!(serde_json::from_str::<Purpose>(stored).unwrap(), purpose, "{stored}");
+        }
+        assert!(serde_json::from_str::<Purpose>(r#"{"kind":"designer"}"#).is_err());
+    }
+
+    /// Each mode's roles decide the endpoint: the discussion's critic and the counseling
+    /// supervisor go to the second model, everything else to the main one.
+    #[test]
+    fn roles_map_to_endpoints() {
+        use {ChatPurpose as Ch, CounselPurpose as Co, DiscussionPurpose as D};
+        assert_eq!(Purpose::from(D::Critique { design: 0 }).endpoint(), Endpoint::Secondary);
+        assert_eq!(Purpose::from(Co::Supervisor).endpoint(), Endpoint::Secondary);
+        for p in
+            [D::Contract.into(), D::Designs.into(), D::Plan.into(), Ch::Turn.into(), Ch::Fold.into(), Co::Reply.into()]
+        {
+            assert_eq!(Purpose::endpoint(p), Endpoint::Primary, "{p:?}");
+        }
+    }
 }

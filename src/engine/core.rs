@@ -293,13 +293,13 @@ pub struct CallRequest<P> {
 
 impl<P> CallRequest<P> {
     /// A foreground call the user waits for.
-    pub fn foreground(purpose: P, prompt: Prompt, stream: bool) -> Self {
-        CallRequest { purpose, prompt, stream, kind: CallKind::Foreground }
+    pub fn foreground(purpose: impl Into<P>, prompt: Prompt, stream: bool) -> Self {
+        CallRequest { purpose: purpose.into(), prompt, stream, kind: CallKind::Foreground }
     }
 
     /// A background call nobody waits for.
-    pub fn background(purpose: P, prompt: Prompt) -> Self {
-        CallRequest { purpose, prompt, stream: false, kind: CallKind::Background }
+    pub fn background(purpose: impl Into<P>, prompt: Prompt) -> Self {
+        CallRequest { purpose: purpose.into(), prompt, stream: false, kind: CallKind::Background }
     }
 }
 
@@ -853,14 +853,22 @@ impl<M: Mode> Conversation<M> {
     }
 
     /// Shows a failed call and remembers its step for Retry.
-    pub fn report_failure(&mut self, purpose: M::Purpose, failure: LlmFailure, now: u64) {
+    pub fn report_failure(&mut self, purpose: impl Into<M::Purpose>, failure: LlmFailure, now: u64) {
+        let purpose = purpose.into();
         self.last_fallback = Some(purpose);
         self.say(Body::Error { purpose: Some(purpose), failure, fell_back: true }, now);
     }
 
     /// A heuristic stands in for a failed call (`failure`) or an unusable answer
     /// (`reason`): the user is told, Retry is offered, and the heuristic's source returned.
-    pub fn fell_back(&mut self, purpose: M::Purpose, failure: Option<LlmFailure>, reason: String, now: u64) -> Source {
+    pub fn fell_back(
+        &mut self,
+        purpose: impl Into<M::Purpose>,
+        failure: Option<LlmFailure>,
+        reason: String,
+        now: u64,
+    ) -> Source {
+        let purpose = purpose.into();
         match failure {
             Some(f) => {
                 let source = Source::Heuristic(HeuristicWhy::CallFailed { kind: f.kind });

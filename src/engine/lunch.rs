@@ -1,9 +1,10 @@
 //! The lunch-recommendation intent of seed 002: an intent of the slot gate with its own
 //! slots (time, party size, place), question wording and answer.
 
-use super::call::{LlmOutcome, Purpose};
+use super::call::LlmOutcome;
 use super::contract::{same_question, QUESTIONS_ASKED};
 use super::core::CallRequest;
+use super::discussion::DiscussionPurpose;
 use super::discussion::{limit_question, Discussing, Fx};
 use super::gate::{
     lunch_recommendation, parse_question, question_prompt, slot_label, slot_options, slot_question, worker_prompt,
@@ -27,7 +28,7 @@ impl Discussing<'_> {
             GateDecision::Complete => {
                 let state = gate.clone();
                 let prompt = worker_prompt(&state, self.c.lang);
-                if self.c.launch(vec![CallRequest::foreground(Purpose::LunchAnswer, prompt, true)], env, fx) {
+                if self.c.launch(vec![CallRequest::foreground(DiscussionPurpose::LunchAnswer, prompt, true)], env, fx) {
                     return false;
                 }
                 let text = lunch_recommendation(&state, self.c.lang);
@@ -61,7 +62,8 @@ impl Discussing<'_> {
                 let at_limit = missing_now.iter().any(|s| gate.reask_limit_reached(s));
                 if !at_limit {
                     let prompt = question_prompt(gate, &missing_now, &self.d.asked, self.c.lang);
-                    if self.c.launch(vec![CallRequest::foreground(Purpose::Question, prompt, false)], env, fx) {
+                    if self.c.launch(vec![CallRequest::foreground(DiscussionPurpose::Question, prompt, false)], env, fx)
+                    {
                         return false;
                     }
                 }
@@ -223,7 +225,7 @@ impl Discussing<'_> {
             (None, None) => Source::Heuristic(HeuristicWhy::Unparseable { reason: "no question in the answer".into() }),
         };
         if let Some(f) = failure {
-            self.c.report_failure(Purpose::Question, f, env.now);
+            self.c.report_failure(DiscussionPurpose::Question, f, env.now);
         }
         if !missing.is_empty() && self.c.open_card().is_none() {
             self.post_slot_card(&missing, worded, source, env);
@@ -242,7 +244,7 @@ impl Discussing<'_> {
                 let why = match failure {
                     Some(f) => {
                         let kind = f.kind;
-                        self.c.report_failure(Purpose::LunchAnswer, f, env.now);
+                        self.c.report_failure(DiscussionPurpose::LunchAnswer, f, env.now);
                         HeuristicWhy::CallFailed { kind }
                     }
                     None => HeuristicWhy::Unparseable { reason: "empty answer".into() },

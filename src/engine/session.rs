@@ -36,43 +36,105 @@ pub type Pending = core::Pending<AppMode>;
 /// A finished LLM call of the app.
 pub type CallRecord = core::CallRecord<AppMode>;
 
-/// Per-session knobs. Today they are the discussion's; other modes add theirs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Per-session knobs: the ones every mode shares, then each mode's own. Counseling has none
+/// of its own (seed 004 fixes its cadence).
+///
+/// Stored flat, as earlier builds wrote them (`{"max_rounds":5,...,"chat_max_turns":20}`), so
+/// saved settings and journals keep reading.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "WireSettings", into = "WireSettings")]
 pub struct Settings {
+    /// Knobs every mode uses.
+    pub common: CommonSettings,
+    /// The discussion's knobs.
+    pub discussion: DiscussionSettings,
+    /// The chat's knobs.
+    pub chat: ChatSettings,
+}
+
+/// Knobs every mode uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommonSettings {
+    /// The model's context window in tokens; None uses the server's or the default.
+    pub context_window: Option<u32>,
+}
+
+/// The discussion's knobs (seeds 000 and 003).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscussionSettings {
     /// Refine rounds before a decision is forced (seed 000; default 5).
     pub max_rounds: u32,
     /// Alignment rounds in UNDERSTAND (seed 003; default 3, clamped to 1..=5).
     pub alignment_rounds: u32,
     /// At the alignment limit: strict shows a confirmation card, smart proceeds.
     pub strict: bool,
-    /// Chat: model turns one request may take (seed 001; default 20).
+}
+
+impl Default for DiscussionSettings {
+    fn default() -> Self {
+        DiscussionSettings { max_rounds: super::state_machine::DEFAULT_MAX_ROUNDS, alignment_rounds: 3, strict: false }
+    }
+}
+
+impl DiscussionSettings {
+    /// Alignment rounds clamped to 1..=5, as seed 003 requires.
+    pub fn alignment_limit(&self) -> u32 {
+        self.alignment_rounds.clamp(1, 5)
+    }
+}
+
+/// The chat's knobs (seed 001).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatSettings {
+    /// Model turns one request may take (default 20).
+    pub max_turns: u32,
+}
+
+impl Default for ChatSettings {
+    fn default() -> Self {
+        ChatSettings { max_turns: super::chat::agent::DEFAULT_MAX_TURNS }
+    }
+}
+
+/// The stored form of the settings: flat, with the defaults of fields older builds lacked.
+#[derive(Serialize, Deserialize)]
+struct WireSettings {
+    max_rounds: u32,
+    alignment_rounds: u32,
+    strict: bool,
     #[serde(default = "default_chat_max_turns")]
-    pub chat_max_turns: u32,
-    /// Chat: the model's context window in tokens; None uses the default.
+    chat_max_turns: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context_window: Option<u32>,
+    context_window: Option<u32>,
 }
 
 fn default_chat_max_turns() -> u32 {
     super::chat::agent::DEFAULT_MAX_TURNS
 }
 
-impl Default for Settings {
-    fn default() -> Self {
+impl From<WireSettings> for Settings {
+    fn from(w: WireSettings) -> Self {
         Settings {
-            max_rounds: super::state_machine::DEFAULT_MAX_ROUNDS,
-            alignment_rounds: 3,
-            strict: false,
-            chat_max_turns: default_chat_max_turns(),
-            context_window: None,
+            common: CommonSettings { context_window: w.context_window },
+            discussion: DiscussionSettings {
+                max_rounds: w.max_rounds,
+                alignment_rounds: w.alignment_rounds,
+                strict: w.strict,
+            },
+            chat: ChatSettings { max_turns: w.chat_max_turns },
         }
     }
 }
 
-impl Settings {
-    /// Alignment rounds clamped to 1..=5, as seed 003 requires.
-    pub fn alignment_limit(&self) -> u32 {
-        self.alignment_rounds.clamp(1, 5)
+impl From<Settings> for WireSettings {
+    fn from(s: Settings) -> Self {
+        WireSettings {
+            max_rounds: s.discussion.max_rounds,
+            alignment_rounds: s.discussion.alignment_rounds,
+            strict: s.discussion.strict,
+            chat_max_turns: s.chat.max_turns,
+            context_window: s.common.context_window,
+        }
     }
 }
 
@@ -186,11 +248,11 @@ impl Mode for AppMode {
     type Settings = Settings;
 
     fn new(settings: &Settings) -> Self {
-        AppMode::Discussion(Discussion::new(settings.max_rounds))
+        AppMode::Discussion(Discussion::new(settings.discussion.max_rounds))
     }
 
     fn endpoint(purpose: Purpose) -> Endpoint {
-        purpose.role().endpoint()
+        purpose.endpoint()
     }
 
     fn on_message(&mut self, c: &mut Conversation<Self>, text: &str, env: &Env, fx: &mut Effects<Self>) {
@@ -254,18 +316,21 @@ impl Mode for AppMode {
     }
 
     fn can_retry(&self, c: &Conversation<Self>, purpose: Purpose) -> bool {
-        match self {
-            AppMode::Discussion(d) => d.can_retry(c, purpose),
-            AppMode::Chat(chat) => chat.can_retry(c, purpose),
-            AppMode::Counseling(m) => m.can_retry(purpose),
+        match (self, purpose) {
+            (AppMode::Discussion(d), Purpose::Discussion(p)) => d.can_retry(c, p),
+            (AppMode::Chat(chat), Purpose::Chat(p)) => chat.can_retry(c, p),
+            (AppMode::Counseling(m), Purpose::Counseling(p)) => m.can_retry(p),
+            // A purpose of another mode: that mode's steps are gone with it.
+            _ => false,
         }
     }
 
     fn reset_step(&mut self, c: &mut Conversation<Self>, purpose: Purpose) {
-        match self {
-            AppMode::Discussion(d) => d.reset_step(c, purpose),
-            AppMode::Chat(chat) => chat.reset_step(c, purpose),
-            AppMode::Counseling(m) => m.reset_step(purpose),
+        match (self, purpose) {
+            (AppMode::Discussion(d), Purpose::Discussion(p)) => d.reset_step(c, p),
+            (AppMode::Chat(chat), Purpose::Chat(p)) => chat.reset_step(c, p),
+            (AppMode::Counseling(m), Purpose::Counseling(p)) => m.reset_step(p),
+            _ => {}
         }
     }
 
@@ -339,7 +404,7 @@ impl AppMode {
         };
         c.notice(t, env.now);
         // The conversation's messages stay; the new mode starts fresh on them.
-        let max_rounds = c.settings.max_rounds;
+        let max_rounds = c.settings.discussion.max_rounds;
         *self = match to {
             ModeKind::Chat => AppMode::Chat(Chat::new(c)),
             ModeKind::Discussion => AppMode::Discussion(Discussion::after_chat(max_rounds, c)),
@@ -448,4 +513,30 @@ impl Session {
 pub struct Reviewed {
     pub critique: Critique,
     pub source: Source,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Settings are stored flat, as earlier builds wrote them; fields an older build lacked
+    /// read as their defaults, and each mode's knob lands in that mode's group.
+    #[test]
+    fn settings_keep_the_flat_stored_form() {
+        let old = r#"{"max_rounds":2,"alignment_rounds":4,"strict":true}"#;
+        let read: Settings = serde_json::from_str(old).unwrap();
+        assert_eq!(read.discussion, DiscussionSettings { max_rounds: 2, alignment_rounds: 4, strict: true });
+        assert_eq!(read.chat, ChatSettings::default());
+        assert_eq!(read.common.context_window, None);
+
+        let mut settings = Settings::default();
+        settings.chat.max_turns = 7;
+        settings.common.context_window = Some(4096);
+        let stored = serde_json::to_string(&settings).unwrap();
+        assert_eq!(
+            stored,
+            r#"{"max_rounds":5,"alignment_rounds":3,"strict":false,"chat_max_turns":7,"context_window":4096}"#
+        );
+        assert_eq!(serde_json::from_str::<Settings>(&stored).unwrap(), settings);
+    }
 }

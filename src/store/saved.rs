@@ -156,6 +156,7 @@ impl DecodeError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::session::DiscussionSettings;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -178,7 +179,12 @@ mod tests {
                 text: "매일 아침 IT 뉴스를 요약해 주는 파이프라인을 마크다운으로 만들어줘".into()
             },
             Event::UserMessage { text: "너무 비싸요, 더 싸게".into() },
-            Event::Settings { settings: Settings { strict: true, ..Settings::default() } },
+            Event::Settings {
+                settings: Settings {
+                    discussion: DiscussionSettings { strict: true, ..DiscussionSettings::default() },
+                    ..Settings::default()
+                },
+            },
             Event::UserMessage { text: "2번이 좋아요".into() },
         ]);
         assert!(session.discussion().unwrap().plan.is_some(), "the conversation got somewhere");

@@ -9,6 +9,7 @@ use super::composer::purpose_label;
 use super::i18n::{strings, tr};
 use super::shell::Shell;
 use crate::engine::call::Purpose;
+use crate::engine::discussion::DiscussionPurpose;
 use crate::engine::gate::{slot_label, GateStatus};
 
 /// Everything the current discussion has produced so far.
@@ -256,7 +257,9 @@ pub fn CallsPanel() -> impl IntoView {
             .into_iter()
             .map(|c| {
                 let step = match c.purpose {
-                    Purpose::Critique { design } => format!("{} {}", purpose_label(c.purpose, lang), design + 1),
+                    Purpose::Discussion(DiscussionPurpose::Critique { design }) => {
+                        format!("{} {}", purpose_label(c.purpose, lang), design + 1)
+                    }
                     other => purpose_label(other, lang).to_string(),
                 };
                 let model = match (&c.model, c.ok) {

@@ -147,21 +147,28 @@ pub fn Composer() -> impl IntoView {
 
 /// What an LLM call is doing, for the progress line and the calls panel.
 pub(super) fn purpose_label(purpose: Purpose, lang: Lang) -> &'static str {
+    use crate::engine::{chat::ChatPurpose as Ch, counsel::CounselPurpose as Co, discussion::DiscussionPurpose as D};
     match purpose {
-        Purpose::Contract => lang.pick("요청 분석", "analysing the request"),
-        Purpose::Question => lang.pick("질문 작성", "wording a question"),
-        Purpose::LunchAnswer => lang.pick("답 작성", "writing the answer"),
-        Purpose::Designs => lang.pick("설계안 작성", "drafting designs"),
-        Purpose::Critique { .. } => lang.pick("비판 분석", "critiquing"),
-        Purpose::Refine => lang.pick("설계안 수정", "revising designs"),
-        Purpose::Plan => lang.pick("계획 작성", "writing the plan"),
-        Purpose::ChatTurn => lang.pick("답 작성", "answering"),
-        Purpose::ChatFold => lang.pick("오래된 대화 요약", "summarising older turns"),
-        Purpose::CounselChecker => lang.pick("Task 확인", "checking the task"),
-        Purpose::CounselDetector => lang.pick("상태 파악", "reading how you are"),
-        Purpose::CounselPlanner => lang.pick("탐색 Task 계획", "planning what to explore"),
-        Purpose::CounselModule => lang.pick("상담 모듈 선택", "choosing the approach"),
-        Purpose::CounselReply => lang.pick("답장 작성", "writing a reply"),
-        Purpose::CounselSupervisor => lang.pick("Supervision", "supervising"),
+        Purpose::Discussion(p) => match p {
+            D::Contract => lang.pick("요청 분석", "analysing the request"),
+            D::Question => lang.pick("질문 작성", "wording a question"),
+            D::LunchAnswer => lang.pick("답 작성", "writing the answer"),
+            D::Designs => lang.pick("설계안 작성", "drafting designs"),
+            D::Critique { .. } => lang.pick("비판 분석", "critiquing"),
+            D::Refine => lang.pick("설계안 수정", "revising designs"),
+            D::Plan => lang.pick("계획 작성", "writing the plan"),
+        },
+        Purpose::Chat(p) => match p {
+            Ch::Turn => lang.pick("답 작성", "answering"),
+            Ch::Fold => lang.pick("오래된 대화 요약", "summarising older turns"),
+        },
+        Purpose::Counseling(p) => match p {
+            Co::Checker => lang.pick("Task 확인", "checking the task"),
+            Co::Detector => lang.pick("상태 파악", "reading how you are"),
+            Co::Planner => lang.pick("탐색 Task 계획", "planning what to explore"),
+            Co::Module => lang.pick("상담 모듈 선택", "choosing the approach"),
+            Co::Reply => lang.pick("답장 작성", "writing a reply"),
+            Co::Supervisor => lang.pick("Supervision", "supervising"),
+        },
     }
 }

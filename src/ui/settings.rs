@@ -128,21 +128,21 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         id="max-rounds"
                         label=|s| s.max_rounds
                         range=(1, 10)
-                        get=move || rounds.with(|r| r.max_rounds)
-                        set=move |n| rounds.update(|r| r.max_rounds = n)
+                        get=move || rounds.with(|r| r.discussion.max_rounds)
+                        set=move |n| rounds.update(|r| r.discussion.max_rounds = n)
                     />
                     <NumberField
                         id="alignment-rounds"
                         label=|s| s.alignment_rounds
                         range=(1, 5)
-                        get=move || rounds.with(|r| r.alignment_limit())
-                        set=move |n| rounds.update(|r| r.alignment_rounds = n)
+                        get=move || rounds.with(|r| r.discussion.alignment_limit())
+                        set=move |n| rounds.update(|r| r.discussion.alignment_rounds = n)
                     />
                     <CheckField
                         id="strict-mode"
                         label=|s| s.strict_mode
-                        get=move || rounds.with(|r| r.strict)
-                        set=move |on| rounds.update(|r| r.strict = on)
+                        get=move || rounds.with(|r| r.discussion.strict)
+                        set=move |on| rounds.update(|r| r.discussion.strict = on)
                     />
                     <p class="hint">{tr(shell.ui_lang, |s| s.rounds_note)}</p>
                 </fieldset>
@@ -152,15 +152,15 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         id="chat-max-turns"
                         label=|s| s.chat_max_turns
                         range=(1, 100)
-                        get=move || rounds.with(|r| r.chat_max_turns)
-                        set=move |n| rounds.update(|r| r.chat_max_turns = n)
+                        get=move || rounds.with(|r| r.chat.max_turns)
+                        set=move |n| rounds.update(|r| r.chat.max_turns = n)
                     />
                     <NumberField
                         id="context-window"
                         label=|s| s.context_window
                         range=(0, 2_000_000)
-                        get=move || rounds.with(|r| r.context_window.unwrap_or(0))
-                        set=move |n| rounds.update(|r| r.context_window = (n >= 256).then_some(n))
+                        get=move || rounds.with(|r| r.common.context_window.unwrap_or(0))
+                        set=move |n| rounds.update(|r| r.common.context_window = (n >= 256).then_some(n))
                     />
                 </fieldset>
                 {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}

@@ -196,7 +196,7 @@ impl Shell {
 
     /// The provider a purpose's calls go to; error messages name it and its URL.
     pub fn provider_config(&self, purpose: Option<Purpose>) -> ProviderConfig {
-        let secondary = purpose.is_some_and(|p| p.role().endpoint() == Endpoint::Secondary);
+        let secondary = purpose.is_some_and(|p| p.endpoint() == Endpoint::Secondary);
         let llm = self.llm.get_untracked();
         let endpoint = if secondary && llm.separate_critic { &llm.critic } else { &llm.designer };
         endpoint.config().unwrap_or_else(|| ProviderConfig::new(ProviderKind::OpenAiCompatible, ""))

@@ -5,7 +5,10 @@
 #![allow(dead_code)]
 
 use deliberate::engine::call::{LlmCall, LlmFailure, LlmOutcome, Purpose, Usage};
+use deliberate::engine::chat::ChatPurpose;
+use deliberate::engine::counsel::CounselPurpose;
 use deliberate::engine::discussion::Discussion;
+use deliberate::engine::discussion::DiscussionPurpose;
 use deliberate::engine::lang::Lang;
 use deliberate::engine::session::{Body, Effect, Env, Event, QuestionCard, Session, Settings};
 use deliberate::engine::state_machine::Stage;
@@ -174,32 +177,38 @@ pub fn failed(kind: deliberate::engine::call::FailureKind) -> LlmOutcome {
 /// Valid model answers for each purpose, for scripts that need the happy path.
 pub fn good_answer(call: &LlmCall) -> LlmOutcome {
     match call.purpose {
-        Purpose::Contract => ok(
+        Purpose::Discussion(DiscussionPurpose::Contract) => ok(
             r#"{"context":"","goal":"A daily IT news digest","criteria":["fits on one page"],"format":"Markdown document","openQuestions":[],"confidence":"high"}"#,
         ),
-        Purpose::Question => ok(r#"{"question":"What time suits you?","options":["12:00","12:30"]}"#),
-        Purpose::LunchAnswer => ok("1. Noodles\n2. Rice\n3. Soup"),
-        Purpose::Designs | Purpose::Refine => ok(r#"{"designs":[
+        Purpose::Discussion(DiscussionPurpose::Question) => {
+            ok(r#"{"question":"What time suits you?","options":["12:00","12:30"]}"#)
+        }
+        Purpose::Discussion(DiscussionPurpose::LunchAnswer) => ok("1. Noodles\n2. Rice\n3. Soup"),
+        Purpose::Discussion(DiscussionPurpose::Designs) | Purpose::Discussion(DiscussionPurpose::Refine) => {
+            ok(r#"{"designs":[
             {"name":"LLM Lean","description":"d","agents":[{"name":"fetch","role":"collector","model":"small"},{"name":"write","role":"formatter","model":"small"}],"pros":["cheap"],"cons":["thin"],"estimated_cost":"~$0.01","complexity":"low","recommended":false},
-            {"name":"LLM Checked","description":"d","agents":[{"name":"fetch","role":"collector"},{"name":"check","role":"validator"},{"name":"write","role":"reporter"}],"pros":["safe"],"cons":["slower"],"estimated_cost":"~$0.05","complexity":"medium","recommended":true}]}"#),
-        Purpose::Critique { .. } => ok(
+            {"name":"LLM Checked","description":"d","agents":[{"name":"fetch","role":"collector"},{"name":"check","role":"validator"},{"name":"write","role":"reporter"}],"pros":["safe"],"cons":["slower"],"estimated_cost":"~$0.05","complexity":"medium","recommended":true}]}"#)
+        }
+        Purpose::Discussion(DiscussionPurpose::Critique { .. }) => ok(
             r#"{"weaknesses":["w"],"risks":["r"],"edge_cases":["e"],"security_concerns":["s"],"cost_concerns":["c"],"scalability_notes":["n"],"overall_score":0.7,"recommendation":"fine"}"#,
         ),
-        Purpose::Plan => ok("# LLM plan\n\n1. Build it"),
-        Purpose::ChatTurn => ok("A plain answer."),
-        Purpose::ChatFold => ok("Earlier, the user and the assistant talked about the project."),
-        Purpose::CounselChecker => ok(
+        Purpose::Discussion(DiscussionPurpose::Plan) => ok("# LLM plan\n\n1. Build it"),
+        Purpose::Chat(ChatPurpose::Turn) => ok("A plain answer."),
+        Purpose::Chat(ChatPurpose::Fold) => ok("Earlier, the user and the assistant talked about the project."),
+        Purpose::Counseling(CounselPurpose::Checker) => ok(
             r#"{"task_id":"","is_completed":false,"new_status":null,"completion_reason":"not yet","also_sufficient":[],"part_covered":false}"#,
         ),
-        Purpose::CounselDetector => ok(
+        Purpose::Counseling(CounselPurpose::Detector) => ok(
             r#"{"emotion":"neutral","intensity":2,"resistance":false,"engagement":"medium","topic_change":null,"going_in_circles":false,"wants_to_close":false}"#,
         ),
-        Purpose::CounselPlanner => ok(
+        Purpose::Counseling(CounselPurpose::Planner) => ok(
             r#"{"tasks":[{"id":"task_llm_work_2","priority":"high","title":"LLM: explore work","description":"d","target":"t","completion_criteria":"c","module":"information_gathering"}]}"#,
         ),
-        Purpose::CounselModule => ok(r#"{"module":"information_gathering","reason":"LLM: ask about the situation"}"#),
-        Purpose::CounselReply => ok("LLM counselor: I hear you. What would help most right now?"),
-        Purpose::CounselSupervisor => {
+        Purpose::Counseling(CounselPurpose::Module) => {
+            ok(r#"{"module":"information_gathering","reason":"LLM: ask about the situation"}"#)
+        }
+        Purpose::Counseling(CounselPurpose::Reply) => ok("LLM counselor: I hear you. What would help most right now?"),
+        Purpose::Counseling(CounselPurpose::Supervisor) => {
             ok(r#"{"score":8,"improvements":["Ask one question at a time"],"suggested_module":null}"#)
         }
     }

@@ -10,7 +10,8 @@ use super::tools::{
     self, answers_result, command_result, cut_output, parse_tool_call, read_attachment, Attachment, ChatToolCall,
     CommandKind, CommandOutcome, QuestionAnswer, ToolError, OUTPUT_LIMIT,
 };
-use crate::engine::call::{LlmOutcome, Purpose};
+use crate::engine::call::LlmOutcome;
+use crate::engine::chat::ChatPurpose;
 use crate::engine::core::{CallRequest, CardId, Conversation, Effects, MessageId, Settled};
 use crate::engine::danger::{assess_markdown, Danger};
 use crate::engine::lang::{clip, Lang};
@@ -286,7 +287,7 @@ impl Chat {
 
     /// The model's window: the user's setting, else the server's report, else the default.
     pub fn window(&self, c: &C) -> ContextWindow {
-        let user = c.settings.context_window.filter(|w| *w >= 256);
+        let user = c.settings.common.context_window.filter(|w| *w >= 256);
         resolve_window(user, self.server_window.filter(|w| *w >= 256), "")
     }
 
@@ -440,7 +441,7 @@ impl Chat {
 
     pub(crate) fn on_result(&mut self, c: &mut C, done: Settled<AppMode>, env: &Env, fx: &mut Fx) {
         let Settled { call, purpose, outcome, .. } = done;
-        if purpose == Purpose::ChatFold {
+        if purpose == ChatPurpose::Fold.into() {
             return self.fold_result(c, outcome, env, fx);
         }
         match outcome {
@@ -450,7 +451,7 @@ impl Chat {
                 if crate::llm::window::is_context_overflow(&failure) {
                     c.notice(crate::llm::window::overflow_message(c.lang, Some(self.window(c).tokens)), env.now);
                 }
-                let source = c.fell_back(Purpose::ChatTurn, Some(failure), String::new(), env.now);
+                let source = c.fell_back(ChatPurpose::Turn, Some(failure), String::new(), env.now);
                 let request = self.last_request.clone();
                 self.nokey_reply(c, &request, source, env);
             }
@@ -507,11 +508,11 @@ impl Chat {
         }
     }
 
-    pub(crate) fn can_retry(&self, _c: &C, purpose: Purpose) -> bool {
-        purpose == Purpose::ChatTurn && !self.last_request.is_empty()
+    pub(crate) fn can_retry(&self, _c: &C, purpose: ChatPurpose) -> bool {
+        purpose == ChatPurpose::Turn && !self.last_request.is_empty()
     }
 
-    pub(crate) fn reset_step(&mut self, c: &mut C, _purpose: Purpose) {
+    pub(crate) fn reset_step(&mut self, c: &mut C, _purpose: ChatPurpose) {
         if let Some(Awaiting::NoKeyCard { card, .. }) = self.awaiting {
             c.close_card(card, Vec::new());
             self.awaiting = None;
@@ -536,7 +537,7 @@ impl Chat {
 
     /// Starts the next model turn, or the no-key assistant when there is no model.
     fn call_model(&mut self, c: &mut C, env: &Env, fx: &mut Fx) {
-        let max = c.settings.chat_max_turns.max(1);
+        let max = c.settings.chat.max_turns.max(1);
         if self.turns >= max {
             self.state = LoopState::Idle;
             let t = match c.lang {
@@ -556,7 +557,7 @@ impl Chat {
             return;
         }
         self.meter_notice(c, env);
-        let request = CallRequest::foreground(Purpose::ChatTurn, self.prompt(c.lang), true);
+        let request = CallRequest::foreground(ChatPurpose::Turn, self.prompt(c.lang), true);
         if c.launch(vec![request], env, fx) {
             self.turns += 1;
             self.state = LoopState::Model;
@@ -823,7 +824,7 @@ impl Chat {
             return false;
         }
         if let Some(fx) = fx {
-            let request = CallRequest::foreground(Purpose::ChatFold, fold_prompt(&self.history[..cut]), false);
+            let request = CallRequest::foreground(ChatPurpose::Fold, fold_prompt(&self.history[..cut]), false);
             if c.launch(vec![request], env, fx) {
                 self.folding = Some(PendingFold { cut, freed, then_turn });
                 return true;
@@ -843,9 +844,9 @@ impl Chat {
         let summary = match outcome {
             LlmOutcome::Ok { text, refusal, tool_calls, .. } => match fold_answer(&text, refusal, &tool_calls, freed) {
                 Ok(summary) => Ok(summary),
-                Err(reason) => Err(c.fell_back(Purpose::ChatFold, None, reason.to_string(), env.now)),
+                Err(reason) => Err(c.fell_back(ChatPurpose::Fold, None, reason.to_string(), env.now)),
             },
-            LlmOutcome::Failed(failure) => Err(c.fell_back(Purpose::ChatFold, Some(failure), String::new(), env.now)),
+            LlmOutcome::Failed(failure) => Err(c.fell_back(ChatPurpose::Fold, Some(failure), String::new(), env.now)),
         };
         match summary {
             Ok(text) => self.apply_fold(c, cut, freed, Some(text), None, env),

@@ -17,6 +17,7 @@ use super::task::{parse_plan, planner_prompt, Part};
 use super::{counselor, crisis, Counseling};
 use crate::engine::call::{CallId, LlmOutcome, Purpose};
 use crate::engine::core::{Body, CallRequest, Conversation, Effects, Endpoint, Env, Role, Settled};
+use crate::engine::counsel::CounselPurpose;
 use crate::engine::prompt::Turn;
 use crate::engine::session::AppMode;
 use crate::engine::source::Source;
@@ -174,12 +175,12 @@ impl CounselMode {
                         &snapshot,
                         lang,
                     );
-                    requests.push(CallRequest::foreground(Purpose::CounselChecker, prompt, false));
+                    requests.push(CallRequest::foreground(CounselPurpose::Checker, prompt, false));
                 }
             }
             if state.is_none() {
                 let prompt = state_prompt(&snapshot, &self.state.topics, lang);
-                requests.push(CallRequest::foreground(Purpose::CounselDetector, prompt, false));
+                requests.push(CallRequest::foreground(CounselPurpose::Detector, prompt, false));
             }
             let text = text.clone();
             if c.launch(requests, env, fx) {
@@ -205,12 +206,12 @@ impl CounselMode {
                 // While the planner writes the part's tasks, the selector works from the part's goal.
                 let task = if *planning { None } else { s.current() };
                 let prompt = module_prompt(s.part, task, state, s.module, s.fresh_feedback(), text, c.lang);
-                requests.push(CallRequest::foreground(Purpose::CounselModule, prompt, false));
+                requests.push(CallRequest::foreground(CounselPurpose::Module, prompt, false));
             }
             if *planning {
                 let said: Vec<&str> = s.said.iter().map(String::as_str).collect();
                 let prompt = planner_prompt(&said, &s.tasks, None, c.lang);
-                requests.push(CallRequest::foreground(Purpose::CounselPlanner, prompt, false));
+                requests.push(CallRequest::foreground(CounselPurpose::Planner, prompt, false));
             }
             if c.launch(requests, env, fx) {
                 return;
@@ -228,7 +229,7 @@ impl CounselMode {
         if let TurnStep::Reply { text, state } = &self.step {
             let (text, state) = (text.clone(), state.clone());
             let prompt = self.state.counselor_prompt(&history(c));
-            if c.launch(vec![CallRequest::foreground(Purpose::CounselReply, prompt, true)], env, fx) {
+            if c.launch(vec![CallRequest::foreground(CounselPurpose::Reply, prompt, true)], env, fx) {
                 return;
             }
             let reply = self.state.heuristic_reply(&text, &state);
@@ -303,7 +304,7 @@ impl CounselMode {
         self.supervise_due = false;
         let s = &self.state;
         let prompt = supervisor_prompt(&history(c), s.part, s.current(), s.module, c.lang);
-        if c.launch(vec![CallRequest::background(Purpose::CounselSupervisor, prompt)], env, fx) {
+        if c.launch(vec![CallRequest::background(CounselPurpose::Supervisor, prompt)], env, fx) {
             return;
         }
         let review = heuristic_review(&s.recent, s.module, s.user_messages, c.lang);
@@ -316,8 +317,9 @@ impl CounselMode {
             LlmOutcome::Ok { text, model, .. } => (text, model, None),
             LlmOutcome::Failed(f) => (String::new(), String::new(), Some(f)),
         };
-        match done.purpose {
-            Purpose::CounselChecker => {
+        let Purpose::Counseling(purpose) = done.purpose else { return };
+        match purpose {
+            CounselPurpose::Checker => {
                 let TurnStep::Checks { text: said, checked: false, state, .. } = &self.step else { return };
                 let (said, reading) = (said.clone(), state.clone());
                 let parsed = match (&failure, self.state.current()) {
@@ -337,7 +339,7 @@ impl CounselMode {
                     *v = verdict;
                 }
             }
-            Purpose::CounselDetector => {
+            CounselPurpose::Detector => {
                 let TurnStep::Checks { text: said, state: None, .. } = &self.step else { return };
                 let said = said.clone();
                 let reading = match failure {
@@ -352,7 +354,7 @@ impl CounselMode {
                     *state = Some(reading);
                 }
             }
-            Purpose::CounselModule => {
+            CounselPurpose::Module => {
                 let TurnStep::Select { chosen: None, twin, .. } = &self.step else { return };
                 let twin = twin.clone().unwrap_or(ModuleChoice { module: self.state.module, reason: None });
                 let answer = match failure {
@@ -372,7 +374,7 @@ impl CounselMode {
                 self.after_select(c, env, fx);
                 return;
             }
-            Purpose::CounselPlanner => {
+            CounselPurpose::Planner => {
                 let TurnStep::Select { planning: true, .. } = &self.step else { return };
                 let planned = match failure {
                     None => parse_plan(&text).map_err(|reason| (None, reason)),
@@ -391,7 +393,7 @@ impl CounselMode {
                 self.after_select(c, env, fx);
                 return;
             }
-            Purpose::CounselReply => {
+            CounselPurpose::Reply => {
                 let TurnStep::Reply { text: said, state } = &self.step else { return };
                 let (said, reading) = (said.clone(), state.clone());
                 self.last_turn = Some((said.clone(), reading.clone()));
@@ -409,7 +411,7 @@ impl CounselMode {
                 }
                 return;
             }
-            Purpose::CounselSupervisor => {
+            CounselPurpose::Supervisor => {
                 let at = self.state.user_messages;
                 match failure.map(Err).unwrap_or_else(|| Ok(parse_feedback(&text, at))) {
                     Ok(Ok(feedback)) => {
@@ -431,7 +433,6 @@ impl CounselMode {
                 }
                 return;
             }
-            _ => return,
         }
         if matches!(self.step, TurnStep::Checks { checked: true, state: Some(_), .. }) {
             self.after_checks(c, env, fx);
@@ -439,29 +440,28 @@ impl CounselMode {
     }
 
     /// True when Retry can redo the step `purpose` names.
-    pub fn can_retry(&self, purpose: Purpose) -> bool {
+    pub fn can_retry(&self, purpose: CounselPurpose) -> bool {
         match purpose {
-            Purpose::CounselChecker | Purpose::CounselDetector => matches!(self.step, TurnStep::Checks { .. }),
-            Purpose::CounselModule => matches!(self.step, TurnStep::Select { chosen: None, .. }),
-            Purpose::CounselPlanner => matches!(self.step, TurnStep::Select { planning: true, .. }),
-            Purpose::CounselReply => {
+            CounselPurpose::Checker | CounselPurpose::Detector => matches!(self.step, TurnStep::Checks { .. }),
+            CounselPurpose::Module => matches!(self.step, TurnStep::Select { chosen: None, .. }),
+            CounselPurpose::Planner => matches!(self.step, TurnStep::Select { planning: true, .. }),
+            CounselPurpose::Reply => {
                 matches!(self.step, TurnStep::Reply { .. }) || (self.reply_fell_back && self.last_turn.is_some())
             }
-            Purpose::CounselSupervisor => self.supervisor_fell_back,
-            _ => false,
+            CounselPurpose::Supervisor => self.supervisor_fell_back,
         }
     }
 
     /// Makes `advance` redo the step `purpose` names.
-    pub fn reset_step(&mut self, purpose: Purpose) {
+    pub fn reset_step(&mut self, purpose: CounselPurpose) {
         match purpose {
-            Purpose::CounselReply if matches!(self.step, TurnStep::Idle) => {
+            CounselPurpose::Reply if matches!(self.step, TurnStep::Idle) => {
                 if let Some((text, state)) = self.last_turn.clone() {
                     self.reply_fell_back = false;
                     self.step = TurnStep::Reply { text, state };
                 }
             }
-            Purpose::CounselSupervisor => {
+            CounselPurpose::Supervisor => {
                 self.supervisor_fell_back = false;
                 self.supervise_due = true;
             }

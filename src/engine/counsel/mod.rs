@@ -4,6 +4,7 @@
 //! crisis check → (Task Completion Checker ∥ User State Detector) → Task Selector (only when
 //! the task is done) → Module Selector → Counselor reply → Supervisor every 3rd user message.
 
+pub mod calls;
 pub mod checker;
 pub mod counselor;
 pub mod crisis;
@@ -13,6 +14,8 @@ pub mod selector;
 pub mod state;
 pub mod supervisor;
 pub mod task;
+
+pub use self::calls::{CounselPurpose, CounselRole};
 
 use serde::{Deserialize, Serialize};
 

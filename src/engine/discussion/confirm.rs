@@ -2,6 +2,7 @@
 
 use super::designs::template_designs;
 use super::DiscussionArtifact;
+use super::DiscussionPurpose;
 use super::{grounding, Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
 use crate::engine::critique::Critique;
@@ -112,7 +113,7 @@ impl LlmStep<Discussion, AppMode> for PlanStep {
     type Output = String;
 
     fn purpose(&self) -> Purpose {
-        Purpose::Plan
+        DiscussionPurpose::Plan.into()
     }
 
     fn prompt(&self, d: &Discussion, c: &C) -> Prompt {

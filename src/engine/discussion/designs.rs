@@ -1,6 +1,7 @@
 //! DESIGN, PRESENT, DEBATE and REFINE: proposals, their critiques, and revisions.
 
 use super::DiscussionArtifact;
+use super::DiscussionPurpose;
 use super::{grounding, Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
 use crate::engine::critique::{
@@ -177,7 +178,7 @@ impl LlmStep<Discussion, AppMode> for DesignsStep {
     type Output = Vec<DesignProposal>;
 
     fn purpose(&self) -> Purpose {
-        Purpose::Designs
+        DiscussionPurpose::Designs.into()
     }
 
     fn prompt(&self, d: &Discussion, c: &C) -> Prompt {
@@ -207,7 +208,7 @@ impl LlmStep<Discussion, AppMode> for CritiqueStep {
     type Output = Critique;
 
     fn purpose(&self) -> Purpose {
-        Purpose::Critique { design: self.design }
+        DiscussionPurpose::Critique { design: self.design }.into()
     }
 
     fn prompt(&self, d: &Discussion, c: &C) -> Prompt {
@@ -237,7 +238,7 @@ impl LlmStep<Discussion, AppMode> for RefineStep {
     type Output = (Vec<DesignProposal>, Vec<String>);
 
     fn purpose(&self) -> Purpose {
-        Purpose::Refine
+        DiscussionPurpose::Refine.into()
     }
 
     fn prompt(&self, d: &Discussion, c: &C) -> Prompt {

@@ -7,9 +7,12 @@
 //! `understand` (contract and gate), `designs` (designs, critiques, refinement),
 //! `confirm` (the choice and the plan); the lunch intent of the gate is `engine::lunch`.
 
+mod calls;
 mod confirm;
 mod designs;
 mod understand;
+
+pub use self::calls::{DiscussionPurpose, DiscussionRole};
 
 use serde::{Deserialize, Serialize};
 
@@ -191,16 +194,15 @@ impl Discussion {
     pub(crate) fn on_result(&mut self, c: &mut C, done: Settled<AppMode>, env: &Env, fx: &mut Fx) {
         let mut x = Discussing { d: self, c };
         let Settled { call, purpose, outcome, .. } = done;
+        let Purpose::Discussion(purpose) = purpose else { return x.drive(env, fx) };
         match purpose {
-            Purpose::Contract => x.finish_contract(call, outcome, env),
-            Purpose::Question => x.finish_question(outcome, env),
-            Purpose::LunchAnswer => x.finish_lunch_answer(call, outcome, env),
-            Purpose::Designs => x.finish_designs(call, outcome, env),
-            Purpose::Critique { design } => x.finish_critique(design, call, outcome, env),
-            Purpose::Refine => x.finish_refine(call, outcome, env),
-            Purpose::Plan => x.finish_plan(call, outcome, env),
-            // Another mode's calls never reach the discussion.
-            _ => {}
+            DiscussionPurpose::Contract => x.finish_contract(call, outcome, env),
+            DiscussionPurpose::Question => x.finish_question(outcome, env),
+            DiscussionPurpose::LunchAnswer => x.finish_lunch_answer(call, outcome, env),
+            DiscussionPurpose::Designs => x.finish_designs(call, outcome, env),
+            DiscussionPurpose::Critique { design } => x.finish_critique(design, call, outcome, env),
+            DiscussionPurpose::Refine => x.finish_refine(call, outcome, env),
+            DiscussionPurpose::Plan => x.finish_plan(call, outcome, env),
         }
         x.drive(env, fx);
     }
@@ -211,48 +213,51 @@ impl Discussion {
 
     /// True when the step a purpose names can still be redone: the session is at that
     /// step and its current artifact is a heuristic stand-in (or an interrupted plan).
-    pub fn can_retry(&self, c: &C, purpose: Purpose) -> bool {
+    pub fn can_retry(&self, c: &C, purpose: DiscussionPurpose) -> bool {
         let d = self;
         let stood_in =
             |source: Option<&Source>| matches!(source, Some(Source::Heuristic(why)) if *why != HeuristicWhy::NoLlm);
         let collecting = d.gate.as_ref().is_some_and(|g| g.status == GateStatus::Collecting);
         let _ = c;
         match (purpose, d.stage()) {
-            (Purpose::Contract, Stage::Understand) => collecting && stood_in(d.contract_source.as_ref()),
-            (Purpose::Question, Stage::Understand) => collecting,
-            (Purpose::LunchAnswer, Stage::Understand) => d.worker_done,
-            (Purpose::Designs, Stage::Debate) => d.machine.round() == 0 && stood_in(d.designs_source.as_ref()),
-            (Purpose::Refine, Stage::Debate) => {
+            (DiscussionPurpose::Contract, Stage::Understand) => collecting && stood_in(d.contract_source.as_ref()),
+            (DiscussionPurpose::Question, Stage::Understand) => collecting,
+            (DiscussionPurpose::LunchAnswer, Stage::Understand) => d.worker_done,
+            (DiscussionPurpose::Designs, Stage::Debate) => {
+                d.machine.round() == 0 && stood_in(d.designs_source.as_ref())
+            }
+            (DiscussionPurpose::Refine, Stage::Debate) => {
                 d.machine.round() > 0 && d.pre_refine.is_some() && stood_in(d.designs_source.as_ref())
             }
-            (Purpose::Critique { design }, Stage::Debate) => {
+            (DiscussionPurpose::Critique { design }, Stage::Debate) => {
                 d.critiques.get(design).and_then(|c| c.as_ref()).is_some_and(|r| stood_in(Some(&r.source)))
             }
-            (Purpose::Plan, Stage::Plan) => d.plan.as_ref().is_some_and(|p| p.interrupted || stood_in(Some(&p.source))),
+            (DiscussionPurpose::Plan, Stage::Plan) => {
+                d.plan.as_ref().is_some_and(|p| p.interrupted || stood_in(Some(&p.source)))
+            }
             _ => false,
         }
     }
 
-    pub(crate) fn reset_step(&mut self, c: &mut C, purpose: Purpose) {
+    pub(crate) fn reset_step(&mut self, c: &mut C, purpose: DiscussionPurpose) {
         let d = &mut *self;
         match purpose {
-            Purpose::Contract => d.analysis_due = true,
-            Purpose::Question => {}
-            Purpose::LunchAnswer => d.worker_done = false,
-            Purpose::Designs => {
+            DiscussionPurpose::Contract => d.analysis_due = true,
+            DiscussionPurpose::Question => {}
+            DiscussionPurpose::LunchAnswer => d.worker_done = false,
+            DiscussionPurpose::Designs => {
                 d.designs.clear();
                 d.critiques.clear();
                 d.presented = false;
             }
-            Purpose::Critique { design } => {
+            DiscussionPurpose::Critique { design } => {
                 if let Some(slot) = d.critiques.get_mut(design) {
                     *slot = None;
                 }
                 d.presented = false;
             }
-            Purpose::Refine => d.redo_refine = true,
-            Purpose::Plan => d.plan = None,
-            _ => {}
+            DiscussionPurpose::Refine => d.redo_refine = true,
+            DiscussionPurpose::Plan => d.plan = None,
         }
         if let Some(card) = c.open_card().filter(|card| card.kind == CardKind::Clarify).map(|card| card.id) {
             c.close_card(card, Vec::new());
@@ -262,9 +267,9 @@ impl Discussion {
     pub(crate) fn restart(&mut self, c: &mut C, env: &Env) {
         let mut machine = self.machine.clone();
         machine.fire(Transition::Restart).ok();
-        *self = Discussion::new(c.settings.max_rounds);
+        *self = Discussion::new(c.settings.discussion.max_rounds);
         self.machine = machine;
-        self.machine.set_max_rounds(c.settings.max_rounds);
+        self.machine.set_max_rounds(c.settings.discussion.max_rounds);
         let t = c.lang.pick(
             "처음부터 다시 시작합니다. 새 요청을 한 줄로 알려 주세요.",
             "Starting over. Tell me the new request in one line.",
@@ -370,12 +375,12 @@ impl Discussing<'_> {
     }
 
     pub(crate) fn start_request(&mut self, text: &str, env: &Env, fx: &mut Fx) {
-        let max_rounds = self.c.settings.max_rounds;
+        let max_rounds = self.c.settings.discussion.max_rounds;
         let history_kept = std::mem::replace(&mut *self.d, Discussion::new(max_rounds));
         // A new request after a finished lunch answer keeps the machine's history.
         self.d.machine = history_kept.machine;
         self.d.prior_chat = history_kept.prior_chat;
-        self.d.machine.set_max_rounds(self.c.settings.max_rounds);
+        self.d.machine.set_max_rounds(self.c.settings.discussion.max_rounds);
         self.c.lang = Lang::detect(text);
         if self.c.title.is_empty() {
             self.c.title = clip(text, 48);
@@ -401,9 +406,9 @@ impl Discussing<'_> {
             self.c.close_card(card, Vec::new());
         }
         let machine = self.d.machine.clone();
-        *self.d = Discussion::new(self.c.settings.max_rounds);
+        *self.d = Discussion::new(self.c.settings.discussion.max_rounds);
         self.d.machine = machine;
-        self.d.machine.set_max_rounds(self.c.settings.max_rounds);
+        self.d.machine.set_max_rounds(self.c.settings.discussion.max_rounds);
         let t = self.c.lang.pick(
             "요청을 취소했습니다. 새로 하고 싶은 일을 알려 주세요.",
             "Cancelled. Tell me what you would like to do instead.",

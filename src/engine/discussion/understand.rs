@@ -1,6 +1,7 @@
 //! UNDERSTAND: the requirement contract (seed 003) and the slot gate (seed 002).
 
 use super::limit_question;
+use super::DiscussionPurpose;
 use super::{Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
 use crate::engine::contract::{
@@ -95,7 +96,7 @@ impl Discussing<'_> {
             self.complete_understand(env);
             return true;
         }
-        if self.d.alignment_round >= self.c.settings.alignment_limit() {
+        if self.d.alignment_round >= self.c.settings.discussion.alignment_limit() {
             return self.at_alignment_limit(env);
         }
         if filled {
@@ -153,7 +154,7 @@ impl Discussing<'_> {
     }
 
     pub(crate) fn at_alignment_limit(&mut self, env: &Env) -> bool {
-        if self.c.settings.strict {
+        if self.c.settings.discussion.strict {
             if self.c.open_card().is_none() {
                 self.post_assumptions_card(env);
             }
@@ -476,7 +477,7 @@ impl LlmStep<Discussion, AppMode> for ContractStep {
     type Output = Contract;
 
     fn purpose(&self) -> Purpose {
-        Purpose::Contract
+        DiscussionPurpose::Contract.into()
     }
 
     fn prompt(&self, d: &Discussion, c: &C) -> Prompt {

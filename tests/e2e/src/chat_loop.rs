@@ -23,7 +23,9 @@ fn first_call(effects: &[Effect]) -> Option<u32> {
 /// Runs `turns` loop turns of 10 tool calls each; returns microseconds per turn and the
 /// model calls the engine asked for after them.
 pub fn measure(turns: u32) -> (f64, u32) {
-    let settings = Settings { chat_max_turns: turns + 2, context_window: Some(1_000_000), ..Settings::default() };
+    let mut settings = Settings::default();
+    settings.chat.max_turns = turns + 2;
+    settings.common.context_window = Some(1_000_000);
     let env = Env::online(1_000);
     let mut session = Session::new("bench", Lang::En, settings, 1_000);
     session.step(Event::switch_mode(ModeKind::Chat), &env);

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use deliberate::engine::call::{LlmOutcome, Purpose};
+use deliberate::engine::discussion::DiscussionPurpose;
 use deliberate::engine::gate::GateStatus;
 use deliberate::engine::lang::Lang;
 use deliberate::engine::session::{Effect, Env, Event, Session, Settings};
@@ -53,7 +54,7 @@ pub struct GateCalls {
 /// empty when the request names none.
 fn fake_llm(purpose: Purpose, user_text: &str) -> LlmOutcome {
     let text = match purpose {
-        Purpose::Contract => {
+        Purpose::Discussion(DiscussionPurpose::Contract) => {
             let request = user_text.lines().nth(2).unwrap_or("");
             let format = parse_format(request).map(|f| f.label(Lang::En)).unwrap_or("");
             let questions = if format.is_empty() { r#"["What format should the result have?"]"# } else { "[]" };
@@ -62,7 +63,9 @@ fn fake_llm(purpose: Purpose, user_text: &str) -> LlmOutcome {
                 serde_json::to_string(request).unwrap_or_default()
             )
         }
-        Purpose::Question => r#"{"question":"Could you tell me the rest?","options":[]}"#.to_string(),
+        Purpose::Discussion(DiscussionPurpose::Question) => {
+            r#"{"question":"Could you tell me the rest?","options":[]}"#.to_string()
+        }
         _ => "{}".to_string(),
     };
     LlmOutcome::Ok { text, model: "counting-fake".into(), usage: None, tool_calls: Vec::new(), refusal: false }
@@ -84,8 +87,8 @@ pub fn measure() -> GateCalls {
             for effect in effects {
                 if let Effect::CallLlm(call) = effect {
                     match call.purpose {
-                        Purpose::Contract => out.analysis_calls += 1,
-                        Purpose::Question => out.wording_calls += 1,
+                        Purpose::Discussion(DiscussionPurpose::Contract) => out.analysis_calls += 1,
+                        Purpose::Discussion(DiscussionPurpose::Question) => out.wording_calls += 1,
                         // Calls after the gate (designs, worker, ...) are not the gate's.
                         _ => {
                             queue.push(Event::LlmResult { call: call.id, outcome: fake_llm(call.purpose, "") });
