@@ -128,7 +128,45 @@ fn first_visit() {
     }
     print_stats("first contentful paint (ms)", &mut paint);
     print_stats("app-ready (ms)", &mut ready);
+    first_paint_floor();
     println!();
+}
+
+/// The harness's own floor: the first paint of a one-line page with no stylesheet or script,
+/// served and measured the same way. What the app adds is the difference.
+fn first_paint_floor() {
+    let dir = workspace_root().join("target").join("first-paint-floor");
+    let page = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Deliberate</title></head>\
+                <body><p>Deliberate</p></body></html>";
+    if std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(dir.join("index.html"), page)).is_err() {
+        println!("floor: could not write the one-line page");
+        return;
+    }
+    let Ok(server) = StaticServer::start(&dir) else {
+        println!("floor: the static server did not start");
+        return;
+    };
+    let mut paint = Vec::new();
+    for _ in 0..5 {
+        let Ok(browser) = Browser::builder().window_size(1280, 900).launch() else {
+            continue;
+        };
+        if browser.goto(&server.url()).is_err() {
+            continue;
+        }
+        let fcp = browser.wait_for(Duration::from_secs(10), "first paint", |b| {
+            let v = b.execute(
+                "const p = performance.getEntriesByName('first-contentful-paint');\n\
+                 return p.length ? p[0].startTime : null;",
+                vec![],
+            )?;
+            Ok(v.as_f64())
+        });
+        if let Ok(ms) = fcp {
+            paint.push(ms);
+        }
+    }
+    print_stats("floor: a one-line page, same harness, first contentful paint (ms)", &mut paint);
 }
 
 fn print_stats(label: &str, samples: &mut [f64]) {
