@@ -11,6 +11,7 @@ use super::shell::Shell;
 use crate::engine::call::Purpose;
 use crate::engine::discussion::DiscussionPurpose;
 use crate::engine::gate::{slot_label, GateStatus};
+use crate::engine::session::CallRecord;
 
 /// Everything the current discussion has produced so far.
 #[component]
@@ -250,41 +251,39 @@ pub fn CallsPanel() -> impl IntoView {
         let u = shell.session.with(|s| s.total_usage());
         format!("{} {}", group_digits(u.input_tokens + u.output_tokens), t().tokens)
     };
-    let rows = move || {
-        let lang = shell.ui_lang.get();
-        calls
-            .get()
-            .into_iter()
-            .map(|c| {
-                let step = match c.purpose {
-                    Purpose::Discussion(DiscussionPurpose::Critique { design }) => {
-                        format!("{} {}", purpose_label(c.purpose, lang), design + 1)
-                    }
-                    other => purpose_label(other, lang).to_string(),
-                };
-                let model = match (&c.model, c.ok) {
-                    (_, false) => t().call_failed.to_string(),
-                    (Some(m), true) => m.clone(),
-                    (None, true) => "—".to_string(),
-                };
-                let tokens = match c.usage {
-                    Some(u) => format!("{} → {}", group_digits(u.input_tokens), group_digits(u.output_tokens)),
-                    None => t().usage_not_reported.to_string(),
-                };
-                let ms = c.finished_at.saturating_sub(c.started_at);
-                let time = if ms < 1000 { format!("{ms} ms") } else { format!("{}.{} s", ms / 1000, ms % 1000 / 100) };
-                view! {
-                    <tr class:failed=!c.ok data-call=c.call.to_string()>
-                        <td>
-                            <div class="step-name">{step}</div>
-                            <div class="model">{model}</div>
-                        </td>
-                        <td class="num">{tokens}</td>
-                        <td class="num">{time}</td>
-                    </tr>
+    // One row per finished call, keyed: a new call adds its row and leaves the others alone.
+    let row = move |c: CallRecord| {
+        let ms = c.finished_at.saturating_sub(c.started_at);
+        let time = if ms < 1000 { format!("{ms} ms") } else { format!("{}.{} s", ms / 1000, ms % 1000 / 100) };
+        let step = move || {
+            let lang = shell.ui_lang.get();
+            match c.purpose {
+                Purpose::Discussion(DiscussionPurpose::Critique { design }) => {
+                    format!("{} {}", purpose_label(c.purpose, lang), design + 1)
                 }
-            })
-            .collect_view()
+                other => purpose_label(other, lang).to_string(),
+            }
+        };
+        let model = c.model.clone();
+        let model = move || match (&model, c.ok) {
+            (_, false) => t().call_failed.to_string(),
+            (Some(m), true) => m.clone(),
+            (None, true) => "—".to_string(),
+        };
+        let tokens = move || match c.usage {
+            Some(u) => format!("{} → {}", group_digits(u.input_tokens), group_digits(u.output_tokens)),
+            None => t().usage_not_reported.to_string(),
+        };
+        view! {
+            <tr class:failed=!c.ok data-call=c.call.to_string()>
+                <td>
+                    <div class="step-name">{step}</div>
+                    <div class="model">{model}</div>
+                </td>
+                <td class="num">{tokens}</td>
+                <td class="num">{time}</td>
+            </tr>
+        }
     };
     view! {
         <Show when=move || calls.with(|c| !c.is_empty())>
@@ -301,7 +300,9 @@ pub fn CallsPanel() -> impl IntoView {
                             <th scope="col">{tr(shell.ui_lang, |s| s.col_time)}</th>
                         </tr>
                     </thead>
-                    <tbody>{rows}</tbody>
+                    <tbody>
+                        <For each=move || calls.get() key=|c| (c.call, c.started_at, c.finished_at) children=row />
+                    </tbody>
                 </table>
             </section>
         </Show>

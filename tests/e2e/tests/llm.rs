@@ -81,6 +81,17 @@ fn full_discussion(kind: &str, expected_path: &str) {
     assert!(critics[0].overlaps(critics[1]) && critics[1].overlaps(critics[2]), "critiques run concurrently");
     assert_eq!(by_role(&requests, "contract-analyst").len(), 1);
 
+    // Rows of finished calls stay as they are when new calls finish: marked now, seen later.
+    let marked = page
+        .browser
+        .execute(
+            "const r = document.querySelector('.calls-panel tbody tr'); if (!r) return null; \
+             r.dataset.seen = 'yes'; return r.dataset.call;",
+            vec![],
+        )
+        .unwrap();
+    let marked = marked.as_str().expect("a calls row before the refine").to_string();
+
     page.send("add more validation please").unwrap();
     page.wait_count(".designs-block", 2).unwrap();
 
@@ -114,6 +125,14 @@ fn full_discussion(kind: &str, expected_path: &str) {
         assert!(text.contains("mock-small"), "{text}");
         assert!(!text.contains("not reported") && text.contains(" → "), "usage is shown: {text}");
     }
+    let kept = page
+        .browser
+        .execute(
+            &format!("return document.querySelector('.calls-panel tr[data-call=\"{marked}\"]').dataset.seen || null;"),
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(kept.as_str(), Some("yes"), "the first call's row was kept, not rebuilt");
     let total = page.browser.find(".calls-total").unwrap().text().unwrap();
     assert!(total.ends_with("tokens") && !total.starts_with("0 "), "{total}");
     page.browser.execute("document.querySelector('.calls-panel').scrollIntoView()", vec![]).unwrap();
