@@ -115,6 +115,19 @@ pub fn quoted(word: &str, with: fn(&str) -> String) -> String {
     format!("'{word}'{}", full.get(word.len()..).unwrap_or(""))
 }
 
+/// `1234567` as `1,234,567`: counts as people read them (the same in Korean and English).
+pub fn group_thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// At most `max` characters of `text`, with an ellipsis when cut.
 pub fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -128,6 +141,14 @@ pub fn clip(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_grouped_in_threes() {
+        let cases = [(0, "0"), (999, "999"), (1000, "1,000"), (12345, "12,345"), (1234567, "1,234,567")];
+        for (n, want) in cases {
+            assert_eq!(group_thousands(n), want);
+        }
+    }
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 

@@ -11,6 +11,7 @@ use super::shell::Shell;
 use crate::engine::call::Purpose;
 use crate::engine::discussion::DiscussionPurpose;
 use crate::engine::gate::{slot_label, GateStatus};
+use crate::engine::lang::group_thousands;
 use crate::engine::session::CallRecord;
 
 /// Everything the current discussion has produced so far.
@@ -249,7 +250,7 @@ pub fn CallsPanel() -> impl IntoView {
     let calls = Memo::new(move |_| shell.session.with(|s| s.calls.clone()));
     let total = move || {
         let u = shell.session.with(|s| s.total_usage());
-        format!("{} {}", group_digits(u.input_tokens + u.output_tokens), t().tokens)
+        format!("{} {}", group_thousands(u64::from(u.input_tokens) + u64::from(u.output_tokens)), t().tokens)
     };
     // One row per finished call, keyed: a new call adds its row and leaves the others alone.
     let row = move |c: CallRecord| {
@@ -271,7 +272,11 @@ pub fn CallsPanel() -> impl IntoView {
             (None, true) => "—".to_string(),
         };
         let tokens = move || match c.usage {
-            Some(u) => format!("{} → {}", group_digits(u.input_tokens), group_digits(u.output_tokens)),
+            Some(u) => format!(
+                "{} → {}",
+                group_thousands(u64::from(u.input_tokens)),
+                group_thousands(u64::from(u.output_tokens))
+            ),
             None => t().usage_not_reported.to_string(),
         };
         view! {
@@ -306,33 +311,5 @@ pub fn CallsPanel() -> impl IntoView {
                 </table>
             </section>
         </Show>
-    }
-}
-
-/// 1234567 → "1,234,567".
-fn group_digits(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::group_digits;
-    #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
-
-    #[test]
-    fn digits_are_grouped_in_threes() {
-        let cases = [(0, "0"), (999, "999"), (1000, "1,000"), (12345, "12,345"), (1234567, "1,234,567")];
-        for (n, want) in cases {
-            assert_eq!(group_digits(n), want);
-        }
     }
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::engine::danger::{self, Danger};
-use crate::engine::lang::Lang;
+use crate::engine::lang::{group_thousands, Lang};
 use crate::engine::prompt::{ToolCall, ToolSpec};
 
 /// Name of the question-card tool (the shape Claude Code users know).
@@ -542,25 +542,12 @@ pub fn cut_output(text: &str, limit: usize, lang: Lang) -> String {
     let tail = limit - head;
     let cut = chars - limit;
     let note = match lang {
-        Lang::Ko => format!("\n\n… ({}자 생략) …\n\n", group_thousands(cut)),
-        Lang::En => format!("\n\n… ({} characters cut) …\n\n", group_thousands(cut)),
+        Lang::Ko => format!("\n\n… ({}자 생략) …\n\n", group_thousands(cut as u64)),
+        Lang::En => format!("\n\n… ({} characters cut) …\n\n", group_thousands(cut as u64)),
     };
     let mut out: String = text.chars().take(head).collect();
     out.push_str(&note);
     out.extend(text.chars().skip(chars - tail));
-    out
-}
-
-/// `12345` as `12,345`.
-fn group_thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
     out
 }
 

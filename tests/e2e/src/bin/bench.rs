@@ -104,7 +104,23 @@ fn first_visit() {
             return;
         }
     };
-    let (mut paint, mut ready) = (Vec::new(), Vec::new());
+    let marks = fresh_visits(&server, &["first-contentful-paint", "app-ready"]);
+    let (mut paint, mut ready): (Vec<f64>, Vec<f64>) = marks.iter().map(|m| (m[0], m[1])).unzip();
+    print_stats("first contentful paint (ms)", &mut paint);
+    print_stats("app-ready (ms)", &mut ready);
+    first_paint_floor();
+    println!();
+}
+
+/// Five visits, each in a fresh browser profile: the start times of the named performance
+/// entries (paint entries or marks) of every visit that reached all of them.
+fn fresh_visits(server: &StaticServer, entries: &[&str]) -> Vec<Vec<f64>> {
+    let script = format!(
+        "const names = {entries:?};\n\
+         const found = names.map(n => performance.getEntriesByName(n));\n\
+         return found.every(e => e.length) ? found.map(e => e[0].startTime) : null;"
+    );
+    let mut visits = Vec::new();
     for _ in 0..5 {
         let Ok(browser) = Browser::builder().window_size(1280, 900).launch() else {
             continue;
@@ -112,24 +128,15 @@ fn first_visit() {
         if browser.goto(&server.url()).is_err() {
             continue;
         }
-        let marks = browser.wait_for(Duration::from_secs(10), "app-ready", |b| {
-            let v = b.execute(
-                "const r = performance.getEntriesByName('app-ready');\n\
-                 const p = performance.getEntriesByName('first-contentful-paint');\n\
-                 return r.length && p.length ? [p[0].startTime, r[0].startTime] : null;",
-                vec![],
-            )?;
-            Ok(v.as_array().map(|a| (a[0].as_f64().unwrap_or(f64::NAN), a[1].as_f64().unwrap_or(f64::NAN))))
+        let marks = browser.wait_for(Duration::from_secs(10), "performance entries", |b| {
+            let v = b.execute(&script, vec![])?;
+            Ok(v.as_array().map(|a| a.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect::<Vec<f64>>()))
         });
-        if let Ok((p, r)) = marks {
-            paint.push(p);
-            ready.push(r);
+        if let Ok(m) = marks {
+            visits.push(m);
         }
     }
-    print_stats("first contentful paint (ms)", &mut paint);
-    print_stats("app-ready (ms)", &mut ready);
-    first_paint_floor();
-    println!();
+    visits
 }
 
 /// The harness's own floor: the first paint of a one-line page with no stylesheet or script,
@@ -146,26 +153,7 @@ fn first_paint_floor() {
         println!("floor: the static server did not start");
         return;
     };
-    let mut paint = Vec::new();
-    for _ in 0..5 {
-        let Ok(browser) = Browser::builder().window_size(1280, 900).launch() else {
-            continue;
-        };
-        if browser.goto(&server.url()).is_err() {
-            continue;
-        }
-        let fcp = browser.wait_for(Duration::from_secs(10), "first paint", |b| {
-            let v = b.execute(
-                "const p = performance.getEntriesByName('first-contentful-paint');\n\
-                 return p.length ? p[0].startTime : null;",
-                vec![],
-            )?;
-            Ok(v.as_f64())
-        });
-        if let Ok(ms) = fcp {
-            paint.push(ms);
-        }
-    }
+    let mut paint: Vec<f64> = fresh_visits(&server, &["first-contentful-paint"]).iter().map(|m| m[0]).collect();
     print_stats("floor: a one-line page, same harness, first contentful paint (ms)", &mut paint);
 }
 
