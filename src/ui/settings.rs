@@ -122,6 +122,14 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                     get=move || draft.with(|d| d.timeout_secs)
                     set=move |secs| draft.update(|d| d.timeout_secs = secs)
                 />
+                // Common to every mode: the model's window bounds every prompt.
+                <NumberField
+                    id="context-window"
+                    label=|s| s.context_window
+                    range=(0, 2_000_000)
+                    get=move || rounds.with(|r| r.common.context_window.unwrap_or(0))
+                    set=move |n| rounds.update(|r| r.common.context_window = (n >= 256).then_some(n))
+                />
                 <fieldset class="endpoint discussion-settings">
                     <legend>{tr(shell.ui_lang, |s| s.discussion_title)}</legend>
                     <NumberField
@@ -154,13 +162,6 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         range=(1, 100)
                         get=move || rounds.with(|r| r.chat.max_turns)
                         set=move |n| rounds.update(|r| r.chat.max_turns = n)
-                    />
-                    <NumberField
-                        id="context-window"
-                        label=|s| s.context_window
-                        range=(0, 2_000_000)
-                        get=move || rounds.with(|r| r.common.context_window.unwrap_or(0))
-                        set=move |n| rounds.update(|r| r.common.context_window = (n >= 256).then_some(n))
                     />
                 </fieldset>
                 {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
