@@ -313,7 +313,8 @@ fn EndpointEditor(draft: RwSignal<LlmSettings>, which: Which) -> impl IntoView {
             <button class="button" type="button" on:click=load_models>{tr(shell.ui_lang, |s| s.load_models)}</button>
         </label>
         <datalist id=datalist>
-            <For each=move || models.get() key=|m| m.clone() children=|m| view! { <option value=m.clone()></option> } />
+            // Filled once per "load models": a plain list, no keyed diffing needed.
+            {move || models.get().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
         </datalist>
         <label class="field-row">
             <span>{tr(shell.ui_lang, |s| s.api_key)}</span>
