@@ -8,7 +8,7 @@ use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, RequestMode, Response};
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestMode, Response};
 
 use super::error::{redact_failure, redact_secrets};
 use super::{
@@ -105,40 +105,38 @@ fn failure(kind: FailureKind, detail: impl Into<String>) -> LlmFailure {
     LlmFailure { kind, detail: detail.into(), status: None, partial: None }
 }
 
-fn to_request(req: &HttpRequest, control: &CallControl) -> Result<Request, LlmFailure> {
+/// The request's headers. A value the browser refuses (a key pasted with a line break or a
+/// non-Latin-1 character) is a clear failure here, never a thrown exception.
+fn headers_of(req: &HttpRequest) -> Result<gloo_net::http::Headers, LlmFailure> {
     let headers = Headers::new().map_err(|_| failure(FailureKind::Malformed, "could not build headers"))?;
     for (name, value) in &req.headers {
         headers.append(name, value).map_err(|_| failure(FailureKind::BadRequest, format!("invalid header {name}")))?;
     }
-    let init = RequestInit::new();
-    init.set_method(match req.method {
-        Method::Get => "GET",
-        Method::Post => "POST",
-    });
-    init.set_headers(&headers);
-    init.set_mode(RequestMode::Cors);
-    init.set_signal(Some(&control.controller.signal()));
-    if let Some(body) = &req.body {
-        init.set_body(&JsValue::from_str(body));
-    }
-    Request::new_with_str_and_init(&req.url, &init)
-        .map_err(|_| failure(FailureKind::BadRequest, format!("the URL {} is not valid", req.url)))
+    Ok(gloo_net::http::Headers::from_raw(headers))
 }
 
-/// Sends a request and waits for the response head. Network errors, CORS blocks, aborts
-/// and timeouts become failures.
+/// Sends a request (gloo-net's fetch wrapper) and waits for the response head. Network
+/// errors, CORS blocks, aborts and timeouts become failures.
 async fn send(req: &HttpRequest, control: &CallControl, timeout_ms: u32) -> Result<Response, LlmFailure> {
-    let request = to_request(req, control)?;
-    let window = web_sys::window().ok_or_else(|| failure(FailureKind::Network, "no window"))?;
+    let builder = match req.method {
+        Method::Get => gloo_net::http::Request::get(&req.url),
+        Method::Post => gloo_net::http::Request::post(&req.url),
+    };
+    let signal = control.controller.signal();
+    let builder = builder.headers(headers_of(req)?).mode(RequestMode::Cors).abort_signal(Some(&signal));
+    let request = match &req.body {
+        Some(body) => builder.body(body.as_str()),
+        None => builder.build(),
+    }
+    .map_err(|_| failure(FailureKind::BadRequest, format!("the URL {} is not valid", req.url)))?;
     control.arm(timeout_ms);
-    let result = JsFuture::from(window.fetch_with_request(&request)).await;
-    match result {
-        Ok(value) => value.dyn_into::<Response>().map_err(|_| failure(FailureKind::Malformed, "not a response")),
+    match request.send().await {
+        Ok(resp) => Ok(Response::from(resp)),
+        // The browser gives the same TypeError for a refused connection, a wrong host and a
+        // CORS block; the message explains all three.
         Err(err) => Err(match control.abort_kind() {
             Some(kind) => failure(kind, String::new()),
-            // The browser gives the same TypeError for a refused connection, a wrong
-            // host and a CORS block; the message explains all three.
-            None => failure(FailureKind::Network, js_message(&err)),
+            None => failure(FailureKind::Network, err.to_string()),
         }),
     }
 }
@@ -333,4 +331,25 @@ pub async fn server_window(cfg: &ProviderConfig, timeout_ms: u32) -> Option<u32>
         }
     }
     None
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::*;
+    use crate::llm::ProviderKind;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// A key the browser cannot put in a header (pasted with a Hangul syllable or a line
+    /// break) fails the call with a clear error, without the key and without throwing.
+    #[wasm_bindgen_test]
+    async fn a_key_no_header_can_carry_is_a_clear_failure() {
+        for key in ["sk-abc키def", "sk-abc\ndef"] {
+            let mut cfg = ProviderConfig::new(ProviderKind::OpenAi, "gpt-test").with_key(key);
+            cfg.base_url = "http://127.0.0.1:9/v1".into();
+            let failure = list_models(&cfg, 2_000).await.expect_err("the request cannot be built");
+            assert_eq!(failure.kind, FailureKind::BadRequest, "{failure:?}");
+            assert!(failure.detail.contains("invalid header"), "{failure:?}");
+            assert!(!failure.detail.contains("abc"), "the key stays out of the error: {failure:?}");
+        }
+    }
 }
