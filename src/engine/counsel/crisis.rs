@@ -653,13 +653,14 @@ fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
         if KO_DEATH_IDIOMS.iter().any(|i| compact.contains(i)) {
             return None;
         }
-        let chars: Vec<char> = compact.chars().collect();
-        let text_at = |i: usize| chars[i..].iter().collect::<String>();
-        (0..chars.len()).find_map(|i| {
-            let rest = text_at(i);
+        // Byte offset of every character, and of the end: slices instead of copies.
+        let starts: Vec<usize> = compact.char_indices().map(|(b, _)| b).chain([compact.len()]).collect();
+        let count = starts.len() - 1;
+        (0..count).find_map(|i| {
+            let rest = &compact[starts[i]..];
             let death = KO_DEATH_WORDS.iter().find(|d| rest.starts_with(*d))?;
-            let end = (i + death.chars().count() + KO_COOCCURRENCE_SPAN).min(chars.len());
-            let window: String = chars[i..end].iter().collect();
+            let end = (i + death.chars().count() + KO_COOCCURRENCE_SPAN).min(count);
+            let window = &compact[starts[i]..starts[end]];
             if KO_NEGATED_TAILS.iter().any(|t| window.contains(t)) {
                 return None;
             }
@@ -672,14 +673,22 @@ fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
         }
         let words: Vec<&str> =
             spaced.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
-        let joined_from = |i: usize| words[i..].join(" ");
+        // The words joined once, with each word's byte offset: slices instead of copies.
+        let joined = words.join(" ");
+        let mut offsets = Vec::with_capacity(words.len());
+        let mut at = 0;
+        for w in &words {
+            offsets.push(at);
+            at += w.len() + 1;
+        }
+        let joined_from = |i: usize| &joined[offsets[i]..];
         let position = |phrases: &[&str]| -> Vec<(usize, String)> {
             (0..words.len())
                 .filter_map(|i| {
                     let rest = joined_from(i);
                     phrases
                         .iter()
-                        .find(|p| rest == **p || rest.starts_with(&format!("{p} ")))
+                        .find(|p| rest.strip_prefix(**p).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
                         .map(|p| (i, p.to_string()))
                 })
                 .collect()
@@ -871,7 +880,13 @@ pub fn detect(text: &str) -> Option<Crisis> {
     let spaced: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
 
     let chars: Vec<char> = compact.chars().collect();
-    let char_at = |byte: usize| compact[..byte].chars().count();
+    // Character index of every byte offset that starts a character (and of the end).
+    let mut char_of_byte = vec![0usize; compact.len() + 1];
+    for (n, (b, _)) in compact.char_indices().enumerate() {
+        char_of_byte[b] = n;
+    }
+    char_of_byte[compact.len()] = chars.len();
+    let char_at = |byte: usize| char_of_byte[byte];
     // Whether `a` and `b` occur at most `gap` characters apart, in either order, with no
     // denial right after the later one.
     let near_within = |a: &str, b: &str, gap: usize| {
