@@ -370,17 +370,22 @@ pub struct Env {
     /// The second model is configured (the main one when not set apart).
     #[serde(rename = "critic")]
     pub secondary: bool,
+    /// The model's context window in tokens when an LLM is configured (the user's setting,
+    /// else the server's report, else the model's published window, else the default): every
+    /// prompt is fitted into it before it leaves the engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<u32>,
 }
 
 impl Env {
     /// No LLM at all: every step runs its heuristic twin.
     pub fn offline(now: u64) -> Env {
-        Env { now, primary: false, secondary: false }
+        Env { now, primary: false, secondary: false, window: None }
     }
 
     /// Both endpoints configured.
     pub fn online(now: u64) -> Env {
-        Env { now, primary: true, secondary: true }
+        Env { now, primary: true, secondary: true, window: None }
     }
 
     /// True when calls to this endpoint can be made.
@@ -753,11 +758,32 @@ impl<M: Mode> Conversation<M> {
         if calls.is_empty() || !calls.iter().all(|c| env.has(M::endpoint(c.purpose))) {
             return false;
         }
-        let batch = self.next_batch;
-        self.next_batch += 1;
+        // Every prompt fits the model's window with room for its answer, or none is sent: the
+        // step's heuristic twin runs instead and the user is told why.
         // Prompts are written with the default delimiter; the session's own tag replaces it
         // where the prompt leaves the engine, so every mode's user text is isolated alike.
         let tag = isolation_tag(&self.id);
+        let mut calls = calls;
+        for request in &mut calls {
+            request.prompt = request.prompt.clone().with_isolation_tag(&tag);
+        }
+        if let Some(window) = env.window {
+            // A prompt that offers tools is the chat's loop, which keeps its own history in
+            // its window (it folds the oldest turns into a summary) and is left to it.
+            for request in calls.iter_mut().filter(|r| r.prompt.tools.is_empty()) {
+                match crate::llm::window_fit::fit_prompt(&request.prompt, window, &tag) {
+                    Ok(fitted) => request.prompt = fitted,
+                    Err(overflow) => {
+                        self.notice(overflow.message(self.lang), env.now);
+                        self.heuristic_why =
+                            HeuristicWhy::CallFailed { kind: crate::engine::call::FailureKind::BadRequest };
+                        return false;
+                    }
+                }
+            }
+        }
+        let batch = self.next_batch;
+        self.next_batch += 1;
         for request in calls {
             let id = self.next_call;
             self.next_call += 1;
@@ -770,7 +796,7 @@ impl<M: Mode> Conversation<M> {
                 purpose,
                 endpoint: M::endpoint(purpose),
                 kind: request.kind,
-                prompt: request.prompt.with_isolation_tag(&tag),
+                prompt: request.prompt,
                 stream_into,
             }));
         }

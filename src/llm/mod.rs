@@ -16,6 +16,7 @@ pub mod stream;
 #[cfg(target_arch = "wasm32")]
 pub mod transport;
 pub mod window;
+pub mod window_fit;
 mod wire;
 
 pub use completion::Completion;

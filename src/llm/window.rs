@@ -279,7 +279,7 @@ pub fn overflow_message(lang: Lang, window: Option<u32>) -> String {
 }
 
 /// `12345` as `12,345`.
-fn group_thousands(n: u32) -> String {
+pub(crate) fn group_thousands(n: u32) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -234,7 +234,6 @@ pub fn AttachButton() -> impl IntoView {
 #[component]
 pub fn ContextMeter() -> impl IntoView {
     let shell = expect_context::<Shell>();
-    ask_server_window(shell);
     let meter = Memo::new(move |_| shell.session.with(|s| s.chat_meter()));
     move || {
         meter.get().map(|m| {
@@ -269,21 +268,27 @@ thread_local! {
         Default::default();
 }
 
-/// While the chat talks to an OpenAI-compatible server, asks that server once for its context
-/// window in the background (the composer never waits; a failure is silent and the default or
-/// the user's setting stays) and tells the engine, so the meter and folding use it.
-fn ask_server_window(shell: Shell) {
+/// The window an OpenAI-compatible server reported for this endpoint and model, once asked.
+pub fn cached_server_window(cfg: &crate::llm::ProviderConfig) -> Option<u32> {
+    let key = format!("{}|{}", cfg.base(), cfg.model.trim());
+    SERVER_WINDOWS.with(|m| m.borrow().get(&key).copied().flatten())
+}
+
+/// While the app talks to an OpenAI-compatible server (in any mode), asks that server once for
+/// its context window in the background (the composer never waits; a failure is silent and the
+/// default or the user's setting stays). Every mode's prompts are fitted into it (the shell's
+/// `Env::window`); in the chat the engine is told too, so the meter and folding use it.
+pub fn ask_server_window(shell: Shell) {
     Effect::new(move |_| {
         let Some(cfg) = shell.llm.with(|l| l.designer_config()) else { return };
         let current = shell.session.with(|s| s.chat().map(|c| c.server_window()));
-        let Some(current) = current else { return };
         if cfg.kind != crate::llm::ProviderKind::OpenAiCompatible {
             return;
         }
         let key = format!("{}|{}", cfg.base(), cfg.model.trim());
         let known = SERVER_WINDOWS.with(|m| m.borrow().get(&key).copied());
         match known {
-            Some(Some(tokens)) if current != Some(tokens) => {
+            Some(Some(tokens)) if current.is_some_and(|c| c != Some(tokens)) => {
                 shell.dispatch(Event::chat(ChatAction::ServerWindow { tokens }));
             }
             Some(_) => {}

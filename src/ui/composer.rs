@@ -16,6 +16,8 @@ use crate::engine::session::{CallKind, Event};
 #[component]
 pub fn Composer() -> impl IntoView {
     let shell = expect_context::<Shell>();
+    // Every mode fits its prompts into the server's window: ask for it whatever the mode.
+    super::chat_mode::ask_server_window(shell);
     let t = move || strings(shell.ui_lang.get());
     let area = NodeRef::<leptos::html::Textarea>::new();
     let has_text = RwSignal::new(false);

@@ -77,7 +77,19 @@ impl Shell {
     /// What the engine needs to know about the world right now.
     pub fn env(&self) -> Env {
         let llm = self.llm.get_untracked();
-        Env { now: now_ms(), primary: llm.designer_config().is_some(), secondary: llm.critic_config().is_some() }
+        // The same window the chat's meter uses: the user's setting, else the server's report,
+        // else the model's published window, else the default.
+        let window = llm.designer_config().map(|cfg| {
+            let user = self.session.with_untracked(|s| s.settings.common.context_window).filter(|w| *w >= 256);
+            let server = super::chat_mode::cached_server_window(&cfg).filter(|w| *w >= 256);
+            crate::llm::window::resolve_window(user, server, &cfg.model).tokens
+        });
+        Env {
+            now: now_ms(),
+            primary: llm.designer_config().is_some(),
+            secondary: llm.critic_config().is_some(),
+            window,
+        }
     }
 
     /// Feeds an event to the engine and runs the effects it returns.

@@ -53,7 +53,7 @@ impl Driver {
         let journal = Journal::begin(&session);
         Driver {
             session,
-            env: Env { now: 1_000, primary: llm, secondary: llm },
+            env: Env { now: 1_000, primary: llm, secondary: llm, window: None },
             script,
             calls: Vec::new(),
             batches: Vec::new(),

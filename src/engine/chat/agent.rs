@@ -958,6 +958,18 @@ impl Chat {
     /// The no-key assistant's answer to a request: a topic's options, or the topic picker.
     fn nokey_reply(&mut self, c: &mut C, request: &str, source: Source, env: &Env) {
         let lang = Lang::detect(request);
+        // A question about the attached files: read them back (head and tail past the limit).
+        let asked = nokey::asked_attachments(request, &self.attachments);
+        if !asked.is_empty() {
+            let text: Vec<String> =
+                asked.iter().take(3).map(|a| nokey::read_back(a, request, OUTPUT_LIMIT, lang)).collect();
+            let text = text.join("\n\n");
+            self.history.push(Turn::assistant(text.clone()));
+            c.say(Body::Text { text, source: Some(source) }, env.now);
+            self.state = LoopState::Idle;
+            self.meter_notice(c, env);
+            return;
+        }
         match nokey::recognise(request) {
             Some(topic) => self.nokey_offer(c, topic, request, source, lang, env),
             None => {

@@ -387,6 +387,110 @@ pub fn after_command(outcome: &super::tools::CommandOutcome, lang: Lang) -> Stri
     }
 }
 
+/// Words that ask about the attached files ("what do my files say?", "첨부한 파일 읽어 줘").
+const FILE_QUESTION_WORDS: &[&str] = &[
+    "attach",
+    "the file",
+    "my file",
+    "this file",
+    "these files",
+    "read it",
+    "read the",
+    "read my",
+    "what does",
+    "what do",
+    "summar",
+    "첨부",      // attached
+    "파일 내용", // the file's contents
+    "파일에",    // in the file
+    "파일을 읽", // read the file
+    "읽어",      // read (it)
+    "내용",      // contents
+    "요약",      // summary
+];
+
+/// The attachments a request asks about: those it names, else all of them when it asks about
+/// files at all; empty when it does not.
+pub fn asked_attachments<'a>(
+    request: &str,
+    attachments: &'a [super::tools::Attachment],
+) -> Vec<&'a super::tools::Attachment> {
+    let lower = request.to_lowercase();
+    let named: Vec<_> = attachments.iter().filter(|a| lower.contains(&a.name.to_lowercase())).collect();
+    if !named.is_empty() {
+        return named;
+    }
+    if FILE_QUESTION_WORDS.iter().any(|w| lower.contains(w)) {
+        attachments.iter().collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// Lines of an excerpt shown from the start of a file.
+const EXCERPT_LINES: usize = 6;
+/// Lines shown that mention a word of the question.
+const MATCHING_LINES: usize = 3;
+
+/// What the no-key assistant says after reading an attachment for a question: its size, how
+/// much of it was read (a file longer than `limit` characters is read as its head and tail,
+/// and the cut is said), its first lines, and the lines that mention the question's words.
+pub fn read_back(attachment: &super::tools::Attachment, request: &str, limit: usize, lang: Lang) -> String {
+    let chars = attachment.text.chars().count();
+    let lines = attachment.text.lines().count();
+    let read = super::tools::cut_output(&attachment.text, limit, lang);
+    let name = &attachment.name;
+    let mut out = match lang {
+        Lang::Ko => format!("**{name}** 파일을 읽었습니다({chars}자, {lines}줄)."),
+        Lang::En => format!("I read **{name}** ({chars} characters, {lines} lines)."),
+    };
+    if chars > limit {
+        out.push(' ');
+        out.push_str(&match lang {
+            Lang::Ko => format!(
+                "길어서 앞부분과 끝부분 합쳐 {limit}자만 읽었고, 가운데 {}자는 잘렸습니다.",
+                chars.saturating_sub(limit)
+            ),
+            Lang::En => format!(
+                "It is long, so only its beginning and end ({limit} characters in all) were read; {} characters in the middle were cut.",
+                chars.saturating_sub(limit)
+            ),
+        });
+    }
+    let excerpt: Vec<&str> = read.lines().filter(|l| !l.trim().is_empty()).take(EXCERPT_LINES).collect();
+    if !excerpt.is_empty() {
+        out.push_str(lang.pick("\n\n처음 부분:\n", "\n\nIt begins:\n"));
+        for line in excerpt {
+            out.push_str(&format!("> {}\n", crate::engine::lang::clip(line.trim(), 160)));
+        }
+    }
+    let words: Vec<String> = request
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3 && !FILE_QUESTION_WORDS.iter().any(|f| w.contains(f)))
+        .map(str::to_string)
+        .collect();
+    let matching: Vec<&str> = read
+        .lines()
+        .filter(|l| {
+            let lower = l.to_lowercase();
+            words.iter().any(|w| lower.contains(w.as_str()))
+        })
+        .take(MATCHING_LINES)
+        .collect();
+    if !matching.is_empty() {
+        out.push_str(lang.pick("\n질문과 관련된 줄:\n", "\nLines that mention your question:\n"));
+        for line in matching {
+            out.push_str(&format!("> {}\n", crate::engine::lang::clip(line.trim(), 160)));
+        }
+    }
+    out.push_str(lang.pick(
+        "\n키 없이는 내용을 이해해 답할 수 없어, 읽은 내용을 그대로 보여 드렸습니다. 설정에서 API 키를 넣으면 모델이 파일을 읽고 답합니다.",
+        "\nWithout a key I cannot reason about the contents, so this is what the file says. Add an API key in Settings and a model reads it and answers.",
+    ));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,5 +542,41 @@ mod tests {
         let delete = offer(Topic::Delete, "", Lang::En);
         assert!(crate::engine::danger::assess(&delete.choices[0].command.0).is_some(), "rm -rf is flagged");
         assert!(crate::engine::danger::assess(&delete.choices[1].command.0).is_none(), "listing is safe");
+    }
+
+    #[test]
+    fn questions_about_attached_files_are_recognised_and_other_requests_are_not() {
+        use crate::engine::chat::tools::Attachment;
+        let files = [
+            Attachment { name: "notes.txt".into(), text: "release on Friday".into() },
+            Attachment { name: "build.log".into(), text: "error: linker failed".into() },
+        ];
+        let cases: &[(&str, &[&str])] = &[
+            ("what do my files say?", &["notes.txt", "build.log"]),
+            ("what's in build.log?", &["build.log"]),
+            ("첨부한 파일 내용 알려 줘", &["notes.txt", "build.log"]),
+            ("notes.txt 읽어 줘", &["notes.txt"]),
+            ("please delete the old build files", &[]),
+            ("도커 설치해 줘", &[]),
+        ];
+        for (request, want) in cases {
+            let got: Vec<&str> = asked_attachments(request, &files).iter().map(|a| a.name.as_str()).collect();
+            assert_eq!(&got, want, "{request}");
+        }
+    }
+
+    #[test]
+    fn reading_back_a_file_shows_its_start_its_matching_lines_and_any_cut() {
+        use crate::engine::chat::tools::Attachment;
+        let small = Attachment { name: "notes.txt".into(), text: "first line\nthe release is on Friday\n".into() };
+        let text = read_back(&small, "when is the release?", 10_000, Lang::En);
+        assert!(text.contains("I read **notes.txt** (36 characters, 2 lines)"), "{text}");
+        assert!(text.contains("> the release is on Friday") && !text.contains("cut"), "{text}");
+        let big = Attachment { name: "big.log".into(), text: format!("HEAD-LINE\n{}\nTAIL-LINE", "x".repeat(30_000)) };
+        for lang in [Lang::En, Lang::Ko] {
+            let text = read_back(&big, "what does it say?", 10_000, lang);
+            assert!(text.contains("HEAD-LINE"), "{text}");
+            assert!(text.contains("20020") || text.contains("20,020"), "the cut is said: {text}");
+        }
     }
 }

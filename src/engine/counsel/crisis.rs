@@ -43,13 +43,17 @@ pub struct Crisis {
 
 /// Phrases that mention a crisis word without being one; removed before matching.
 const TOPIC_MENTIONS: &[&str] = &[
-    "자살예방",     // suicide prevention
-    "자살률",       // suicide rate
-    "자살사건",     // a suicide case (news)
-    "자살하는장면", // a scene where someone dies by suicide
-    "시간죽이",     // kill time
-    "유서깊",       // historic ("유서 깊은 절")
-    "살해당",       // was murdered (a story, not an intent)
+    "자살예방",       // suicide prevention
+    "자살률",         // suicide rate
+    "자살사건",       // a suicide case (news)
+    "자살하는장면",   // a scene where someone dies by suicide
+    "시간죽이",       // kill time
+    "유서깊",         // historic ("유서 깊은 절")
+    "살해당",         // was murdered (a story, not an intent)
+    "아침까지 안 깼", // slept through till morning
+    "아침까지 안 깨", // sleep through till morning
+    "중간에 안 깼",   // didn't wake in the night
+    "중간에 안 깨",   // not waking in the night
     "suicide prevention",
     "suicide squad",
     "suicide rate",
@@ -130,28 +134,47 @@ const KO_SUICIDE: &[&str] = &[
     "번개탄",                 // charcoal briquette (a method)
     "극단적인선택",           // "extreme choice" (news euphemism)
     "극단적선택",             // "extreme choice"
+    "죽음밖에",               // nothing but death
+    "죽는것말고는",           // nothing but dying
+    "죽는것밖에",             // nothing but dying
+    "숨이멈췄으면",           // wish my breathing stopped
+    "숨이멎었으면",           // wish my breathing stopped
+    "심장이멈췄으면",         // wish my heart stopped
+    "지워지고싶",             // want to be erased
+    "흔적없이사라지",         // vanish without a trace
+    "사라져도되",             // it's fine if I vanish
+    "없어져도되",             // it's fine if I'm gone
+    "저만없으면",             // if only I were gone
+    "나만없으면",             // if only I were gone
 ];
 
 /// Korean self-harm cues.
 const KO_SELF_HARM: &[&str] = &[
-    "자해",         // self-harm
-    "손목을긋",     // cut my wrist
-    "손목긋",       // cut my wrist
-    "손목을그",     // cut my wrist
-    "칼로긋",       // cut with a knife
-    "칼로그어",     // cut with a knife
-    "팔을그어",     // cut my arm
-    "팔을긋",       // cut my arm
-    "허벅지를그",   // cut my thigh
-    "몸에상처를내", // make wounds on my body
-    "나를해치",     // hurt myself
-    "나자신을해치", // hurt myself
-    "스스로를해치", // hurt myself
-    "내몸을해치",   // hurt my body
-    "나를때리고싶", // want to hit myself
-    "피가날때까지", // until it bleeds
-    "피날때까지",   // until it bleeds
-    "스스로상처",   // wound myself
+    "자해",           // self-harm
+    "손목을긋",       // cut my wrist
+    "손목긋",         // cut my wrist
+    "손목을그",       // cut my wrist
+    "칼로긋",         // cut with a knife
+    "칼로그어",       // cut with a knife
+    "팔을그어",       // cut my arm
+    "팔을긋",         // cut my arm
+    "허벅지를그",     // cut my thigh
+    "몸에상처를내",   // make wounds on my body
+    "나를해치",       // hurt myself
+    "나자신을해치",   // hurt myself
+    "스스로를해치",   // hurt myself
+    "내몸을해치",     // hurt my body
+    "나를때리고싶",   // want to hit myself
+    "피가날때까지",   // until it bleeds
+    "피날때까지",     // until it bleeds
+    "스스로상처",     // wound myself
+    "스스로를아프게", // make myself hurt
+    "나를아프게",     // make myself hurt
+    "저를아프게",     // make myself hurt
+    "내몸을아프게",   // make my body hurt
+    "제몸을아프게",   // make my body hurt
+    "피를봐야",       // (calm) only once I see blood
+    "피가나야",       // (calm) only once it bleeds
 ];
 
 /// Korean cues of harming others.
@@ -168,6 +191,10 @@ const KO_HARM_OTHERS: &[&str] = &[
     "때려죽이",     // beat to death
     "살해하고싶",   // want to murder
     "살해할",       // will murder
+    "해칠것같",     // feel I will hurt (someone)
+    "해칠거",       // will hurt (someone)
+    "해칠지도",     // might hurt (someone)
+    "해칠까봐",     // afraid I'll hurt (someone)
 ];
 
 /// Korean cue pairs that mean a crisis only close together (at most a few syllables apart,
@@ -219,6 +246,147 @@ const KO_SELF_HARM_PAIRS: &[(&str, &str)] = &[
 const KO_HARM_OTHERS_PAIRS: &[(&str, &str)] = &[
     ("복수", "칼"),   // revenge + knife
     ("복수", "죽이"), // revenge + kill
+];
+
+/// Korean families of indirect wording: a cue from the first list and one from the second
+/// within the given number of characters of each other, in either order, not denied. Each:
+/// kind, first cues, second cues, span.
+type Family = (CrisisKind, &'static [&'static str], &'static [&'static str], usize);
+const KO_FAMILIES: &[Family] = &[
+    // Ending: one's life + an ending or letting go ("이번 생은 여기까지", "제 삶을 내려놓고 싶어").
+    (
+        CrisisKind::Suicide,
+        &["삶", "인생", "목숨", "이번생", "살아있는게", "살아있는것", "사는게", "사는것", "살아야할", "살아갈"], // life, living
+        &[
+            "끝내고싶",     // want to end
+            "끝낼",         // will end
+            "내려놓고싶",   // want to let go
+            "놓아버리고싶", // want to let go
+            "놓고싶",       // want to let go
+            "여기까지",     // this far and no further
+            "끝인것같",     // seems to be the end
+            "끝났으면",     // wish it were over
+            "포기하고싶",   // want to give up
+            "지겨",         // sick of
+            "의미를못찾",   // find no meaning
+            "의미가없",     // has no meaning
+        ],
+        12,
+    ),
+    // Ending everything, oneself included ("모든 게 끝났으면, 저까지").
+    (
+        CrisisKind::Suicide,
+        &["끝났으면", "끝내고싶", "사라졌으면", "없어졌으면"], // wish it ended, want to end, wish gone
+        &["저까지", "나까지", "저도같이", "나도같이"],         // me too
+        8,
+    ),
+    // Exhaustion + ending ("더는 버틸 힘이 없어요, 다 끝내고 싶어요").
+    (
+        CrisisKind::Suicide,
+        &["버틸힘이없", "버틸수가없", "못버티", "견딜수가없", "더는못견디"], // can't hold on
+        &["끝내고싶", "끝났으면", "그만하고싶", "놓고싶", "사라지고"],       // end, stop, let go, vanish
+        16,
+    ),
+    // Not waking ("잠들면 그대로 끝났으면", "자다가 영영 안 깼으면").
+    (
+        CrisisKind::Suicide,
+        &["잠들면", "자다가", "잠든채", "자는동안", "잠든사이"], // once asleep, in my sleep
+        &["그대로끝", "끝났으면", "죽었으면", "영영", "숨이"],   // end there, die, forever, breath
+        10,
+    ),
+    // No tomorrow ("아침이 영영 안 왔으면", "내일 같은 건 없었으면").
+    (
+        CrisisKind::Suicide,
+        &["아침이", "내일이", "내일같은건", "내일은"], // morning, tomorrow
+        &["안왔으면", "오지않았으면", "없었으면", "영영"], // wish it didn't come, never
+        6,
+    ),
+    // Forever rest ("편히 쉬고 싶어요, 영원히", "영원히 눈을 감고 싶어").
+    (
+        CrisisKind::Suicide,
+        &["영원히", "영영"],                                                     // forever
+        &["쉬고싶", "쉬었으면", "눈을감", "잠들", "떠나고싶", "떠날", "떠나려"], // rest, close eyes, sleep, leave
+        8,
+    ),
+    // Erasure with no one minding ("나 하나 없어도 아무렇지 않을 거야").
+    (
+        CrisisKind::Suicide,
+        &["나하나", "저하나", "나같은건", "저같은건", "내가", "제가", "차라리"], // just me, me
+        &[
+            "없어도아무렇지않",
+            "사라져도아무렇지않",
+            "없어도아무",
+            "없어도세상",
+            "사라져도아무",
+            "없는게나",
+            "없는게낫",
+            "없어지는게",
+        ], // gone and nobody
+        10,
+    ),
+    // Burden ("가족들한테 짐밖에 안 돼요").
+    (
+        CrisisKind::Suicide,
+        &["짐밖에", "짐이되", "짐만되", "짐덩어리", "짐일뿐"], // only a burden
+        &["가족", "부모", "엄마", "아빠", "모두", "다들", "사람들", "나는", "저는", "내가", "제가", "차라리"],
+        12,
+    ),
+    // Goodbyes ("마지막으로 엄마 얼굴 보고 가려고요", "다음 생에는 …, 안녕").
+    (
+        CrisisKind::Suicide,
+        &["마지막으로", "마지막인사", "다음생", "이번생"], // one last time, last goodbye, next life
+        &["보고가려", "보고갈", "떠나려", "남겼", "남기고", "안녕", "잘있어", "작별"],
+        14,
+    ),
+    // Leaving for good ("다 정리하고 떠나려고 해요, 다시는 안 돌아올 곳으로").
+    (
+        CrisisKind::Suicide,
+        &["정리하고떠나", "떠날준비", "떠나려고", "떠나려해"], // settle everything and leave
+        &["다시는안돌아", "돌아오지않", "영원히", "삶이", "의미가없", "다음생"], // never return, life
+        20,
+    ),
+    // The afterlife as a wish ("하늘나라에 가고 싶어요").
+    (
+        CrisisKind::Suicide,
+        &["하늘나라", "저세상", "저승"],                 // heaven, the other world
+        &["가고싶", "갈래", "가려고", "갈까", "가면편"], // want to go
+        6,
+    ),
+    // A high place ("높은 데 올라가면 떨어지고 싶어져요", "지금 다리 위에 혼자 서 있어요").
+    (
+        CrisisKind::Suicide,
+        &["높은데", "높은곳", "옥상", "다리위", "난간", "창문", "선로", "철로"], // high place, roof, bridge
+        &["떨어지고싶", "떨어질까", "떨어지면", "뛰어들", "혼자서있", "서있어", "내려다보"], // fall, stand, look down
+        12,
+    ),
+    // Stockpiled pills ("수면제를 사 모았어요", "약을 한 통 다 삼키고 싶어").
+    (
+        CrisisKind::Suicide,
+        &["수면제", "진통제", "알약", "약을"], // pills
+        &["사모았", "모았", "모아", "한통", "한꺼번에", "다삼키", "다먹", "삼키고싶"], // gathered, all at once
+        12,
+    ),
+    // Self-harm: a body part + cutting, burning, wounding ("팔을 지지고 싶어요", "손목에 또 칼을 댔어요").
+    (
+        CrisisKind::SelfHarm,
+        &["팔", "손목", "허벅지", "피부", "몸에", "살을"], // arm, wrist, thigh, skin, body
+        &["지지고", "지졌", "지져", "긋고", "그었", "칼을댔", "칼을대", "상처를냈", "상처를내", "커터칼"],
+        8,
+    ),
+    // Self-harm: hitting oneself on purpose ("일부러 제 머리를 벽에 박아요").
+    (
+        CrisisKind::SelfHarm,
+        &["일부러", "스스로"],                                   // on purpose, myself
+        &["박아", "박았", "때려", "때렸", "찧", "꼬집", "할퀴"], // bang, hit, pinch, scratch
+        14,
+    ),
+    // Harming others: a person + doing away with them ("담임 선생님을 없애 버리고 싶어요").
+    (
+        CrisisKind::HarmOthers,
+        &["선생님", "사람", "그놈", "그자식", "걔", "그애", "애들", "상사", "남편", "아내", "친구", "놈들"],
+        &["없애버리고싶", "없애고싶", "없애버릴", "피를보게", "피를봐야"], // do away with, make bleed
+        14,
+    ),
 ];
 
 /// Korean stem rules: a stem followed within a few syllables by an ending of wish or
@@ -485,13 +653,14 @@ fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
         if KO_DEATH_IDIOMS.iter().any(|i| compact.contains(i)) {
             return None;
         }
-        let chars: Vec<char> = compact.chars().collect();
-        let text_at = |i: usize| chars[i..].iter().collect::<String>();
-        (0..chars.len()).find_map(|i| {
-            let rest = text_at(i);
+        // Byte offset of every character, and of the end: slices instead of copies.
+        let starts: Vec<usize> = compact.char_indices().map(|(b, _)| b).chain([compact.len()]).collect();
+        let count = starts.len() - 1;
+        (0..count).find_map(|i| {
+            let rest = &compact[starts[i]..];
             let death = KO_DEATH_WORDS.iter().find(|d| rest.starts_with(*d))?;
-            let end = (i + death.chars().count() + KO_COOCCURRENCE_SPAN).min(chars.len());
-            let window: String = chars[i..end].iter().collect();
+            let end = (i + death.chars().count() + KO_COOCCURRENCE_SPAN).min(count);
+            let window = &compact[starts[i]..starts[end]];
             if KO_NEGATED_TAILS.iter().any(|t| window.contains(t)) {
                 return None;
             }
@@ -504,14 +673,22 @@ fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
         }
         let words: Vec<&str> =
             spaced.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
-        let joined_from = |i: usize| words[i..].join(" ");
+        // The words joined once, with each word's byte offset: slices instead of copies.
+        let joined = words.join(" ");
+        let mut offsets = Vec::with_capacity(words.len());
+        let mut at = 0;
+        for w in &words {
+            offsets.push(at);
+            at += w.len() + 1;
+        }
+        let joined_from = |i: usize| &joined[offsets[i]..];
         let position = |phrases: &[&str]| -> Vec<(usize, String)> {
             (0..words.len())
                 .filter_map(|i| {
                     let rest = joined_from(i);
                     phrases
                         .iter()
-                        .find(|p| rest == **p || rest.starts_with(&format!("{p} ")))
+                        .find(|p| rest.strip_prefix(**p).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
                         .map(|p| (i, p.to_string()))
                 })
                 .collect()
@@ -538,6 +715,28 @@ const KO_NEGATED_TAILS: &[&str] = &[
     "생각은없", // no thought of
     "생각은안", // no thought of
     "건아니",   // it's not that
+];
+
+/// What may follow "nobody would notice if" for it to be about the speaker's absence.
+const EN_ABSENCES: &[&str] = &[
+    "i was gone",
+    "i were gone",
+    "i'm gone",
+    "i died",
+    "i was dead",
+    "i were dead",
+    "i disappeared",
+    "i vanished",
+    "i wasn't here",
+    "i weren't here",
+    "i wasn't around",
+    "i weren't around",
+    "i didn't exist",
+    "i killed myself",
+    "i stopped existing",
+    "i never woke up",
+    "i just disappeared",
+    "i just vanished",
 ];
 
 /// English words right before a cue that deny it: "I'm not suicidal", "I would never
@@ -594,7 +793,30 @@ fn en_suicide() -> &'static Regex {
             r"|\brather die than (keep|go on|live|feel)|\b(think|thinking|thought) about (dying|death|being dead)\b",
             r"|\bi (had )?never existed\b|\b(relieved|better off|happier|easier) if i (died|was dead|were dead)\b",
             r"|\b(jump|step|walk) in front of (a|the) (train|car|bus|truck)\b",
-            r"|\bthinking about jumping\b|\b(roof|bridge|building|balcony|ledge|cliff)\b.{0,60}\bjump"
+            r"|\bthinking about jumping\b|\b(roof|bridge|building|balcony|ledge|cliff)\b.{0,60}\bjump",
+            // Ending: "this is where my story ends", "I'm thinking of ending things".
+            r"|\bwhere (my story|my life|it all|everything) ends\b|\bmy story (is over|ends here)\b",
+            r"|\b(ready|want|wanna|going|planning|plan|decided|thinking( of| about)?|time) (to )?end(ing)? (things|my pain|my suffering)\b",
+            r"|\b(life|living) (isn'?t|is not|'s not|is no longer|isn'?t really) worth (it|living|the (pain|effort|fight))\b",
+            r"|\b(it|life|this) to be over\b|\bwant (it all|everything|this|the pain) to (stop|end|be over) (for good|forever|permanently)\b",
+            r"|\bthe pain to (stop|end) (for good|forever|permanently)\b|\b(today|tonight|this) (is|will be) my last (day|night)\b",
+            // Disappearing and not waking: "vanish for good", "sleep and not come back".
+            r"|\b(disappear|vanish)(ing)?( and (never|not) come back| for good| forever| permanently)\b",
+            r"|\b(fall asleep|go to sleep|sleep) and (just )?(stay there|not come back|never come back|stay asleep)\b",
+            r"|\bcheck(ing)? out (for good|permanently|of life)\b|\bmade my peace\b",
+            r"|\b(after|when|once) i'?m (gone|dead|not here|no longer here)\b",
+            r"|\b(don'?t|can'?t|cannot) see myself (being )?(around|alive|here) (next|in|much|by|for)\b",
+            r"|\b(tired of|can'?t keep|done) (fighting|trying|struggling) to (stay alive|live|keep going|go on)\b",
+            r"|\bkeep wishing i (was|were) (dead|gone|never born)\b",
+            // Burden: "I'm nothing but a weight on my family", "simpler without me".
+            r"|\b(nothing but|only|just) a (burden|weight|drain|problem) (on|to|for) (my|everyone|everybody|them|people|the people)\b",
+            r"|\b(simpler|easier|lighter|happier|calmer) without me\b|\bwon'?t be a (problem|burden) (for|to) (anyone|anybody|everyone|you|them)\b",
+            r"|\bfavou?r by (disappearing|dying|being gone|not being here)\b",
+            // Goodbyes and preparations, means: "letters for everyone I love", "how high the bridge is".
+            r"|\b(letters|notes) (for|to) (everyone|everybody|all the people|the people) i love\b",
+            r"|\bhow (high|tall|far down) (the|that|this) (bridge|building|roof|cliff|balcony)\b",
+            r"|\bmy (own )?(grave|burial)\b|\bcount(ing)? (them|my pills|the pills)\b.{0,10}$|\b(pills|tablets)\b.{0,40}\bcount(ing)? them\b",
+            r"|\b(step|stepping|walk|walking) in front( of)?\b.{0,20}$|\btrain tracks\b.{0,40}\b(step|stepping|jump|lie|lying)"
         ))
         .expect("suicide pattern compiles")
     })
@@ -612,7 +834,11 @@ fn en_self_harm() -> &'static Regex {
             r"|\b(want|wanna|going|urge|need|tempted) (to )?(hurt|harm|cut|burn|damage) my (own )?(body|arms?|legs?|wrists?|skin)\b",
             r"|\b(cut|cutting|slash|slashed|slashing|burn|burning|burned|burnt|scratch|scratching) (into )?my (arms?|wrists?|legs?|thighs?|skin)\b",
             r"|\b(keep|kept) (hurting|harming|cutting|burning) myself\b",
-            r"|\bpunish myself\b|\burge to (cut|hurt|harm|burn)\b|\buntil .{0,20}bleed"
+            r"|\bpunish myself\b|\burge to (cut|hurt|harm|burn)\b|\buntil .{0,20}bleed",
+            r"|\b(press|pressed|pressing|put|held|hold|took) (a |the |my )?(blade|razor|knife|lighter|cigarette)\b.{0,12}\b(to|against|on|into) my (arm|wrist|skin|leg|thigh)s?\b",
+            r"|\b(hurting|cutting|burning|harming) (my body|myself)\b.{0,30}\b(only thing|calms|helps me|relief|feel something)",
+            r"|\bcut myself\b.{0,30}\bto feel\b",
+            r"|\b(bang|banged|banging|hit|hitting|slam|slammed|slamming) my head (against|on|into)\b.{0,40}\b(on purpose|until|to feel|to punish)"
         ))
         .expect("self-harm pattern compiles")
     })
@@ -630,7 +856,11 @@ fn en_harm_others() -> &'static Regex {
             r"|\b(imagin\w*|fantasi\w*|thinking about|think about|dream\w* about) (killing|murdering|stabbing|shooting|hurting) ",
             r"(him|her|them|someone|somebody|people|everyone|my \w+)\b",
             r"|\bshoot up (my|the|a) (school|office|work|class)\b|\buntil (he|she|they) stops? breathing\b",
-            r"|\bmake (him|her|them) pay\b.{0,40}\b(gun|knife|weapon)\b|\bbought a (gun|weapon)\b.{0,40}\b(him|her|them)\b"
+            r"|\bmake (him|her|them) pay\b.{0,40}\b(gun|knife|weapon)\b|\bbought a (gun|weapon)\b.{0,40}\b(him|her|them)\b",
+            r"|\b(want|wanna|going|gonna) (to )?(kill|murder|stab|shoot|strangle) the (guy|man|woman|girl|boy|kid|person|people) (who|that)\b",
+            r"|\b(thought|thinking|think|dream\w*) about (killing|murdering|stabbing|shooting|poisoning|strangling) (him|her|them|my \w+)\b",
+            r"|\bput (him|her|them|someone|my \w+) in (the )?(hospital|a coma|the ground|the grave)\b",
+            r"|\b(want|wanna|going|gonna|love) to (see|watch|make) (him|her|them|my \w+|that \w+) (bleed|suffer)\b"
         ))
         .expect("harm-others pattern compiles")
     })
@@ -650,14 +880,30 @@ pub fn detect(text: &str) -> Option<Crisis> {
     let spaced: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
 
     let chars: Vec<char> = compact.chars().collect();
-    let char_at = |byte: usize| compact[..byte].chars().count();
-    let near = |a: &str, b: &str| {
+    // Character index of every byte offset that starts a character (and of the end).
+    let mut char_of_byte = vec![0usize; compact.len() + 1];
+    for (n, (b, _)) in compact.char_indices().enumerate() {
+        char_of_byte[b] = n;
+    }
+    char_of_byte[compact.len()] = chars.len();
+    let char_at = |byte: usize| char_of_byte[byte];
+    // Whether `a` and `b` occur at most `gap` characters apart, in either order, with no
+    // denial right after the later one.
+    let near_within = |a: &str, b: &str, gap: usize| {
         compact.match_indices(a).any(|(ia, _)| {
             compact.match_indices(b).any(|(ib, _)| {
                 let (sa, ea) = (char_at(ia), char_at(ia) + a.chars().count());
                 let (sb, eb) = (char_at(ib), char_at(ib) + b.chars().count());
-                (sb >= ea && sb - ea <= PAIR_GAP) || (sa >= eb && sa - eb <= PAIR_GAP)
+                let close = (sb >= ea && sb - ea <= gap) || (sa >= eb && sa - eb <= gap);
+                let tail: String = chars[ea.max(eb).min(chars.len())..].iter().take(8).collect();
+                close && !KO_NEGATED_TAILS.iter().any(|t| tail.contains(t))
             })
+        })
+    };
+    let near = |a: &str, b: &str| near_within(a, b, PAIR_GAP);
+    let family = |kind: CrisisKind| -> Option<String> {
+        KO_FAMILIES.iter().filter(|f| f.0 == kind).find_map(|(_, firsts, seconds, span)| {
+            firsts.iter().find_map(|a| seconds.iter().find(|b| near_within(a, b, *span)).map(|b| format!("{a}…{b}")))
         })
     };
     let stem_rule = |kind: CrisisKind| -> Option<String> {
@@ -677,7 +923,7 @@ pub fn detect(text: &str) -> Option<Crisis> {
     };
     let korean = |cues: &[&str], pairs: &[(&str, &str)], kind: CrisisKind| -> Option<String> {
         let paired = pairs.iter().find(|(a, b)| near(a, b)).map(|(a, b)| format!("{a}…{b}"));
-        paired.or_else(|| stem_rule(kind)).or_else(|| {
+        paired.or_else(|| stem_rule(kind)).or_else(|| family(kind)).or_else(|| {
             cues.iter().find_map(|cue| {
                 compact.match_indices(cue).find_map(|(at, _)| {
                     let tail: String = compact[at + cue.len()..].chars().take(8).collect();
@@ -696,7 +942,15 @@ pub fn detect(text: &str) -> Option<Crisis> {
                 || (m.as_str().ends_with("disappear")
                     && [" for a", " for the", " for some", " into", " on ", " to "].iter().any(|t| after.starts_with(t)))
                 // "ending it with my girlfriend" is a relationship.
-                || (m.as_str().ends_with(" it") && [" with", " between", " early", " here"].iter().any(|t| after.starts_with(t)));
+                || ((m.as_str().ends_with(" it") || m.as_str().ends_with(" things"))
+                    && [" with", " between", " early", " here"].iter().any(|t| after.starts_with(t)))
+                // "nobody would notice if I left the party early": an errand, not an absence.
+                || (m.as_str().contains(" would ")
+                    && after.starts_with(" if ")
+                    && !EN_ABSENCES.iter().any(|a| after[" if ".len()..].starts_with(a)))
+                // "when I'm gone on vacation", "tonight is my last night in Paris".
+                || ((m.as_str().ends_with(" gone") || m.as_str().ends_with(" last night") || m.as_str().ends_with(" last day"))
+                    && [" on ", " for ", " in ", " at ", " of ", " here", " before"].iter().any(|t| after.starts_with(t)));
             (!negated).then(|| m.as_str().to_string())
         })
     };
@@ -915,6 +1169,61 @@ mod tests {
         assert!(cases.len() >= 25);
         for text in cases {
             assert_eq!(detect(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn indirect_families_are_detected_and_their_look_alikes_are_not() {
+        // (family, crisis wording, look-alike that must stay quiet)
+        let cases: &[(&str, &str, CrisisKind, &str)] = &[
+            ("ko ending", "제 인생은 여기까지인가 봐요", Suicide, "오늘 회의는 여기까지 할게요"),
+            ("ko ending", "이 삶을 그만 내려놓고 싶어", Suicide, "욕심을 내려놓고 싶어"),
+            ("ko ending, me too", "다 끝났으면 좋겠어, 나까지", Suicide, "시험이 다 끝났으면 좋겠어"),
+            ("ko exhaustion", "더는 못 버티겠어, 그냥 끝내고 싶다", Suicide, "더는 못 버티겠어, 다이어트 그만할래"),
+            ("ko not waking", "자다가 그대로 끝났으면 좋겠어", Suicide, "자다가 깼는데 비가 오더라"),
+            ("ko no tomorrow", "내일이 영영 안 왔으면", Suicide, "내일이 기대돼"),
+            ("ko forever rest", "영원히 눈을 감고 쉬고 싶어", Suicide, "영원히 기억할게"),
+            ("ko erasure", "차라리 제가 없는 게 나아요", Suicide, "걱정할 필요 없어요"),
+            ("ko burden", "저는 부모님께 짐밖에 안 돼요", Suicide, "짐을 부모님 댁에 맡겼어요"),
+            ("ko goodbye", "마지막으로 친구들 얼굴 보고 가려고", Suicide, "마지막으로 질문 하나 할게요"),
+            ("ko leaving", "떠날 준비를 했어요, 다시는 안 돌아와요", Suicide, "여행 떠날 준비를 했어요"),
+            ("ko afterlife", "저세상에 가고 싶다", Suicide, "저세상 텐션이네"),
+            ("ko high place", "옥상에 올라가면 떨어지고 싶어", Suicide, "옥상에서 별을 봤어"),
+            ("ko pills", "진통제를 한꺼번에 먹을까 해요", Suicide, "진통제를 먹고 푹 잤어요"),
+            ("ko self-harm body", "허벅지를 또 그었어요", SelfHarm, "허벅지 근육이 뭉쳤어요"),
+            ("ko self-harm on purpose", "일부러 벽에 주먹을 때려 박았어", SelfHarm, "모르고 문에 머리를 박았어"),
+            ("ko harm others", "그 자식을 없애 버리고 싶어", HarmOthers, "이 얼룩을 없애 버리고 싶어"),
+            ("ko harm others", "그 사람을 해칠 것 같아 무서워요", HarmOthers, "햇볕이 피부를 해칠까 걱정돼"),
+            ("en ending", "I'm thinking of ending things for good", Suicide, "I'm ending things with my boyfriend"),
+            ("en ending", "life isn't worth living anymore", Suicide, "this movie isn't worth it"),
+            ("en last night", "tonight will be my last night", Suicide, "tonight is my last night in Seoul"),
+            ("en disappear", "I want to vanish forever", Suicide, "I want to vanish into a good novel"),
+            ("en not waking", "I want to go to sleep and never come back", Suicide, "I want to go to sleep early"),
+            ("en gone", "take care of my dog when I'm gone", Suicide, "water the plants when I'm gone on vacation"),
+            ("en burden", "I'm just a burden on my family", Suicide, "the rent is a burden on my budget"),
+            ("en burden", "everything would be easier without me", Suicide, "the trip would be easier without luggage"),
+            ("en goodbye", "I left notes for everyone I love", Suicide, "I left notes for the new team"),
+            ("en means", "I checked how high the roof is", Suicide, "I checked how high the mountain is"),
+            (
+                "en nobody notices",
+                "no one would notice if I disappeared",
+                Suicide,
+                "no one would notice if I left early",
+            ),
+            ("en self-harm", "I held a lighter to my wrist", SelfHarm, "I held a lighter to the candle"),
+            (
+                "en self-harm",
+                "I slammed my head into the wall until it hurt",
+                SelfHarm,
+                "I slammed the door on my way out",
+            ),
+            ("en harm others", "I want to see them bleed", HarmOthers, "I want to see them win"),
+            ("en harm others", "I'll put him in the hospital", HarmOthers, "I'll drive him to the hospital"),
+        ];
+        for (family, crisis, kind, look_alike) in cases {
+            let got = detect(crisis).unwrap_or_else(|| panic!("{family}: missed {crisis}"));
+            assert_eq!(got.kind, *kind, "{family}: {crisis}");
+            assert_eq!(detect(look_alike), None, "{family}: {look_alike}");
         }
     }
 

@@ -15,6 +15,14 @@ pub const BUNDLED_DATASET: &str = include_str!("../../data/crisis_utterances.tsv
 /// The development set the patterns were widened on (its score is not a fair estimate).
 pub const DEV_DATASET: &str = include_str!("../../data/crisis_dev.tsv");
 
+/// The second held-out set (`tests/data/crisis_heldout_2.tsv`), written before the indirect
+/// families (ending, disappearing, not waking, burden, goodbyes, means) were added.
+pub const HELDOUT_2_DATASET: &str = include_str!("../../data/crisis_heldout_2.tsv");
+
+/// A third set written after those families were added, measured once and never tuned on
+/// (`tests/data/crisis_fresh_3.tsv`).
+pub const FRESH_3_DATASET: &str = include_str!("../../data/crisis_fresh_3.tsv");
+
 /// Counts for one language.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LangScore {
@@ -95,6 +103,16 @@ pub fn evaluate_bundled() -> CrisisReport {
     evaluate(BUNDLED_DATASET)
 }
 
+/// Scores the second held-out set.
+pub fn evaluate_heldout_2() -> CrisisReport {
+    evaluate(HELDOUT_2_DATASET)
+}
+
+/// Scores the third set.
+pub fn evaluate_fresh_3() -> CrisisReport {
+    evaluate(FRESH_3_DATASET)
+}
+
 /// Scores the development set.
 pub fn evaluate_dev() -> CrisisReport {
     evaluate(DEV_DATASET)
@@ -146,11 +164,16 @@ mod tests {
 
     #[test]
     fn bundled_datasets_are_well_formed_and_balanced() {
-        for report in [evaluate_bundled(), evaluate_dev()] {
+        for report in [evaluate_bundled(), evaluate_dev(), evaluate_heldout_2()] {
             assert!(report.malformed.is_empty(), "{:?}", report.malformed);
             for s in [&report.ko, &report.en] {
                 assert!(s.crises >= 20 && s.ordinary >= 15, "{s:?}");
             }
+        }
+        let fresh = evaluate_fresh_3();
+        assert!(fresh.malformed.is_empty(), "{:?}", fresh.malformed);
+        for s in [&fresh.ko, &fresh.en] {
+            assert!(s.crises >= 20 && s.ordinary >= 15, "{s:?}");
         }
     }
 

@@ -167,7 +167,7 @@ fn feed_session(text: &str) {
     let pick = text.len();
     let llm = pick % 2 == 1;
     let mut session = Session::new("fuzz", if pick % 4 < 2 { Lang::En } else { Lang::Ko }, Settings::default(), 1);
-    let mut env = Env { now: 1_000, primary: llm, secondary: llm };
+    let mut env = Env { now: 1_000, primary: llm, secondary: llm, window: None };
     let mut effects = session.step(Event::switch_mode(MODES[pick % 3]), &env);
     for _ in 0..2 {
         effects.extend(session.step(Event::UserMessage { text: text.to_string() }, &env));

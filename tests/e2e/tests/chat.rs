@@ -352,3 +352,45 @@ fn a_full_window_is_folded_by_the_model_and_the_user_is_told() {
     assert!(last.contains("(verbatim): FIRST-TURN: you must never touch the production database."), "{last}");
     page.screenshot("chat-07-folded").unwrap();
 }
+
+#[test]
+fn the_no_key_assistant_reads_an_attached_file_and_says_when_a_big_one_was_cut() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+
+    // The button: a small file on disk.
+    let dir = std::env::temp_dir().join("deliberate-chat-nokey-attach");
+    std::fs::create_dir_all(&dir).unwrap();
+    let notes = dir.join("release-notes.txt");
+    std::fs::write(&notes, "Release checklist\nFREEZE: the release is on Friday at noon.\nOwner: Mina\n").unwrap();
+    page.browser.find(".attach-input").unwrap().send_keys(notes.to_str().unwrap()).unwrap();
+    page.browser.wait_for_text(".chat-panel .attachments", "release-notes.txt", STEP).unwrap();
+    page.send("what does release-notes.txt say about the release?").unwrap();
+    let reply = page.browser.wait_for_text(".messages", "I read release-notes.txt", STEP).unwrap();
+    assert!(reply.contains("FREEZE: the release is on Friday at noon."), "the file's words are shown: {reply}");
+    assert!(reply.contains("Without a key"), "the reply says it is the no-key assistant: {reply}");
+
+    // Drag and drop: a file far over the 10,000-character read limit.
+    let big = format!("BIG-HEAD: first line\n{}\nBIG-TAIL: last line\n", "filler line of the log\n".repeat(1500));
+    page.browser
+        .execute(
+            "const dt = new DataTransfer();\
+             dt.items.add(new File([arguments[0]], 'server.log', {type: 'text/plain'}));\
+             const target = document.querySelector('.conversation');\
+             for (const type of ['dragenter', 'dragover', 'drop']) {\
+               target.dispatchEvent(new DragEvent(type, {dataTransfer: dt, bubbles: true, cancelable: true}));\
+             }\
+             return true;",
+            vec![Value::String(big.clone())],
+        )
+        .unwrap();
+    page.browser.wait_for_text(".chat-panel .attachments", "server.log", STEP).unwrap();
+    page.send("what is in server.log?").unwrap();
+    let reply = page.browser.wait_for_text(".messages", "I read server.log", STEP).unwrap();
+    let cut = big.chars().count() - 10_000;
+    assert!(reply.contains("BIG-HEAD: first line"), "{reply}");
+    assert!(reply.contains("were cut") && reply.contains(&cut.to_string()), "the cut is shown: {reply}");
+    page.screenshot("chat-08-no-key-attachment").unwrap();
+}

@@ -211,3 +211,57 @@ fn stop_halts_a_streaming_counselor_reply_retry_redoes_it_and_the_supervision_ru
     let chart = page.browser.wait_for_element(".score-chart[role=img]", Duration::from_secs(15)).unwrap();
     assert!(!chart.attr("data-scores").unwrap().unwrap_or_default().is_empty());
 }
+
+/// The `max_tokens` every model request asked for.
+fn answer_limits(mock: &MockLlm) -> Vec<(Option<String>, u64)> {
+    mock.requests().into_iter().map(|r| (r.role.clone(), r.body["max_tokens"].as_u64().unwrap_or(0))).collect()
+}
+
+#[test]
+fn a_discussion_and_a_counseling_session_with_long_inputs_fit_a_2048_window() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
+    // A llama.cpp server started with `-c 2048`: its `/props` says so.
+    mock.set_server_window(Some(2048));
+    let settings = json!({
+        "enabled": true,
+        "designer": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
+        "separate_critic": false,
+        "critic": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
+        "remember_keys": false,
+        "timeout_secs": 10
+    });
+    let page = AppPage::open_with_llm("en-US", &settings, &json!({})).expect("the page opens");
+    // The window is asked for in the background as the page opens.
+    std::thread::sleep(Duration::from_millis(1500));
+
+    let detail = "The team reads it every morning, so each item needs its source, a two-line summary and a tag. ";
+    page.send(&format!("Build a daily IT news digest as a Markdown document. {}", detail.repeat(5))).unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    for i in 0..3 {
+        page.send(&format!("round {i}: add more validation and keep it cheap. {}", detail.repeat(4))).unwrap();
+        page.wait_count(".designs-block", i + 2).unwrap();
+    }
+    page.send("option 2 looks good").unwrap();
+    page.wait_stage("PLAN").unwrap();
+    page.browser.wait_for_element(".plan-card [data-source=llm]", STEP).unwrap();
+
+    page.send("/mode counseling").unwrap();
+    page.browser.wait_for_element(".part-stepper", STEP).unwrap();
+    let long = "Work has been too much lately: my manager keeps adding tasks, I cannot say no, I work on weekends and I barely see my family. ";
+    for text in [long.repeat(3), long.repeat(4), long.repeat(5)] {
+        let reply = send_and_wait(&page, &text).unwrap();
+        assert!(reply.contains("(mock counselor)"), "{reply}");
+    }
+
+    let messages = text_of(&page, ".messages");
+    assert!(!messages.contains("context window"), "no overflow was reported: {messages}");
+    let limits = answer_limits(&mock);
+    for role in ["contract-analyst", "designer", "critic", "refiner", "planner", "counselor", "counsel-task-checker"] {
+        assert!(limits.iter().any(|(r, _)| r.as_deref() == Some(role)), "{role} never called: {limits:?}");
+    }
+    // The designer and planner ask for 3,000 tokens at most: at a 2,048 window every answer
+    // limit is what the window leaves after the prompt.
+    assert!(limits.iter().all(|(_, max)| *max > 0 && *max < 2048), "{limits:?}");
+    page.screenshot("counsel-05-window-2048").unwrap();
+}

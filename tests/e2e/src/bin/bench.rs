@@ -238,6 +238,10 @@ fn slots() {
     println!("{}", deliberate_e2e::counsel_turns::measure());
     println!("## Counseling crisis check on held-out utterances\n");
     println!("{}", deliberate_e2e::crisis_accuracy::evaluate_bundled());
+    println!("(second held-out set, indirect phrasings)\n");
+    println!("{}", deliberate_e2e::crisis_accuracy::evaluate_heldout_2());
+    println!("(third set, written after the widening, never tuned on)\n");
+    println!("{}", deliberate_e2e::crisis_accuracy::evaluate_fresh_3());
     println!("(development set, patterns were widened on it)\n");
     println!("{}", deliberate_e2e::crisis_accuracy::evaluate_dev());
 }
