@@ -74,6 +74,13 @@ pub fn load_journal() -> Result<Option<Journal>, DecodeError> {
     })
 }
 
+/// Removes the conversation saved here once the database holds it.
+pub fn forget_journal() {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(SESSION_KEY);
+    }
+}
+
 /// Saves the conversation so a reload resumes it.
 pub fn save_journal(journal: &Journal) -> Result<(), String> {
     let s = storage().ok_or_else(|| "this browser offers no local storage".to_string())?;

@@ -249,6 +249,9 @@ fn StorageAlert() -> impl IntoView {
             let text = move || match &problem {
                 shell::StorageProblem::SaveFailed => strings(shell.ui_lang.get()).save_failed.to_string(),
                 shell::StorageProblem::Unreadable(error) => error.message(shell.ui_lang.get()),
+                shell::StorageProblem::Unavailable => strings(shell.ui_lang.get()).storage_unavailable.to_string(),
+                shell::StorageProblem::Blocked => strings(shell.ui_lang.get()).storage_blocked.to_string(),
+                shell::StorageProblem::Stale => strings(shell.ui_lang.get()).storage_stale.to_string(),
             };
             view! {
                 <div class="alert alert-storage" role="alert">
