@@ -60,8 +60,9 @@ pub struct Saver {
     saved: StoredValue<u64>,
     /// The header last written for the current conversation.
     header: StoredValue<Option<Header>>,
-    /// A write is in flight / another save was asked for meanwhile.
-    writing: StoredValue<bool>,
+    /// A write is in flight.
+    pub writing: RwSignal<bool>,
+    /// Another save was asked for while a write was in flight.
     again: StoredValue<bool>,
     /// Where the database stands.
     pub state: RwSignal<StoreState>,
@@ -69,6 +70,9 @@ pub struct Saver {
     pub problem: RwSignal<Option<StorageProblem>>,
     /// Every saved conversation's header (the current one included once saved).
     pub sessions: RwSignal<Vec<Header>>,
+    /// True once the database was opened (or found unusable) and the conversation to
+    /// resume is shown.
+    pub ready: RwSignal<bool>,
 }
 
 impl Saver {
@@ -97,11 +101,12 @@ impl Saver {
             journal: StoredValue::new(journal),
             saved: StoredValue::new(0),
             header: StoredValue::new(None),
-            writing: StoredValue::new(false),
+            writing: RwSignal::new(false),
             again: StoredValue::new(false),
             state: RwSignal::new(StoreState::Opening),
             problem: RwSignal::new(problem),
             sessions: RwSignal::new(Vec::new()),
+            ready: RwSignal::new(false),
         }
     }
 
@@ -138,8 +143,13 @@ impl Saver {
         self.sessions.set(headers.clone());
         self.state.set(StoreState::Open);
         let empty = self.journal.with_value(|j| j.events.is_empty());
-        let recent = crate::store::sessions::most_recent(&headers).cloned();
-        match recent {
+        // The conversation chosen last (an id not saved yet is a new, empty one), else
+        // the most recent.
+        let chosen = match crate::store::local::load_current() {
+            Some(id) => headers.iter().find(|h| h.id == id).cloned(),
+            None => crate::store::sessions::most_recent(&headers).cloned(),
+        };
+        match chosen {
             Some(header) if empty => self.read(&header).await,
             _ => {
                 self.save();
@@ -183,6 +193,7 @@ impl Saver {
             .flatten();
         self.saved.set_value(header.as_ref().map_or(0, |h| h.events));
         self.header.set_value(header);
+        crate::store::local::save_current(&journal.start.id);
         self.journal.set_value(journal);
     }
 
@@ -199,7 +210,7 @@ impl Saver {
             return;
         }
         let Some(db) = db() else { return };
-        if self.writing.get_value() {
+        if self.writing.get_untracked() {
             self.again.set_value(true);
             return;
         }
@@ -216,11 +227,16 @@ impl Saver {
         }) else {
             return;
         };
-        self.writing.set_value(true);
+        self.writing.set(true);
+        // Set before the write commits: a reload right after it opens this conversation
+        // (the database orders its read after this write).
+        if saved == 0 {
+            crate::store::local::save_current(&header.id);
+        }
         let saver = *self;
         spawn_local(async move {
             let result = db.append(&header, &new, Some(saved)).await;
-            saver.writing.set_value(false);
+            saver.writing.set(false);
             let still_current = saver.current_id() == header.id;
             match result {
                 Ok(()) => {
@@ -311,6 +327,19 @@ impl Saver {
             Ok(()) => self.remember(header),
             Err(_) => self.problem.set(Some(StorageProblem::SaveFailed)),
         }
+    }
+
+    /// Every saved conversation's journal, oldest first (for "export all").
+    pub async fn all_journals(&self) -> Vec<Journal> {
+        let mut headers = self.sessions.get_untracked();
+        headers.sort_by_key(|h| h.created);
+        let mut out = Vec::new();
+        for header in &headers {
+            if let Some(journal) = self.read(header).await {
+                out.push(journal);
+            }
+        }
+        out
     }
 
     /// Writes a whole journal as a new saved conversation (an import).

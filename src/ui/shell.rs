@@ -82,6 +82,7 @@ impl Shell {
                     shell.take(journal, true);
                 }
             }
+            saver.ready.set(true);
         });
         shell
     }
@@ -200,13 +201,33 @@ impl Shell {
     /// current one stays in the list). A file that cannot be read changes nothing and
     /// says why, in the UI language.
     pub fn import(&self, text: &str) -> Result<(), String> {
-        let (_, mut journal) =
-            crate::store::export::import_json(text).map_err(|e| e.import_message(self.ui_lang.get_untracked()))?;
-        let taken = self.saver.sessions.with_untracked(|l| l.iter().any(|h| h.id == journal.start.id));
-        if taken || journal.start.id == self.saver.current_id() {
-            journal.start.id = new_session_id();
-        }
-        self.take(journal, false);
+        use crate::store::export::{import_any, Imported};
+        let imported = import_any(text).map_err(|e| e.import_message(self.ui_lang.get_untracked()))?;
+        let journals = match imported {
+            Imported::One(_, journal) => vec![journal],
+            Imported::All(journals) => journals,
+        };
+        // Every imported conversation is a new one: an id already here gets a new one.
+        let mut journals: Vec<Journal> = journals
+            .into_iter()
+            .map(|mut journal| {
+                let taken = self.saver.sessions.with_untracked(|l| l.iter().any(|h| h.id == journal.start.id));
+                if taken || journal.start.id == self.saver.current_id() {
+                    journal.start.id = new_session_id();
+                }
+                journal
+            })
+            .collect();
+        let Some(first) = (!journals.is_empty()).then(|| journals.remove(0)) else {
+            return Ok(());
+        };
+        let saver = self.saver;
+        leptos::task::spawn_local(async move {
+            for journal in journals {
+                saver.write_whole(&journal.replay(), &journal).await;
+            }
+        });
+        self.take(first, false);
         Ok(())
     }
 
