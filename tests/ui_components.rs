@@ -535,13 +535,19 @@ async fn a_refused_save_is_shown_and_the_conversation_goes_on() {
 async fn without_a_database_a_banner_says_so_and_the_conversation_goes_on() {
     mount_app("ko");
     // IndexedDB refused, as in some private modes: the getter throws.
-    js_sys::eval(
-        "Object.defineProperty(window, 'indexedDB', { configurable: true, get() { throw new Error('denied'); } })",
+    let restore: js_sys::Function = js_sys::eval(
+        "(() => { let owner = window; \
+           while (owner && !Object.getOwnPropertyDescriptor(owner, 'indexedDB')) owner = Object.getPrototypeOf(owner); \
+           const original = Object.getOwnPropertyDescriptor(owner, 'indexedDB'); \
+           Object.defineProperty(owner, 'indexedDB', { configurable: true, get() { throw new Error('denied'); } }); \
+           return () => Object.defineProperty(owner, 'indexedDB', original); })()",
     )
-    .unwrap();
+    .unwrap()
+    .unchecked_into();
     let root = remount();
     until_mounted(&root).await;
-    js_sys::eval("delete window.indexedDB").unwrap();
+    restore.call0(&wasm_bindgen::JsValue::NULL).unwrap();
+    assert!(window().indexed_db().unwrap().is_some(), "the database is back for the tests after this one");
     let alert = q(&root, ".alert-storage").expect("the banner says the database cannot be used");
     assert!(alert.text_content().unwrap().contains("IndexedDB"), "{:?}", alert.text_content());
     assert!(alert.text_content().unwrap().contains("내보내"), "in Korean: {:?}", alert.text_content());
