@@ -39,17 +39,24 @@ pub fn import_any(text: &str) -> Result<Imported, DecodeError> {
         let (session, journal) = import_json(text)?;
         return Ok(Imported::One(session, journal));
     }
-    // The bundle's own version first, then each journal through the single-file reader.
-    let values: serde_json::Value = serde_json::from_str(text).map_err(|_| DecodeError::NotJson)?;
-    match values.get("version").and_then(|v| v.as_u64()) {
-        Some(found) if found > VERSION => return Err(DecodeError::NewerVersion { found }),
-        Some(_) => {}
-        None => return Err(DecodeError::Malformed { detail: "no format version".into() }),
+    // The bundle's version and each conversation's, read first so a newer one is named.
+    #[derive(serde::Deserialize)]
+    struct Versions {
+        version: Option<u64>,
+        sessions: Vec<super::saved::VersionOnly>,
     }
-    let mut journals = Vec::new();
-    for value in values["sessions"].as_array().into_iter().flatten() {
-        journals.push(Journal::decode(&value.to_string())?);
+    let versions =
+        serde_json::from_str::<Versions>(text).map_err(|e| DecodeError::Malformed { detail: e.to_string() })?;
+    let newest = versions.sessions.iter().map(|s| s.version).chain([versions.version]);
+    for version in newest {
+        match version {
+            Some(found) if found > VERSION => return Err(DecodeError::NewerVersion { found }),
+            Some(_) => {}
+            None => return Err(DecodeError::Malformed { detail: "no format version".into() }),
+        }
     }
+    let journals =
+        serde_json::from_str::<Bundle>(text).map_err(|e| DecodeError::Malformed { detail: e.to_string() })?.sessions;
     Ok(Imported::All(journals))
 }
 

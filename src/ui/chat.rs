@@ -29,7 +29,6 @@ pub fn MessageList() -> impl IntoView {
         }
     });
     let empty = move || keys.with(|k| k.is_empty());
-    let conversation = Memo::new(move |_| shell.session.with(|s| s.id.clone()));
     view! {
         // A log (announced politely as messages arrive) that scrolls, so it takes focus too.
         <div
@@ -44,22 +43,14 @@ pub fn MessageList() -> impl IntoView {
             <Show when=empty>
                 <Welcome />
             </Show>
-            // Another conversation (switched to, imported) numbers its messages from 1 too:
-            // the list is rebuilt when the conversation changes, not diffed by id.
-            {move || {
-                conversation.track();
-                view! {
-                    <For
-                        each=move || keys.get()
-                        key=|k| *k
-                        children=move |(id, _)| {
-                            let message =
-                                shell.session.with_untracked(|s| s.messages.iter().find(|m| m.id == id).cloned());
-                            message.map(|m| view! { <MessageView message=m /> })
-                        }
-                    />
+            <For
+                each=move || keys.get()
+                key=|k| *k
+                children=move |(id, _)| {
+                    let message = shell.session.with_untracked(|s| s.messages.iter().find(|m| m.id == id).cloned());
+                    message.map(|m| view! { <MessageView message=m /> })
                 }
-            }}
+            />
         </div>
     }
 }

@@ -344,14 +344,20 @@ impl Saver {
 
     /// Writes a whole journal as a new saved conversation (an import).
     pub async fn write_whole(&self, session: &Session, journal: &Journal) -> bool {
-        let Some(db) = db() else { return false };
+        let Some(db) = db() else {
+            self.problem.set(Some(StorageProblem::Unavailable));
+            return false;
+        };
         let header = Header::of(session, journal, None, crate::ui::shell::now_ms());
         match db.append(&header, &journal.events, Some(0)).await {
             Ok(()) => {
                 self.remember(header);
                 true
             }
-            Err(_) => false,
+            Err(_) => {
+                self.problem.set(Some(StorageProblem::SaveFailed));
+                false
+            }
         }
     }
 }

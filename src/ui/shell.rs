@@ -79,7 +79,7 @@ impl Shell {
         leptos::task::spawn_local(async move {
             if let Some(journal) = saver.open(from_local).await {
                 if shell.saver.with_journal(|j| j.events.is_empty()) {
-                    shell.take(journal, true);
+                    shell.take(journal, true).await;
                 }
             }
             saver.ready.set(true);
@@ -89,12 +89,21 @@ impl Shell {
 
     /// Makes `journal` the current conversation (`saved`: it came from the database).
     /// Calls in flight are aborted; calls the journal was waiting for are offered again.
-    fn take(&self, journal: Journal, saved: bool) {
+    async fn take(self, journal: Journal, saved: bool) {
         self.calls.abort_all();
         self.calls.clear();
         let session = journal.replay();
         let interrupted = !session.pending.is_empty();
         self.saver.adopt(journal, saved);
+        // The message list keys rows by message id, and every conversation numbers its
+        // messages from 1: show an empty list for one task first, so no row of the old
+        // conversation is kept for the new one.
+        let blank = Session::new(session.id.clone(), session.lang, session.settings.clone(), session.created_at);
+        self.session.set(blank);
+        let next_task = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window().set_timeout_with_callback(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(next_task).await;
         self.session.set(session);
         if interrupted {
             self.dispatch(Event::Resume);
@@ -113,7 +122,7 @@ impl Shell {
             let header = shell.saver.sessions.with_untracked(|l| l.iter().find(|h| h.id == id).cloned());
             if let Some(header) = header {
                 if let Some(journal) = shell.saver.read(&header).await {
-                    shell.take(journal, true);
+                    shell.take(journal, true).await;
                 }
             }
         });
@@ -221,13 +230,13 @@ impl Shell {
         let Some(first) = (!journals.is_empty()).then(|| journals.remove(0)) else {
             return Ok(());
         };
-        let saver = self.saver;
+        let shell = *self;
         leptos::task::spawn_local(async move {
             for journal in journals {
-                saver.write_whole(&journal.replay(), &journal).await;
+                shell.saver.write_whole(&journal.replay(), &journal).await;
             }
+            shell.take(first, false).await;
         });
-        self.take(first, false);
         Ok(())
     }
 
