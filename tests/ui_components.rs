@@ -24,6 +24,8 @@ fn mount_app(lang: &str) -> Element {
     storage().remove_item("deliberate.session").unwrap();
     storage().remove_item("deliberate.session.unreadable").unwrap();
     storage().set_item("deliberate.lang", lang).unwrap();
+    // A conversation id the database does not hold: the app starts a new, empty one.
+    storage().set_item("deliberate.current", &format!("none-{}", js_sys::Math::random())).unwrap();
     remount()
 }
 
@@ -93,9 +95,11 @@ async fn until(what: &str, ready: impl Fn() -> bool) {
     }
 }
 
-/// Waits until the app in `root` shows its composer.
+/// Waits until the app in `root` shows its composer and has opened its database (and the
+/// conversation to resume).
 async fn until_mounted(root: &Element) {
     until("the composer", || q(root, "#composer-input").is_some()).await;
+    until("the store opened", || q(root, ".app[data-store='ready']").is_some()).await;
 }
 
 /// The stage the stepper marks as current.
@@ -468,10 +472,11 @@ async fn a_reload_resumes_the_saved_conversation() {
     send(&area, "too expensive, make it cheaper").await;
     let before = user_messages(&root);
     assert_eq!(before.len(), 2);
+    until("the last step saved", || q(&root, ".app[data-store='ready']").is_some()).await;
 
     let root = remount();
     until_mounted(&root).await;
-    assert_eq!(user_messages(&root), before, "the conversation is back");
+    until("the conversation back", || user_messages(&root) == before).await;
     assert_eq!(q(&root, ".step.current").unwrap().get_attribute("data-stage").as_deref(), Some("DEBATE"));
     assert!(text(&root, ".stepper .round").contains("1/5"), "the round counter is back");
     assert_eq!(q_all(&root, ".design-scores li").len(), 3, "the artifacts are back");
@@ -500,35 +505,55 @@ async fn an_unreadable_saved_conversation_is_kept_aside_and_a_new_one_starts() {
     until("the alert dismissed", || q(&root, ".alert-storage").is_none()).await;
 }
 
+/// Deletes the app's database from outside (as another tab or the browser's own
+/// "clear data" would); the app's connection gives way, so its next save fails.
+async fn delete_database() {
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        let request = window().indexed_db().unwrap().unwrap().delete_database("deliberate").unwrap();
+        request.set_onsuccess(Some(&resolve));
+        request.set_onerror(Some(&reject));
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
 #[wasm_bindgen_test]
 async fn a_refused_save_is_shown_and_the_conversation_goes_on() {
     let root = mount_app("en");
     until_mounted(&root).await;
-    // Fill this origin's storage to the brim.
-    let mut filler = Vec::new();
-    for size in [1 << 20, 1 << 16, 1 << 10, 64] {
-        let chunk = "x".repeat(size);
-        loop {
-            let name = format!("filler.{}", filler.len());
-            if storage().set_item(&name, &chunk).is_err() {
-                break;
-            }
-            filler.push(name);
-        }
-    }
+    delete_database().await;
     let area = textarea(&root);
     send(&area, "Classify support tickets into a table").await;
-    for name in &filler {
-        storage().remove_item(name).unwrap();
-    }
-    let alert = q(&root, ".alert-storage").expect("the refused save is shown");
+    until("the refused save shown", || q(&root, ".alert-storage").is_some()).await;
+    let alert = q(&root, ".alert-storage").unwrap();
     assert!(alert.text_content().unwrap().contains("Could not save"), "{:?}", alert.text_content());
     assert_eq!(q_all(&root, ".design-scores li").len(), 3, "the discussion went on in memory");
-
-    // Space again: the next save succeeds and the warning goes away.
     send(&area, "too expensive, make it cheaper").await;
-    assert!(q(&root, ".alert-storage").is_none());
-    assert!(storage().get_item("deliberate.session").unwrap().is_some_and(|t| t.contains("too expensive")));
+    assert_eq!(user_messages(&root).len(), 2, "nothing typed is dropped");
+}
+
+#[wasm_bindgen_test]
+async fn without_a_database_a_banner_says_so_and_the_conversation_goes_on() {
+    mount_app("ko");
+    // IndexedDB refused, as in some private modes: the getter throws.
+    let restore: js_sys::Function = js_sys::eval(
+        "(() => { let owner = window; \
+           while (owner && !Object.getOwnPropertyDescriptor(owner, 'indexedDB')) owner = Object.getPrototypeOf(owner); \
+           const original = Object.getOwnPropertyDescriptor(owner, 'indexedDB'); \
+           Object.defineProperty(owner, 'indexedDB', { configurable: true, get() { throw new Error('denied'); } }); \
+           return () => Object.defineProperty(owner, 'indexedDB', original); })()",
+    )
+    .unwrap()
+    .unchecked_into();
+    let root = remount();
+    until_mounted(&root).await;
+    restore.call0(&wasm_bindgen::JsValue::NULL).unwrap();
+    assert!(window().indexed_db().unwrap().is_some(), "the database is back for the tests after this one");
+    let alert = q(&root, ".alert-storage").expect("the banner says the database cannot be used");
+    assert!(alert.text_content().unwrap().contains("IndexedDB"), "{:?}", alert.text_content());
+    assert!(alert.text_content().unwrap().contains("내보내"), "in Korean: {:?}", alert.text_content());
+    let area = textarea(&root);
+    send(&area, "Classify support tickets into a table").await;
+    assert_eq!(user_messages(&root).len(), 1, "the conversation goes on in memory");
 }
 
 #[wasm_bindgen_test]

@@ -4,13 +4,60 @@
 
 use crate::engine::session::{AppArtifact, Artifact, Body, Role, Session};
 
-use super::saved::{DecodeError, Journal};
+use super::saved::{DecodeError, Journal, VERSION};
+use super::sessions::Bundle;
 use super::settings::LlmSettings;
 use crate::llm::error::redact_secrets;
 
 /// The conversation as a JSON file.
 pub fn export_json(journal: &Journal) -> Result<String, String> {
     journal.encode()
+}
+
+/// Every conversation as one JSON file ("export all").
+pub fn export_all_json(sessions: Vec<Journal>) -> Result<String, String> {
+    serde_json::to_string(&Bundle { version: VERSION, sessions }).map_err(|e| e.to_string())
+}
+
+/// What an imported file holds: one conversation, or every one ("export all").
+#[derive(Debug, PartialEq)]
+pub enum Imported {
+    One(Session, Journal),
+    All(Vec<Journal>),
+}
+
+/// A file of one conversation or of all of them: validated (each conversation as
+/// `import_json` does; a newer or broken one refuses the whole file, nothing changes).
+pub fn import_any(text: &str) -> Result<Imported, DecodeError> {
+    let text = text.trim_start_matches('\u{feff}');
+    #[derive(serde::Deserialize)]
+    struct Shape {
+        sessions: Option<Vec<serde::de::IgnoredAny>>,
+    }
+    let is_bundle = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.sessions.is_some());
+    if !is_bundle {
+        let (session, journal) = import_json(text)?;
+        return Ok(Imported::One(session, journal));
+    }
+    // The bundle's version and each conversation's, read first so a newer one is named.
+    #[derive(serde::Deserialize)]
+    struct Versions {
+        version: Option<u64>,
+        sessions: Vec<super::saved::VersionOnly>,
+    }
+    let versions =
+        serde_json::from_str::<Versions>(text).map_err(|e| DecodeError::Malformed { detail: e.to_string() })?;
+    let newest = versions.sessions.iter().map(|s| s.version).chain([versions.version]);
+    for version in newest {
+        match version {
+            Some(found) if found > VERSION => return Err(DecodeError::NewerVersion { found }),
+            Some(_) => {}
+            None => return Err(DecodeError::Malformed { detail: "no format version".into() }),
+        }
+    }
+    let journals =
+        serde_json::from_str::<Bundle>(text).map_err(|e| DecodeError::Malformed { detail: e.to_string() })?.sessions;
+    Ok(Imported::All(journals))
 }
 
 /// An export with every key from the settings masked: the last guard before a file leaves
@@ -149,6 +196,32 @@ mod tests {
         let (back, back_journal) = import_json(&text).expect("imports");
         assert_eq!(back, session);
         assert_eq!(back_journal, journal);
+    }
+
+    #[test]
+    fn export_all_then_import_gives_every_session_back() {
+        let (_, first) = played();
+        let mut second = first.clone();
+        second.start.id = "s2".into();
+        second.events.truncate(1);
+        let text = export_all_json(vec![first.clone(), second.clone()]).unwrap();
+        assert!(text.starts_with(r#"{"version":1,"sessions":["#));
+        assert_eq!(import_any(&text).unwrap(), Imported::All(vec![first.clone(), second.clone()]));
+        // One conversation's file still imports as one.
+        let one = export_json(&first).unwrap();
+        assert!(matches!(import_any(&one), Ok(Imported::One(_, j)) if j == first));
+        // A newer bundle, or a newer or broken conversation inside one, refuses the file.
+        let newer = text.replacen("\"version\":1", "\"version\":9", 1);
+        assert_eq!(import_any(&newer).unwrap_err(), DecodeError::NewerVersion { found: 9 });
+        let newer_inside = text.replacen("{\"version\":1,\"start\"", "{\"version\":5,\"start\"", 1);
+        assert_eq!(import_any(&newer_inside).unwrap_err(), DecodeError::NewerVersion { found: 5 });
+        assert!(matches!(
+            import_any(r#"{"version":1,"sessions":[{"version":1}]}"#),
+            Err(DecodeError::Malformed { .. })
+        ));
+        let cut: String = text.chars().take(text.chars().count() / 2).collect();
+        assert_eq!(import_any(&cut).unwrap_err(), DecodeError::NotJson);
+        assert_eq!(import_any(r#"{"version":1,"sessions":[]}"#).unwrap(), Imported::All(vec![]));
     }
 
     #[test]

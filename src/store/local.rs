@@ -74,6 +74,29 @@ pub fn load_journal() -> Result<Option<Journal>, DecodeError> {
     })
 }
 
+/// The conversation a reload opens: its id in the database (an id not there means a new,
+/// still empty conversation).
+pub const CURRENT_KEY: &str = "deliberate.current";
+
+/// The id of the conversation a reload opens, if one was chosen.
+pub fn load_current() -> Option<String> {
+    storage()?.get_item(CURRENT_KEY).ok().flatten()
+}
+
+/// Remembers which conversation a reload opens; a refusal means the most recent one opens.
+pub fn save_current(id: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(CURRENT_KEY, id);
+    }
+}
+
+/// Removes the conversation saved here once the database holds it.
+pub fn forget_journal() {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(SESSION_KEY);
+    }
+}
+
 /// Saves the conversation so a reload resumes it.
 pub fn save_journal(journal: &Journal) -> Result<(), String> {
     let s = storage().ok_or_else(|| "this browser offers no local storage".to_string())?;

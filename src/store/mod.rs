@@ -3,7 +3,10 @@
 
 pub mod export;
 pub mod saved;
+pub mod sessions;
 pub mod settings;
 
+#[cfg(target_arch = "wasm32")]
+pub mod idb;
 #[cfg(target_arch = "wasm32")]
 pub mod local;

@@ -93,8 +93,8 @@ impl Journal {
 
 /// The version alone, read first so a newer format is named, not misread.
 #[derive(Deserialize)]
-struct VersionOnly {
-    version: Option<u64>,
+pub(crate) struct VersionOnly {
+    pub(crate) version: Option<u64>,
 }
 
 /// Why saved text could not be read back.

@@ -38,8 +38,8 @@ pub fn ExportPanel() -> impl IntoView {
         };
         input.set_value("");
         let replace = shell.ui_lang.get_untracked().pick(
-            "가져오면 지금 대화를 바꿉니다. 먼저 지금 대화를 JSON으로 내보내 두세요. 계속할까요?",
-            "Importing replaces the current conversation; export it first if you want to keep it. Continue?",
+            "가져온 대화는 새 대화로 열리고, 지금 대화는 대화 목록에 남습니다. 계속할까요?",
+            "The imported conversation opens as a new one; the current one stays in the conversations list. Continue?",
         );
         if !window().confirm_with_message(replace).unwrap_or(false) {
             return;

@@ -15,6 +15,7 @@ pub mod modal;
 pub mod panic_banner;
 pub mod prefs;
 pub mod saving;
+pub mod sessions;
 pub mod settings;
 pub mod shell;
 pub mod stepper;
@@ -39,10 +40,16 @@ pub fn App() -> impl IntoView {
     let drawer_open = RwSignal::new(false);
     let counseling = Memo::new(move |_| shell.session.with(|s| s.mode_kind() == ModeKind::Counseling));
     let settings_open = RwSignal::new(false);
+    let sessions_open = RwSignal::new(false);
     view! {
-        <div class="app">
-            <TopBar drawer_open settings_open />
+        <div class="app" data-store=move || match (shell.saver.ready.get(), shell.saver.writing.get()) {
+            (false, _) => "opening",
+            (true, true) => "saving",
+            (true, false) => "ready",
+        }>
+            <TopBar drawer_open settings_open sessions_open />
             <settings::SettingsDialog open=settings_open />
+            <sessions::SessionsDialog open=sessions_open />
             <chat_mode::DangerConfirmDialog settings_open />
             <main class="layout">
                 <section
@@ -95,7 +102,7 @@ pub fn App() -> impl IntoView {
 
 /// Title, mode, LLM status, language, theme, restart, and the artifacts drawer toggle.
 #[component]
-fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl IntoView {
+fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>, sessions_open: RwSignal<bool>) -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
     // "gpt-4o-mini" (and the critic's model when it differs), or why heuristics run.
@@ -164,6 +171,9 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>) -> impl In
                 </button>
                 <button class="button restart" type="button" title=tr(shell.ui_lang, |s| s.restart_hint) on:click=restart>
                     {tr(shell.ui_lang, |s| s.restart)}
+                </button>
+                <button class="button sessions-button" type="button" on:click=move |_| sessions_open.set(true)>
+                    {tr(shell.ui_lang, |s| s.sessions_open)}
                 </button>
                 <button
                     class="button new-conversation"
@@ -249,6 +259,9 @@ fn StorageAlert() -> impl IntoView {
             let text = move || match &problem {
                 shell::StorageProblem::SaveFailed => strings(shell.ui_lang.get()).save_failed.to_string(),
                 shell::StorageProblem::Unreadable(error) => error.message(shell.ui_lang.get()),
+                shell::StorageProblem::Unavailable => strings(shell.ui_lang.get()).storage_unavailable.to_string(),
+                shell::StorageProblem::Blocked => strings(shell.ui_lang.get()).storage_blocked.to_string(),
+                shell::StorageProblem::Stale => strings(shell.ui_lang.get()).storage_stale.to_string(),
             };
             view! {
                 <div class="alert alert-storage" role="alert">

@@ -1,11 +1,18 @@
-//! Keeping the conversation: its journal of steps, written after every step through
-//! `store::local`, and what went wrong doing so (shown until dismissed).
+//! Keeping conversations: the current one's journal of steps, appended to the browser's
+//! database (`store::idb`) after every step (only the new events and the small header),
+//! the list of saved conversations, and what went wrong doing so (shown until dismissed).
+//! Without a usable database the conversation goes on in memory and the banner says so.
+
+use std::cell::RefCell;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 use crate::engine::session::{Env, Event, Session};
-use crate::store::local::{load_journal, save_journal};
-use crate::store::saved::{DecodeError, Journal};
+use crate::store::idb::{Db, StoreError};
+use crate::store::local::load_journal;
+use crate::store::saved::{DecodeError, Journal, Logged, VERSION};
+use crate::store::sessions::Header;
 
 /// Something wrong with keeping the conversation in the browser, shown until dismissed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,35 +22,152 @@ pub enum StorageProblem {
     SaveFailed,
     /// The saved conversation could not be read; it was kept aside and a new one started.
     Unreadable(DecodeError),
+    /// The browser's database cannot be used (some private modes): kept in memory only.
+    Unavailable,
+    /// Another tab keeps an older version of the database open.
+    Blocked,
+    /// Another tab changed this conversation: this tab stopped saving it.
+    Stale,
 }
 
-/// The journal of the current conversation and the trouble saving it.
+thread_local! {
+    /// The open database, once opened.
+    static DB: RefCell<Option<Db>> = const { RefCell::new(None) };
+}
+
+fn db() -> Option<Db> {
+    DB.with(|d| d.borrow().clone())
+}
+
+/// Where the database stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreState {
+    /// Being opened: steps wait in memory and are written once it is open.
+    Opening,
+    /// Open: every step is written.
+    Open,
+    /// Not usable, or this tab is stale: the conversation lives in memory only.
+    Memory,
+}
+
+/// The journal of the current conversation, the saved ones, and the trouble saving.
 #[derive(Clone, Copy)]
 pub struct Saver {
+    session: RwSignal<Session>,
     /// Every step of the conversation, saved so a reload replays it.
     journal: StoredValue<Journal>,
+    /// How many of the journal's events the database holds.
+    saved: StoredValue<u64>,
+    /// The header last written for the current conversation.
+    header: StoredValue<Option<Header>>,
+    /// A write is in flight.
+    pub writing: RwSignal<bool>,
+    /// Another save was asked for while a write was in flight.
+    again: StoredValue<bool>,
+    /// Where the database stands.
+    pub state: RwSignal<StoreState>,
     /// Trouble saving or restoring the conversation, if any.
     pub problem: RwSignal<Option<StorageProblem>>,
+    /// Every saved conversation's header (the current one included once saved).
+    pub sessions: RwSignal<Vec<Header>>,
+    /// True once the database was opened (or found unusable) and the conversation to
+    /// resume is shown.
+    pub ready: RwSignal<bool>,
 }
 
 impl Saver {
-    /// The conversation the last page saved, replayed; else `fresh()`. Saved text that
-    /// cannot be read is reported (and kept aside by the store).
-    pub fn restore(fresh: impl FnOnce() -> Session) -> (Session, Saver) {
-        let (session, journal, problem) = match load_journal() {
-            Ok(Some(journal)) => (journal.replay(), journal, None),
+    /// The conversation the last page left in localStorage (before the database), replayed;
+    /// else `fresh()`. Saved text that cannot be read is reported (and kept aside).
+    pub fn restore(fresh: impl FnOnce() -> Session) -> (Session, Journal, Option<StorageProblem>, bool) {
+        match load_journal() {
+            Ok(Some(journal)) => (journal.replay(), journal, None, true),
             Ok(None) => {
                 let session = fresh();
                 let journal = Journal::begin(&session);
-                (session, journal, None)
+                (session, journal, None, false)
             }
             Err(error) => {
                 let session = fresh();
                 let journal = Journal::begin(&session);
-                (session, journal, Some(StorageProblem::Unreadable(error)))
+                (session, journal, Some(StorageProblem::Unreadable(error)), false)
+            }
+        }
+    }
+
+    /// A saver for `session`, whose journal is `journal`.
+    pub fn new(session: RwSignal<Session>, journal: Journal, problem: Option<StorageProblem>) -> Saver {
+        Saver {
+            session,
+            journal: StoredValue::new(journal),
+            saved: StoredValue::new(0),
+            header: StoredValue::new(None),
+            writing: RwSignal::new(false),
+            again: StoredValue::new(false),
+            state: RwSignal::new(StoreState::Opening),
+            problem: RwSignal::new(problem),
+            sessions: RwSignal::new(Vec::new()),
+            ready: RwSignal::new(false),
+        }
+    }
+
+    /// Opens the database: moves a conversation from localStorage into it (once; the old
+    /// value is removed only after the write succeeded), reads the list, and returns the
+    /// conversation to open (the most recent) when the current one is still empty.
+    pub async fn open(&self, migrate: bool) -> Option<Journal> {
+        let db = match Db::open(None).await {
+            Ok(db) => db,
+            Err(error) => {
+                self.state.set(StoreState::Memory);
+                self.problem.set(Some(match error {
+                    StoreError::Blocked => StorageProblem::Blocked,
+                    _ => StorageProblem::Unavailable,
+                }));
+                return None;
             }
         };
-        (session, Saver { journal: StoredValue::new(journal), problem: RwSignal::new(problem) })
+        DB.with(|d| *d.borrow_mut() = Some(db.clone()));
+        if migrate {
+            let (journal, header) = self.session.with_untracked(|s| {
+                self.journal.with_value(|j| (j.clone(), Header::of(s, j, None, crate::ui::shell::now_ms())))
+            });
+            match db.append(&header, &journal.events, None).await {
+                Ok(()) => {
+                    self.saved.set_value(header.events);
+                    self.header.set_value(Some(header));
+                    crate::store::local::forget_journal();
+                }
+                Err(_) => self.problem.set(Some(StorageProblem::SaveFailed)),
+            }
+        }
+        let headers = db.headers().await.unwrap_or_default();
+        self.sessions.set(headers.clone());
+        self.state.set(StoreState::Open);
+        let empty = self.journal.with_value(|j| j.events.is_empty());
+        // The conversation chosen last (an id not saved yet is a new, empty one), else
+        // the most recent.
+        let chosen = match crate::store::local::load_current() {
+            Some(id) => headers.iter().find(|h| h.id == id).cloned(),
+            None => crate::store::sessions::most_recent(&headers).cloned(),
+        };
+        match chosen {
+            Some(header) if empty => self.read(&header).await,
+            _ => {
+                self.save();
+                None
+            }
+        }
+    }
+
+    /// A saved conversation's journal, read back.
+    pub async fn read(&self, header: &Header) -> Option<Journal> {
+        let events = db()?.events(&header.id).await;
+        match events {
+            Ok(events) => Some(Journal { version: VERSION, start: header.start.clone(), events }),
+            Err(_) => {
+                self.problem.set(Some(StorageProblem::Unavailable));
+                None
+            }
+        }
     }
 
     /// Records a step about to be applied.
@@ -56,25 +180,184 @@ impl Saver {
         self.journal.with_value(f)
     }
 
-    /// Takes over an imported journal.
-    pub fn adopt(&self, journal: Journal) {
+    /// The current conversation's id.
+    pub fn current_id(&self) -> String {
+        self.journal.with_value(|j| j.start.id.clone())
+    }
+
+    /// Takes over a journal: one read back from the database (`saved`: its events are
+    /// there already) or a new one (imported, or begun).
+    pub fn adopt(&self, journal: Journal, saved: bool) {
+        let header = saved
+            .then(|| self.sessions.with_untracked(|l| l.iter().find(|h| h.id == journal.start.id).cloned()))
+            .flatten();
+        self.saved.set_value(header.as_ref().map_or(0, |h| h.events));
+        self.header.set_value(header);
+        crate::store::local::save_current(&journal.start.id);
         self.journal.set_value(journal);
     }
 
     /// Starts a new journal for a new conversation.
     pub fn begin(&self, session: &Session) {
-        self.journal.set_value(Journal::begin(session));
+        self.adopt(Journal::begin(session), false);
     }
 
-    /// Writes the journal so a reload replays it; a refusal is shown, not swallowed, and
-    /// the conversation goes on in memory.
+    /// Writes what the journal added since the last save, and the header. A conversation
+    /// nobody wrote in yet is not written. A refusal is shown, not swallowed: the
+    /// conversation goes on in memory, and the next save tries again.
     pub fn save(&self) {
-        let failed = self.journal.with_value(save_journal).is_err();
-        let shown = self.problem.with_untracked(|p| p == &Some(StorageProblem::SaveFailed));
-        if failed && !shown {
-            self.problem.set(Some(StorageProblem::SaveFailed));
-        } else if !failed && shown {
-            self.problem.set(None);
+        if self.state.get_untracked() != StoreState::Open {
+            return;
+        }
+        let Some(db) = db() else { return };
+        if self.writing.get_untracked() {
+            self.again.set_value(true);
+            return;
+        }
+        let saved = self.saved.get_value();
+        let Some((header, new)) = self.session.with_untracked(|s| {
+            self.journal.with_value(|j| {
+                if j.events.is_empty() {
+                    return None;
+                }
+                let header = self.header.with_value(|h| Header::of(s, j, h.as_ref(), crate::ui::shell::now_ms()));
+                let new: Vec<Logged> = j.events.get(saved as usize..).unwrap_or_default().to_vec();
+                Some((header, new))
+            })
+        }) else {
+            return;
+        };
+        self.writing.set(true);
+        // Set before the write commits: a reload right after it opens this conversation
+        // (the database orders its read after this write).
+        if saved == 0 {
+            crate::store::local::save_current(&header.id);
+        }
+        let saver = *self;
+        spawn_local(async move {
+            let result = db.append(&header, &new, Some(saved)).await;
+            saver.writing.set(false);
+            let still_current = saver.current_id() == header.id;
+            match result {
+                Ok(()) => {
+                    if still_current {
+                        saver.saved.set_value(header.events);
+                        saver.header.set_value(Some(header.clone()));
+                    }
+                    saver.remember(header);
+                    if saver.problem.with_untracked(|p| p == &Some(StorageProblem::SaveFailed)) {
+                        saver.problem.set(None);
+                    }
+                }
+                Err(StoreError::Stale) => {
+                    saver.state.set(StoreState::Memory);
+                    saver.problem.set(Some(StorageProblem::Stale));
+                    return;
+                }
+                Err(_) => {
+                    if saver.problem.with_untracked(|p| p != &Some(StorageProblem::SaveFailed)) {
+                        saver.problem.set(Some(StorageProblem::SaveFailed));
+                    }
+                }
+            }
+            if saver.again.get_value() {
+                saver.again.set_value(false);
+                saver.save();
+            }
+        });
+    }
+
+    /// Puts a written header into the list (replacing its older self).
+    fn remember(&self, header: Header) {
+        self.sessions.update(|list| match list.iter_mut().find(|h| h.id == header.id) {
+            Some(old) => *old = header,
+            None => list.push(header),
+        });
+    }
+
+    /// Gives a saved conversation a name of the user's.
+    pub fn rename(&self, id: &str, title: &str) {
+        let title = title.trim();
+        let Some(mut header) = self.sessions.with_untracked(|l| l.iter().find(|h| h.id == id).cloned()) else {
+            return;
+        };
+        if title.is_empty() {
+            return;
+        }
+        header.title = title.to_string();
+        header.renamed = true;
+        if self.current_id() == id {
+            self.header.set_value(Some(header.clone()));
+        }
+        self.remember(header.clone());
+        let Some(db) = db() else { return };
+        let saver = *self;
+        spawn_local(async move {
+            if let Err(error) = db.append(&header, &[], Some(header.events)).await {
+                saver.problem.set(Some(if error == StoreError::Stale {
+                    StorageProblem::Stale
+                } else {
+                    StorageProblem::SaveFailed
+                }));
+            }
+        });
+    }
+
+    /// Deletes a saved conversation; what was deleted comes back for an undo.
+    pub async fn delete(&self, id: &str) -> Option<(Header, Vec<Logged>)> {
+        let header = self.sessions.with_untracked(|l| l.iter().find(|h| h.id == id).cloned())?;
+        let db = db()?;
+        let events = db.events(id).await.ok()?;
+        match db.delete(id).await {
+            Ok(()) => {
+                self.sessions.update(|l| l.retain(|h| h.id != id));
+                Some((header, events))
+            }
+            Err(_) => {
+                self.problem.set(Some(StorageProblem::SaveFailed));
+                None
+            }
+        }
+    }
+
+    /// Puts a deleted conversation back.
+    pub async fn undelete(&self, header: Header, events: Vec<Logged>) {
+        let Some(db) = db() else { return };
+        match db.append(&header, &events, None).await {
+            Ok(()) => self.remember(header),
+            Err(_) => self.problem.set(Some(StorageProblem::SaveFailed)),
+        }
+    }
+
+    /// Every saved conversation's journal, oldest first (for "export all").
+    pub async fn all_journals(&self) -> Vec<Journal> {
+        let mut headers = self.sessions.get_untracked();
+        headers.sort_by_key(|h| h.created);
+        let mut out = Vec::new();
+        for header in &headers {
+            if let Some(journal) = self.read(header).await {
+                out.push(journal);
+            }
+        }
+        out
+    }
+
+    /// Writes a whole journal as a new saved conversation (an import).
+    pub async fn write_whole(&self, session: &Session, journal: &Journal) -> bool {
+        let Some(db) = db() else {
+            self.problem.set(Some(StorageProblem::Unavailable));
+            return false;
+        };
+        let header = Header::of(session, journal, None, crate::ui::shell::now_ms());
+        match db.append(&header, &journal.events, Some(0)).await {
+            Ok(()) => {
+                self.remember(header);
+                true
+            }
+            Err(_) => {
+                self.problem.set(Some(StorageProblem::SaveFailed));
+                false
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::engine::session::{Effect, Env, Event, Session, Settings};
 use crate::llm::transport::CallOptions;
 use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
 use crate::store::local::{load_discussion_settings, load_llm_settings, save_discussion_settings, save_llm_settings};
+use crate::store::saved::Journal;
 use crate::store::settings::LlmSettings;
 
 use super::calls::CallRunner;
@@ -55,11 +56,13 @@ impl Shell {
     pub fn new() -> Self {
         let prefs = Preferences::load();
         let ui_lang = prefs.ui_lang.get_untracked();
-        let (session, saver) =
+        let (session, journal, problem, from_local) =
             Saver::restore(|| Session::new(new_session_id(), ui_lang, load_discussion_settings(), now_ms()));
         let interrupted = !session.pending.is_empty();
+        let session = RwSignal::new(session);
+        let saver = Saver::new(session, journal, problem);
         let shell = Shell {
-            session: RwSignal::new(session),
+            session,
             ui_lang: prefs.ui_lang,
             theme: prefs.theme,
             prefs,
@@ -71,7 +74,58 @@ impl Shell {
         if interrupted {
             shell.dispatch(Event::Resume);
         }
+        // The database opens in the background; the most recent conversation then opens,
+        // unless the user already began one.
+        leptos::task::spawn_local(async move {
+            if let Some(journal) = saver.open(from_local).await {
+                if shell.saver.with_journal(|j| j.events.is_empty()) {
+                    shell.take(journal, true).await;
+                }
+            }
+            saver.ready.set(true);
+        });
         shell
+    }
+
+    /// Makes `journal` the current conversation (`saved`: it came from the database).
+    /// Calls in flight are aborted; calls the journal was waiting for are offered again.
+    async fn take(self, journal: Journal, saved: bool) {
+        self.calls.abort_all();
+        self.calls.clear();
+        let session = journal.replay();
+        let interrupted = !session.pending.is_empty();
+        self.saver.adopt(journal, saved);
+        // The message list keys rows by message id, and every conversation numbers its
+        // messages from 1: show an empty list for one task first, so no row of the old
+        // conversation is kept for the new one.
+        let blank = Session::new(session.id.clone(), session.lang, session.settings.clone(), session.created_at);
+        self.session.set(blank);
+        let next_task = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window().set_timeout_with_callback(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(next_task).await;
+        self.session.set(session);
+        if interrupted {
+            self.dispatch(Event::Resume);
+        } else {
+            self.saver.save();
+        }
+    }
+
+    /// Opens a saved conversation from the sessions list.
+    pub fn switch_to(&self, id: String) {
+        if id == self.saver.current_id() {
+            return;
+        }
+        let shell = *self;
+        leptos::task::spawn_local(async move {
+            let header = shell.saver.sessions.with_untracked(|l| l.iter().find(|h| h.id == id).cloned());
+            if let Some(header) = header {
+                if let Some(journal) = shell.saver.read(&header).await {
+                    shell.take(journal, true).await;
+                }
+            }
+        });
     }
 
     /// What the engine needs to know about the world right now.
@@ -164,20 +218,37 @@ impl Shell {
         self.saver.save();
     }
 
-    /// Replaces the conversation with one from an exported JSON file. A file that cannot
-    /// be read changes nothing and says why, in the UI language.
+    /// Opens a conversation from an exported JSON file as a new saved conversation (the
+    /// current one stays in the list). A file that cannot be read changes nothing and
+    /// says why, in the UI language.
     pub fn import(&self, text: &str) -> Result<(), String> {
-        let (session, journal) =
-            crate::store::export::import_json(text).map_err(|e| e.import_message(self.ui_lang.get_untracked()))?;
-        self.calls.abort_all();
-        self.calls.clear();
-        let interrupted = !session.pending.is_empty();
-        self.saver.adopt(journal);
-        self.session.set(session);
-        self.saver.save();
-        if interrupted {
-            self.dispatch(Event::Resume);
-        }
+        use crate::store::export::{import_any, Imported};
+        let imported = import_any(text).map_err(|e| e.import_message(self.ui_lang.get_untracked()))?;
+        let journals = match imported {
+            Imported::One(_, journal) => vec![journal],
+            Imported::All(journals) => journals,
+        };
+        // Every imported conversation is a new one: an id already here gets a new one.
+        let mut journals: Vec<Journal> = journals
+            .into_iter()
+            .map(|mut journal| {
+                let taken = self.saver.sessions.with_untracked(|l| l.iter().any(|h| h.id == journal.start.id));
+                if taken || journal.start.id == self.saver.current_id() {
+                    journal.start.id = new_session_id();
+                }
+                journal
+            })
+            .collect();
+        let Some(first) = (!journals.is_empty()).then(|| journals.remove(0)) else {
+            return Ok(());
+        };
+        let shell = *self;
+        leptos::task::spawn_local(async move {
+            for journal in journals {
+                shell.saver.write_whole(&journal.replay(), &journal).await;
+            }
+            shell.take(first, false).await;
+        });
         Ok(())
     }
 

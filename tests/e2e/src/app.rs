@@ -106,12 +106,38 @@ impl AppPage {
         Ok(page)
     }
 
-    /// Forgets the saved conversation and reloads, so a new one starts (settings stay).
+    /// Starts a new, empty conversation by reloading (settings stay; the saved ones stay
+    /// in the sessions list): the conversation the reload opens is one not saved yet.
     pub fn start_over(&self) -> Result<(), Error> {
-        self.browser.execute("localStorage.removeItem('deliberate.session'); return true;", vec![])?;
+        self.browser.execute(
+            "localStorage.removeItem('deliberate.session'); \
+             localStorage.setItem('deliberate.current', 'none-' + Math.random()); return true;",
+            vec![],
+        )?;
         self.browser.refresh()?;
         self.browser.wait_for_element("#composer-input", STEP)?;
         Ok(())
+    }
+
+    /// Waits until the app opened its database and wrote every step (`data-store`).
+    pub fn wait_saved(&self) -> Result<(), Error> {
+        self.browser.wait_for_element(".app[data-store='ready']", STEP).map(|_| ())
+    }
+
+    /// Every record of an IndexedDB store of the app's database (`sessions`, `events`).
+    pub fn stored(&self, store: &str) -> Result<Vec<Value>, Error> {
+        let all = self.browser.execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             const open = indexedDB.open('deliberate'); \
+             open.onerror = () => done(null); \
+             open.onsuccess = () => { const db = open.result; \
+               if (!db.objectStoreNames.contains(arguments[0])) { db.close(); done([]); return; } \
+               const all = db.transaction(arguments[0]).objectStore(arguments[0]).getAll(); \
+               all.onsuccess = () => { db.close(); done(all.result); }; \
+               all.onerror = () => { db.close(); done(null); }; };",
+            vec![Value::String(store.to_string())],
+        )?;
+        Ok(all.as_array().cloned().unwrap_or_default())
     }
 
     /// Types a message into the composer and presses Enter.

@@ -133,6 +133,16 @@ fn every_stage_of_every_mode_passes_axe_in_both_languages_and_themes() {
     b.find("#designer-model").unwrap().send_keys("\u{E00C}").unwrap();
     b.wait_for(STEP, "the dialog closes", |b| Ok(b.try_find(".dialog.settings")?.is_none().then_some(()))).unwrap();
 
+    // The sessions list over the plan, then renaming in it (Escape closes it).
+    click(&page, ".sessions-button");
+    b.wait_for_element(".dialog.sessions .session-row", STEP).unwrap();
+    axe.check("sessions list");
+    click(&page, ".dialog.sessions .session-rename-button");
+    b.wait_for_element(".dialog.sessions .session-rename input", STEP).unwrap();
+    axe.check("sessions list, renaming");
+    b.find(".dialog.sessions .session-rename input").unwrap().send_keys("\u{E00C}").unwrap();
+    b.wait_for(STEP, "the list closes", |b| Ok(b.try_find(".dialog.sessions")?.is_none().then_some(()))).unwrap();
+
     // The chat: empty, a question card, a dangerous command to confirm, a reply.
     click(&page, ".new-conversation");
     b.wait_for(STEP, "an empty conversation", |b| Ok(b.try_find(".welcome")?.map(|_| ()))).unwrap();

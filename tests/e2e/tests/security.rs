@@ -405,9 +405,10 @@ fn a_key_echoed_by_the_server_reaches_no_message_console_export_or_url() {
     for export in &exports {
         assert!(!export.contains(ECHOED_KEY), "an export holds the key");
     }
-    let saved = page.browser.execute("return localStorage.getItem('deliberate.session') || '';", vec![]).unwrap();
-    assert!(saved.as_str().unwrap().contains("Incorrect API key"), "the failure is saved");
-    assert!(!saved.as_str().unwrap().contains(ECHOED_KEY), "the saved conversation holds the key");
+    page.wait_saved().unwrap();
+    let saved = serde_json::to_string(&page.stored("events").unwrap()).unwrap();
+    assert!(saved.contains("Incorrect API key"), "the failure is saved");
+    assert!(!saved.contains(ECHOED_KEY), "the saved conversation holds the key");
 
     let console = page.console_messages().unwrap();
     assert!(!console.iter().any(|m| m.contains(ECHOED_KEY)), "the console shows the key: {console:?}");

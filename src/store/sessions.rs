@@ -1,0 +1,232 @@
+//! The sessions list: each saved conversation's small header (what the list shows and
+//! what a step rewrites), its title heuristic, search, and order. Pure, tested natively;
+//! `store::idb` keeps the headers and the events in the browser's database.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::lang::clip;
+use crate::engine::session::{Body, Event, ModeKind, Role, Session};
+
+use super::saved::{Journal, Start};
+
+/// The database schema this build writes (`store::idb` upgrades older ones).
+pub const SCHEMA: u32 = 1;
+/// How long a title made from the first request may be, in characters.
+pub const TITLE_CHARS: usize = 40;
+/// How much of the user's words a header keeps for search, in characters.
+const SEARCH_CHARS: usize = 2_000;
+
+/// One saved conversation as the sessions list shows it. Rewritten by every step; the
+/// events themselves are appended, never rewritten.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub id: String,
+    /// The title shown: the user's own name for it, else made from the first request.
+    pub title: String,
+    /// True once the user renamed the conversation (the heuristic no longer applies).
+    #[serde(default)]
+    pub renamed: bool,
+    pub mode: ModeKind,
+    /// Milliseconds since the epoch.
+    pub created: u64,
+    /// Milliseconds since the epoch, of the last step.
+    pub last_used: u64,
+    /// Messages in the conversation.
+    pub messages: usize,
+    /// Events saved: the next event's sequence number.
+    pub events: u64,
+    /// The schema the header was written with.
+    pub schema: u32,
+    /// How the conversation began (what its events are replayed from).
+    pub start: Start,
+    /// The user's words, clipped, for searching by content.
+    #[serde(default)]
+    pub text: String,
+}
+
+impl Header {
+    /// The header of a session whose journal holds `journal.events` events; an earlier
+    /// name the user gave is kept.
+    pub fn of(session: &Session, journal: &Journal, previous: Option<&Header>, now: u64) -> Header {
+        let renamed = previous.is_some_and(|h| h.renamed);
+        let title = match previous {
+            Some(h) if h.renamed => h.title.clone(),
+            _ => title_of(journal),
+        };
+        Header {
+            id: journal.start.id.clone(),
+            title,
+            renamed,
+            mode: session.mode_kind(),
+            created: journal.start.created_at,
+            last_used: now,
+            messages: session.messages.iter().filter(|m| !matches!(m.body, Body::Streaming { .. })).count(),
+            events: journal.events.len() as u64,
+            schema: SCHEMA,
+            start: journal.start.clone(),
+            text: user_words(session),
+        }
+    }
+
+    /// True when `query` is in the title or in the user's words (case-insensitive); an
+    /// empty query matches everything.
+    pub fn matches(&self, query: &str) -> bool {
+        let query = query.trim().to_lowercase();
+        query.is_empty() || self.title.to_lowercase().contains(&query) || self.text.to_lowercase().contains(&query)
+    }
+}
+
+/// A title from the first request: its first non-empty line, trimmed to `TITLE_CHARS`.
+/// Empty when the user has not written yet.
+pub fn title_of(journal: &Journal) -> String {
+    journal
+        .events
+        .iter()
+        .find_map(|l| match &l.event {
+            Event::UserMessage { text } => text.lines().map(str::trim).find(|l| !l.is_empty()),
+            _ => None,
+        })
+        .map(|line| clip(line, TITLE_CHARS))
+        .unwrap_or_default()
+}
+
+fn user_words(session: &Session) -> String {
+    let mut out = String::new();
+    for m in session.messages.iter().filter(|m| m.role == Role::User) {
+        if let Body::Text { text, .. } = &m.body {
+            out.push_str(text);
+            out.push('\n');
+        }
+        if out.chars().count() >= SEARCH_CHARS {
+            return clip(&out, SEARCH_CHARS);
+        }
+    }
+    out
+}
+
+/// The headers matching `query`, grouped by mode (in the switch's order) and, in each
+/// group, the most recently used first.
+pub fn arrange(headers: &[Header], query: &str) -> Vec<(ModeKind, Vec<Header>)> {
+    ModeKind::ALL
+        .iter()
+        .filter_map(|&mode| {
+            let mut group: Vec<Header> =
+                headers.iter().filter(|h| h.mode == mode && h.matches(query)).cloned().collect();
+            group.sort_by(|a, b| b.last_used.cmp(&a.last_used).then_with(|| a.id.cmp(&b.id)));
+            (!group.is_empty()).then_some((mode, group))
+        })
+        .collect()
+}
+
+/// The conversation to open on load: the most recently used one.
+pub fn most_recent(headers: &[Header]) -> Option<&Header> {
+    headers.iter().max_by_key(|h| h.last_used)
+}
+
+/// Every conversation at once: the file "export all" writes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bundle {
+    /// The format version (that of the journals inside).
+    pub version: u64,
+    pub sessions: Vec<Journal>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::lang::Lang;
+    use crate::engine::session::{Env, Settings};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn played(id: &str, texts: &[&str]) -> (Session, Journal) {
+        let mut session = Session::new(id, Lang::Ko, Settings::default(), 1_000);
+        let mut journal = Journal::begin(&session);
+        for (i, text) in texts.iter().enumerate() {
+            let event = Event::UserMessage { text: (*text).into() };
+            let env = Env::offline(2_000 + i as u64);
+            journal.record(&event, &env);
+            session.step(event, &env);
+        }
+        (session, journal)
+    }
+
+    #[test]
+    fn titles_come_from_the_first_line_of_the_first_request() {
+        let long = "매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해 주는 파이프라인을 만들어줘 제발 부탁해요";
+        for (texts, title) in [
+            (vec![], ""),
+            (vec!["\n  첫 줄 요청  \n둘째 줄"], "첫 줄 요청"),
+            (vec!["Plan a trip", "second"], "Plan a trip"),
+            (vec![long], "매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해 주는 파이프라인을 …"),
+        ] {
+            let (_, journal) = played("s", &texts);
+            let got = title_of(&journal);
+            assert_eq!(got, title, "{texts:?}");
+            assert!(got.chars().count() <= TITLE_CHARS);
+        }
+    }
+
+    #[test]
+    fn a_header_counts_what_was_saved_and_keeps_a_rename() {
+        let (session, journal) = played("s1", &["IT 뉴스 요약 파이프라인을 만들어줘", "비용을 줄여 주세요"]);
+        let header = Header::of(&session, &journal, None, 9_000);
+        assert_eq!((header.id.as_str(), header.events, header.last_used), ("s1", 2, 9_000));
+        assert_eq!(header.title, "IT 뉴스 요약 파이프라인을 만들어줘");
+        assert!(header.messages >= 2);
+        let renamed = Header { title: "내 이름".into(), renamed: true, ..header.clone() };
+        let next = Header::of(&session, &journal, Some(&renamed), 9_500);
+        assert_eq!((next.title.as_str(), next.renamed), ("내 이름", true));
+        let not_renamed = Header::of(&session, &journal, Some(&header), 9_500);
+        assert_eq!(not_renamed.title, header.title);
+        let json = serde_json::to_string(&header).unwrap();
+        assert_eq!(serde_json::from_str::<Header>(&json).unwrap(), header);
+    }
+
+    #[test]
+    fn search_reads_titles_and_content_case_insensitively() {
+        let (session, journal) = played("s1", &["Plan a trip to Busan", "Budget is small, maybe KTX"]);
+        let header = Header::of(&session, &journal, None, 1);
+        for (query, hit) in
+            [("", true), ("busan", true), ("ktx", true), ("  TRIP ", true), ("seoul", false), ("budget is big", false)]
+        {
+            assert_eq!(header.matches(query), hit, "{query}");
+        }
+    }
+
+    #[test]
+    fn the_list_is_grouped_by_mode_and_sorted_by_last_use() {
+        let (session, journal) = played("a", &["one"]);
+        let base = Header::of(&session, &journal, None, 1);
+        let h = |id: &str, mode, last_used, title: &str| Header {
+            id: id.into(),
+            mode,
+            last_used,
+            title: title.into(),
+            ..base.clone()
+        };
+        let headers = vec![
+            h("a", ModeKind::Discussion, 10, "alpha"),
+            h("b", ModeKind::Chat, 30, "beta"),
+            h("c", ModeKind::Discussion, 20, "gamma"),
+            h("d", ModeKind::Counseling, 5, "delta"),
+        ];
+        let ids = |groups: Vec<(ModeKind, Vec<Header>)>| -> Vec<(ModeKind, Vec<String>)> {
+            groups.into_iter().map(|(m, g)| (m, g.into_iter().map(|h| h.id).collect())).collect()
+        };
+        assert_eq!(
+            ids(arrange(&headers, "")),
+            vec![
+                (ModeKind::Discussion, vec!["c".to_string(), "a".to_string()]),
+                (ModeKind::Chat, vec!["b".to_string()]),
+                (ModeKind::Counseling, vec!["d".to_string()]),
+            ]
+        );
+        assert_eq!(
+            ids(arrange(&headers, "ta")),
+            vec![(ModeKind::Chat, vec!["b".to_string()]), (ModeKind::Counseling, vec!["d".to_string()])]
+        );
+        assert_eq!(most_recent(&headers).map(|h| h.id.as_str()), Some("b"));
+        assert_eq!(most_recent(&[]), None);
+    }
+}

@@ -1,0 +1,234 @@
+//! Conversations kept in IndexedDB, against the release build: the localStorage journal
+//! of an older build moves in once, a reload mid-flow resumes, the sessions list (new,
+//! switch, rename, search, delete with undo), and a second tab's change is never
+//! silently overwritten.
+
+use std::sync::{Mutex, MutexGuard};
+
+use deliberate::engine::lang::Lang;
+use deliberate::engine::session::{Env, Event, Session, Settings};
+use deliberate::store::saved::Journal;
+use deliberate_e2e::app::{AppPage, STEP};
+use serde_json::{json, Value};
+
+/// One Chromium at a time: the machine has two cores.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+fn one_browser() -> MutexGuard<'static, ()> {
+    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn user_messages(page: &AppPage) -> Vec<String> {
+    let texts = page
+        .browser
+        .execute("return [...document.querySelectorAll('.message.user')].map(m => m.textContent.trim());", vec![])
+        .unwrap();
+    serde_json::from_value(texts).unwrap()
+}
+
+/// Waits until the page shows exactly `want` as the user's messages.
+fn wait_user_messages(page: &AppPage, want: &[String]) {
+    page.browser
+        .wait_for(STEP, &format!("user messages {want:?}"), |_| Ok((user_messages(page) == want).then_some(())))
+        .unwrap();
+}
+
+fn count_where(records: &[Value], field: &str, value: &str) -> usize {
+    records.iter().filter(|r| r[field] == value).count()
+}
+
+#[test]
+fn the_localstorage_conversation_moves_into_the_database_once() {
+    let _one = one_browser();
+    // An older build's saved conversation.
+    let mut session = Session::new("s-legacy", Lang::En, Settings::default(), 1_000);
+    let mut journal = Journal::begin(&session);
+    for (i, text) in ["Classify support tickets into a table", "too expensive, make it cheaper"].iter().enumerate() {
+        let event = Event::UserMessage { text: (*text).into() };
+        let env = Env::offline(2_000 + i as u64);
+        journal.record(&event, &env);
+        session.step(event, &env);
+    }
+    let page = AppPage::open("en-US").unwrap();
+    page.wait_saved().unwrap();
+    page.browser
+        .execute(
+            "localStorage.removeItem('deliberate.current'); localStorage.setItem('deliberate.session', arguments[0]); return true;",
+            vec![Value::String(journal.encode().unwrap())],
+        )
+        .unwrap();
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    let want: Vec<String> =
+        vec!["Classify support tickets into a table".into(), "too expensive, make it cheaper".into()];
+    wait_user_messages(&page, &want);
+    let headers = page.stored("sessions").unwrap();
+    assert_eq!(count_where(&headers, "id", "s-legacy"), 1, "{headers:?}");
+    let events = page.stored("events").unwrap();
+    assert_eq!(count_where(&events, "sid", "s-legacy"), 2, "both events are in the store");
+    let old = page.browser.execute("return localStorage.getItem('deliberate.session');", vec![]).unwrap();
+    assert_eq!(old, Value::Null, "the old value is gone once the store holds it");
+
+    // Again: the same conversation, from the store, still once.
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    wait_user_messages(&page, &want);
+    assert_eq!(page.stage().unwrap(), "DEBATE");
+    assert_eq!(count_where(&page.stored("sessions").unwrap(), "id", "s-legacy"), 1);
+    assert_eq!(count_where(&page.stored("events").unwrap(), "sid", "s-legacy"), 2);
+    page.assert_no_panic();
+}
+
+#[test]
+fn a_reload_mid_discussion_resumes_the_same_stage_and_messages() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").unwrap();
+    page.wait_saved().unwrap();
+    page.send("Classify support tickets into a table").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_count(".design-card", 3).unwrap();
+    page.send("too expensive, make it cheaper").unwrap();
+    page.browser.wait_for_text(".stepper .round", "1/", STEP).unwrap();
+    page.wait_saved().unwrap();
+    let before = user_messages(&page);
+    let round = page.browser.find(".stepper .round").unwrap().text().unwrap();
+    let designs = page.browser.find_all(".design-card").unwrap().len();
+
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    wait_user_messages(&page, &before);
+    assert_eq!(page.stage().unwrap(), "DEBATE");
+    assert_eq!(page.browser.find(".stepper .round").unwrap().text().unwrap(), round);
+    assert_eq!(page.wait_count(".design-card", designs).unwrap(), designs, "the designs are back");
+    // Only the new events were written: one record per step, no duplicates.
+    let events = page.stored("events").unwrap();
+    let sid = events[0]["sid"].as_str().unwrap().to_string();
+    let seqs: Vec<u64> =
+        events.iter().filter(|e| e["sid"] == sid.as_str()).map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, (0..seqs.len() as u64).collect::<Vec<_>>(), "events are numbered 0.. once each");
+    page.assert_no_panic();
+}
+
+fn open_list(page: &AppPage) {
+    page.browser.find(".sessions-button").unwrap().click().unwrap();
+    page.browser.wait_for_element(".dialog.sessions", STEP).unwrap();
+}
+
+/// Opens the listed conversation whose title starts with `title`.
+fn open_session(page: &AppPage, title: &str) {
+    let clicked = page
+        .browser
+        .execute(
+            "const t = [...document.querySelectorAll('.session-title')].find(t => t.textContent.trim().startsWith(arguments[0])); \
+             if (!t) return false; t.closest('button').click(); return true;",
+            vec![Value::String(title.to_string())],
+        )
+        .unwrap();
+    assert_eq!(clicked, Value::Bool(true), "no listed conversation titled {title:?}");
+}
+
+fn titles(page: &AppPage) -> Vec<String> {
+    let texts = page
+        .browser
+        .execute("return [...document.querySelectorAll('.session-title')].map(t => t.textContent.trim());", vec![])
+        .unwrap();
+    serde_json::from_value(texts).unwrap()
+}
+
+#[test]
+fn the_sessions_list_opens_renames_searches_and_deletes_with_undo() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").unwrap();
+    page.wait_saved().unwrap();
+    page.send("Classify support tickets into a table").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_saved().unwrap();
+    page.browser.find(".new-conversation").unwrap().click().unwrap();
+    page.send("Plan a weekend trip to Busan").unwrap();
+    page.send("with a small budget").unwrap();
+    page.wait_saved().unwrap();
+
+    open_list(&page);
+    // Most recent first; titles from the first line of the first request.
+    page.browser.wait_for(STEP, "two conversations listed", |_| Ok((titles(&page).len() == 2).then_some(()))).unwrap();
+    assert_eq!(titles(&page), vec!["Plan a weekend trip to Busan", "Classify support tickets into a table"]);
+    assert!(page.browser.find(".sessions-group h3").unwrap().text().unwrap().contains("Discussion"));
+
+    // Search by content (the second line is not in the title).
+    page.browser.find("#sessions-search").unwrap().send_keys("budget").unwrap();
+    page.browser.wait_for(STEP, "the search", |_| Ok((titles(&page).len() == 1).then_some(()))).unwrap();
+    assert_eq!(titles(&page), vec!["Plan a weekend trip to Busan"]);
+    page.browser.find("#sessions-search").unwrap().clear().unwrap();
+    page.browser.find("#sessions-search").unwrap().send_keys(" ").unwrap();
+    page.browser.wait_for(STEP, "the search cleared", |_| Ok((titles(&page).len() == 2).then_some(()))).unwrap();
+
+    // Switch to the older one.
+    open_session(&page, "Classify support tickets");
+    wait_user_messages(&page, &["Classify support tickets into a table".to_string()]);
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_saved().unwrap();
+
+    // Rename it; the name survives a reload.
+    open_list(&page);
+    page.browser.wait_for(STEP, "the list", |_| Ok((titles(&page).len() == 2).then_some(()))).unwrap();
+    assert_eq!(titles(&page)[0], "Classify support tickets into a table", "now the most recent");
+    page.browser.find(".session-row[aria-current='true'] .session-rename-button").unwrap().click().unwrap();
+    let input = page.browser.find(".session-rename input").unwrap();
+    input.clear().unwrap();
+    input.send_keys("Ticket triage\u{E007}").unwrap();
+    page.browser.wait_for_text(".session-title", "Ticket triage", STEP).unwrap();
+    page.browser.find(".sessions-close").unwrap().click().unwrap();
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    wait_user_messages(&page, &["Classify support tickets into a table".to_string()]);
+    open_list(&page);
+    page.browser.wait_for(STEP, "the list", |_| Ok((titles(&page).len() == 2).then_some(()))).unwrap();
+    assert_eq!(titles(&page), vec!["Ticket triage", "Plan a weekend trip to Busan"]);
+
+    // Delete the Busan one, then undo.
+    page.browser.find(".session-row:not([aria-current='true']) .session-delete").unwrap().click().unwrap();
+    page.browser.wait_for(STEP, "deleted", |_| Ok((titles(&page).len() == 1).then_some(()))).unwrap();
+    assert_eq!(count_where(&page.stored("sessions").unwrap(), "title", "Plan a weekend trip to Busan"), 0);
+    page.browser.find(".sessions-undo").unwrap().click().unwrap();
+    page.browser.wait_for(STEP, "restored", |_| Ok((titles(&page).len() == 2).then_some(()))).unwrap();
+    assert_eq!(count_where(&page.stored("sessions").unwrap(), "title", "Plan a weekend trip to Busan"), 1);
+    open_session(&page, "Plan a weekend trip");
+    wait_user_messages(&page, &["Plan a weekend trip to Busan".to_string(), "with a small budget".to_string()]);
+    page.assert_no_panic();
+}
+
+#[test]
+fn a_second_tab_changing_the_conversation_is_never_silently_overwritten() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").unwrap();
+    page.wait_saved().unwrap();
+    page.send("Classify support tickets into a table").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_saved().unwrap();
+    // A second tab opens the same conversation and takes a step in it.
+    let first = page.browser.command("GET", "/window", None).unwrap();
+    let second = page.browser.command("POST", "/window/new", Some(json!({"type": "tab"}))).unwrap();
+    page.browser.command("POST", "/window", Some(json!({"handle": second["handle"]}))).unwrap();
+    page.browser.goto(&page.server.url()).unwrap();
+    page.wait_saved().unwrap();
+    wait_user_messages(&page, &["Classify support tickets into a table".to_string()]);
+    page.send("too expensive, make it cheaper").unwrap();
+    page.browser.wait_for_text(".stepper .round", "1/", STEP).unwrap();
+    page.wait_saved().unwrap();
+    // Back in the first tab, which did not see that step.
+    page.browser.command("POST", "/window", Some(json!({"handle": first}))).unwrap();
+    page.browser
+        .wait_for(STEP, "the second tab saved its step", |_| {
+            let events = page.stored("events")?;
+            Ok((events.len() == 2).then_some(()))
+        })
+        .unwrap();
+    // This tab did not see that step: its next step is refused with a clear message.
+    page.send("the first one").unwrap();
+    let alert = page.browser.wait_for_text(".alert-storage", "another tab", STEP).unwrap();
+    assert!(alert.contains("reload"), "{alert}");
+    let events = page.stored("events").unwrap();
+    assert_eq!(events.len(), 2, "the other tab's step is kept: {events:?}");
+    assert_eq!(events[1]["logged"]["event"]["user_message"]["text"], "too expensive, make it cheaper");
+    page.assert_no_panic();
+}
