@@ -119,22 +119,24 @@ pub fn fit_prompt(prompt: &Prompt, window: u32, tag: &str) -> Result<Prompt, Ove
     let reserve = answer_reserve(prompt, window);
     let budget = window.saturating_sub(reserve);
     let mut fitted = prompt.clone();
-    let over = |p: &Prompt| estimate_prompt(p) > budget;
-    while over(&fitted) && fitted.turns.len() > 1 {
+    // One estimate per change: a prompt that fits is estimated once.
+    let mut used = estimate_prompt(&fitted);
+    while used > budget && fitted.turns.len() > 1 {
         fitted.turns.remove(0);
         // A conversation sent to a model starts with the user (tool results need their call).
         while fitted.turns.len() > 1 && fitted.turns[0].role != crate::engine::prompt::TurnRole::User {
             fitted.turns.remove(0);
         }
+        used = estimate_prompt(&fitted);
     }
-    while over(&fitted) {
+    while used > budget {
         let in_turn = fitted.turns.last_mut().is_some_and(|last| trim_once(&mut last.text, tag));
         let trimmed = in_turn || trim_once(&mut fitted.system, tag);
         if !trimmed {
-            return Err(Overflow { needed: estimate_prompt(&fitted), budget, window });
+            return Err(Overflow { needed: used, budget, window });
         }
+        used = estimate_prompt(&fitted);
     }
-    let used = estimate_prompt(&fitted);
     fitted.max_tokens = fitted.max_tokens.min(window.saturating_sub(used)).max(1);
     Ok(fitted)
 }

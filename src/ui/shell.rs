@@ -151,11 +151,28 @@ impl Shell {
         let env = self.env();
         self.saver.record(&event, &env);
         let mut effects = Vec::new();
+        // The batch of a call whose answer this is, while its siblings may still be running.
+        let batch = match &event {
+            Event::LlmResult { call, .. } => {
+                self.session.with_untracked(|s| s.pending.iter().find(|p| p.call == *call).map(|p| p.batch))
+            }
+            _ => None,
+        };
         // The calls the step starts are queued before the page re-renders and the journal is
         // written, so a step's next request leaves at once (a counseling turn is 3 calls deep).
         self.session.update_untracked(|s| effects = s.step(event, &env));
+        let starts_nothing = !effects.iter().any(|e| matches!(e, Effect::CallLlm(_) | Effect::Cancel { .. }));
+        // The first answer of a concurrent batch (the counseling checker ∥ detector) waits for
+        // its siblings before the page re-renders: rendering in between delayed the sibling's
+        // answer, and with it the next call, by 20–30 ms. The last answer of the batch renders.
+        let siblings_running = batch.is_some_and(|b| {
+            let sibling = |p: &crate::engine::core::Pending<_>| p.batch == b && p.kind == CallKind::Foreground;
+            self.session.with_untracked(|s| s.pending.iter().any(sibling))
+        });
         self.run(effects);
-        self.session.notify();
+        if !(starts_nothing && siblings_running) {
+            self.session.notify();
+        }
     }
 
     fn run(&self, effects: Vec<Effect>) {

@@ -328,6 +328,7 @@ const KO_FAMILIES: &[Family] = &[
     (
         CrisisKind::Suicide,
         &["짐밖에", "짐이되", "짐만되", "짐덩어리", "짐일뿐"], // only a burden
+        // family, parents, mom, dad, everyone, people, I, rather
         &["가족", "부모", "엄마", "아빠", "모두", "다들", "사람들", "나는", "저는", "내가", "제가", "차라리"],
         12,
     ),
@@ -335,6 +336,7 @@ const KO_FAMILIES: &[Family] = &[
     (
         CrisisKind::Suicide,
         &["마지막으로", "마지막인사", "다음생", "이번생"], // one last time, last goodbye, next life
+        // see (them) before going, leave, left (a note), goodbye, farewell
         &["보고가려", "보고갈", "떠나려", "남겼", "남기고", "안녕", "잘있어", "작별"],
         14,
     ),
@@ -370,6 +372,7 @@ const KO_FAMILIES: &[Family] = &[
     (
         CrisisKind::SelfHarm,
         &["팔", "손목", "허벅지", "피부", "몸에", "살을"], // arm, wrist, thigh, skin, body
+        // burn, cut, put a blade to, made a wound, box cutter
         &["지지고", "지졌", "지져", "긋고", "그었", "칼을댔", "칼을대", "상처를냈", "상처를내", "커터칼"],
         8,
     ),
@@ -383,6 +386,7 @@ const KO_FAMILIES: &[Family] = &[
     // Harming others: a person + doing away with them ("담임 선생님을 없애 버리고 싶어요").
     (
         CrisisKind::HarmOthers,
+        // teacher, person, that guy, that kid, kids, boss, husband, wife, friend, those guys
         &["선생님", "사람", "그놈", "그자식", "걔", "그애", "애들", "상사", "남편", "아내", "친구", "놈들"],
         &["없애버리고싶", "없애고싶", "없애버릴", "피를보게", "피를봐야"], // do away with, make bleed
         14,
