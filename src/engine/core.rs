@@ -768,9 +768,9 @@ impl<M: Mode> Conversation<M> {
             request.prompt = request.prompt.clone().with_isolation_tag(&tag);
         }
         if let Some(window) = env.window {
-            // A prompt that offers tools is the chat's loop, which keeps its own history in
-            // its window (it folds the oldest turns into a summary) and is left to it.
-            for request in calls.iter_mut().filter(|r| r.prompt.tools.is_empty()) {
+            // The chat's loop folds its own oldest turns; a tool result too large for what is
+            // left of the window loses its middle here.
+            for request in &mut calls {
                 match crate::llm::window_fit::fit_prompt(&request.prompt, window, &tag) {
                     Ok(fitted) => request.prompt = fitted,
                     Err(overflow) => {

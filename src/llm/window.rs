@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::provider::{HttpRequest, Method, ProviderConfig, ProviderKind};
 use super::wire::str_field;
 use crate::engine::call::{FailureKind, LlmFailure};
-use crate::engine::lang::Lang;
+use crate::engine::lang::{group_thousands, Lang};
 
 /// The window assumed when nothing better is known.
 pub const DEFAULT_WINDOW: u32 = 8192;
@@ -253,7 +253,7 @@ pub fn overflow_likely(failure: &LlmFailure, prompt_tokens: u32, window: u32) ->
 
 /// What happened and what to do, when a prompt overflowed the window.
 pub fn overflow_message(lang: Lang, window: Option<u32>) -> String {
-    let size = window.map(group_thousands);
+    let size = window.map(|w| group_thousands(w.into()));
     match (lang, size) {
         (Lang::Ko, Some(size)) => format!(
             "대화가 모델의 컨텍스트 창({size} 토큰)을 넘어서 서버가 답을 멈췄습니다. 오래된 대화를 요약하거나 \
@@ -276,19 +276,6 @@ pub fn overflow_message(lang: Lang, window: Option<u32>) -> String {
              size in Settings."
             .to_string(),
     }
-}
-
-/// `12345` as `12,345`.
-pub(crate) fn group_thousands(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

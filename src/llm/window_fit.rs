@@ -8,7 +8,7 @@ use crate::engine::lang::Lang;
 use crate::engine::prompt::Prompt;
 use crate::engine::tokens::estimate_prompt;
 
-use super::window::group_thousands;
+use crate::engine::lang::group_thousands;
 
 /// Headers of quoted context a prompt may lose its oldest lines of, newest kept.
 const TRIMMABLE_SECTIONS: &[&str] = &[
@@ -42,7 +42,7 @@ pub struct Overflow {
 impl Overflow {
     /// The message for the user, in their language.
     pub fn message(&self, lang: Lang) -> String {
-        let (needed, window) = (group_thousands(self.needed), group_thousands(self.window));
+        let (needed, window) = (group_thousands(self.needed.into()), group_thousands(self.window.into()));
         match lang {
             Lang::Ko => format!(
                 "이 단계의 요청(약 {needed} 토큰)은 오래된 대화를 줄여도 모델의 컨텍스트 창({window} 토큰)에 \
@@ -111,8 +111,33 @@ fn trim_once(text: &mut String, tag: &str) -> bool {
     false
 }
 
+/// Tool results shorter than this are left whole.
+const TOOL_RESULT_MIN_CHARS: usize = 400;
+
+/// Cuts the middle of the longest tool result, keeping a quarter at each end and saying how
+/// much went: a result (a file read, a command's output) is data the model can ask for again.
+/// False when no tool result is long enough to lose anything.
+fn cut_tool_result(prompt: &mut Prompt) -> bool {
+    let longest = prompt
+        .turns
+        .iter_mut()
+        .filter(|t| t.role == crate::engine::prompt::TurnRole::Tool)
+        .max_by_key(|t| t.text.len());
+    let Some(turn) = longest else { return false };
+    let chars = turn.text.chars().count();
+    if chars < TOOL_RESULT_MIN_CHARS {
+        return false;
+    }
+    let keep = chars / 4;
+    let head: String = turn.text.chars().take(keep).collect();
+    let tail: String = turn.text.chars().skip(chars - keep).collect();
+    turn.text = format!("{head}\n… ({} characters cut to fit the model's context window) …\n{tail}", chars - 2 * keep);
+    true
+}
+
 /// `prompt` made to fit `window` tokens with room for the answer: oldest turns dropped (never
-/// the last one), then the oldest lines of its quoted context sections; its answer limit is
+/// the last one), then the oldest lines of its quoted context sections, then the middle of
+/// its longest tool results; its answer limit is
 /// lowered to what is left of the window. Unchanged when it already fits. `tag` names the
 /// isolation delimiters the prompt uses (a cut never splits an isolated quote).
 pub fn fit_prompt(prompt: &Prompt, window: u32, tag: &str) -> Result<Prompt, Overflow> {
@@ -121,17 +146,17 @@ pub fn fit_prompt(prompt: &Prompt, window: u32, tag: &str) -> Result<Prompt, Ove
     let mut fitted = prompt.clone();
     // One estimate per change: a prompt that fits is estimated once.
     let mut used = estimate_prompt(&fitted);
-    while used > budget && fitted.turns.len() > 1 {
-        fitted.turns.remove(0);
-        // A conversation sent to a model starts with the user (tool results need their call).
-        while fitted.turns.len() > 1 && fitted.turns[0].role != crate::engine::prompt::TurnRole::User {
-            fitted.turns.remove(0);
-        }
+    // Whole exchanges go, oldest first: a conversation sent to a model starts with the user,
+    // and a tool result never loses the call it answers. The last exchange stays.
+    while used > budget {
+        let next_user = fitted.turns.iter().skip(1).position(|t| t.role == crate::engine::prompt::TurnRole::User);
+        let Some(next) = next_user else { break };
+        fitted.turns.drain(..=next);
         used = estimate_prompt(&fitted);
     }
     while used > budget {
         let in_turn = fitted.turns.last_mut().is_some_and(|last| trim_once(&mut last.text, tag));
-        let trimmed = in_turn || trim_once(&mut fitted.system, tag);
+        let trimmed = in_turn || trim_once(&mut fitted.system, tag) || cut_tool_result(&mut fitted);
         if !trimmed {
             return Err(Overflow { needed: used, budget, window });
         }
@@ -158,6 +183,35 @@ mod tests {
             isolate(latest, DEFAULT_TAG)
         );
         Prompt::single("# role: planner\nYou write plans.", user).with_max_tokens(3000)
+    }
+
+    /// The chat's loop with one huge tool result: the result loses its middle (head, tail and
+    /// the size of the cut stay), the call and the user's request are kept whole.
+    #[test]
+    fn a_tool_result_too_large_for_the_window_loses_its_middle() {
+        use crate::engine::prompt::{ToolCall, TurnRole};
+        let call = ToolCall { id: "c1".into(), name: "read_attachment".into(), arguments: "{}".into() };
+        let mut asked = Turn::assistant("");
+        asked.tool_calls.push(call);
+        let lines: Vec<String> = (0..2_000).map(|i| format!("line {i}: some log output here")).collect();
+        let result = Turn {
+            role: TurnRole::Tool,
+            text: format!("HEAD-MARK\n{}\nTAIL-MARK", lines.join("\n")),
+            tool_calls: Vec::new(),
+            tool_call_id: Some("c1".into()),
+        };
+        let mut prompt = Prompt::single("You are an assistant.", "what does the log say?").with_max_tokens(1000);
+        prompt.turns.push(asked);
+        prompt.turns.push(result);
+        assert!(estimate_prompt(&prompt) > 4_096, "the result alone overflows the window");
+
+        let fitted = fit_prompt(&prompt, 4_096, DEFAULT_TAG).expect("fits once the result is cut");
+        assert!(estimate_prompt(&fitted) + fitted.max_tokens <= 4_096);
+        assert_eq!(fitted.turns.len(), 3, "no turn was dropped: the call keeps its result");
+        assert_eq!(fitted.turns[0].text, "what does the log say?");
+        let text = &fitted.turns[2].text;
+        assert!(text.starts_with("HEAD-MARK") && text.ends_with("TAIL-MARK"), "head and tail stay");
+        assert!(text.contains("characters cut to fit the model's context window"), "the cut is said");
     }
 
     #[test]
