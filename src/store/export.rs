@@ -22,7 +22,7 @@ pub fn export_all_json(sessions: Vec<Journal>) -> Result<String, String> {
 /// What an imported file holds: one conversation, or every one ("export all").
 #[derive(Debug, PartialEq)]
 pub enum Imported {
-    One(Session, Journal),
+    One(Journal),
     All(Vec<Journal>),
 }
 
@@ -36,8 +36,7 @@ pub fn import_any(text: &str) -> Result<Imported, DecodeError> {
     }
     let is_bundle = serde_json::from_str::<Shape>(text).is_ok_and(|s| s.sessions.is_some());
     if !is_bundle {
-        let (session, journal) = import_json(text)?;
-        return Ok(Imported::One(session, journal));
+        return Journal::decode(text).map(Imported::One);
     }
     // The bundle's version and each conversation's, read first so a newer one is named.
     #[derive(serde::Deserialize)]
@@ -209,7 +208,7 @@ mod tests {
         assert_eq!(import_any(&text).unwrap(), Imported::All(vec![first.clone(), second.clone()]));
         // One conversation's file still imports as one.
         let one = export_json(&first).unwrap();
-        assert!(matches!(import_any(&one), Ok(Imported::One(_, j)) if j == first));
+        assert_eq!(import_any(&one), Ok(Imported::One(first.clone())));
         // A newer bundle, or a newer or broken conversation inside one, refuses the file.
         let newer = text.replacen("\"version\":1", "\"version\":9", 1);
         assert_eq!(import_any(&newer).unwrap_err(), DecodeError::NewerVersion { found: 9 });

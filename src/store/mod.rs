@@ -1,5 +1,6 @@
-//! What the app keeps between visits: settings, and the current session so a reload
-//! resumes it (in localStorage; a sessions list in IndexedDB comes later).
+//! What the app keeps between visits: settings (localStorage), and every conversation
+//! (IndexedDB: `idb` stores, `sessions` headers and list logic), exported and imported
+//! as JSON (`export`).
 
 pub mod export;
 pub mod saved;

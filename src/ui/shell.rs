@@ -242,7 +242,7 @@ impl Shell {
         use crate::store::export::{import_any, Imported};
         let imported = import_any(text).map_err(|e| e.import_message(self.ui_lang.get_untracked()))?;
         let journals = match imported {
-            Imported::One(_, journal) => vec![journal],
+            Imported::One(journal) => vec![journal],
             Imported::All(journals) => journals,
         };
         // Every imported conversation is a new one: an id already here gets a new one.

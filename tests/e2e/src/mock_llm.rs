@@ -295,6 +295,8 @@ struct State {
     generation: u64,
     /// The window llama.cpp's `GET /props` reports as `n_ctx`; None answers 404 there.
     server_window: Option<u32>,
+    /// How many `GET /props` asks were answered with a window.
+    window_reports: u32,
 }
 
 struct Shared {
@@ -468,6 +470,7 @@ impl MockLlm {
                 next_gathering: 1,
                 generation: 0,
                 server_window: None,
+                window_reports: 0,
             }),
             initial: config.pacing,
             api_key: config.api_key.filter(|k| !k.is_empty()),
@@ -517,6 +520,11 @@ impl MockLlm {
     /// (the default, and after `reset`).
     pub fn set_server_window(&self, tokens: Option<u32>) {
         self.shared.lock().server_window = tokens;
+    }
+
+    /// How many `GET /props` asks were answered with a window so far.
+    pub fn window_reports(&self) -> u32 {
+        self.shared.lock().window_reports
     }
 
     /// Queues a text answer for the next request of `role` (any role when `None`).
@@ -619,6 +627,7 @@ fn handle(shared: &Shared, req: Request, conn: &mut Connection) -> io::Result<Af
     if let (("GET", "/props"), Some(n_ctx)) = ((req.method.as_str(), path.as_str()), server_window) {
         let body = serde_json::json!({"default_generation_settings": {"n_ctx": n_ctx}, "total_slots": 1});
         with_cors(Response::json(200, &body), true).write_to(conn.stream())?;
+        shared.lock().window_reports += 1;
         return Ok(After::KeepAlive);
     }
     let endpoint = match (req.method.as_str(), path.as_str()) {

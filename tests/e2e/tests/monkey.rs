@@ -26,12 +26,12 @@ const ACTIONS_PER_ROUND: u64 = 60;
 /// One round: every enabled control of the page once (and the new ones that appear),
 /// each action followed by two turns of the event loop so the page reacts as it would
 /// to a person. Not touched: the buttons that end the conversation on purpose (Restart,
-/// New conversation), the settings dialog (it would point the app away from the mock),
-/// and links (downloads). Returns what was done, each action with the stage it was done at.
+/// New conversation, the sessions list that switches and deletes conversations), the
+/// settings dialog (it would point the app away from the mock), and links (downloads). Returns what was done, each action with the stage it was done at.
 const MONKEY: &str = r#"
 const budget = arguments[0];
 const done = arguments[arguments.length - 1];
-const skip = '.restart, .new-conversation, .settings-button, .status-chip, .dialog, .dialog-backdrop, a';
+const skip = '.restart, .new-conversation, .sessions-button, .settings-button, .status-chip, .dialog, .dialog-backdrop, a';
 const seen = new Set();
 const turn = () => new Promise(r => setTimeout(r, 0));
 const name = el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim().split(/\s+/).join('.') : '')

@@ -232,3 +232,68 @@ fn a_second_tab_changing_the_conversation_is_never_silently_overwritten() {
     assert_eq!(events[1]["logged"]["event"]["user_message"]["text"], "too expensive, make it cheaper");
     page.assert_no_panic();
 }
+
+#[test]
+fn export_all_then_import_brings_every_conversation_back_as_new_ones() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").unwrap();
+    page.wait_saved().unwrap();
+    page.send("Classify support tickets into a table").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_saved().unwrap();
+    page.browser.find(".new-conversation").unwrap().click().unwrap();
+    page.send("Plan a weekend trip to Busan").unwrap();
+    page.wait_saved().unwrap();
+
+    // Export all: the download link's data is caught instead of saved to disk.
+    page.browser
+        .execute(
+            "window.__exported = null; \
+             HTMLAnchorElement.prototype.click = function () { window.__exported = decodeURIComponent(this.href.split(',')[1]); }; \
+             window.confirm = () => true; return true;",
+            vec![],
+        )
+        .unwrap();
+    open_list(&page);
+    page.browser.find(".sessions-export-all").unwrap().click().unwrap();
+    let exported = page
+        .browser
+        .wait_for(STEP, "the export", |b| {
+            let v = b.execute("return window.__exported;", vec![])?;
+            Ok(v.as_str().map(str::to_string))
+        })
+        .unwrap();
+    let bundle: Value = serde_json::from_str(&exported).unwrap();
+    assert_eq!(bundle["version"], 1);
+    let sessions = bundle["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2, "both conversations: {exported}");
+    page.browser.find(".sessions-close").unwrap().click().unwrap();
+
+    // Import it: both come back as new conversations, the first one opens.
+    let dir = deliberate_e2e::tempdir::TempDir::new("sessions-import").unwrap();
+    let file = dir.path().join("all.json");
+    std::fs::write(&file, &exported).unwrap();
+    page.browser.find(".export-panel input[type=file]").unwrap().send_keys(file.to_str().unwrap()).unwrap();
+    page.browser.wait_for_text(".import-ok", "imported", STEP).unwrap();
+    wait_user_messages(&page, &["Classify support tickets into a table".to_string()]);
+    page.wait_saved().unwrap();
+    page.browser
+        .wait_for(STEP, "four conversations stored", |_| Ok((page.stored("sessions")?.len() == 4).then_some(())))
+        .unwrap();
+    let headers = page.stored("sessions").unwrap();
+    assert_eq!(count_where(&headers, "title", "Classify support tickets into a table"), 2);
+    assert_eq!(count_where(&headers, "title", "Plan a weekend trip to Busan"), 2);
+    // The imported conversations replay to what was exported: same events, new ids.
+    let events = page.stored("events").unwrap();
+    for exported in sessions {
+        let id = exported["start"]["id"].as_str().unwrap();
+        let copy = headers
+            .iter()
+            .find(|h| h["id"] != id && h["start"]["created_at"] == exported["start"]["created_at"])
+            .expect("an imported copy");
+        let copied: Vec<&Value> = events.iter().filter(|e| e["sid"] == copy["id"]).map(|e| &e["logged"]).collect();
+        let original: Vec<&Value> = exported["events"].as_array().unwrap().iter().collect();
+        assert_eq!(copied, original, "the imported events equal the exported ones");
+    }
+    page.assert_no_panic();
+}
