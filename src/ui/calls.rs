@@ -147,9 +147,5 @@ impl Default for CallRunner {
 
 /// Marks the frame that paints a call's first streamed text (`./dev bench` reads it).
 fn mark_first_text_paint(id: CallId) {
-    request_animation_frame(move || {
-        if let Some(perf) = window().performance() {
-            let _ = perf.mark(&format!("deliberate:first-text:{id}"));
-        }
-    });
+    request_animation_frame(move || super::perf_mark(&format!("deliberate:first-text:{id}")));
 }

@@ -235,6 +235,13 @@ fn StageAnnouncer() -> impl IntoView {
     view! { <p id="stage-announcer" class="sr-only" role="status" aria-live="polite" aria-atomic="true">{text}</p> }
 }
 
+/// A performance mark `./dev bench` reads (app-ready, streamed text painted, saves).
+pub(crate) fn perf_mark(name: &str) {
+    if let Some(perf) = window().performance() {
+        let _ = perf.mark(name);
+    }
+}
+
 /// The language tag of a text the engine or a model wrote, for its element's `lang`, so a
 /// screen reader pronounces Korean inside an English UI (and the reverse) right.
 pub(crate) fn text_lang(text: &str) -> &'static str {

@@ -214,6 +214,8 @@ impl Saver {
             self.again.set_value(true);
             return;
         }
+        // `./dev bench` times a step's save from here to the write's commit.
+        super::perf_mark("deliberate:save-start");
         let saved = self.saved.get_value();
         let Some((header, new)) = self.session.with_untracked(|s| {
             self.journal.with_value(|j| {
@@ -240,6 +242,7 @@ impl Saver {
             let still_current = saver.current_id() == header.id;
             match result {
                 Ok(()) => {
+                    super::perf_mark("deliberate:save-end");
                     if still_current {
                         saver.saved.set_value(header.events);
                         saver.header.set_value(Some(header.clone()));

@@ -14,6 +14,7 @@ pub mod fuzz_figures;
 pub mod gate_calls;
 pub mod http;
 pub mod injection_accuracy;
+pub mod long_session;
 pub mod mock_llm;
 pub mod reply_accuracy;
 pub mod slot_accuracy;

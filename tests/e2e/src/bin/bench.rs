@@ -40,6 +40,8 @@ fn main() {
     println!("{}", deliberate_e2e::chat_loop::report());
     // Counseling mode (issue 10): a turn's wall time over the mock's delay L.
     println!("{}", deliberate_e2e::counsel_turn::measure());
+    // Sessions (issue 11): open, save and keystroke figures of a short and a long conversation.
+    println!("{}", deliberate_e2e::long_session::report());
 }
 
 fn gzip_size(path: &Path) -> usize {

@@ -1,0 +1,144 @@
+//! Long conversations in the browser (issue 11): a chat of about 20 and about 2,000 messages,
+//! played natively with no key, handed to the app as the journal an earlier build left in
+//! localStorage (the app moves it into IndexedDB on first open), then measured on a reload:
+//! the time to open it, the time to save one step, and keystroke to paint in the composer.
+
+use serde_json::Value;
+
+use deliberate::engine::lang::Lang;
+use deliberate::engine::session::{Env, Event, ModeKind, Session, Settings};
+use deliberate::store::saved::Journal;
+
+use crate::app::{AppPage, STEP};
+use crate::webdriver::Error;
+
+/// A no-key chat of `turns` user messages (each answered by the assistant with a card),
+/// as its journal text and the number of messages it shows.
+pub fn chat_journal(turns: usize) -> (String, usize) {
+    let mut session = Session::new("s-long-bench", Lang::En, Settings::default(), 1);
+    let mut journal = Journal::begin(&session);
+    let mut now = 1_000;
+    let mut step = |session: &mut Session, journal: &mut Journal, event: Event| {
+        now += 1_000;
+        let env = Env::offline(now);
+        journal.record(&event, &env);
+        session.step(event, &env);
+    };
+    step(&mut session, &mut journal, Event::switch_mode(ModeKind::Chat));
+    for i in 0..turns {
+        let text = format!("Question {i}: how should I clean up the build folder and the caches of this project?");
+        step(&mut session, &mut journal, Event::UserMessage { text });
+    }
+    let text = journal.encode().expect("a journal encodes");
+    (text, session.messages.len())
+}
+
+/// Median of `samples` (sorted in place); NaN when empty.
+fn median(samples: &mut [f64]) -> f64 {
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples.get(samples.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Waits in the page until `count` messages are shown; the page's clock then (ms since
+/// the navigation started).
+const MESSAGES_SHOWN: &str = "const want = arguments[0]; const done = arguments[arguments.length - 1]; \
+     const tick = () => document.querySelectorAll('.messages .message').length >= want \
+       ? done(performance.now()) : requestAnimationFrame(tick); tick();";
+
+/// Types one character into the composer; ms from the input event to the next frame painted.
+const KEYSTROKE: &str = "const done = arguments[arguments.length - 1]; \
+     const area = document.querySelector('#composer-input'); const t0 = performance.now(); \
+     area.value += 'x'; area.dispatchEvent(new Event('input', { bubbles: true })); \
+     requestAnimationFrame(() => setTimeout(() => done(performance.now() - t0), 0));";
+
+/// Figures of one conversation size.
+struct Figures {
+    messages: usize,
+    open_ms: Vec<f64>,
+    save_ms: Vec<f64>,
+    keystroke_ms: Vec<f64>,
+}
+
+fn measure(turns: usize) -> Result<Figures, Error> {
+    let (journal, messages) = chat_journal(turns);
+    let page = AppPage::open("en-US")?;
+    page.browser.execute(
+        "localStorage.setItem('deliberate.session', arguments[0]); localStorage.removeItem('deliberate.current'); \
+         return true;",
+        vec![Value::String(journal)],
+    )?;
+    // The first reload moves the journal into the database; the later ones open it from there.
+    page.browser.refresh()?;
+    page.wait_saved()?;
+    // Every message is on the page once two looks in a row count the same.
+    let last = std::cell::Cell::new(usize::MAX);
+    let shown = page.browser.wait_for(STEP, "the conversation shown", |b| {
+        let n = b.find_all(".messages .message")?.len();
+        Ok((n > 0 && n == last.replace(n)).then_some(n))
+    })?;
+    if shown + 50 < messages / 2 {
+        return Err(Error::Protocol(format!("only {shown} of {messages} messages shown")));
+    }
+    let mut open_ms = Vec::new();
+    for _ in 0..3 {
+        page.browser.refresh()?;
+        let at = page.browser.execute_async(MESSAGES_SHOWN, vec![Value::from(shown)])?;
+        open_ms.extend(at.as_f64());
+        page.wait_saved()?;
+    }
+    let mut keystroke_ms = Vec::new();
+    for _ in 0..15 {
+        keystroke_ms.extend(page.browser.execute_async(KEYSTROKE, vec![])?.as_f64());
+    }
+    page.browser.execute("document.querySelector('#composer-input').value = ''; return true;", vec![])?;
+    // Steps of the conversation: each save from its start to the write's commit.
+    for i in 0..5 {
+        let before = page.browser.find_all(".messages .message")?.len();
+        page.send(&format!("One more question {i}: what else should I clean?"))?;
+        page.browser.wait_for(STEP, "the step's messages", |b| {
+            Ok((b.find_all(".messages .message")?.len() > before + 1).then_some(()))
+        })?;
+        page.wait_saved()?;
+    }
+    let saves = page.browser.execute(
+        "const s = performance.getEntriesByName('deliberate:save-start'); \
+         const e = performance.getEntriesByName('deliberate:save-end'); \
+         return s.slice(-5).map((m, i) => { const end = e.find(x => x.startTime >= m.startTime); \
+           return end ? end.startTime - m.startTime : null; });",
+        vec![],
+    )?;
+    let save_ms = saves.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+    Ok(Figures { messages, open_ms, save_ms, keystroke_ms })
+}
+
+/// The bench's section: open, save and keystroke figures at about 20 and 2,000 messages.
+pub fn report() -> String {
+    let mut out = String::from(
+        "## Long conversations (a no-key chat, opened from IndexedDB after a reload)  goals: save ≤ 5 ms \
+         and flat, open 2,000 messages ≤ 300 ms, keystroke to paint at 2,000 / 20 ≤ 1.2\n\n",
+    );
+    let mut keystrokes = Vec::new();
+    for turns in [6, 650] {
+        match measure(turns) {
+            Ok(mut f) => {
+                let key = median(&mut f.keystroke_ms);
+                keystrokes.push(key);
+                out.push_str(&format!(
+                    "{} messages: open (navigation → every message shown) median {:.0} ms · save per step median \
+                     {:.1} ms (n = {}) · keystroke → paint median {:.1} ms\n",
+                    f.messages,
+                    median(&mut f.open_ms),
+                    median(&mut f.save_ms),
+                    f.save_ms.len(),
+                    key
+                ));
+            }
+            Err(e) => out.push_str(&format!("{turns} turns: not measured ({e:?})\n")),
+        }
+    }
+    if let [small, large] = keystrokes[..] {
+        out.push_str(&format!("keystroke → paint ratio, long / short: {:.2}\n", large / small));
+    }
+    out.push('\n');
+    out
+}
