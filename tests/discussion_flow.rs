@@ -417,6 +417,33 @@ fn a_reloaded_session_resumes_exactly_and_offers_to_redo_the_lost_call() {
 }
 
 #[test]
+fn a_stream_cut_by_a_reload_keeps_what_had_arrived_and_offers_the_whole_answer_again() {
+    let mut d = Driver::with_llm(good_answer);
+    d.say("Build a daily IT news digest as a Markdown document");
+    // The plan is streaming when the page goes away; the old page kept what had arrived.
+    let effects = d.step_unanswered(Event::UserMessage { text: "option 2 looks good".into() });
+    let call = effects
+        .iter()
+        .find_map(|e| match e {
+            deliberate::engine::Effect::CallLlm(c) if c.stream_into.is_some() => Some(c.id),
+            _ => None,
+        })
+        .expect("the plan streams");
+    d.step(Event::Reopened { partials: vec![(call, "# Plan\n\n1. Fetch the".into())] });
+    assert!(!d.session.is_busy() && d.session.halted);
+    assert!(
+        d.bodies().iter().any(|b| matches!(b, Body::Text { text, .. } if text == "# Plan\n\n1. Fetch the")),
+        "the partial answer stays in the conversation"
+    );
+    assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("cut off"))));
+
+    d.step(Event::Retry { purpose: None });
+    assert_eq!(d.stage(), Stage::Plan);
+    assert!(d.discussion().plan.as_ref().is_some_and(|p| p.source.is_llm()), "the retried call wrote the plan");
+    assert_eq!(d.journal.replay(), d.session, "the journal keeps up through the reopening");
+}
+
+#[test]
 fn every_flow_replays_from_its_journal_to_the_same_session() {
     // With an LLM: contract, designs, parallel critiques, feedback, a stop, a skip, the plan.
     let mut d = Driver::with_llm(good_answer);

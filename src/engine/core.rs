@@ -333,7 +333,11 @@ pub enum Event<M: Mode> {
     Restart,
     /// The page reopened this saved session: foreground calls that were in flight died
     /// with the old page, so the session halts as after Stop; background calls are dropped.
+    /// (Journals of earlier builds; today's shell sends `Reopened`.)
     Resume,
+    /// As `Resume`, with the text each call had streamed when the old page went away: it
+    /// stays in the conversation as the call's message, cut off where the stream stopped.
+    Reopened { partials: Vec<(CallId, String)> },
     /// The user changed the knobs.
     Settings { settings: M::Settings },
     /// After a security warning the user judged a false alarm: the blocked message goes on
@@ -559,6 +563,17 @@ impl<M: Mode> Session<M> {
                     "The page was reloaded while an LLM call was running, so that call was lost; the conversation is intact. Retry to run the step again, or continue without the LLM.",
                 );
                 c.halt(Vec::new(), text, env, &mut fx);
+            }
+            Event::Reopened { partials } => {
+                c.drop_background(&mut fx);
+                let kept = partials.iter().any(|(_, t)| !t.trim().is_empty());
+                let text = match (c.lang, kept) {
+                    (Lang::Ko, true) => "페이지를 다시 열면서 진행 중이던 LLM 답이 중간에 끊겼습니다. 받은 부분은 위에 남겨 두었습니다. '다시 시도'로 처음부터 다시 받거나 'LLM 없이 계속'을 고르세요.",
+                    (Lang::En, true) => "The page was reloaded while an LLM answer was streaming: the part that had arrived is kept above, cut off where it stopped. Retry to get the whole answer again, or continue without the LLM.",
+                    (Lang::Ko, false) => "페이지를 다시 열면서 진행 중이던 LLM 호출이 끊겼습니다. 대화는 그대로입니다. '다시 시도'로 이어서 하거나 'LLM 없이 계속'을 고르세요.",
+                    (Lang::En, false) => "The page was reloaded while an LLM call was running, so that call was lost; the conversation is intact. Retry to run the step again, or continue without the LLM.",
+                };
+                c.halt(partials, text, env, &mut fx);
             }
             Event::Retry { purpose } => {
                 if c.is_busy() {

@@ -127,3 +127,26 @@ pub fn save_theme(name: &str) {
         let _ = s.set_item(THEME_KEY, name);
     }
 }
+
+/// What the calls in flight had streamed when the page went away, by session.
+const PARTIALS_KEY: &str = "deliberate.partials";
+
+/// Keeps the text the calls in flight streamed so far, as the page goes away. Written to
+/// localStorage because it is synchronous: a database write may not finish on a leaving page.
+pub fn save_partials(session: &str, partials: &[(u32, String)]) {
+    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(&(session, partials))) {
+        let _ = s.set_item(PARTIALS_KEY, &text);
+    }
+}
+
+/// The streamed text the last page kept for `session`, read once (another session's is
+/// dropped too: it belongs to a conversation no longer waiting for it).
+pub fn take_partials(session: &str) -> Vec<(u32, String)> {
+    let Some(s) = storage() else { return Vec::new() };
+    let text = s.get_item(PARTIALS_KEY).ok().flatten();
+    let _ = s.remove_item(PARTIALS_KEY);
+    match text.and_then(|t| serde_json::from_str::<(String, Vec<(u32, String)>)>(&t).ok()) {
+        Some((id, partials)) if id == session => partials,
+        _ => Vec::new(),
+    }
+}

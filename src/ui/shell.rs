@@ -71,8 +71,10 @@ impl Shell {
             saver,
             storage_problem: saver.problem,
         };
+        // As the page goes away, what the calls in flight streamed is kept for the next one.
+        std::mem::forget(window_event_listener_untyped("pagehide", move |_| shell.keep_partials()));
         if interrupted {
-            shell.dispatch(Event::Resume);
+            shell.reopen();
         }
         // The database opens in the background; the most recent conversation then opens,
         // unless the user already began one.
@@ -106,10 +108,27 @@ impl Shell {
         let _ = wasm_bindgen_futures::JsFuture::from(next_task).await;
         self.session.set(session);
         if interrupted {
-            self.dispatch(Event::Resume);
+            self.reopen();
         } else {
             self.saver.save();
         }
+    }
+
+    /// Keeps the text the calls in flight streamed so far (the page is going away).
+    fn keep_partials(self) {
+        let partials: Vec<(CallId, String)> = self.calls.streams.with_untracked(|m| {
+            m.iter().map(|(id, text)| (*id, text.get_untracked())).filter(|(_, t)| !t.trim().is_empty()).collect()
+        });
+        if !partials.is_empty() {
+            crate::store::local::save_partials(&self.session.with_untracked(|s| s.id.clone()), &partials);
+        }
+    }
+
+    /// The calls the conversation waited for died with the old page: the engine halts,
+    /// keeping what they had streamed.
+    fn reopen(self) {
+        let partials = crate::store::local::take_partials(&self.session.with_untracked(|s| s.id.clone()));
+        self.dispatch(Event::Reopened { partials });
     }
 
     /// Opens a saved conversation from the sessions list.

@@ -209,6 +209,39 @@ fn a_reload_during_a_call_keeps_the_conversation_and_retry_finishes() {
     page.screenshot("llm-reload-resumed").unwrap();
 }
 
+#[test]
+fn a_reload_during_a_streamed_answer_keeps_what_had_arrived() {
+    let _one = one_browser();
+    let mock = mock();
+    let page = open("openai", &mock, "en-US");
+    page.send("Build a daily IT news digest as a Markdown document").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    // The plan streams slowly: the page is reloaded once some of it has arrived.
+    mock.set_pacing(Pacing { latency_ms: 0, chunk_delay_ms: 400, chunk_bytes: 40 });
+    page.send("option 2 looks good").unwrap();
+    let partial = page
+        .browser
+        .wait_for(STEP, "streamed text in a streaming bubble", |b| {
+            Ok(match b.try_find(".message.streaming .md")? {
+                Some(el) => Some(el.text()?).filter(|t| t.len() > 20),
+                None => None,
+            })
+        })
+        .unwrap();
+    page.browser.refresh().unwrap();
+    page.browser.wait_for_element("#composer-input", STEP).unwrap();
+
+    let notice = page.browser.wait_for_text(".message.notice", "cut off", STEP).unwrap();
+    assert!(notice.contains("reloaded"), "{notice}");
+    let kept = page.browser.find(".messages").unwrap().text().unwrap();
+    assert!(kept.contains(&partial), "the streamed part stays: {partial:?} in {kept}");
+    assert!(page.browser.try_find(".composer .stop").unwrap().is_none(), "nothing is waited for any more");
+
+    mock.set_pacing(Pacing::default());
+    page.browser.find(".halted .retry").unwrap().click().unwrap();
+    page.browser.wait_for_text(".plan-card", "mock", STEP).unwrap();
+}
+
 /// One failing call during DESIGN: what the user must see, and whether the transport's
 /// own bounded retry is expected to hide it.
 struct Case {
