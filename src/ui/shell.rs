@@ -71,8 +71,12 @@ impl Shell {
             saver,
             storage_problem: saver.problem,
         };
-        // As the page goes away, what the calls in flight streamed is kept for the next one.
-        std::mem::forget(window_event_listener_untyped("pagehide", move |_| shell.keep_partials()));
+        // As the page goes away, what the calls in flight streamed is kept for the next one:
+        // at `beforeunload`, before a navigation breaks off the page's fetches (their streams
+        // end then), and at `pagehide` where there is no `beforeunload` (mobile).
+        for event in ["beforeunload", "pagehide"] {
+            std::mem::forget(window_event_listener_untyped(event, move |_| shell.keep_partials()));
+        }
         if interrupted {
             shell.reopen();
         }

@@ -231,7 +231,17 @@ fn a_reload_during_a_streamed_answer_keeps_what_had_arrived() {
     page.browser.refresh().unwrap();
     page.browser.wait_for_element("#composer-input", STEP).unwrap();
 
-    let notice = page.browser.wait_for_text(".message.notice", "cut off", STEP).unwrap();
+    // The newest notice (earlier steps left notices of their own).
+    let notice = page
+        .browser
+        .wait_for(STEP, "a notice that the answer was cut off", |b| {
+            let notices = b.find_all(".message.notice")?;
+            Ok(match notices.last() {
+                Some(n) => Some(n.text()?).filter(|t| t.contains("cut off")),
+                None => None,
+            })
+        })
+        .unwrap();
     assert!(notice.contains("reloaded"), "{notice}");
     let kept = page.browser.find(".messages").unwrap().text().unwrap();
     assert!(kept.contains(&partial), "the streamed part stays: {partial:?} in {kept}");
