@@ -68,7 +68,12 @@ const name = el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.cl
 fn user_messages(page: &AppPage) -> Vec<String> {
     let v = page
         .browser
-        .execute("return [...document.querySelectorAll('article.message.user')].map(m => m.innerText.trim());", vec![])
+        // textContent, not innerText: a message scrolled out of view skips rendering
+        // (content-visibility), and innerText reads only what is rendered.
+        .execute(
+            "return [...document.querySelectorAll('article.message.user')].map(m => m.textContent.trim());",
+            vec![],
+        )
         .unwrap();
     serde_json::from_value(v).unwrap()
 }
