@@ -1,9 +1,11 @@
-//! A canned no-key discussion, turn by turn, for the benchmarks: the same turns run
-//! natively and in the browser so their timings compare.
+//! Canned conversations for tests and benchmarks: a no-key discussion turn by turn (the
+//! same turns run natively and in the browser so their timings compare), and any list of
+//! events played into a session with its journal.
 
 use crate::engine::lang::Lang;
 use crate::engine::session::{Env, Event, Session, Settings};
 use crate::engine::state_machine::Stage;
+use crate::store::saved::Journal;
 
 /// One user turn of the scenario and how long the engine took for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,3 +99,16 @@ pub const COUNSEL_EN: &[&str] = &[
     "This week I will take a ten minute walk at lunch every day",
     "Thank you, see you next time",
 ];
+
+/// A session `id` in `lang` stepped through `events` with no LLM (one second apart), and its
+/// journal.
+pub fn played(id: &str, lang: Lang, events: impl IntoIterator<Item = Event>) -> (Session, Journal) {
+    let mut session = Session::new(id, lang, Settings::default(), 1_000);
+    let mut journal = Journal::begin(&session);
+    for (i, event) in events.into_iter().enumerate() {
+        let env = Env::offline(2_000 + 1_000 * i as u64);
+        journal.record(&event, &env);
+        session.step(event, &env);
+    }
+    (session, journal)
+}

@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use deliberate::engine::lang::Lang;
-use deliberate::engine::session::{Env, Event, Session, Settings};
+use deliberate::engine::session::{Event, Session};
 use deliberate::store::idb::{Db, StoreError};
 use deliberate::store::saved::Journal;
 use deliberate::store::sessions::Header;
@@ -15,15 +15,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// A session stepped through `texts`, its journal, and its header.
 fn played(id: &str, texts: &[&str]) -> (Session, Journal) {
-    let mut session = Session::new(id, Lang::En, Settings::default(), 1_000);
-    let mut journal = Journal::begin(&session);
-    for (i, text) in texts.iter().enumerate() {
-        let event = Event::UserMessage { text: (*text).into() };
-        let env = Env::offline(2_000 + i as u64);
-        journal.record(&event, &env);
-        session.step(event, &env);
-    }
-    (session, journal)
+    deliberate::scenario::played(id, Lang::En, texts.iter().map(|t| Event::UserMessage { text: (*t).into() }))
 }
 
 fn unique(prefix: &str) -> String {

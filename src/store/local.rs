@@ -28,16 +28,16 @@ pub fn load_llm_settings() -> LlmSettings {
     LlmSettings::from_storage(settings.as_deref(), keys.as_deref())
 }
 
-/// The saved discussion settings (round limits, strict mode), or the defaults.
-pub fn load_discussion_settings() -> crate::engine::session::Settings {
+/// The saved session settings (the common ones and each mode's), or the defaults.
+pub fn load_session_settings() -> crate::engine::session::Settings {
     storage()
         .and_then(|s| s.get_item(DISCUSSION_KEY).ok().flatten())
         .and_then(|json| serde_json::from_str(&json).ok())
         .unwrap_or_default()
 }
 
-/// Saves the discussion settings.
-pub fn save_discussion_settings(settings: &crate::engine::session::Settings) -> Result<(), String> {
+/// Saves the session settings.
+pub fn save_session_settings(settings: &crate::engine::session::Settings) -> Result<(), String> {
     let s = storage().ok_or_else(|| "this browser offers no local storage".to_string())?;
     let json = serde_json::to_string(settings).map_err(|e| e.to_string())?;
     s.set_item(DISCUSSION_KEY, &json).map_err(|_| "the browser refused to store the settings".to_string())
@@ -95,13 +95,6 @@ pub fn forget_journal() {
     if let Some(s) = storage() {
         let _ = s.remove_item(SESSION_KEY);
     }
-}
-
-/// Saves the conversation so a reload resumes it.
-pub fn save_journal(journal: &Journal) -> Result<(), String> {
-    let s = storage().ok_or_else(|| "this browser offers no local storage".to_string())?;
-    let text = journal.encode()?;
-    s.set_item(SESSION_KEY, &text).map_err(|_| "the browser refused to store the conversation".to_string())
 }
 
 /// The UI language the user chose, as its tag ("ko", "en"), if they chose one.

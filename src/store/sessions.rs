@@ -135,20 +135,11 @@ pub struct Bundle {
 mod tests {
     use super::*;
     use crate::engine::lang::Lang;
-    use crate::engine::session::{Env, Settings};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn played(id: &str, texts: &[&str]) -> (Session, Journal) {
-        let mut session = Session::new(id, Lang::Ko, Settings::default(), 1_000);
-        let mut journal = Journal::begin(&session);
-        for (i, text) in texts.iter().enumerate() {
-            let event = Event::UserMessage { text: (*text).into() };
-            let env = Env::offline(2_000 + i as u64);
-            journal.record(&event, &env);
-            session.step(event, &env);
-        }
-        (session, journal)
+        crate::scenario::played(id, Lang::Ko, texts.iter().map(|t| Event::UserMessage { text: (*t).into() }))
     }
 
     #[test]

@@ -14,21 +14,17 @@ use crate::store::export::{export_json, export_markdown, file_name, without_keys
 pub fn ExportPanel() -> impl IntoView {
     let shell = expect_context::<Shell>();
     let outcome = RwSignal::new(None::<Result<(), String>>);
-    let json_href = move || {
-        // The journal is not a signal; every step records into it before it changes the
-        // session, so following the session keeps the link up to date.
-        shell.session.track();
+    // Made when asked for, not after every step: a long conversation's export is large.
+    let export_json_file = move |_| {
         let text = shell.saver.with_journal(|j| export_json(j).unwrap_or_default());
-        let text = shell.llm.with(|llm| without_keys(&text, llm));
-        format!("data:application/json;charset=utf-8,{}", js_sys::encode_uri_component(&text))
+        let text = shell.llm.with_untracked(|llm| without_keys(&text, llm));
+        download(&shell.session.with_untracked(|s| file_name(s, "json")), "application/json", &text);
     };
-    let md_href = move || {
-        let text = shell.session.with(export_markdown);
-        let text = shell.llm.with(|llm| without_keys(&text, llm));
-        format!("data:text/markdown;charset=utf-8,{}", js_sys::encode_uri_component(&text))
+    let export_markdown_file = move |_| {
+        let text = shell.session.with_untracked(export_markdown);
+        let text = shell.llm.with_untracked(|llm| without_keys(&text, llm));
+        download(&shell.session.with_untracked(|s| file_name(s, "md")), "text/markdown", &text);
     };
-    let json_name = move || shell.session.with(|s| file_name(s, "json"));
-    let md_name = move || shell.session.with(|s| file_name(s, "md"));
     let on_file = move |ev: leptos::ev::Event| {
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
             return;
@@ -55,8 +51,12 @@ pub fn ExportPanel() -> impl IntoView {
                 <h2 id="export-title">{tr(shell.ui_lang, |s| s.export_title)}</h2>
             </div>
             <div class="export-actions">
-                <a class="button" href=json_href download=json_name>{tr(shell.ui_lang, |s| s.export_json)}</a>
-                <a class="button" href=md_href download=md_name>{tr(shell.ui_lang, |s| s.export_markdown)}</a>
+                <button class="button export-json" type="button" on:click=export_json_file>
+                    {tr(shell.ui_lang, |s| s.export_json)}
+                </button>
+                <button class="button export-markdown" type="button" on:click=export_markdown_file>
+                    {tr(shell.ui_lang, |s| s.export_markdown)}
+                </button>
                 <label class="button import-button">
                     {tr(shell.ui_lang, |s| s.import_json)}
                     <input class="sr-only" type="file" accept=".json,application/json" on:change=on_file />
@@ -67,5 +67,16 @@ pub fn ExportPanel() -> impl IntoView {
                 Err(e) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
             })}
         </section>
+    }
+}
+
+/// Offers `text` as a file download named `name`.
+pub(super) fn download(name: &str, mime: &str, text: &str) {
+    let href = format!("data:{mime};charset=utf-8,{}", js_sys::encode_uri_component(text));
+    let Ok(link) = document().create_element("a") else { return };
+    let _ = link.set_attribute("href", &href);
+    let _ = link.set_attribute("download", name);
+    if let Ok(link) = link.dyn_into::<web_sys::HtmlElement>() {
+        link.click();
     }
 }

@@ -33,7 +33,7 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
             let journals = shell.saver.all_journals().await;
             let Ok(text) = crate::store::export::export_all_json(journals) else { return };
             let text = shell.llm.with_untracked(|llm| crate::store::export::without_keys(&text, llm));
-            download("deliberate-all.json", &text);
+            super::export_panel::download("deliberate-all.json", "application/json", &text);
         });
     };
     let delete = move |id: String| {
@@ -207,17 +207,5 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
                 </div>
             </div>
         </Show>
-    }
-}
-
-/// Offers `text` as a JSON file download.
-fn download(name: &str, text: &str) {
-    use wasm_bindgen::JsCast;
-    let href = format!("data:application/json;charset=utf-8,{}", js_sys::encode_uri_component(text));
-    let Ok(link) = document().create_element("a") else { return };
-    let _ = link.set_attribute("href", &href);
-    let _ = link.set_attribute("download", name);
-    if let Ok(link) = link.dyn_into::<web_sys::HtmlElement>() {
-        link.click();
     }
 }

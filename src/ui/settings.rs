@@ -68,7 +68,7 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
     let on_keydown = super::modal::use_modal(".dialog.settings", move || open.get(), close, || None);
     let save = move |_| {
         let llm = shell.apply_llm_settings(draft.get_untracked());
-        let discussion = shell.apply_discussion_settings(rounds.get_untracked());
+        let discussion = shell.apply_session_settings(rounds.get_untracked());
         match llm.and(discussion) {
             Ok(()) => close(),
             Err(e) => save_error.set(Some(e)),

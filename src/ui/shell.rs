@@ -10,7 +10,7 @@ use crate::engine::lang::Lang;
 use crate::engine::session::{Effect, Env, Event, Session, Settings};
 use crate::llm::transport::CallOptions;
 use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
-use crate::store::local::{load_discussion_settings, load_llm_settings, save_discussion_settings, save_llm_settings};
+use crate::store::local::{load_llm_settings, load_session_settings, save_llm_settings, save_session_settings};
 use crate::store::saved::Journal;
 use crate::store::settings::LlmSettings;
 
@@ -57,7 +57,7 @@ impl Shell {
         let prefs = Preferences::load();
         let ui_lang = prefs.ui_lang.get_untracked();
         let (session, journal, problem, from_local) =
-            Saver::restore(|| Session::new(new_session_id(), ui_lang, load_discussion_settings(), now_ms()));
+            Saver::restore(|| Session::new(new_session_id(), ui_lang, load_session_settings(), now_ms()));
         let interrupted = !session.pending.is_empty();
         let session = RwSignal::new(session);
         let saver = Saver::new(session, journal, problem);
@@ -311,8 +311,8 @@ impl Shell {
 
     /// Uses new discussion settings: question limits at once, the round limit from the
     /// next discussion (restart or new request).
-    pub fn apply_discussion_settings(&self, settings: Settings) -> Result<(), String> {
-        let stored = save_discussion_settings(&settings);
+    pub fn apply_session_settings(&self, settings: Settings) -> Result<(), String> {
+        let stored = save_session_settings(&settings);
         self.dispatch(Event::Settings { settings });
         stored
     }

@@ -6,8 +6,7 @@
 use serde_json::Value;
 
 use deliberate::engine::lang::Lang;
-use deliberate::engine::session::{Env, Event, ModeKind, Session, Settings};
-use deliberate::store::saved::Journal;
+use deliberate::engine::session::{Event, ModeKind};
 
 use crate::app::{AppPage, STEP};
 use crate::webdriver::Error;
@@ -15,20 +14,11 @@ use crate::webdriver::Error;
 /// A no-key chat of `turns` user messages (each answered by the assistant with a card),
 /// as its journal text and the number of messages it shows.
 pub fn chat_journal(turns: usize) -> (String, usize) {
-    let mut session = Session::new("s-long-bench", Lang::En, Settings::default(), 1);
-    let mut journal = Journal::begin(&session);
-    let mut now = 1_000;
-    let mut step = |session: &mut Session, journal: &mut Journal, event: Event| {
-        now += 1_000;
-        let env = Env::offline(now);
-        journal.record(&event, &env);
-        session.step(event, &env);
-    };
-    step(&mut session, &mut journal, Event::switch_mode(ModeKind::Chat));
-    for i in 0..turns {
-        let text = format!("Question {i}: how should I clean up the build folder and the caches of this project?");
-        step(&mut session, &mut journal, Event::UserMessage { text });
-    }
+    let questions = (0..turns).map(|i| Event::UserMessage {
+        text: format!("Question {i}: how should I clean up the build folder and the caches of this project?"),
+    });
+    let events = std::iter::once(Event::switch_mode(ModeKind::Chat)).chain(questions);
+    let (session, journal) = deliberate::scenario::played("s-long-bench", Lang::En, events);
     let text = journal.encode().expect("a journal encodes");
     (text, session.messages.len())
 }

@@ -496,6 +496,19 @@ impl MockLlm {
         format!("{}/v1", self.url())
     }
 
+    /// The app's LLM settings (`deliberate.llm`) sending every call to this mock's
+    /// OpenAI-compatible endpoint, model `mock-small`, with this time limit.
+    pub fn app_settings(&self, timeout_secs: u32) -> serde_json::Value {
+        serde_json::json!({
+            "enabled": true,
+            "designer": { "kind": "openai_compatible", "base_url": self.base_url(), "model": "mock-small" },
+            "separate_critic": false,
+            "critic": { "kind": "openai_compatible", "base_url": self.base_url(), "model": "mock-small" },
+            "remember_keys": false,
+            "timeout_secs": timeout_secs
+        })
+    }
+
     /// The admin API's root: `http://127.0.0.1:PORT/__mock`.
     pub fn admin_url(&self) -> String {
         format!("{}/__mock", self.url())

@@ -75,7 +75,7 @@ fn a_counseling_session_against_the_mock_llm() {
     let _one = one_browser();
     let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
     mock.set_pacing(Pacing { latency_ms: 300, chunk_delay_ms: 0, chunk_bytes: 0 });
-    let settings = mock_settings(&mock);
+    let settings = mock.app_settings(10);
     let page = AppPage::open_with_llm("ko-KR", &settings, &json!({})).expect("the page opens");
     switch_to_counseling(&page).unwrap();
     let opening = replies(&page).unwrap().last().cloned().unwrap_or_default();
@@ -132,14 +132,7 @@ fn stop_halts_a_streaming_counselor_reply_retry_redoes_it_and_the_supervision_ru
     let _one = one_browser();
     let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
     mock.set_pacing(Pacing { latency_ms: 100, chunk_delay_ms: 0, chunk_bytes: 0 });
-    let settings = json!({
-        "enabled": true,
-        "designer": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
-        "separate_critic": false,
-        "critic": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
-        "remember_keys": false,
-        "timeout_secs": 30
-    });
+    let settings = mock.app_settings(30);
     let page = AppPage::open_with_llm("en-US", &settings, &json!({})).expect("the page opens");
     switch_to_counseling(&page).unwrap();
     // The supervision after message 3 stays in flight for a while (the server holds it).
@@ -216,7 +209,7 @@ fn a_discussion_and_a_counseling_session_with_long_inputs_fit_a_2048_window() {
     let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
     // A llama.cpp server started with `-c 2048`: its `/props` says so.
     mock.set_server_window(Some(2048));
-    let settings = mock_settings(&mock);
+    let settings = mock.app_settings(10);
     let page = AppPage::open_with_llm("en-US", &settings, &json!({})).expect("the page opens");
     // The window is asked for in the background as the page opens: wait for the answer.
     page.browser
@@ -252,16 +245,4 @@ fn a_discussion_and_a_counseling_session_with_long_inputs_fit_a_2048_window() {
     // limit is what the window leaves after the prompt.
     assert!(limits.iter().all(|(_, max)| *max > 0 && *max < 2048), "{limits:?}");
     page.screenshot("counsel-05-window-2048").unwrap();
-}
-
-/// LLM settings that send every call to the mock's OpenAI-compatible endpoint.
-fn mock_settings(mock: &MockLlm) -> serde_json::Value {
-    json!({
-        "enabled": true,
-        "designer": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
-        "separate_critic": false,
-        "critic": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
-        "remember_keys": false,
-        "timeout_secs": 10
-    })
 }

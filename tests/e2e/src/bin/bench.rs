@@ -272,14 +272,7 @@ fn llm_figures() {
         println!("the mock server did not start\n");
         return;
     };
-    let settings = serde_json::json!({
-        "enabled": true,
-        "designer": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
-        "separate_critic": false,
-        "critic": { "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" },
-        "remember_keys": false,
-        "timeout_secs": 30
-    });
+    let settings = mock.app_settings(30);
     let page = match AppPage::open_with_llm("en-US", &settings, &serde_json::json!({})) {
         Ok(p) => p,
         Err(e) => {
