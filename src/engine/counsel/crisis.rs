@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use regex_lite::Regex;
 use serde::{Deserialize, Serialize};
 
+use super::crisis_cues;
 use crate::engine::lang::Lang;
 
 /// What kind of danger the words point at.
@@ -47,6 +48,8 @@ const TOPIC_MENTIONS: &[&str] = &[
     "자살률",         // suicide rate
     "자살사건",       // a suicide case (news)
     "자살하는장면",   // a scene where someone dies by suicide
+    "자살하는결말",   // an ending where someone dies by suicide
+    "주인공이자살",   // the protagonist dies by suicide
     "시간죽이",       // kill time
     "유서깊",         // historic ("유서 깊은 절")
     "살해당",         // was murdered (a story, not an intent)
@@ -493,6 +496,16 @@ const KO_STEM_RULES: &[StemRule] = &[
     (CrisisKind::HarmOthers, "찌르", &["고싶", "는상상", "려고", "러갈"], &[]),         // stab              // hurt
 ];
 
+/// Wishes that a day would not come, which an everyday ordeal named with them makes dread
+/// of that day (a presentation, an exam), not of living.
+const KO_DREADED_DAYS: &[&str] = &[
+    "내일이안왔으면",     // wish tomorrow wouldn't come
+    "내일이오지않았으면", // wish tomorrow wouldn't come
+    "아침이안왔으면",     // wish morning wouldn't come
+    "아침이오지않았으면", // wish morning wouldn't come
+    "월요일이안왔으면",   // wish Monday wouldn't come
+];
+
 /// Words that make "vanish" a break from life, not an end of it.
 const VANISH_BREAKS: &[&str] = &["여행", "일주일", "며칠", "연락없이", "휴가", "잠수"]; // trip, a week, a few days, no contact, vacation, go quiet
 
@@ -537,6 +550,10 @@ const KO_WISH_WORDS: &[&str] = &[
 ];
 /// Korean idioms and contexts that make a death word ordinary.
 const KO_DEATH_IDIOMS: &[&str] = &[
+    "소설에서",   // in a novel
+    "영화에서",   // in a film
+    "드라마에서", // in a drama
+    "게임에서",   // in a game
     "죽겠",
     "죽을맛",
     "죽는줄",
@@ -881,6 +898,12 @@ pub fn detect(text: &str) -> Option<Crisis> {
     for mention in TOPIC_MENTIONS {
         compact = compact.replace(&mention.replace(' ', ""), "");
     }
+    // "내일이 안 왔으면 좋겠어, 발표가 너무 떨려": dread of a day's ordeal, not of living.
+    if crisis_cues::KO_EVERYDAY.iter().any(|w| compact.contains(w)) {
+        for dread in KO_DREADED_DAYS {
+            compact = compact.replace(dread, "");
+        }
+    }
     let spaced: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
 
     let chars: Vec<char> = compact.chars().collect();
@@ -974,6 +997,7 @@ pub fn detect(text: &str) -> Option<Crisis> {
             korean(KO_HARM_OTHERS, KO_HARM_OTHERS_PAIRS, HarmOthers).or_else(|| english(en_harm_others())),
         )
     })
+    .or_else(|| crisis_cues::weighed(&spaced, &compact).map(|(kind, cue)| Crisis { kind, cue }))
 }
 
 /// The fixed safety response: concern, crisis lines (Korea and elsewhere), and what this is.

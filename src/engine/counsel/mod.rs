@@ -8,6 +8,7 @@ pub mod calls;
 pub mod checker;
 pub mod counselor;
 pub mod crisis;
+mod crisis_cues;
 pub mod flow;
 pub mod module;
 pub mod selector;

@@ -1,5 +1,5 @@
-//! Recall and false alarms of the counseling crisis check on a held-out set of utterances
-//! (`tests/data/crisis_utterances.tsv`), per language.
+//! Recall and false alarms of the counseling crisis check on the bundled sets of utterances
+//! (`tests/data/crisis_*.tsv`), per language.
 //!
 //! Each line is `lang, kind, text` (tab-separated); kind is `suicide`, `self_harm`,
 //! `harm_others`, or `-` for a line that must not trigger. Empty lines and lines starting
@@ -9,19 +9,64 @@ use std::fmt;
 
 use deliberate::engine::counsel::crisis::{detect, CrisisKind};
 
-/// The bundled held-out dataset.
-pub const BUNDLED_DATASET: &str = include_str!("../../data/crisis_utterances.tsv");
+/// One dataset and what its score means.
+pub struct CrisisSet {
+    /// The file under `tests/data/`.
+    pub file: &'static str,
+    /// What the score is worth: whether the detector was tuned on the set.
+    pub about: &'static str,
+    /// The lines.
+    pub data: &'static str,
+}
 
-/// The development set the patterns were widened on (its score is not a fair estimate).
-pub const DEV_DATASET: &str = include_str!("../../data/crisis_dev.tsv");
-
-/// The second held-out set (`tests/data/crisis_heldout_2.tsv`), written before the indirect
-/// families (ending, disappearing, not waking, burden, goodbyes, means) were added.
-pub const HELDOUT_2_DATASET: &str = include_str!("../../data/crisis_heldout_2.tsv");
-
-/// A third set written after those families were added, measured once and never tuned on
-/// (`tests/data/crisis_fresh_3.tsv`).
-pub const FRESH_3_DATASET: &str = include_str!("../../data/crisis_fresh_3.tsv");
+/// Every dataset, the development set first, the newest (never tuned on) last.
+pub const SETS: &[CrisisSet] = &[
+    CrisisSet {
+        file: "crisis_dev.tsv",
+        about: "development set: the phrase lists were widened on it",
+        data: include_str!("../../data/crisis_dev.tsv"),
+    },
+    CrisisSet {
+        file: "crisis_utterances.tsv",
+        about: "first held-out set",
+        data: include_str!("../../data/crisis_utterances.tsv"),
+    },
+    CrisisSet {
+        file: "crisis_heldout_2.tsv",
+        about: "second held-out set, indirect phrasings; written before the indirect families",
+        data: include_str!("../../data/crisis_heldout_2.tsv"),
+    },
+    CrisisSet {
+        file: "crisis_fresh_3.tsv",
+        about: "third set: measured once untuned (ko 40 %, en 20 %), then the weighted cues were tuned on it",
+        data: include_str!("../../data/crisis_fresh_3.tsv"),
+    },
+    CrisisSet {
+        file: "crisis_fresh_4.tsv",
+        about: "fourth set, written blind: measured once untuned (see its header), then tuned on",
+        data: include_str!("../../data/crisis_fresh_4.tsv"),
+    },
+    CrisisSet {
+        file: "crisis_fresh_5.tsv",
+        about: "fifth set, written blind: measured once untuned (see its header), then tuned on",
+        data: include_str!("../../data/crisis_fresh_5.tsv"),
+    },
+    CrisisSet {
+        file: "crisis_fresh_6.tsv",
+        about: "sixth set, written blind: measured once untuned (see its header), then tuned on",
+        data: include_str!("../../data/crisis_fresh_6.tsv"),
+    },
+    CrisisSet {
+        file: "crisis_fresh_7.tsv",
+        about: "seventh set, written blind: measured once untuned (see its header), then tuned on",
+        data: include_str!("../../data/crisis_fresh_7.tsv"),
+    },
+    CrisisSet {
+        file: "crisis_fresh_8.tsv",
+        about: "eighth set, written blind, never tuned on: the fair estimate",
+        data: include_str!("../../data/crisis_fresh_8.tsv"),
+    },
+];
 
 /// Counts for one language.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -98,26 +143,6 @@ pub fn evaluate(dataset: &str) -> CrisisReport {
     report
 }
 
-/// Scores the bundled held-out dataset.
-pub fn evaluate_bundled() -> CrisisReport {
-    evaluate(BUNDLED_DATASET)
-}
-
-/// Scores the second held-out set.
-pub fn evaluate_heldout_2() -> CrisisReport {
-    evaluate(HELDOUT_2_DATASET)
-}
-
-/// Scores the third set.
-pub fn evaluate_fresh_3() -> CrisisReport {
-    evaluate(FRESH_3_DATASET)
-}
-
-/// Scores the development set.
-pub fn evaluate_dev() -> CrisisReport {
-    evaluate(DEV_DATASET)
-}
-
 fn pct(a: usize, b: usize) -> f64 {
     if b == 0 {
         0.0
@@ -164,16 +189,12 @@ mod tests {
 
     #[test]
     fn bundled_datasets_are_well_formed_and_balanced() {
-        for report in [evaluate_bundled(), evaluate_dev(), evaluate_heldout_2()] {
-            assert!(report.malformed.is_empty(), "{:?}", report.malformed);
+        for set in SETS {
+            let report = evaluate(set.data);
+            assert!(report.malformed.is_empty(), "{}: {:?}", set.file, report.malformed);
             for s in [&report.ko, &report.en] {
-                assert!(s.crises >= 20 && s.ordinary >= 15, "{s:?}");
+                assert!(s.crises >= 20 && s.ordinary >= 15, "{}: {s:?}", set.file);
             }
-        }
-        let fresh = evaluate_fresh_3();
-        assert!(fresh.malformed.is_empty(), "{:?}", fresh.malformed);
-        for s in [&fresh.ko, &fresh.en] {
-            assert!(s.crises >= 20 && s.ordinary >= 15, "{s:?}");
         }
     }
 

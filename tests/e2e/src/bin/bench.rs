@@ -238,14 +238,11 @@ fn slots() {
     println!("{}", deliberate_e2e::reply_accuracy::turns_report());
     println!("## Counseling: engine time per heuristic turn\n");
     println!("{}", deliberate_e2e::counsel_turns::measure());
-    println!("## Counseling crisis check on held-out utterances\n");
-    println!("{}", deliberate_e2e::crisis_accuracy::evaluate_bundled());
-    println!("(second held-out set, indirect phrasings)\n");
-    println!("{}", deliberate_e2e::crisis_accuracy::evaluate_heldout_2());
-    println!("(third set, written after the widening, never tuned on)\n");
-    println!("{}", deliberate_e2e::crisis_accuracy::evaluate_fresh_3());
-    println!("(development set, patterns were widened on it)\n");
-    println!("{}", deliberate_e2e::crisis_accuracy::evaluate_dev());
+    println!("## Counseling crisis check, per bundled set (the last one never tuned on)\n");
+    for set in deliberate_e2e::crisis_accuracy::SETS {
+        println!("({}: {})\n", set.file, set.about);
+        println!("{}", deliberate_e2e::crisis_accuracy::evaluate(set.data));
+    }
 }
 
 /// Recall and false positives of the injection filter per language, on both splits.
