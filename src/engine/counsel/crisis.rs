@@ -506,6 +506,17 @@ const KO_DREADED_DAYS: &[&str] = &[
     "월요일이안왔으면",   // wish Monday wouldn't come
 ];
 
+/// Weeds and pests: with one of them, "죽이다" is about them, not a person.
+const KO_PESTS: &[&str] = &[
+    "잡초",     // weeds
+    "벌레",     // bugs
+    "모기",     // mosquitoes
+    "해충",     // pests
+    "제초제",   // weedkiller
+    "살충제",   // insecticide
+    "바퀴벌레", // cockroaches
+];
+
 /// Words that make "vanish" a break from life, not an end of it.
 const VANISH_BREAKS: &[&str] = &["여행", "일주일", "며칠", "연락없이", "휴가", "잠수"]; // trip, a week, a few days, no contact, vacation, go quiet
 
@@ -994,7 +1005,11 @@ pub fn detect(text: &str) -> Option<Crisis> {
     .or_else(|| {
         found(
             HarmOthers,
-            korean(KO_HARM_OTHERS, KO_HARM_OTHERS_PAIRS, HarmOthers).or_else(|| english(en_harm_others())),
+            // "잡초는 제초제로 싹 죽여야겠어요": killing weeds or bugs is gardening.
+            (!KO_PESTS.iter().any(|p| compact.contains(p)))
+                .then(|| korean(KO_HARM_OTHERS, KO_HARM_OTHERS_PAIRS, HarmOthers))
+                .flatten()
+                .or_else(|| english(en_harm_others())),
         )
     })
     .or_else(|| crisis_cues::weighed(&spaced, &compact).map(|(kind, cue)| Crisis { kind, cue }))

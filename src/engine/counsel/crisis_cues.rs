@@ -26,7 +26,7 @@ enum Concept {
     Plan,
     /// A high or dangerous place.
     Place,
-    /// Something already done to prepare: looked up, written, checked.
+    /// Something already done to prepare: looked up, written, checked, bought.
     Prepared,
     /// Goodbyes, apologies, giving things away.
     Farewell,
@@ -112,6 +112,11 @@ const EN_CUES: &[Cues] = &[
             "to end it",
             "don't make it back",
             "finish what i started",
+            "don't make it through",
+            "would kill me",
+            "ending it",
+            "this time i'll finish",
+            "finish it this time",
         ],
     ),
     (
@@ -156,6 +161,9 @@ const EN_CUES: &[Cues] = &[
             "pray i die",
             "pray that i die",
             "finish the job myself",
+            "die on the table",
+            "tried to od",
+            "tried to overdose",
         ],
     ),
     (
@@ -196,6 +204,8 @@ const EN_CUES: &[Cues] = &[
             "the date",
             "this time",
             "tonight",
+            "next time",
+            "try again",
         ],
     ),
     (
@@ -265,6 +275,11 @@ const EN_CUES: &[Cues] = &[
             "i'll jump",
             "going to jump",
             "gonna jump",
+            "take enough",
+            "inject it",
+            "insulin",
+            "into the river",
+            "into the lake",
         ],
     ),
     (
@@ -419,6 +434,13 @@ const EN_CUES: &[Cues] = &[
             "the urge to hurt",
             "the blade",
             "a blade",
+            "punch my own",
+            "hit my own",
+            "slap myself",
+            "my own face",
+            "burned my",
+            "burn my",
+            "body to suffer",
         ],
     ),
     (
@@ -459,6 +481,9 @@ const EN_CUES: &[Cues] = &[
             "days clean",
             "weeks clean",
             "on purpose",
+            "forearm",
+            "with a lighter",
+            "feel something",
         ],
     ),
     (
@@ -520,6 +545,8 @@ const EN_CUES: &[Cues] = &[
             "kill her",
             "kill him",
             "get stabbed",
+            "rifle",
+            "regret it",
         ],
     ),
     (
@@ -566,6 +593,11 @@ const EN_CUES: &[Cues] = &[
             "kid who",
             "bullies me",
             "my brother's",
+            "him inside",
+            "her inside",
+            "them inside",
+            "with him in",
+            "with her in",
         ],
     ),
     (
@@ -605,8 +637,6 @@ const KO_CUES: &[Cues] = &[
             "떠날준비",     // ready to leave
             "영원히잠",     // sleep forever
             "없는사람",     // a person who isn't there
-            "끝낼거",       // will end it
-            "끝낼게",       // will end it
             "끝내는게나",   // better to end it
             "끝내버리고싶", // want to end it all
             "내가죽으면",   // if I die
@@ -629,7 +659,9 @@ const KO_CUES: &[Cues] = &[
             "죽을수있",     // can die
             "확실히죽",     // surely die
             "죽고나면",     // after I die,
-            "끝내버릴까",   // should I end it
+            "끝내버릴까",   // should I end it,
+            "제가죽어서",   // by my dying
+            "내가죽어서",   // by my dying
         ],
     ),
     (
@@ -653,7 +685,11 @@ const KO_CUES: &[Cues] = &[
             "이번엔",         // this time
             "오늘은",         // today (for sure)
             "영영",           // forever,
-            "진심",           // I mean it
+            "진심",           // I mean it,
+            "이번주",         // this week
+            "토요일에",       // on Saturday
+            "일요일에",       // on Sunday
+            "오늘",           // today
         ],
     ),
     (
@@ -702,7 +738,9 @@ const KO_CUES: &[Cues] = &[
             "덜아플",     // hurt less
             "안아프게",   // painlessly
             "떨어질거",   // will fall,
-            "떨어지고싶", // want to fall
+            "떨어지고싶", // want to fall,
+            "약모아",     // collecting pills
+            "제몸에놓",   // inject into my body
         ],
     ),
     (
@@ -716,7 +754,8 @@ const KO_CUES: &[Cues] = &[
             "난간",     // railing
             "철로",     // railway track
             "선로",     // railway track
-            "베란다",   // balcony
+            "베란다",   // balcony,
+            "한강",     // the Han river
         ],
     ),
     (
@@ -724,40 +763,43 @@ const KO_CUES: &[Cues] = &[
         Prepared,
         10,
         &[
-            "확인해봤",   // checked (whether)
-            "알아봤",     // looked into
-            "검색해봤",   // searched for
-            "적어뒀",     // wrote down
-            "적어두었",   // wrote down
-            "써뒀",       // wrote
-            "써놨",       // wrote
-            "정리해뒀",   // put in order
-            "정리하고있", // putting things in order
-            "주변정리",   // settling my affairs
-            "보험금",     // insurance money
-            "한참서있",   // stood there a long time
-            "준비는다",   // all prepared
-            "준비다",     // all prepared
-            "찾게돼",     // keep looking for
-            "찾아봤",     // looked for
-            "찾고있",     // looking for
-            "키워주기로", // (someone) will raise (my pet)
-            "맡기기로",   // decided to entrust
-            "필요없을거", // won't need (it)
-            "알아보고있", // looking into
-            "날짜정하",   // set the date
-            "날짜를정",   // set the date
-            "날을잡",     // set the day
-            "날짜정했",   // set the date,
-            "필요없을테", // won't need (it)
-            "사놨",       // bought already
-            "사뒀",       // bought already
-            "사놓",       // bought already
-            "준비해놨",   // prepared
-            "준비해뒀",   // prepared
-            "부탁해뒀",   // asked (someone) in advance
-            "맡아줄",     // will look after
-            "모았어",     // collected
+            "확인해봤",     // checked (whether)
+            "알아봤",       // looked into
+            "검색해봤",     // searched for
+            "적어뒀",       // wrote down
+            "적어두었",     // wrote down
+            "써뒀",         // wrote
+            "써놨",         // wrote
+            "정리해뒀",     // put in order
+            "정리하고있",   // putting things in order
+            "주변정리",     // settling my affairs
+            "보험금",       // insurance money
+            "한참서있",     // stood there a long time
+            "준비는다",     // all prepared
+            "준비다",       // all prepared
+            "찾게돼",       // keep looking for
+            "찾아봤",       // looked for
+            "찾고있",       // looking for
+            "키워주기로",   // (someone) will raise (my pet)
+            "맡기기로",     // decided to entrust
+            "필요없을거",   // won't need (it)
+            "알아보고있",   // looking into
+            "날짜정하",     // set the date
+            "날짜를정",     // set the date
+            "날을잡",       // set the day
+            "날짜정했",     // set the date,
+            "필요없을테",   // won't need (it)
+            "사놨",         // bought already
+            "사뒀",         // bought already
+            "사놓",         // bought already
+            "준비해놨",     // prepared
+            "준비해뒀",     // prepared
+            "부탁해뒀",     // asked (someone) in advance
+            "맡아줄",       // will look after
+            "모았어",       // collected,
+            "실패안할",     // won't fail
+            "실패하지않을", // won't fail
+            "찾아보고",     // looking up
         ],
     ),
     (
@@ -833,7 +875,9 @@ const KO_CUES: &[Cues] = &[
             "나를쏘",           // shoot myself
             "죽게해달라",       // let (me) die
             "죽게해주세요",     // please let (me) die
-            "데려가달라",       // take (me) away
+            "데려가달라",       // take (me) away,
+            "스스로마감",       // end (my life) myself
+            "삶을마감",         // end my life
         ],
     ),
     (
@@ -866,7 +910,10 @@ const KO_CUES: &[Cues] = &[
             "머리를박",     // bang my head
             "머리박",       // bang my head
             "나자신괴롭히", // torment myself
-            "들이부었",     // poured down (drink)
+            "들이부었",     // poured down (drink),
+            "진통제",       // painkillers
+            "들이부어",     // pour down (drink)
+            "넘게먹었",     // took more than
         ],
     ),
     (
@@ -874,36 +921,38 @@ const KO_CUES: &[Cues] = &[
         Body,
         10,
         &[
-            "손등",       // back of the hand
-            "손목",       // wrist
-            "팔을",       // arm
-            "팔에",       // on the arm
-            "허벅지",     // thigh
-            "제몸",       // my body
-            "내몸",       // my body
-            "스스로",     // myself
-            "벌로",       // as punishment
-            "벌주려고",   // to punish
-            "라이터로",   // with a lighter
-            "담뱃불",     // cigarette burn
-            "커터칼",     // box cutter
-            "제얼굴",     // my face
-            "내얼굴",     // my face
-            "제머리",     // my head
-            "내머리",     // my head
-            "주먹으로",   // with a fist
-            "긴팔",       // long sleeves
-            "이래도싸",   // I deserve it
-            "일부러",     // on purpose
-            "자격도없",   // don't deserve
-            "자격이없",   // don't deserve
-            "벌주",       // punish (myself),
-            "제뺨",       // my cheek
-            "내뺨",       // my cheek
-            "멍이들",     // bruised
-            "멍들",       // bruised,
-            "벽에",       // against the wall
-            "아플때까지", // until it hurts
+            "손등",         // back of the hand
+            "손목",         // wrist
+            "팔을",         // arm
+            "팔에",         // on the arm
+            "허벅지",       // thigh
+            "제몸",         // my body
+            "내몸",         // my body
+            "스스로",       // myself
+            "벌로",         // as punishment
+            "벌주려고",     // to punish
+            "라이터로",     // with a lighter
+            "담뱃불",       // cigarette burn
+            "커터칼",       // box cutter
+            "제얼굴",       // my face
+            "내얼굴",       // my face
+            "제머리",       // my head
+            "내머리",       // my head
+            "주먹으로",     // with a fist
+            "긴팔",         // long sleeves
+            "이래도싸",     // I deserve it
+            "일부러",       // on purpose
+            "자격도없",     // don't deserve
+            "자격이없",     // don't deserve
+            "벌주",         // punish (myself),
+            "제뺨",         // my cheek
+            "내뺨",         // my cheek
+            "멍이들",       // bruised
+            "멍들",         // bruised,
+            "벽에",         // against the wall
+            "아플때까지",   // until it hurts,
+            "망가지라고",   // so it breaks down
+            "몸이아팠으면", // want my body to hurt
         ],
     ),
     (
@@ -947,7 +996,11 @@ const KO_CUES: &[Cues] = &[
             "타버리",     // slip (poison) in
             "해치워버릴", // finish off
             "깨버릴",     // smash
-            "망치",       // hammer
+            "망치",       // hammer,
+            "불지르려",   // to set fire
+            "불을지르",   // set fire
+            "농약",       // pesticide
+            "타려고",     // to slip (it) in
         ],
     ),
     (
@@ -992,7 +1045,8 @@ const KO_CUES: &[Cues] = &[
             "선임",           // senior (soldier)
             "윗집",           // upstairs neighbour
             "아랫집",         // downstairs neighbour
-            "방법도다생각해", // thought out how
+            "방법도다생각해", // thought out how,
+            "사채업자",       // loan shark
         ],
     ),
     (
@@ -1005,6 +1059,27 @@ const KO_CUES: &[Cues] = &[
             "엄마",   // mom
             "다들",   // everyone
             "모두",   // everyone
+        ],
+    ),
+    (
+        CrisisKind::HarmOthers,
+        Prepared,
+        10,
+        &[
+            "사놨",     // bought already
+            "사다놨",   // bought already
+            "챙겨놨",   // packed already
+            "준비해놨", // prepared
+            "이미",     // already
+        ],
+    ),
+    (
+        CrisisKind::Suicide,
+        Absence,
+        12,
+        &[
+            "끝낼거", // will end it
+            "끝낼게", // will end it
         ],
     ),
 ];
@@ -1080,9 +1155,10 @@ const EN_EVERYDAY: &[&str] = &[
 /// into the background", "disappear for a weekend", "end it with my girlfriend".
 const EN_RETREATS: &[&str] = &[" into ", " for a ", " for the ", " from ", " on a ", " with "];
 
-/// Where `cue` occurs in `text` at a word start, neither denied right before it nor made a
-/// retreat right after it, and not inside a span another concept already took.
-fn en_find(text: &str, cue: &str, taken: &[(usize, usize)]) -> Option<(usize, usize)> {
+/// Where `cue` occurs in `text` at a word start, neither denied right before it nor (with
+/// `retreats`, for suicide cues) made a retreat right after it, and not inside a span another
+/// concept already took.
+fn en_find(text: &str, cue: &str, taken: &[(usize, usize)], retreats: bool) -> Option<(usize, usize)> {
     text.match_indices(cue).map(|(at, _)| (at, at + cue.len())).find(|&(at, end)| {
         let (before, after) = (&text[..at], &text[end..]);
         let word_start = before.chars().next_back().is_none_or(|c| !c.is_alphanumeric());
@@ -1091,7 +1167,7 @@ fn en_find(text: &str, cue: &str, taken: &[(usize, usize)]) -> Option<(usize, us
         word_start
             && !at_me
             && !EN_DENIALS.iter().any(|d| before.ends_with(d))
-            && !EN_RETREATS.iter().any(|r| after.starts_with(r))
+            && !(retreats && EN_RETREATS.iter().any(|r| after.starts_with(r)))
             && !overlaps(taken, at, end)
     })
 }
@@ -1113,7 +1189,7 @@ fn overlaps(taken: &[(usize, usize)], start: usize, end: usize) -> bool {
 /// `spaced` is the lower-case text with single spaces, `compact` the same with no spaces or
 /// punctuation.
 pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String)> {
-    let everyday_en = EN_EVERYDAY.iter().any(|w| en_find(spaced, w, &[]).is_some());
+    let everyday_en = EN_EVERYDAY.iter().any(|w| en_find(spaced, w, &[], false).is_some());
     let everyday_ko = KO_EVERYDAY.iter().any(|w| compact.contains(w));
     [CrisisKind::Suicide, CrisisKind::SelfHarm, CrisisKind::HarmOthers].into_iter().find_map(|kind| {
         // The strongest cue of each concept: (concept, weight, cue, which text, span).
@@ -1127,8 +1203,12 @@ pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String
                 let taken: Vec<(usize, usize)> =
                     best.iter().filter(|b| b.0 != *concept && b.3 == english).map(|b| b.4).collect();
                 let hit = cues.iter().find_map(|cue| {
-                    if english { en_find(text, cue, &taken) } else { ko_find(text, cue, &taken) }
-                        .map(|span| (*cue, span))
+                    if english {
+                        en_find(text, cue, &taken, kind == CrisisKind::Suicide)
+                    } else {
+                        ko_find(text, cue, &taken)
+                    }
+                    .map(|span| (*cue, span))
                 });
                 let Some((cue, span)) = hit else { continue };
                 let entry = (*concept, *weight, cue, english, span);
@@ -1226,5 +1306,14 @@ mod tests {
             assert_eq!(weigh(text), None, "{text}");
         }
         assert_eq!(super::super::crisis::detect("내일이 안 왔으면 좋겠어, 발표가 너무 떨려"), None);
+    }
+
+    #[test]
+    fn weeds_and_pests_are_gardening_poisoning_a_person_is_not() {
+        use super::super::crisis::detect;
+        assert_eq!(detect("논두렁 잡초는 제초제로 싹 죽여야겠어요"), None); // kill the weeds with weedkiller
+        assert_eq!(detect("마당 잡초 죽이려고 제초제 뿌렸어요"), None); // sprayed weedkiller in the yard
+        let poison = detect("시어머니 국에 쥐약을 타버리고 싶어요"); // rat poison in mother-in-law's soup
+        assert_eq!(poison.map(|c| c.kind), Some(HarmOthers));
     }
 }
