@@ -241,6 +241,8 @@ const TARGETS: &[Target] = &[
         },
     },
     Target { name: "store::saved::Journal::decode", feed: |t| drop(Journal::decode(t)) },
+    Target { name: "title::read_title", feed: |t| drop(deliberate::engine::title::read_title(t)) },
+    Target { name: "counsel::crisis::detect", feed: |t| drop(deliberate::engine::counsel::crisis::detect(t)) },
     Target { name: "engine step (3 modes, ± LLM)", feed: feed_session },
 ];
 
