@@ -138,6 +138,8 @@ pub struct Strings {
     pub sessions_undo: &'static str,
     pub sessions_none: &'static str,
     pub sessions_export_all: &'static str,
+    /// Export all could not be written; the reason follows.
+    pub sessions_export_failed: &'static str,
     pub sessions_messages: &'static str,
     /// The banner shown when the app hit a bug and stopped working.
     pub crashed: &'static str,
@@ -321,6 +323,7 @@ pub const KO: Strings = Strings {
     sessions_undo: "되돌리기",
     sessions_none: "저장된 대화가 없습니다.",
     sessions_export_all: "모든 대화 내보내기 (JSON)",
+    sessions_export_failed: "내보내지 못했습니다. 대화는 그대로 있습니다. 이유:",
     sessions_messages: "메시지",
     crashed: "문제가 생겼습니다. 대화는 저장되어 있습니다. 페이지를 다시 불러오세요.",
     reload: "다시 불러오기",
@@ -512,6 +515,7 @@ pub const EN: Strings = Strings {
     sessions_undo: "Undo",
     sessions_none: "No saved conversations.",
     sessions_export_all: "Export all conversations (JSON)",
+    sessions_export_failed: "Could not export; every conversation is still here. Reason:",
     sessions_messages: "messages",
     crashed: "Something went wrong. Your conversation is saved. Reload the page.",
     reload: "Reload",

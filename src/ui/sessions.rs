@@ -28,12 +28,21 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
         shell.saver.current_id()
     };
     let groups = move || shell.saver.sessions.with(|l| arrange(l, &query.get()));
+    let export_failed = RwSignal::new(None::<String>);
     let export_all = move |_| {
+        export_failed.set(None);
         spawn_local(async move {
             let journals = shell.saver.all_journals().await;
-            let Ok(text) = crate::store::export::export_all_json(journals) else { return };
-            let text = shell.llm.with_untracked(|llm| crate::store::export::without_keys(&text, llm));
-            super::export_panel::download("deliberate-all.json", "application/json", &text);
+            match crate::store::export::export_all_json(journals) {
+                Ok(text) => {
+                    let text = shell.llm.with_untracked(|llm| crate::store::export::without_keys(&text, llm));
+                    super::export_panel::download("deliberate-all.json", "application/json", &text);
+                }
+                Err(why) => {
+                    let why = shell.llm.with_untracked(|llm| crate::store::export::without_keys(&why, llm));
+                    export_failed.set(Some(why));
+                }
+            }
         });
     };
     let delete = move |id: String| {
@@ -172,6 +181,11 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
                         {tr(shell.ui_lang, |s| s.sessions_export_all)}
                     </button>
                 </div>
+                {move || export_failed.get().map(|why| view! {
+                    <p class="sessions-export-failed error" role="alert">
+                        {tr(shell.ui_lang, |s| s.sessions_export_failed)} " " {why}
+                    </p>
+                })}
                 {move || deleted.with(|d| d.is_some()).then(|| view! {
                     <p class="sessions-deleted" role="status">
                         {tr(shell.ui_lang, |s| s.sessions_deleted)} " "
