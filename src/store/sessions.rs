@@ -77,13 +77,15 @@ impl Header {
 }
 
 /// A title from the first request: its first non-empty line, trimmed to `TITLE_CHARS`.
-/// Empty when the user has not written yet.
+/// Commands (`/mode chat`) are not requests. Empty when the user has not written yet.
 pub fn title_of(journal: &Journal) -> String {
     journal
         .events
         .iter()
         .find_map(|l| match &l.event {
-            Event::UserMessage { text } => text.lines().map(str::trim).find(|l| !l.is_empty()),
+            Event::UserMessage { text } if !text.trim_start().starts_with('/') => {
+                text.lines().map(str::trim).find(|l| !l.is_empty())
+            }
             _ => None,
         })
         .map(|line| clip(line, TITLE_CHARS))
@@ -149,6 +151,8 @@ mod tests {
             (vec![], ""),
             (vec!["\n  첫 줄 요청  \n둘째 줄"], "첫 줄 요청"),
             (vec!["Plan a trip", "second"], "Plan a trip"),
+            (vec!["/mode chat", "How do I clean the build folder?"], "How do I clean the build folder?"),
+            (vec!["/mode counseling"], ""),
             (vec![long], "매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해 주는 파이프라인을 …"),
         ] {
             let (_, journal) = played("s", &texts);

@@ -4,6 +4,9 @@
 //! page must not panic, and the conversation must be intact afterwards: every message the
 //! user sent is still there and the composer still takes a message.
 //!
+//! A second monkey works inside the Conversations dialog (open, rename, delete, undo,
+//! search, new, export) with several saved conversations of every mode.
+//!
 //! Bounded: at most `ACTIONS_PER_ROUND` actions at each of the four stages.
 
 use std::collections::BTreeSet;
@@ -59,6 +62,51 @@ const name = el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.cl
     }
     await turn();
     await turn();
+  }
+  done(log);
+})();
+"#;
+
+/// The monkey of the Conversations dialog: every enabled control inside it once (and the
+/// new ones that appear), reopening the dialog whenever a click closed it (opening a
+/// conversation, New conversation). Links (downloads) are not touched. Returns what was done.
+const SESSIONS_MONKEY: &str = r#"
+const budget = arguments[0];
+const done = arguments[arguments.length - 1];
+const seen = new Set();
+const turn = () => new Promise(r => setTimeout(r, 0));
+const settle = async () => { for (let i = 0; i < 10; i++) await turn(); };
+const name = el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim().split(/\s+/).join('.') : '')
+  + (el.textContent.trim() ? ' "' + el.textContent.trim().slice(0, 30) + '"' : '');
+(async () => {
+  const log = [];
+  let reopened = 0;
+  while (log.length < budget) {
+    if (!document.querySelector('.dialog.sessions')) {
+      if (reopened++ > budget) break;
+      document.querySelector('.sessions-button').click();
+      await settle();
+      log.push('reopen the dialog');
+      continue;
+    }
+    // Controls are known by what they are and which row they sit in: the dialog's nodes
+    // are new each time it opens.
+    const key = e => name(e) + ' @' + (e.closest('.session-row')?.dataset.session ?? '');
+    const el = [...document.querySelectorAll('.dialog.sessions :is(button, input, select)')]
+      .find(e => !seen.has(key(e)) && !e.disabled && e.isConnected && !e.closest('a') && e.getClientRects().length > 0);
+    if (!el) break;
+    seen.add(key(el));
+    if (el.matches('input[type=text], input[type=search], input:not([type])')) {
+      el.focus();
+      el.value = log.length % 2 ? 'monkey ' + log.length : '';
+      el.dispatchEvent(new Event('input', {bubbles: true}));
+      el.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
+      log.push('type ' + name(el));
+    } else {
+      el.click();
+      log.push('click ' + name(el));
+    }
+    await settle();
   }
   done(log);
 })();
@@ -228,5 +276,56 @@ fn a_monkey_against_an_analyzer_asking_several_questions_breaks_nothing() {
     });
     let analyses = mock.requests().iter().filter(|r| r.role.as_deref() == Some("contract-analyst")).count();
     assert!(analyses >= 1, "the mock's analyzer was asked");
+    page.assert_no_panic();
+}
+
+#[test]
+fn a_monkey_in_the_conversations_dialog_breaks_nothing() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").expect("the page opens");
+    // Saved conversations of every mode to open, rename, delete and bring back.
+    for (mode, text) in [
+        (None, "Build a daily IT news digest"),
+        (Some("chat"), "How do I clean the build folder?"),
+        (Some("counseling"), "Hi, I'm Sam"),
+        (None, "Plan a team lunch for Friday"),
+    ] {
+        page.start_over().unwrap();
+        if let Some(mode) = mode {
+            page.send(&format!("/mode {mode}")).unwrap();
+            wait_idle(&page);
+        }
+        page.send(text).unwrap();
+        wait_idle(&page);
+        page.wait_saved().unwrap();
+    }
+    page.browser.find(".sessions-button").unwrap().click().unwrap();
+    page.browser.wait_for_element(".dialog.sessions", STEP).unwrap();
+    let listed = page.browser.find_all(".session-row").unwrap().len();
+    assert!(listed >= 4, "the four conversations are listed: {listed}");
+
+    let log = page.browser.execute_async(SESSIONS_MONKEY, vec![json!(ACTIONS_PER_ROUND)]).unwrap();
+    let log: Vec<String> = serde_json::from_value(log).unwrap();
+    assert!(log.iter().any(|a| a.contains("session-delete")), "the monkey deleted: {log:?}");
+    assert!(log.iter().any(|a| a.contains("session-rename")), "the monkey renamed: {log:?}");
+    let panics = page.panics().unwrap();
+    assert!(panics.is_empty(), "the page panicked after:\n{}\n{}", log.join("\n"), panics.join("\n"));
+
+    // Afterwards the app still works: a message sent now is shown and saved, and the
+    // list opens again.
+    if let Some(search) = page.browser.try_find(".dialog.sessions #sessions-search").unwrap() {
+        search.send_keys("\u{E00C}").unwrap();
+        page.browser
+            .wait_for(STEP, "the dialog to close", |b| Ok(b.try_find(".dialog")?.is_none().then_some(())))
+            .unwrap();
+    }
+    wait_idle(&page);
+    page.send("still here after the monkey").unwrap();
+    wait_idle(&page);
+    assert!(user_messages(&page).iter().any(|m| m == "still here after the monkey"));
+    page.wait_saved().unwrap();
+    page.browser.find(".sessions-button").unwrap().click().unwrap();
+    page.browser.wait_for_element(".dialog.sessions .session-row", STEP).unwrap();
+    println!("{} actions in the dialog:\n{}", log.len(), log.join("\n"));
     page.assert_no_panic();
 }
