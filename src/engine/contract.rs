@@ -14,6 +14,7 @@ use super::prompt::Prompt;
 use super::security::{defuse, isolate, DEFAULT_TAG};
 use super::slots::parse_format;
 use super::words::{content_words, mentions_any};
+use crate::engine::words::WordList;
 
 /// Criteria the analyzer is asked for, and kept from its answer.
 pub const CRITERIA_ASKED: usize = 4;
@@ -383,28 +384,12 @@ const VAGUE: &[&str] = &[
 ];
 
 /// Phrases that set the scene. Korean entries glossed.
-const CONTEXT_MARKERS: &[&str] = &[
-    "우리 팀",   // our team
-    "우리 회사", // our company
-    "저희",      // we (polite)
-    "회사에서",  // at the company
-    "팀에서",    // in the team
-    "스타트업",  // startup
-    "현재",      // currently
-    "지금은",    // right now
-    "저는",      // I am
-    "나는",      // I am
-    "our team",
-    "our company",
-    "we are",
-    "we're",
-    "currently",
-    "i'm a",
-    "i am a",
-    "my company",
-    "at work",
-    "startup",
-];
+// 우리 팀: our team; 우리 회사: our company; 저희: we (polite); 회사에서: at the company; 팀에서: in the team; 스타트업: startup;
+// 현재: currently; 지금은: right now; 저는: I am; 나는: I am
+const CONTEXT_MARKERS: WordList = WordList(
+    "우리 팀|우리 회사|저희|회사에서|팀에서|스타트업|현재|지금은|저는|\
+    나는|our team|our company|we are|we're|currently|i'm a|i am a|my company|at work|startup",
+);
 
 /// Quality words → criterion labels (Korean, English). Korean triggers glossed.
 const QUALITY_CRITERIA: &[(&[&str], (&str, &str))] = &[

@@ -10,6 +10,7 @@ use super::json::{bool_field, extract_json, str_field, str_list};
 use super::lang::{normalize, with_instrumental, with_object, Lang};
 use super::prompt::Prompt;
 use super::words::{mentions, mentions_any};
+use crate::engine::words::WordList;
 
 /// How much machinery a design (or a request) calls for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -1022,7 +1023,7 @@ pub struct Refinement {
 }
 
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
-const CHEAPER: &[&str] = &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive", "pric*"];
+const CHEAPER: WordList = WordList("저렴|싸게|비용|예산|cheap|cost|budget|expensive|pric*");
 const MORE_CHECKS: &[&str] = &[
     "검증", // verify
     "정확", // accurate
@@ -1051,7 +1052,7 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
     let mut changes = Vec::new();
     let ko = lang == Lang::Ko;
 
-    if asks(CHEAPER) {
+    if CHEAPER.any(|w| mentions_any(feedback, &[w])) {
         for d in &mut designs {
             for a in &mut d.agents {
                 if a.model == "large" || is_expensive_model(&a.model) {

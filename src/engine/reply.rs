@@ -7,6 +7,7 @@
 use super::design::{Complexity, DesignProposal};
 use super::lang::{is_hangul, with_subject, Lang};
 use super::signals::{is_korean_preference, is_satisfied, parse_choice};
+use crate::engine::words::WordList;
 
 /// What a debate reply means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,33 +247,14 @@ pub fn parse_reply_reading(raw: &str, count: usize, recommended: Option<usize>) 
 // ---- start over ----
 
 /// Asking to begin again, Korean (glossed) and English.
-const START_OVER: &[&str] = &[
-    "처음부터",  // from the beginning
-    "다시 시작", // start again
-    "새로 시작", // start anew
-    "리셋",      // reset
-    "초기화",    // reset
-    "갈아엎",    // tear it all up
-    "원점",      // back to square one
-    "전부 다시", // all over again
-    "다 다시",   // all over again
-    "없던 걸로", // as if it never happened
-    "새 요청",   // a new request
-    "start over",
-    "start again",
-    "start from scratch",
-    "from scratch",
-    "restart",
-    "reset",
-    "begin again",
-    "square one",
-    "scrap everything",
-    "scrap it all",
-    "scrap all",
-    "new request",
-    "start fresh",
-    "fresh start",
-];
+// 처음부터: from the beginning; 다시 시작: start again; 새로 시작: start anew; 리셋: reset; 초기화: reset; 갈아엎: tear it all up;
+// 원점: back to square one; 전부 다시: all over again; 다 다시: all over again; 없던 걸로: as if it never happened; 새 요청: a
+// new request
+const START_OVER: WordList = WordList(
+    "처음부터|다시 시작|새로 시작|리셋|초기화|갈아엎|원점|전부 다시|다 다시|\
+    없던 걸로|새 요청|start over|start again|start from scratch|from scratch|restart|reset|begin again|\
+    square one|scrap everything|scrap it all|scrap all|new request|start fresh|fresh start",
+);
 
 fn is_start_over(lower: &str) -> bool {
     // 필요 없/필요는 없/할 필요 (no need to).
@@ -284,41 +266,20 @@ fn is_start_over(lower: &str) -> bool {
 // ---- questions ----
 
 /// Korean question endings and words (glossed).
-const KO_QUESTION: &[&str] = &[
-    "나요",    // polite question ending
-    "까요",    // shall / would it
-    "한가요",  // is it …?
-    "는가요",  // does it …?
-    "은가요",  // is it …?
-    "인가",    // is it
-    "뭐예요",  // what is it
-    "뭐야",    // what is it
-    "뭔가요",  // what is it
-    "뭐죠",    // what is it
-    "어느",    // which
-    "어떤 게", // which one
-    "어떤게",  // which one
-    "뭐가",    // what
-    "무엇이",  // what
-    "왜",      // why
-    "얼마",    // how much
-    "차이",    // difference
-    "알려",    // tell me
-    "설명",    // explain
-    "궁금",    // I wonder
-    "어떻게",  // how
-    "맞아요",  // is that right
-    "되나",    // does it work
-    "있나",    // is there
-    "없나",    // is there not
-    "건가",    // is it that
-];
+// 나요: polite question ending; 까요: shall / would it; 한가요: is it …?; 는가요: does it …?; 은가요: is it …?; 인가: is it;
+// 뭐예요: what is it; 뭐야: what is it; 뭔가요: what is it; 뭐죠: what is it; 어느: which; 어떤 게: which one; 어떤게: which one;
+// 뭐가: what; 무엇이: what; 왜: why; 얼마: how much; 차이: difference; 알려: tell me; 설명: explain; 궁금: I wonder; 어떻게: how;
+// 맞아요: is that right; 되나: does it work; 있나: is there; 없나: is there not; 건가: is it that
+const KO_QUESTION: WordList = WordList(
+    "나요|까요|한가요|는가요|은가요|인가|뭐예요|뭐야|뭔가요|뭐죠|어느|\
+    어떤 게|어떤게|뭐가|무엇이|왜|얼마|차이|알려|설명|궁금|어떻게|맞아요|되나|있나|없나|건가",
+);
 
 /// English openings that ask.
-const EN_QUESTION_OPENINGS: &[&str] = &[
-    "what", "which", "why", "how", "who", "where", "when", "is ", "are ", "does ", "do ", "did ", "can ", "could ",
-    "would ", "will ", "should ", "tell me", "explain", "i wonder", "compare",
-];
+const EN_QUESTION_OPENINGS: WordList = WordList(
+    "what|which|why|how|who|where|when|is |are |does |do |did |\
+    can |could |would |will |should |tell me|explain|i wonder|compare",
+);
 
 fn is_question(text: &str, lower: &str) -> bool {
     if text.ends_with('?') || text.ends_with('？') {
@@ -357,21 +318,10 @@ fn polite_request(start: &str) -> bool {
 fn request_question(text: &str, lower: &str) -> bool {
     // 수 있나요/있을까요/있어요 (can you), 주실/줄 수 (could you give), 면 안 될까 (could we not),
     // 면 어떨까/어때 (how about), 면 좋을까 (would it be good to), 줄래/주시겠 (will you).
-    const KO: &[&str] = &[
-        "수 있나요",
-        "수 있을까",
-        "수 있어요",
-        "수 있어?",
-        "주실 수",
-        "줄 수",
-        "면 안 될까",
-        "면 안될까",
-        "면 어떨까",
-        "면 어때",
-        "면 좋을까",
-        "줄래",
-        "주시겠",
-    ];
+    const KO: WordList = WordList(
+        "수 있나요|수 있을까|수 있어요|수 있어?|주실 수|줄 수|면 안 될까|면 안될까|\
+        면 어떨까|면 어때|면 좋을까|줄래|주시겠",
+    );
     let start = lower.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
     KO.iter().any(|k| text.contains(k)) || polite_request(start)
 }
@@ -453,51 +403,12 @@ fn has_change(text: &str, lower: &str) -> bool {
     if KO_CHANGE.iter().any(|m| text.contains(m)) {
         return true;
     }
-    const EN: &[&str] = &[
-        "but",
-        "however",
-        "though",
-        "although",
-        "except",
-        "instead",
-        "add",
-        "remove",
-        "drop",
-        "change",
-        "replace",
-        "swap",
-        "reduce",
-        "increase",
-        "cut",
-        "include",
-        "without",
-        "merge",
-        "combine",
-        "lower",
-        "improve",
-        "needs",
-        "need",
-        "too",
-        "cheaper",
-        "faster",
-        "simpler",
-        "fewer",
-        "more",
-        "less",
-        "tweak",
-        "adjust",
-        "worried",
-        "concerned",
-        "missing",
-        "lacks",
-        "expensive",
-        "slow",
-        "make",
-        "use",
-        "skip",
-        "wish",
-        "prefer it",
-    ];
+    const EN: WordList = WordList(
+        "but|however|though|although|except|instead|add|remove|drop|change|replace|\
+        swap|reduce|increase|cut|include|without|merge|combine|lower|improve|needs|need|too|cheaper|\
+        faster|simpler|fewer|more|less|tweak|adjust|worried|concerned|missing|lacks|expensive|slow|make|\
+        use|skip|wish|prefer it",
+    );
     let words = ascii_words(lower);
     if words.iter().any(|w| EN.contains(&w.as_str())) {
         // "I'd rather go with B", "more or less fine" and "use B" choose, they do not change.
@@ -642,40 +553,11 @@ pub fn is_plan_noun(before: &str) -> bool {
 
 fn en_approval(lower: &str) -> Polarity {
     let words = ascii_words(lower);
-    const GOOD: &[&str] = &[
-        "ok",
-        "okay",
-        "good",
-        "great",
-        "fine",
-        "nice",
-        "perfect",
-        "excellent",
-        "solid",
-        "works",
-        "love",
-        "like",
-        "lgtm",
-        "best",
-        "better",
-        "agree",
-        "agreed",
-        "approve",
-        "approved",
-        "awesome",
-        "fantastic",
-        "sensible",
-        "reasonable",
-        "right",
-        "brilliant",
-        "cool",
-        "yes",
-        "yep",
-        "yeah",
-        "sure",
-        "winner",
-        "ideal",
-    ];
+    const GOOD: WordList = WordList(
+        "ok|okay|good|great|fine|nice|perfect|excellent|solid|works|love|like|\
+        lgtm|best|better|agree|agreed|approve|approved|awesome|fantastic|sensible|reasonable|right|\
+        brilliant|cool|yes|yep|yeah|sure|winner|ideal",
+    );
     const BAD: &[&str] = &["bad", "worse", "worst", "hate", "dislike", "awful", "terrible", "unsure", "meh", "wrong"];
     const NEG: &[&str] = &[
         "not", "no", "never", "don't", "dont", "doesn't", "doesnt", "isn't", "isnt", "aren't", "won't", "wouldn't",
@@ -835,10 +717,10 @@ const KO_FILLERS: &[&str] = &[
     "일단",
     "설계안",
 ];
-const EN_FILLERS: &[&str] = &[
-    "the", "a", "one", "option", "design", "plan", "pipeline", "please", "just", "then", "ok", "okay", "so", "um",
-    "uh", "hmm", "i", "guess", "think", "maybe", "number", "choice",
-];
+const EN_FILLERS: WordList = WordList(
+    "the|a|one|option|design|plan|pipeline|please|just|then|ok|okay|so|um|\
+    uh|hmm|i|guess|think|maybe|number|choice",
+);
 
 fn is_filler(word: &str) -> bool {
     let mut w = word.trim_matches(|c: char| !c.is_alphanumeric());
@@ -1026,7 +908,7 @@ const ORDINALS: [&[&str]; 3] = [
 ];
 
 /// "the last one": 마지막 (last), and English.
-const LAST_WORDS: &[&str] = &["마지막", "last"];
+const LAST_WORDS: WordList = WordList("마지막|last");
 
 /// Nouns for a step inside a design, which an ordinal can also count: 단계 (step),
 /// 에이전트 (agent), 스텝 (step), 과정 (process), and English ones.
@@ -1064,59 +946,11 @@ fn ordinal_is_design(lower: &str, _start: usize, end: usize) -> bool {
 /// (people), 분 (minutes), 초 (seconds), 시간 (hours), 시 (o'clock), 일 (days), 주 (weeks),
 /// 달 (months), 년 (years), 단계 (steps), 가지 (kinds), 배 (times), 회 (rounds), 원 (won),
 /// 달러 (dollars), 퍼센트 (percent), and English ones.
-const QUANTITY_UNITS: &[&str] = &[
-    "개",
-    "명",
-    "분",
-    "초",
-    "시간",
-    "시",
-    "일",
-    "주",
-    "달",
-    "년",
-    "단계",
-    "가지",
-    "배",
-    "회",
-    "번째 단계",
-    "원",
-    "달러",
-    "퍼센트",
-    "agent",
-    "step",
-    "minute",
-    "min",
-    "hour",
-    "second",
-    "sec",
-    "day",
-    "week",
-    "month",
-    "year",
-    "time",
-    "x",
-    "k",
-    "m",
-    "percent",
-    "dollar",
-    "cent",
-    "page",
-    "line",
-    "word",
-    "person",
-    "people",
-    "user",
-    "item",
-    "thing",
-    "of them",
-    "of these",
-    "more",
-    "less",
-    "or more",
-    "max",
-    "stage",
-];
+const QUANTITY_UNITS: WordList = WordList(
+    "개|명|분|초|시간|시|일|주|달|년|단계|가지|배|회|번째 단계|원|달러|\
+    퍼센트|agent|step|minute|min|hour|second|sec|day|week|month|year|time|x|k|m|percent|dollar|cent|\
+    page|line|word|person|people|user|item|thing|of them|of these|more|less|or more|max|stage",
+);
 
 /// Korean particles after a design number (glossed): 으로/로 (with), 이요/이에요/예요 (it is),
 /// 이/가 (subject), 은/는 (topic), 도 (also), 요 (polite), 을/를 (object).
@@ -1266,30 +1100,11 @@ fn name_mention(lower: &str, design: &DesignBrief) -> Option<(usize, usize)> {
 }
 
 /// Words that stand for a design of each complexity (Korean glossed).
-const LOW_WORDS: &[&str] = &[
-    "simple",
-    "simplest",
-    "basic",
-    "lean",
-    "lightweight",
-    "light",
-    "minimal",
-    "sequential",
-    "cheapest",
-    "cheap",
-    "smallest",
-    "fastest",
-    "short",
-    "shortest",
-    "단순",    // simple
-    "간단",    // simple
-    "가벼운",  // light
-    "가장 싼", // cheapest
-    "제일 싼", // cheapest
-    "저렴한",  // cheap
-    "순차",    // sequential
-    "기본",    // basic
-];
+// 단순: simple; 간단: simple; 가벼운: light; 가장 싼: cheapest; 제일 싼: cheapest; 저렴한: cheap; 순차: sequential; 기본: basic
+const LOW_WORDS: WordList = WordList(
+    "simple|simplest|basic|lean|lightweight|light|minimal|sequential|\
+    cheapest|cheap|smallest|fastest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|저렴한|순차|기본",
+);
 const MEDIUM_WORDS: &[&str] = &[
     "standard",
     "balanced",
@@ -1304,29 +1119,12 @@ const MEDIUM_WORDS: &[&str] = &[
     "검증", // validation
     "보통", // medium
 ];
-const HIGH_WORDS: &[&str] = &[
-    "advanced",
-    "multi-agent",
-    "multi agent",
-    "thorough",
-    "complex",
-    "full",
-    "heavy",
-    "cross-check",
-    "cross-checking",
-    "most robust",
-    "robust",
-    "elaborate",
-    "fancy",
-    "biggest",
-    "고급",      // advanced
-    "멀티",      // multi
-    "복잡",      // complex
-    "교차",      // cross(-check)
-    "꼼꼼",      // thorough
-    "제일 비싼", // most expensive
-    "본격",      // full-scale
-];
+// 고급: advanced; 멀티: multi; 복잡: complex; 교차: cross(-check); 꼼꼼: thorough; 제일 비싼: most expensive; 본격: full-scale
+const HIGH_WORDS: WordList = WordList(
+    "advanced|multi-agent|multi agent|thorough|complex|full|heavy|\
+    cross-check|cross-checking|most robust|robust|elaborate|fancy|biggest|고급|멀티|복잡|교차|꼼꼼|\
+    제일 비싼|본격",
+);
 
 /// Nouns that make a description point at a design: "the simple one", "검증 있는 안".
 const EN_REF_NOUNS: &[&str] =

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::crisis_cues;
 use crate::engine::lang::Lang;
+use crate::engine::words::WordList;
 
 /// What kind of danger the words point at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,140 +66,68 @@ const TOPIC_MENTIONS: &[&str] = &[
 ];
 
 /// Korean suicide cues, matched on text with spaces and punctuation removed.
-const KO_SUICIDE: &[&str] = &[
-    "죽고싶",                 // want to die
-    "죽어버리고싶",           // want to just die
-    "죽는게나을",             // better to die
-    "죽는편이나을",           // better to die
-    "죽을까생각",             // thinking of dying
-    "자살",                   // suicide
-    "목숨을끊",               // take one's life
-    "목숨끊",                 // take one's life
-    "생을마감",               // end one's life
-    "삶을끝내",               // end my life
-    "인생을끝내",             // end my life
-    "모든걸끝내고싶",         // want to end everything
-    "다끝내버리고싶",         // want to end it all
-    "전부끝내버리고싶",       // want to end it all
-    "내가사라졌으면",         // I wish I were gone
-    "내가없어졌으면",         // I wish I were gone
-    "눈을안떴으면",           // wish my eyes didn't open (not wake up)
-    "눈안떴으면",             // wish I didn't wake up
-    "눈을뜨지않았으면",       // wish I didn't wake up
-    "눈뜨지않았으면",         // wish I didn't wake up
-    "깨어나지않았으면",       // wish I didn't wake up
-    "깨지않았으면",           // wish I didn't wake up
-    "영원히잠들고싶",         // want to sleep forever
-    "영원히잠들었으면",       // wish I slept forever
-    "살고싶지않",             // don't want to live
-    "그만살고싶",             // want to stop living
-    "자고일어나지않았으면",   // wish I didn't get up after sleeping
-    "아침에일어나지않았으면", // wish I didn't get up in the morning
-    "다시는일어나지않",       // never get up again
-    "깨지말았으면",           // wish I didn't wake
-    "세상을떠나고싶",         // want to leave this world
-    "이세상에없었으면",       // wish I weren't in this world
-    "약을모아",               // stockpiling pills
-    "치였으면",               // wish I were hit (by a car)
-    "사고났으면좋",           // wish I had an accident
-    "사고가났으면좋",         // wish I had an accident
-    "있을이유가없",           // no reason for me to exist
-    "안깼으면",               // wish I hadn't woken
-    "유서까지",               // even a suicide note
-    "안떴으면",               // wish (my eyes) didn't open
-    "내일이안왔으면",         // wish tomorrow wouldn't come
-    "살아있을이유",           // a reason to be alive (asked or missing)
-    "살아갈자신이없",         // no confidence to go on living
-    "수면제를모아",           // stockpiling sleeping pills
-    "살기싫",                 // hate living
-    "살기가싫",               // hate living
-    "사는게의미없",           // living is meaningless
-    "살이유가없",             // no reason to live
-    "살아야할이유가없",       // no reason to live
-    "살아갈이유가없",         // no reason to go on living
-    "살아서뭐해",             // what's the point of living
-    "살아서뭐하",             // what's the point of living
-    "태어나지말았어야",       // should never have been born
-    "태어나지않았으면",       // wish I hadn't been born
-    "내가없으면다들",         // everyone would be better without me
-    "나없으면다들",           // everyone would be better without me
-    "없어져도아무도",         // nobody would care if I were gone
-    "유서를",                 // (wrote) a suicide note
-    "유서써",                 // write a suicide note
-    "유서쓰",                 // write a suicide note
-    "뛰어내리고싶",           // want to jump (off)
-    "뛰어내릴까",             // should I jump
-    "뛰어내려버릴",           // I'll jump
-    "투신",                   // jump to one's death
-    "목을매",                 // hang oneself
-    "목매달",                 // hang oneself
-    "수면제를모으",           // collecting sleeping pills
-    "약을모으고",             // collecting pills
-    "번개탄",                 // charcoal briquette (a method)
-    "극단적인선택",           // "extreme choice" (news euphemism)
-    "극단적선택",             // "extreme choice"
-    "죽음밖에",               // nothing but death
-    "죽는것말고는",           // nothing but dying
-    "죽는것밖에",             // nothing but dying
-    "숨이멈췄으면",           // wish my breathing stopped
-    "숨이멎었으면",           // wish my breathing stopped
-    "심장이멈췄으면",         // wish my heart stopped
-    "지워지고싶",             // want to be erased
-    "흔적없이사라지",         // vanish without a trace
-    "사라져도되",             // it's fine if I vanish
-    "없어져도되",             // it's fine if I'm gone
-    "저만없으면",             // if only I were gone
-    "나만없으면",             // if only I were gone
-];
+// 죽고싶: want to die; 죽어버리고싶: want to just die; 죽는게나을: better to die; 죽는편이나을: better to die; 죽을까생각: thinking of
+// dying; 자살: suicide; 목숨을끊: take one's life; 목숨끊: take one's life; 생을마감: end one's life; 삶을끝내: end my life;
+// 인생을끝내: end my life; 모든걸끝내고싶: want to end everything; 다끝내버리고싶: want to end it all; 전부끝내버리고싶: want to end it
+// all; 내가사라졌으면: I wish I were gone; 내가없어졌으면: I wish I were gone; 눈을안떴으면: wish my eyes didn't open (not wake
+// up); 눈안떴으면: wish I didn't wake up; 눈을뜨지않았으면: wish I didn't wake up; 눈뜨지않았으면: wish I didn't wake up; 깨어나지않았으면:
+// wish I didn't wake up; 깨지않았으면: wish I didn't wake up; 영원히잠들고싶: want to sleep forever; 영원히잠들었으면: wish I slept
+// forever; 살고싶지않: don't want to live; 그만살고싶: want to stop living; 자고일어나지않았으면: wish I didn't get up after
+// sleeping; 아침에일어나지않았으면: wish I didn't get up in the morning; 다시는일어나지않: never get up again; 깨지말았으면: wish I
+// didn't wake; 세상을떠나고싶: want to leave this world; 이세상에없었으면: wish I weren't in this world; 약을모아: stockpiling
+// pills; 치였으면: wish I were hit (by a car); 사고났으면좋: wish I had an accident; 사고가났으면좋: wish I had an accident;
+// 있을이유가없: no reason for me to exist; 안깼으면: wish I hadn't woken; 유서까지: even a suicide note; 안떴으면: wish (my eyes)
+// didn't open; 내일이안왔으면: wish tomorrow wouldn't come; 살아있을이유: a reason to be alive (asked or missing); 살아갈자신이없:
+// no confidence to go on living; 수면제를모아: stockpiling sleeping pills; 살기싫: hate living; 살기가싫: hate living;
+// 사는게의미없: living is meaningless; 살이유가없: no reason to live; 살아야할이유가없: no reason to live; 살아갈이유가없: no reason to
+// go on living; 살아서뭐해: what's the point of living; 살아서뭐하: what's the point of living; 태어나지말았어야: should never
+// have been born; 태어나지않았으면: wish I hadn't been born; 내가없으면다들: everyone would be better without me; 나없으면다들:
+// everyone would be better without me; 없어져도아무도: nobody would care if I were gone; 유서를: (wrote) a suicide note;
+// 유서써: write a suicide note; 유서쓰: write a suicide note; 뛰어내리고싶: want to jump (off); 뛰어내릴까: should I jump;
+// 뛰어내려버릴: I'll jump; 투신: jump to one's death; 목을매: hang oneself; 목매달: hang oneself; 수면제를모으: collecting sleeping
+// pills; 약을모으고: collecting pills; 번개탄: charcoal briquette (a method); 극단적인선택: "extreme choice" (news
+// euphemism); 극단적선택: "extreme choice"; 죽음밖에: nothing but death; 죽는것말고는: nothing but dying; 죽는것밖에: nothing but
+// dying; 숨이멈췄으면: wish my breathing stopped; 숨이멎었으면: wish my breathing stopped; 심장이멈췄으면: wish my heart stopped;
+// 지워지고싶: want to be erased; 흔적없이사라지: vanish without a trace; 사라져도되: it's fine if I vanish; 없어져도되: it's fine if
+// I'm gone; 저만없으면: if only I were gone; 나만없으면: if only I were gone
+const KO_SUICIDE: WordList = WordList(
+    "죽고싶|죽어버리고싶|죽는게나을|죽는편이나을|죽을까생각|자살|목숨을끊|\
+    목숨끊|생을마감|삶을끝내|인생을끝내|모든걸끝내고싶|다끝내버리고싶|전부끝내버리고싶|내가사라졌으면|\
+    내가없어졌으면|눈을안떴으면|눈안떴으면|눈을뜨지않았으면|눈뜨지않았으면|깨어나지않았으면|\
+    깨지않았으면|영원히잠들고싶|영원히잠들었으면|살고싶지않|그만살고싶|자고일어나지않았으면|\
+    아침에일어나지않았으면|다시는일어나지않|깨지말았으면|세상을떠나고싶|이세상에없었으면|약을모아|\
+    치였으면|사고났으면좋|사고가났으면좋|있을이유가없|안깼으면|유서까지|안떴으면|내일이안왔으면|\
+    살아있을이유|살아갈자신이없|수면제를모아|살기싫|살기가싫|사는게의미없|살이유가없|살아야할이유가없|\
+    살아갈이유가없|살아서뭐해|살아서뭐하|태어나지말았어야|태어나지않았으면|내가없으면다들|나없으면다들|\
+    없어져도아무도|유서를|유서써|유서쓰|뛰어내리고싶|뛰어내릴까|뛰어내려버릴|투신|목을매|목매달|\
+    수면제를모으|약을모으고|번개탄|극단적인선택|극단적선택|죽음밖에|죽는것말고는|죽는것밖에|\
+    숨이멈췄으면|숨이멎었으면|심장이멈췄으면|지워지고싶|흔적없이사라지|사라져도되|없어져도되|저만없으면|\
+    나만없으면",
+);
 
 /// Korean self-harm cues.
-const KO_SELF_HARM: &[&str] = &[
-    "자해",           // self-harm
-    "손목을긋",       // cut my wrist
-    "손목긋",         // cut my wrist
-    "손목을그",       // cut my wrist
-    "칼로긋",         // cut with a knife
-    "칼로그어",       // cut with a knife
-    "팔을그어",       // cut my arm
-    "팔을긋",         // cut my arm
-    "허벅지를그",     // cut my thigh
-    "몸에상처를내",   // make wounds on my body
-    "나를해치",       // hurt myself
-    "나자신을해치",   // hurt myself
-    "스스로를해치",   // hurt myself
-    "내몸을해치",     // hurt my body
-    "나를때리고싶",   // want to hit myself
-    "피가날때까지",   // until it bleeds
-    "피날때까지",     // until it bleeds
-    "스스로상처",     // wound myself
-    "스스로를아프게", // make myself hurt
-    "나를아프게",     // make myself hurt
-    "저를아프게",     // make myself hurt
-    "내몸을아프게",   // make my body hurt
-    "제몸을아프게",   // make my body hurt
-    "피를봐야",       // (calm) only once I see blood
-    "피가나야",       // (calm) only once it bleeds
-];
+// 자해: self-harm; 손목을긋: cut my wrist; 손목긋: cut my wrist; 손목을그: cut my wrist; 칼로긋: cut with a knife; 칼로그어: cut
+// with a knife; 팔을그어: cut my arm; 팔을긋: cut my arm; 허벅지를그: cut my thigh; 몸에상처를내: make wounds on my body; 나를해치:
+// hurt myself; 나자신을해치: hurt myself; 스스로를해치: hurt myself; 내몸을해치: hurt my body; 나를때리고싶: want to hit myself;
+// 피가날때까지: until it bleeds; 피날때까지: until it bleeds; 스스로상처: wound myself; 스스로를아프게: make myself hurt; 나를아프게: make
+// myself hurt; 저를아프게: make myself hurt; 내몸을아프게: make my body hurt; 제몸을아프게: make my body hurt; 피를봐야: (calm) only
+// once I see blood; 피가나야: (calm) only once it bleeds
+const KO_SELF_HARM: WordList = WordList(
+    "자해|손목을긋|손목긋|손목을그|칼로긋|칼로그어|팔을그어|팔을긋|\
+    허벅지를그|몸에상처를내|나를해치|나자신을해치|스스로를해치|내몸을해치|나를때리고싶|피가날때까지|\
+    피날때까지|스스로상처|스스로를아프게|나를아프게|저를아프게|내몸을아프게|제몸을아프게|피를봐야|\
+    피가나야",
+);
 
 /// Korean cues of harming others.
-const KO_HARM_OTHERS: &[&str] = &[
-    "죽이고싶",     // want to kill
-    "죽여버리고싶", // want to kill
-    "죽여버릴",     // I'll kill
-    "죽여버리겠",   // I'll kill
-    "죽일거야",     // I'm going to kill
-    "해치고싶",     // want to hurt (someone)
-    "해쳐버리고싶", // want to hurt
-    "찔러버리",     // stab
-    "찌르고싶",     // want to stab
-    "때려죽이",     // beat to death
-    "살해하고싶",   // want to murder
-    "살해할",       // will murder
-    "해칠것같",     // feel I will hurt (someone)
-    "해칠거",       // will hurt (someone)
-    "해칠지도",     // might hurt (someone)
-    "해칠까봐",     // afraid I'll hurt (someone)
-];
+// 죽이고싶: want to kill; 죽여버리고싶: want to kill; 죽여버릴: I'll kill; 죽여버리겠: I'll kill; 죽일거야: I'm going to kill; 해치고싶:
+// want to hurt (someone); 해쳐버리고싶: want to hurt; 찔러버리: stab; 찌르고싶: want to stab; 때려죽이: beat to death; 살해하고싶:
+// want to murder; 살해할: will murder; 해칠것같: feel I will hurt (someone); 해칠거: will hurt (someone); 해칠지도: might
+// hurt (someone); 해칠까봐: afraid I'll hurt (someone)
+const KO_HARM_OTHERS: WordList = WordList(
+    "죽이고싶|죽여버리고싶|죽여버릴|죽여버리겠|죽일거야|해치고싶|\
+    해쳐버리고싶|찔러버리|찌르고싶|때려죽이|살해하고싶|살해할|해칠것같|해칠거|해칠지도|해칠까봐",
+);
 
 /// Korean cue pairs that mean a crisis only close together (at most a few syllables apart,
 /// either order): "이제 그만 끝내고 싶어요, 모든 걸", "나 같은 건 없어지는 게".
@@ -518,7 +447,7 @@ const KO_PESTS: &[&str] = &[
 ];
 
 /// Words that make "vanish" a break from life, not an end of it.
-const VANISH_BREAKS: &[&str] = &["여행", "일주일", "며칠", "연락없이", "휴가", "잠수"]; // trip, a week, a few days, no contact, vacation, go quiet
+const VANISH_BREAKS: WordList = WordList("여행|일주일|며칠|연락없이|휴가|잠수"); // trip, a week, a few days, no contact, vacation, go quiet
 
 /// Korean words of death or self-erasure for the co-occurrence check.
 const KO_DEATH_WORDS: &[&str] = &[
@@ -560,120 +489,34 @@ const KO_WISH_WORDS: &[&str] = &[
     "수있을까",
 ];
 /// Korean idioms and contexts that make a death word ordinary.
-const KO_DEATH_IDIOMS: &[&str] = &[
-    "소설에서",   // in a novel
-    "영화에서",   // in a film
-    "드라마에서", // in a drama
-    "게임에서",   // in a game
-    "죽겠",
-    "죽을맛",
-    "죽는줄",
-    "죽을것같",
-    "죽을뻔",
-    "죽었다",
-    "죽이",
-    "죽여",
-    "죽일",
-    "웃겨",
-    "배고파",
-    "여행",
-    "휴가",
-    "게임",
-    "영화",
-    "드라마",
-    "화분",
-    "컴퓨터",
-    "배터리",
-    "돌아가",
-    "잠수",
-    "일주일",
-    "며칠",
-];
+// 소설에서: in a novel; 영화에서: in a film; 드라마에서: in a drama; 게임에서: in a game
+const KO_DEATH_IDIOMS: WordList = WordList(
+    "소설에서|영화에서|드라마에서|게임에서|죽겠|죽을맛|죽는줄|죽을것같|\
+    죽을뻔|죽었다|죽이|죽여|죽일|웃겨|배고파|여행|휴가|게임|영화|드라마|화분|컴퓨터|배터리|돌아가|잠수|\
+    일주일|며칠",
+);
 /// How far apart (in characters) a Korean death word and a wish word may be.
 const KO_COOCCURRENCE_SPAN: usize = 12;
 
 /// English words of death or self-erasure (whole words or phrases).
-const EN_DEATH_WORDS: &[&str] = &[
-    "die",
-    "dying",
-    "dead",
-    "death",
-    "suicide",
-    "existing",
-    "existed",
-    "exist",
-    "alive",
-    "funeral",
-    "overdose",
-    "rope",
-    "noose",
-    "not be here",
-    "be gone",
-    "disappear forever",
-    "wake up",
-];
+const EN_DEATH_WORDS: WordList = WordList(
+    "die|dying|dead|death|suicide|existing|existed|exist|alive|funeral|\
+    overdose|rope|noose|not be here|be gone|disappear forever|wake up",
+);
 /// English words of wish or intent.
-const EN_WISH_WORDS: &[&str] = &[
-    "i want",
-    "i wanna",
-    "i wish",
-    "i'd rather",
-    "i would rather",
-    "i'm going to",
-    "i am going to",
-    "i plan",
-    "i'm planning",
-    "thinking about",
-    "think about",
-    "i keep thinking",
-    "i'm ready",
-    "i'm done",
-    "better if",
-    "better off",
-    "no reason",
-    "what if i",
-    "i should just",
-    "burden",
-    "relieved if",
-    "tonight",
-    "want out",
-];
+const EN_WISH_WORDS: WordList = WordList(
+    "i want|i wanna|i wish|i'd rather|i would rather|i'm going to|\
+    i am going to|i plan|i'm planning|thinking about|think about|i keep thinking|i'm ready|i'm done|\
+    better if|better off|no reason|what if i|i should just|burden|relieved if|tonight|want out",
+);
 /// English idioms and contexts that make a death word ordinary.
-const EN_DEATH_IDIOMS: &[&str] = &[
-    "dying to",
-    "to die for",
-    "died laughing",
-    "dead tired",
-    "dead on my feet",
-    "deadline",
-    "battery",
-    "phone",
-    "car died",
-    "plant",
-    "game",
-    "character",
-    "grandma",
-    "grandmother",
-    "grandfather",
-    "grandpa",
-    "dog",
-    "cat",
-    "passed away",
-    "death of me",
-    "scared of dying",
-    "afraid of dying",
-    "scared of death",
-    "afraid of death",
-    "fear of death",
-    "don't want to die",
-    "do not want to die",
-    "not suicidal",
-    "would never",
-    "wake up early",
-    "wake up on time",
-    "wake up at",
-    "wake up tomorrow morning for",
-];
+const EN_DEATH_IDIOMS: WordList = WordList(
+    "dying to|to die for|died laughing|dead tired|dead on my feet|\
+    deadline|battery|phone|car died|plant|game|character|grandma|grandmother|grandfather|grandpa|dog|\
+    cat|passed away|death of me|scared of dying|afraid of dying|scared of death|afraid of death|\
+    fear of death|don't want to die|do not want to die|not suicidal|would never|wake up early|\
+    wake up on time|wake up at|wake up tomorrow morning for",
+);
 /// How many words apart an English death word and a wish word may be.
 const EN_COOCCURRENCE_SPAN: usize = 8;
 
@@ -714,13 +557,13 @@ fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
             at += w.len() + 1;
         }
         let joined_from = |i: usize| &joined[offsets[i]..];
-        let position = |phrases: &[&str]| -> Vec<(usize, String)> {
+        let position = |phrases: WordList| -> Vec<(usize, String)> {
             (0..words.len())
                 .filter_map(|i| {
                     let rest = joined_from(i);
                     phrases
                         .iter()
-                        .find(|p| rest.strip_prefix(**p).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
+                        .find(|p| rest.strip_prefix(*p).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
                         .map(|p| (i, p.to_string()))
                 })
                 .collect()
@@ -959,7 +802,7 @@ pub fn detect(text: &str) -> Option<Crisis> {
             })
         })
     };
-    let korean = |cues: &[&str], pairs: &[(&str, &str)], kind: CrisisKind| -> Option<String> {
+    let korean = |cues: WordList, pairs: &[(&str, &str)], kind: CrisisKind| -> Option<String> {
         let paired = pairs.iter().find(|(a, b)| near(a, b)).map(|(a, b)| format!("{a}…{b}"));
         paired.or_else(|| stem_rule(kind)).or_else(|| family(kind)).or_else(|| {
             cues.iter().find_map(|cue| {

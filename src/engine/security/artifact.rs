@@ -2,60 +2,19 @@
 //! the request copied whole) from content.
 
 use super::screen;
+use crate::engine::words::WordList;
 
 /// Field names and placeholders a model echoes back from a schema instead of content.
 /// Korean entries glossed.
-const SCHEMA_WORDS: &[&str] = &[
-    "name",
-    "description",
-    "agents",
-    "agent",
-    "role",
-    "model",
-    "pros",
-    "cons",
-    "estimated cost",
-    "estimated_cost",
-    "complexity",
-    "recommended",
-    "design",
-    "designs",
-    "string",
-    "text",
-    "value",
-    "example",
-    "placeholder",
-    "todo",
-    "tbd",
-    "n a",
-    "na",
-    "null",
-    "none",
-    "undefined",
-    "design name",
-    "agent name",
-    "goal",
-    "context",
-    "criteria",
-    "format",
-    "user input",
-    "user_input",
-    "request",
-    "weaknesses",
-    "risks",
-    "recommendation",
-    "json",
-    "이름",        // name
-    "설명",        // description
-    "역할",        // role
-    "설계안",      // design
-    "설계안 이름", // design name
-    "에이전트",    // agent
-    "장점",        // pros
-    "단점",        // cons
-    "목표",        // goal
-    "없음",        // none
-];
+// 이름: name; 설명: description; 역할: role; 설계안: design; 설계안 이름: design name; 에이전트: agent; 장점: pros; 단점: cons; 목표:
+// goal; 없음: none
+const SCHEMA_WORDS: WordList = WordList(
+    "name|description|agents|agent|role|model|pros|cons|estimated cost|\
+    estimated_cost|complexity|recommended|design|designs|string|text|value|example|placeholder|todo|tbd|\
+    n a|na|null|none|undefined|design name|agent name|goal|context|criteria|format|user input|\
+    user_input|request|weaknesses|risks|recommendation|json|이름|설명|역할|설계안|설계안 이름|에이전트|\
+    장점|단점|목표|없음",
+);
 
 /// Words that only an instruction (not content) would be: the issue's design named
 /// "무시" (ignore). Korean entries glossed.

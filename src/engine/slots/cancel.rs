@@ -1,6 +1,7 @@
 //! Cancel and correction: whether a message calls the request off or corrects a slot.
 
 use super::*;
+use crate::engine::words::WordList;
 
 /// Words of a normalised message, without jamo-only laughter or tears (ㅋㅋ, ㅠㅠ).
 pub(super) fn words(normalized: &str) -> Vec<&str> {
@@ -43,7 +44,7 @@ pub(super) const EN_CANCEL_LEADS: &[&[&str]] = &[
     &["then"],
     &["oops"],
 ];
-pub(super) const EN_CANCEL_TAILS: &[&str] = &["please", "pls", "thanks", "now", "then", "instead"];
+pub(super) const EN_CANCEL_TAILS: WordList = WordList("please|pls|thanks|now|then|instead");
 
 /// Short English messages that call the request off.
 #[rustfmt::skip]
@@ -63,10 +64,8 @@ pub(super) const EN_CANCEL_PHRASES: &[&str] = &[
 /// (ah, um), 그냥 (just), 아니/아니요/아뇨 (no), 그럼/그러면 (then), 아무래도 (on second
 /// thought), 죄송한데/미안한데 (sorry, but), 저기/저기요 (excuse me), 근데 (but).
 #[rustfmt::skip]
-pub(super) const KO_CANCEL_LEADS: &[&str] = &[
-    "아", "앗", "음", "흠", "어", "에이", "그냥", "아니", "아니요", "아뇨", "그럼", "그러면",
-    "아무래도", "죄송한데", "죄송하지만", "미안한데", "미안하지만", "저기", "저기요", "근데",
-];
+pub(super) const KO_CANCEL_LEADS: WordList = WordList("아|앗|음|흠|어|에이|그냥|아니|아니요|아뇨|그럼|그러면|\
+    아무래도|죄송한데|죄송하지만|미안한데|미안하지만|저기|저기요|근데");
 /// What the cancelling may be about: 이거/이건/그거 (this/that), 다/전부/모두 (all),
 /// 요청 (the request), 예약 (the booking), 주문 (the order), 이번 (this one).
 #[rustfmt::skip]
@@ -78,7 +77,7 @@ pub(super) const KO_CANCEL_OBJECTS: &[&str] = &[
 pub(super) const KO_CANCEL_TAILS: &[&str] =
     &["감사합니다", "고마워", "고마워요", "고맙습니다", "죄송해요", "죄송합니다", "미안", "미안해요"];
 /// Verbs of calling off: 취소 (cancel), 그만 (stop), 중단/중지 (halt).
-pub(super) const KO_CANCEL_STEMS: &[&str] = &["취소", "그만", "중단", "중지"];
+pub(super) const KO_CANCEL_STEMS: WordList = WordList("취소|그만|중단|중지");
 /// Endings on those verbs: 해/해요/해줘/해주세요 (do it), 할게/할래 (I will), 하자
 /// (let's), 합니다 (formal), 하고싶어 (want to), 부탁해요 (please), 둘래/두자 (quit).
 #[rustfmt::skip]
@@ -93,15 +92,11 @@ pub(super) const KO_CANCEL_ENDINGS: &[&str] = &[
 /// 안 할래 (I won't), 필요 없어 (no need), 없던 일로 (as if it never happened),
 /// 다음에/나중에 할게 (another time), 멈춰 (stop), 스톱/캔슬 (stop/cancel), 안 갈래 (not going).
 #[rustfmt::skip]
-pub(super) const KO_CANCEL_PHRASES: &[&str] = &[
-    "됐어", "됐어요", "됐다", "됐습니다", "됐고", "관둘래", "관둘래요", "관둘게", "관둘게요",
-    "관둬", "관둬요", "관두자", "안할래", "안할래요", "안할게", "안할게요", "안해", "안해요",
-    "필요없어", "필요없어요", "필요없습니다", "이제필요없어", "이제필요없어요", "없던일로",
-    "없던일로해줘", "없던일로해주세요", "없던일로할게요", "없던걸로", "없던걸로해줘",
-    "없던걸로해주세요", "없던걸로할게요", "다음에할게", "다음에할게요", "나중에할게",
-    "나중에할게요", "멈춰", "멈춰줘", "멈춰주세요", "스톱", "캔슬", "안갈래", "안갈래요",
-    "안먹을래", "안먹을래요",
-];
+pub(super) const KO_CANCEL_PHRASES: WordList = WordList("됐어|됐어요|됐다|됐습니다|됐고|관둘래|관둘래요|\
+    관둘게|관둘게요|관둬|관둬요|관두자|안할래|안할래요|안할게|안할게요|안해|안해요|필요없어|필요없어요|\
+    필요없습니다|이제필요없어|이제필요없어요|없던일로|없던일로해줘|없던일로해주세요|없던일로할게요|\
+    없던걸로|없던걸로해줘|없던걸로해주세요|없던걸로할게요|다음에할게|다음에할게요|나중에할게|\
+    나중에할게요|멈춰|멈춰줘|멈춰주세요|스톱|캔슬|안갈래|안갈래요|안먹을래|안먹을래요");
 
 /// True when the whole short message means "cancel this request" ("취소할게요", "never
 /// mind"); a longer message that only mentions cancelling ("취소 정책이 뭐야", "cancel

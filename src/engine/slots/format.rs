@@ -1,6 +1,7 @@
 //! The output-format reader: what a request asks to produce (Markdown, JSON, a report ...).
 
 use super::*;
+use crate::engine::words::WordList;
 
 /// English names of each format; ASCII word boundaries keep "code" out of "encode".
 pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
@@ -40,7 +41,7 @@ pub(super) enum KoBound {
     /// As a word of its own, followed by nothing or a particle (코드로, 메일을).
     Word,
     /// As a word of its own or after one of these words (비교표 is a comparison table).
-    WordOrAfter(&'static [&'static str]),
+    WordOrAfter(WordList),
 }
 
 /// Words that make 표 a table when glued in front of it: 비교 (comparison), 일정 (schedule),
@@ -49,10 +50,10 @@ pub(super) enum KoBound {
 /// 대조 (contrast), 체크 (check), 진도 (progress), 견적 (estimate), 근무 (shift), 메뉴 (menu),
 /// 출석 (attendance), 평가 (evaluation). 발표 (presentation), 대표 (representative), 목표
 /// (goal), 투표 (vote), 지표 (indicator), 장표 (slide), 도표 (chart) are not tables.
-pub(super) const KO_TABLE_PREFIXES: &[&str] = &[
-    "비교", "일정", "시간", "요약", "정리", "가격", "현황", "통계", "점수", "성적", "계획", "예산", "순위", "대조",
-    "체크", "진도", "견적", "근무", "메뉴", "출석", "평가",
-];
+pub(super) const KO_TABLE_PREFIXES: WordList = WordList(
+    "비교|일정|시간|요약|정리|가격|현황|통계|점수|성적|\
+    계획|예산|순위|대조|체크|진도|견적|근무|메뉴|출석|평가",
+);
 
 /// Korean names of each format, with an English gloss.
 pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
@@ -100,11 +101,8 @@ pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
 /// 예시/예제 (example), 초안 (draft), 샘플 (sample), 템플릿 (template),
 /// 화 (-ify), 하나 (one).
 #[rustfmt::skip]
-pub(super) const KO_FORMAT_TAILS: &[&str] = &[
-    "로", "으로", "를", "을", "은", "는", "이", "가", "에", "도", "만", "와", "과", "랑",
-    "처럼", "의", "요", "형식", "형태", "파일", "버전", "예시", "예제", "초안", "샘플",
-    "템플릿", "화", "하나",
-];
+pub(super) const KO_FORMAT_TAILS: WordList = WordList("로|으로|를|을|은|는|이|가|에|도|만|와|과|랑|처럼|의|요|\
+    형식|형태|파일|버전|예시|예제|초안|샘플|템플릿|화|하나");
 
 /// Phrases that name something else: code review, QR/bar codes, error/status/zip/promo
 /// codes, dress code, code names, cheat sheets, email addresses, "email me", "report back",
@@ -129,15 +127,16 @@ pub(super) fn mask_non_formats(text: &str) -> String {
 }
 
 pub(super) fn ko_format_word_fits(text: &str, at: usize, word: &str, bound: KoBound) -> bool {
-    let prefixes: &[&str] = match bound {
+    let prefixes = match bound {
         KoBound::Free => return true,
-        KoBound::Word => &[],
+        KoBound::Word => WordList(""),
         KoBound::WordOrAfter(prefixes) => prefixes,
     };
     let before = text.get(..at).unwrap_or("");
     let left_ok = !prev_char(text, at).is_some_and(is_hangul)
         || prefixes
             .iter()
+            .filter(|p| !p.is_empty())
             .any(|p| before.strip_suffix(p).is_some_and(|rest| !rest.chars().next_back().is_some_and(is_hangul)));
     let after = text.get(at + word.len()..).unwrap_or("");
     let tail_end = after.find(|c: char| !is_hangul(c)).unwrap_or(after.len());

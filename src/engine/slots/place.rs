@@ -1,6 +1,7 @@
 //! The place reader: areas, stations, landmarks and "near X" phrases.
 
 use super::*;
+use crate::engine::words::WordList;
 
 /// The place a message names, as said: "강남역 근처" → "강남역", "near Gangnam station" →
 /// "Gangnam station". Time words, counts and vague words (여기, here) are not places.
@@ -13,42 +14,29 @@ pub fn parse_place(text: &str) -> Option<String> {
 /// ordinary words (삼성 the company, 시청 viewing, 서면 in writing, 신사 gentleman) are left
 /// out and still found with 역/동 or a cue such as 근처.
 #[rustfmt::skip]
-pub(super) const KO_AREAS: &[&str] = &[
-    "강남", "홍대", "이태원", "성수", "여의도", "명동", "신촌", "잠실", "판교", "종로",
-    "을지로", "합정", "건대", "압구정", "청담", "광화문", "서초", "역삼", "선릉", "연남",
-    "망원", "한남", "용산", "마포", "가로수길", "경리단길", "익선동", "서촌", "북촌", "삼청동",
-    "인사동", "동대문", "남대문", "충무로", "혜화", "대학로", "노원", "목동", "영등포", "구로",
-    "가산", "상암", "사당", "신림", "왕십리", "성북", "이대", "문래", "연희", "송파", "강동",
-    "강서", "분당", "일산", "수원", "인천", "부산", "해운대", "대구", "대전", "광주", "제주",
-    "서울", "뚝섬", "코엑스", "공덕", "마곡", "위례", "동탄", "서울숲", "한강", "삼각지",
-    "교대", "방배", "논현", "신논현", "양재", "도곡", "대치", "천호", "연신내", "불광", "홍제",
-    "서대문", "회기", "청량리", "수유", "안암", "상수", "신도림", "여의나루", "노량진", "흑석",
-    "이촌", "옥수", "약수", "신당", "청계천", "광장시장", "성수동", "연남동", "판교역",
-];
+pub(super) const KO_AREAS: WordList = WordList("강남|홍대|이태원|성수|여의도|명동|신촌|잠실|판교|종로|을지로|\
+    합정|건대|압구정|청담|광화문|서초|역삼|선릉|연남|망원|한남|용산|마포|가로수길|경리단길|익선동|서촌|\
+    북촌|삼청동|인사동|동대문|남대문|충무로|혜화|대학로|노원|목동|영등포|구로|가산|상암|사당|신림|\
+    왕십리|성북|이대|문래|연희|송파|강동|강서|분당|일산|수원|인천|부산|해운대|대구|대전|광주|제주|서울|\
+    뚝섬|코엑스|공덕|마곡|위례|동탄|서울숲|한강|삼각지|교대|방배|논현|신논현|양재|도곡|대치|천호|연신내|\
+    불광|홍제|서대문|회기|청량리|수유|안암|상수|신도림|여의나루|노량진|흑석|이촌|옥수|약수|신당|청계천|\
+    광장시장|성수동|연남동|판교역");
 
 /// The same places in romanised English, lower case.
 #[rustfmt::skip]
-pub(super) const EN_AREAS: &[&str] = &[
-    "gangnam", "hongdae", "itaewon", "seongsu", "yeouido", "myeongdong", "sinchon", "jamsil",
-    "pangyo", "jongno", "euljiro", "hapjeong", "apgujeong", "cheongdam", "gwanghwamun",
-    "seocho", "yeoksam", "seolleung", "yeonnam", "mangwon", "hannam", "yongsan", "mapo",
-    "garosu", "gyeongnidan", "ikseon", "seochon", "bukchon", "samcheong", "insadong",
-    "dongdaemun", "namdaemun", "chungmuro", "hyehwa", "daehakro", "nowon", "mokdong",
-    "yeongdeungpo", "guro", "sangam", "sadang", "sillim", "wangsimni", "seongbuk", "mullae",
-    "yeonhui", "songpa", "bundang", "ilsan", "suwon", "incheon", "busan", "haeundae", "daegu",
-    "daejeon", "gwangju", "jeju", "seoul", "ttukseom", "coex", "gongdeok", "magok", "sinsa",
-    "samseong", "gangbuk", "gangseo", "konkuk", "kondae", "sindang", "downtown", "midtown",
-    "uptown",
-];
+pub(super) const EN_AREAS: WordList = WordList("gangnam|hongdae|itaewon|seongsu|yeouido|myeongdong|sinchon|\
+    jamsil|pangyo|jongno|euljiro|hapjeong|apgujeong|cheongdam|gwanghwamun|seocho|yeoksam|seolleung|\
+    yeonnam|mangwon|hannam|yongsan|mapo|garosu|gyeongnidan|ikseon|seochon|bukchon|samcheong|insadong|\
+    dongdaemun|namdaemun|chungmuro|hyehwa|daehakro|nowon|mokdong|yeongdeungpo|guro|sangam|sadang|sillim|\
+    wangsimni|seongbuk|mullae|yeonhui|songpa|bundang|ilsan|suwon|incheon|busan|haeundae|daegu|daejeon|\
+    gwangju|jeju|seoul|ttukseom|coex|gongdeok|magok|sinsa|samseong|gangbuk|gangseo|konkuk|kondae|\
+    sindang|downtown|midtown|uptown");
 
 /// Place nouns that end an English place name: "Gangnam Station", "Hongik University".
 #[rustfmt::skip]
-pub(super) const EN_PLACE_NOUNS: &[&str] = &[
-    "station", "stn", "street", "st", "road", "rd", "avenue", "ave", "market", "mall",
-    "district", "park", "tower", "square", "plaza", "university", "campus", "center", "centre",
-    "building", "hall", "hotel", "airport", "terminal", "office", "village", "gil", "dong",
-    "gu", "ro",
-];
+pub(super) const EN_PLACE_NOUNS: WordList = WordList("station|stn|street|st|road|rd|avenue|ave|market|mall|\
+    district|park|tower|square|plaza|university|campus|center|centre|building|hall|hotel|airport|\
+    terminal|office|village|gil|dong|gu|ro");
 
 /// Korean words that end 역 but are not stations: 지역 (region), 무역 (trade), 번역
 /// (translation), 영역 (area of work), 구역 (zone), 전역 (everywhere), 해역 (sea area),
@@ -61,7 +49,7 @@ pub(super) const KO_NOT_STATIONS: &[&str] = &[
 
 /// Korean words ending 구 that are not districts: 문방구 (stationer), 비상구 (emergency exit),
 /// 출입구 (doorway), 개찰구 (ticket gate), 놀이기구 (ride), 운동기구 (gym equipment).
-pub(super) const KO_NOT_DISTRICTS: &[&str] = &["문방구", "비상구", "출입구", "개찰구", "놀이기구", "운동기구"];
+pub(super) const KO_NOT_DISTRICTS: WordList = WordList("문방구|비상구|출입구|개찰구|놀이기구|운동기구");
 
 /// Particles that can follow a place name: 에서 (at), 으로/로 (to), 에 (at), 이요/요
 /// (it's ~), 은/는/이/가 (topic/subject), 을/를 (object), 도 (also), 의 (of), 랑 (and),
@@ -76,11 +64,10 @@ pub(super) const KO_PARTICLES: &[&str] = &[
 /// Cues after a place name that make the word before it a place whatever it is:
 /// 근처 (near), 부근 (vicinity), 주변 (around), 인근 (nearby), 근방 (nearby), 일대 (area),
 /// 맛집 (good restaurants in), 가까운/가까이 (close to).
-pub(super) const KO_STRONG_PLACE_CUES: &[&str] =
-    &["근처", "부근", "주변", "인근", "근방", "일대", "맛집", "가까운", "가까이"];
+pub(super) const KO_STRONG_PLACE_CUES: WordList = WordList("근처|부근|주변|인근|근방|일대|맛집|가까운|가까이");
 /// Cues that also follow ordinary words, so they need a place-like word before them:
 /// 쪽 (side; 오른쪽 is "right side"), 앞 (in front of), 방면/방향 (towards).
-pub(super) const KO_WEAK_PLACE_CUES: &[&str] = &["쪽", "앞", "방면", "방향"];
+pub(super) const KO_WEAK_PLACE_CUES: WordList = WordList("쪽|앞|방면|방향");
 
 /// Generic spots named after a landmark: 출구 (exit), 입구 (entrance), 사거리 (crossroads),
 /// 교차로 (junction), 골목 (alley), 건너편/맞은편 (across from), 뒤편 (behind),
@@ -109,31 +96,22 @@ pub(super) const KO_NOT_PLACES: &[&str] = &[
 
 /// English words that are never places, lower case: vague spots, people, times, languages.
 #[rustfmt::skip]
-pub(super) const EN_NOT_PLACES: &[&str] = &[
-    "here", "there", "me", "us", "you", "it", "them", "anywhere", "somewhere", "nearby",
-    "around", "home", "work", "this", "that", "least", "all", "total", "person", "advance",
-    "general", "detail", "short", "summary", "mind", "english", "korean", "today", "tomorrow",
-    "tonight", "noon", "midday", "midnight", "lunch", "lunchtime", "dinner", "breakfast",
-    "brunch", "supper", "morning", "afternoon", "evening", "night", "weekend", "now", "later",
-    "time", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december", "restaurant", "restaurants", "place", "places", "spot",
-    "spots", "area", "a", "an", "the", "my", "our", "your", "one", "two", "three", "four",
-    "five", "six",
-];
+pub(super) const EN_NOT_PLACES: WordList = WordList("here|there|me|us|you|it|them|anywhere|somewhere|nearby|\
+    around|home|work|this|that|least|all|total|person|advance|general|detail|short|summary|mind|english|\
+    korean|today|tomorrow|tonight|noon|midday|midnight|lunch|lunchtime|dinner|breakfast|brunch|supper|\
+    morning|afternoon|evening|night|weekend|now|later|time|monday|tuesday|wednesday|thursday|friday|\
+    saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|\
+    december|restaurant|restaurants|place|places|spot|spots|area|a|an|the|my|our|your|one|two|three|\
+    four|five|six");
 
 /// Words that end an English place phrase: "near Gangnam station for 3 at noon".
 #[rustfmt::skip]
-pub(super) const EN_PHRASE_STOP: &[&str] = &[
-    "for", "at", "on", "with", "and", "or", "but", "tomorrow", "today", "tonight", "around",
-    "by", "this", "next", "please", "pls", "to", "in", "near", "because", "so", "since", "who",
-    "that", "which", "where", "when", "we", "i", "you", "it", "me", "us", "is", "are", "was",
-    "be", "lunch", "dinner", "breakfast", "brunch", "supper", "noon", "morning", "afternoon",
-    "evening", "night", "about", "from", "of", "if", "then", "maybe", "thanks", "plus", "like",
-    "would", "could", "should", "can", "will", "let", "lets", "sometime", "instead", "not",
-    "rather", "after", "before", "party", "table", "people", "person", "ppl", "pax", "guests",
-    "am", "pm", "as", "a", "an", "the", "o'clock", "just", "only", "say", "okay", "ok",
-];
+pub(super) const EN_PHRASE_STOP: WordList = WordList("for|at|on|with|and|or|but|tomorrow|today|tonight|around|\
+    by|this|next|please|pls|to|in|near|because|so|since|who|that|which|where|when|we|i|you|it|me|us|is|\
+    are|was|be|lunch|dinner|breakfast|brunch|supper|noon|morning|afternoon|evening|night|about|from|of|\
+    if|then|maybe|thanks|plus|like|would|could|should|can|will|let|lets|sometime|instead|not|rather|\
+    after|before|party|table|people|person|ppl|pax|guests|am|pm|as|a|an|the|o'clock|just|only|say|okay|\
+    ok");
 
 /// Trailing English words dropped from a place phrase: "Gangnam area" → "Gangnam".
 pub(super) const EN_PHRASE_TRAILING: &[&str] = &["area", "side", "neighborhood", "neighbourhood", "way"];
