@@ -2,7 +2,7 @@
 //! fields), and in the browser the sealing itself with WebCrypto: PBKDF2-HMAC-SHA256 turns
 //! the passphrase and a random 16-byte salt into an AES-GCM 256 key, and every save
 //! encrypts with a fresh random 12-byte IV. The record keeps the iteration count, so a
-//! later version can raise it (a record made with fewer is sealed again on unlock). The
+//! later version can raise it and still open the records made before. The
 //! passphrase itself is never stored or kept: only the derived, non-extractable key lives
 //! in memory for the visit.
 
@@ -48,7 +48,7 @@ pub struct LockedKeys {
 /// Why a stored record cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordError {
-    /// Not the JSON of a record.
+    /// Not the JSON of a record (nor of any version's).
     NotJson,
     /// Written by a newer version of the app.
     NewerVersion { found: u32 },
@@ -78,12 +78,21 @@ impl RecordError {
 impl LockedKeys {
     /// Reads a stored record; never panics, and says what is wrong.
     pub fn parse(text: &str) -> Result<LockedKeys, RecordError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|_| RecordError::NotJson)?;
-        let v = value.get("v").and_then(|v| v.as_u64()).ok_or(RecordError::Malformed("no version"))?;
-        if v > u64::from(RECORD_VERSION) {
-            return Err(RecordError::NewerVersion { found: u32::try_from(v).unwrap_or(u32::MAX) });
+        let record: LockedKeys = serde_json::from_str(text).map_err(|_| {
+            // Say "newer" when the version says so, whatever the newer fields are.
+            #[derive(Deserialize)]
+            struct Version {
+                v: u32,
+            }
+            match serde_json::from_str::<Version>(text) {
+                Ok(Version { v }) if v > RECORD_VERSION => RecordError::NewerVersion { found: v },
+                Ok(_) => RecordError::Malformed("fields"),
+                Err(_) => RecordError::NotJson,
+            }
+        })?;
+        if record.v > RECORD_VERSION {
+            return Err(RecordError::NewerVersion { found: record.v });
         }
-        let record: LockedKeys = serde_json::from_value(value).map_err(|_| RecordError::Malformed("fields"))?;
         if record.v != RECORD_VERSION {
             return Err(RecordError::Malformed("version"));
         }
@@ -103,11 +112,6 @@ impl LockedKeys {
     /// The record as stored.
     pub fn encode(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// True when the record was made with fewer iterations than new records get.
-    pub fn outdated(&self) -> bool {
-        self.iterations < PBKDF2_ITERATIONS
     }
 }
 
@@ -272,7 +276,7 @@ mod browser {
         /// Seals `keys` with a fresh random IV.
         pub async fn seal(&self, keys: &StoredKeys) -> Result<LockedKeys, LockError> {
             let iv = random_bytes(IV_LEN)?;
-            let mut plain = serde_json::to_vec(keys).map_err(|_| LockError::Crypto)?;
+            let mut plain = serde_json::to_string(keys).map_err(|_| LockError::Crypto)?.into_bytes();
             let params = object(&[("name", &"AES-GCM".into()), ("iv", &Uint8Array::from(iv.as_slice()).into())]);
             let sealed = settle(subtle()?.encrypt_with_object_and_u8_array(&params, &self.key, &mut plain)).await;
             plain.iter_mut().for_each(|b| *b = 0);
@@ -298,9 +302,11 @@ mod browser {
                 .await
                 .map_err(|_| LockError::WrongPassphrase)?;
             let mut plain = js_sys::Uint8Array::new(&plain).to_vec();
-            let keys = serde_json::from_slice::<StoredKeys>(&plain);
+            // `from_str`, not `from_slice`: the app reads all its JSON from text, and a second
+            // reader would add its own copy of the parser to the wasm.
+            let keys = std::str::from_utf8(&plain).ok().and_then(|text| serde_json::from_str::<StoredKeys>(text).ok());
             plain.iter_mut().for_each(|b| *b = 0);
-            keys.map_err(|_| LockError::Record(RecordError::Malformed("content")))
+            keys.ok_or(LockError::Record(RecordError::Malformed("content")))
         }
 
         /// Derives the key `record` was sealed with from `passphrase`, and opens it.
@@ -369,8 +375,8 @@ mod tests {
     fn a_good_record_parses_and_encodes_back() {
         let r = good();
         assert_eq!(LockedKeys::parse(&r.encode()), Ok(r.clone()));
-        assert!(!r.outdated());
-        assert!(LockedKeys { iterations: 100_000, ..r }.outdated(), "an older count is sealed again on unlock");
+        let older = LockedKeys { iterations: 100_000, ..r };
+        assert_eq!(LockedKeys::parse(&older.encode()), Ok(older), "a record made with another count still reads");
     }
 
     #[test]
@@ -382,7 +388,8 @@ mod tests {
         };
         let cases: Vec<(String, RecordError)> = vec![
             ("{not json".into(), RecordError::NotJson),
-            ("[]".into(), RecordError::Malformed("no version")),
+            ("[]".into(), RecordError::NotJson),
+            (r#"{"v":9,"cipher":"new"}"#.into(), RecordError::NewerVersion { found: 9 }),
             (r#"{"v":1}"#.into(), RecordError::Malformed("fields")),
             (with(&|r| r.v = 7), RecordError::NewerVersion { found: 7 }),
             (with(&|r| r.v = 0), RecordError::Malformed("version")),

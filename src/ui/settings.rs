@@ -136,6 +136,9 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
         focus_later("remember-keys");
     });
     let locked = move || shell.keys.is_locked();
+    // Something stored to forget: a sealed record (open or not), or keys in the clear.
+    let forget_offered =
+        move || shell.keys.status.with(|s| *s != KeyStatus::None) || shell.llm.with(|l| l.remember_keys);
     view! {
         <Show when=move || open.get()>
             <div class="dialog-backdrop" on:click=move |_| close()></div>
@@ -224,32 +227,21 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                     </Show>
                     <p class="hint">{tr(shell.ui_lang, |s| s.remember_note)}</p>
                 </fieldset>
-                {move || match shell.keys.status.get() {
-                    KeyStatus::Locked => view! {
-                        <div class="key-lock-state">
-                            <p class="hint">{kt(shell.ui_lang, |s| s.locked_note)}</p>
-                            <UnlockForm place="settings" on_done=vault_changed />
-                        </div>
-                    }
-                    .into_any(),
-                    KeyStatus::Unreadable(e) => view! {
-                        <div class="key-lock-state">
-                            <p class="error" role="alert">{move || e.message(shell.ui_lang.get())}</p>
-                            <ForgetButton place="settings" on_done=vault_changed />
-                        </div>
-                    }
-                    .into_any(),
-                    KeyStatus::Open => view! {
-                        <div class="key-lock-state"><ForgetButton place="settings" on_done=vault_changed /></div>
-                    }
-                    .into_any(),
-                    KeyStatus::None => view! {
-                        <Show when=move || shell.llm.with(|l| l.remember_keys)>
-                            <div class="key-lock-state"><ForgetButton place="settings" on_done=vault_changed /></div>
-                        </Show>
-                    }
-                    .into_any(),
-                }}
+                <div class="key-lock-state">
+                    {move || shell.keys.status.with(|s| match s {
+                        KeyStatus::Unreadable(e) => Some(view! { <p class="error" role="alert">{e.message(shell.ui_lang.get())}</p> }),
+                        _ => None,
+                    })}
+                    <Show
+                        when=move || shell.keys.status.with(|s| *s == KeyStatus::Locked)
+                        fallback=move || view! {
+                            <Show when=forget_offered><ForgetButton place="settings" on_done=vault_changed /></Show>
+                        }
+                    >
+                        <p class="hint">{kt(shell.ui_lang, |s| s.locked_note)}</p>
+                        <UnlockForm place="settings" on_done=vault_changed />
+                    </Show>
+                </div>
                 <NumberField
                     id="llm-timeout"
                     label=|s| s.timeout

@@ -67,21 +67,11 @@ impl KeyVault {
         }
     }
 
-    /// Opens the stored record with `passphrase` and puts its keys in use. A record made
-    /// with fewer iterations than new ones get is sealed again at the current count.
+    /// Opens the stored record with `passphrase` (at the count stored with it) and puts
+    /// its keys in use.
     pub async fn unlock(self, shell: Shell, passphrase: String) -> Result<(), LockError> {
         let record = self.record.get_value().ok_or(LockError::Record(RecordError::NotJson))?;
-        let (mut lock, keys) = KeyLock::unlock(&record, &passphrase).await?;
-        if record.outdated() {
-            if let Ok(newer) = KeyLock::new(&passphrase).await {
-                if let Ok(sealed) = newer.seal(&keys).await {
-                    if store_record(&sealed).is_ok() {
-                        self.record.set_value(Some(sealed));
-                        lock = newer;
-                    }
-                }
-            }
-        }
+        let (lock, keys) = KeyLock::unlock(&record, &passphrase).await?;
         shell.llm.update(|l| {
             if !keys.designer.is_empty() {
                 l.designer.key = keys.designer;
@@ -228,7 +218,8 @@ pub fn UnlockForm(place: &'static str, on_done: Callback<()>) -> impl IntoView {
     let shell = expect_context::<Shell>();
     let vault = shell.keys;
     let passphrase = RwSignal::new(String::new());
-    let error = RwSignal::new(None::<LockError>);
+    // The message, in the language of the moment it was shown.
+    let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let input_id = format!("{place}-unlock-passphrase");
     let error_id = format!("{place}-unlock-error");
@@ -255,7 +246,7 @@ pub fn UnlockForm(place: &'static str, on_done: Callback<()>) -> impl IntoView {
                     on_done.run(());
                 }
                 Err(e) => {
-                    error.set(Some(e));
+                    error.set(Some(e.message(shell.ui_lang.get_untracked())));
                     focus_later(focus_id);
                 }
             }
@@ -283,10 +274,7 @@ pub fn UnlockForm(place: &'static str, on_done: Callback<()>) -> impl IntoView {
                 </button>
                 <ForgetButton place on_done />
             </div>
-            {move || error.get().map(|e| {
-                let id = error_id.clone();
-                view! { <p class="error" role="alert" id=id>{move || e.message(shell.ui_lang.get())}</p> }
-            })}
+            {move || error.get().map(|e| view! { <p class="error" role="alert" id=error_id.clone()>{e}</p> })}
         </form>
     }
 }
@@ -296,7 +284,7 @@ pub fn UnlockForm(place: &'static str, on_done: Callback<()>) -> impl IntoView {
 pub fn ForgetButton(place: &'static str, on_done: Callback<()>) -> impl IntoView {
     let shell = expect_context::<Shell>();
     let confirming = RwSignal::new(false);
-    let error = RwSignal::new(None::<LockError>);
+    let error = RwSignal::new(None::<String>);
     let ask_id: &'static str = if place == "prompt" { "prompt-forget" } else { "settings-forget" };
     let yes_id: &'static str = if place == "prompt" { "prompt-forget-yes" } else { "settings-forget-yes" };
     let forget = move |_| match shell.keys.forget(shell) {
@@ -304,7 +292,7 @@ pub fn ForgetButton(place: &'static str, on_done: Callback<()>) -> impl IntoView
             confirming.set(false);
             on_done.run(());
         }
-        Err(e) => error.set(Some(e)),
+        Err(e) => error.set(Some(e.message(shell.ui_lang.get_untracked()))),
     };
     view! {
         <button
@@ -337,7 +325,7 @@ pub fn ForgetButton(place: &'static str, on_done: Callback<()>) -> impl IntoView
                 </button>
             </div>
         </Show>
-        {move || error.get().map(|e| view! { <p class="error" role="alert">{move || e.message(shell.ui_lang.get())}</p> })}
+        {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
     }
 }
 
