@@ -181,6 +181,81 @@ fn a_key_sealed_with_a_passphrase_is_unlocked_once_per_visit_used_and_forgotten(
     page.assert_no_panic();
 }
 
+/// Types `passphrase` twice in the open Settings dialog and saves with Enter.
+fn save_with_passphrase(page: &AppPage, passphrase: &str) {
+    page.browser.wait_for_element("#passphrase", STEP).unwrap().send_keys(passphrase).unwrap();
+    let confirm = page.browser.find("#passphrase-confirm").unwrap();
+    confirm.send_keys(passphrase).unwrap();
+    confirm.send_keys(ENTER).unwrap();
+    wait_gone(page, ".dialog.settings");
+}
+
+/// Reloads and unlocks with `passphrase` from the prompt.
+fn reload_and_unlock(page: &AppPage, passphrase: &str) {
+    page.browser.refresh().unwrap();
+    let field = page.browser.wait_for_element("#prompt-unlock-passphrase", STEP).unwrap();
+    field.send_keys(passphrase).unwrap();
+    field.send_keys(ENTER).unwrap();
+    wait_gone(page, ".unlock-prompt");
+}
+
+#[test]
+fn changing_the_passphrase_seals_again_and_removing_it_stores_the_key_in_the_clear() {
+    let settings = json!({
+        "enabled": true,
+        "designer": { "kind": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "mock-small" },
+        "separate_critic": false,
+        "critic": { "kind": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "mock-small" },
+        "remember_keys": true,
+        "passphrase_lock": true,
+        "timeout_secs": 10
+    });
+    let page = AppPage::open_with_llm("en-US", &settings, &json!({})).expect("the page opens");
+    open_settings(&page);
+    page.browser.find("#designer-key").unwrap().send_keys(KEY).unwrap();
+    // Ticked with no passphrase: refused, with the reason.
+    page.browser.find("#settings-save").unwrap().click().unwrap();
+    page.browser.wait_for_text(".dialog.settings .error", "Enter a passphrase", STEP).unwrap();
+    // Too short: refused too.
+    page.browser.find("#passphrase").unwrap().send_keys("short").unwrap();
+    page.browser.find("#passphrase-confirm").unwrap().send_keys("short").unwrap();
+    page.browser.find("#settings-save").unwrap().click().unwrap();
+    page.browser.wait_for_text(".dialog.settings .error", "at least 8", STEP).unwrap();
+    page.browser.find("#passphrase").unwrap().clear().unwrap();
+    page.browser.find("#passphrase-confirm").unwrap().clear().unwrap();
+    save_with_passphrase(&page, PASSPHRASE);
+    let first = locked_record(&page).expect("sealed");
+
+    // A new passphrase: a new salt; the old one no longer opens the keys, the new one does.
+    const NEW: &str = "a second passphrase";
+    open_settings(&page);
+    save_with_passphrase(&page, NEW);
+    let second = locked_record(&page).expect("still sealed");
+    assert_ne!(second["salt"], first["salt"], "a new passphrase gets a new salt");
+    assert_nothing_secret_stored(&page);
+    assert!(!local_storage(&page).to_string().contains(NEW));
+    page.browser.refresh().unwrap();
+    let field = page.browser.wait_for_element("#prompt-unlock-passphrase", STEP).unwrap();
+    field.send_keys(PASSPHRASE).unwrap();
+    field.send_keys(ENTER).unwrap();
+    page.browser.wait_for_text(".unlock-prompt .error", "does not open", STEP).unwrap();
+    reload_and_unlock(&page, NEW);
+    page.browser.wait_for_text(".status-chip", "mock-small", STEP).unwrap();
+
+    // No passphrase any more: the record goes and the key is kept in the clear, as the note says.
+    open_settings(&page);
+    page.browser.find("#passphrase-lock").unwrap().click().unwrap();
+    page.browser.find("#settings-save").unwrap().click().unwrap();
+    wait_gone(&page, ".dialog.settings");
+    assert!(locked_record(&page).is_none(), "the sealed record is removed");
+    let plain = local_storage(&page)["deliberate.llm.keys"].as_str().unwrap_or_default().to_string();
+    assert!(plain.contains(KEY), "kept in the clear: {plain}");
+    page.browser.refresh().unwrap();
+    page.browser.wait_for_text(".status-chip", "mock-small", STEP).unwrap();
+    assert!(page.browser.try_find(".unlock-prompt").unwrap().is_none(), "nothing to unlock");
+    page.assert_no_panic();
+}
+
 #[test]
 fn a_damaged_record_is_reported_kept_and_can_be_forgotten_from_settings() {
     let page = AppPage::open("ko-KR").expect("the page opens");
