@@ -71,6 +71,7 @@ fn a_key_sealed_with_a_passphrase_is_unlocked_once_per_visit_used_and_forgotten(
     page.browser.wait_for_element("#passphrase", STEP).unwrap().send_keys(PASSPHRASE).unwrap();
     page.browser.find("#passphrase-confirm").unwrap().send_keys(WRONG).unwrap();
     assert_axe_clean(&page, "settings with the passphrase fields");
+    page.screenshot("keylock-settings").unwrap();
     page.browser.find("#settings-save").unwrap().click().unwrap();
     page.browser.wait_for_text(".dialog.settings .error", "differ", STEP).unwrap();
     assert!(locked_record(&page).is_none(), "nothing stored on a refused save");
@@ -101,6 +102,7 @@ fn a_key_sealed_with_a_passphrase_is_unlocked_once_per_visit_used_and_forgotten(
     assert!(!error.contains(WRONG) && !error.contains(PASSPHRASE), "{error}");
     assert_eq!(locked_record(&page).as_ref(), Some(&first), "a wrong passphrase changes nothing");
     assert_axe_clean(&page, "the unlock prompt with its error");
+    page.screenshot("keylock-prompt").unwrap();
 
     // The right one (Enter submits): the prompt goes, the key is in use for the visit.
     let field = page.browser.find("#prompt-unlock-passphrase").unwrap();
