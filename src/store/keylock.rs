@@ -406,7 +406,7 @@ mod tests {
     }
 
     #[test]
-    fn every_error_has_a_message_in_both_languages_that_quotes_nothing_secret() {
+    fn every_error_has_a_message_in_both_languages() {
         let errors = [
             LockError::WrongPassphrase,
             LockError::Record(RecordError::NotJson),
