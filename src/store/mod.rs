@@ -3,6 +3,7 @@
 //! as JSON (`export`).
 
 pub mod export;
+pub mod keylock;
 pub mod saved;
 pub mod sessions;
 pub mod settings;

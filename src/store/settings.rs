@@ -76,6 +76,9 @@ pub struct LlmSettings {
     pub critic: Endpoint,
     /// Keep keys in this browser's storage.
     pub remember_keys: bool,
+    /// Remembered keys are stored only sealed with a passphrase (`store::keylock`).
+    #[serde(default)]
+    pub passphrase_lock: bool,
     /// Seconds without progress before a call is abandoned.
     pub timeout_secs: u32,
 }
@@ -88,6 +91,7 @@ impl Default for LlmSettings {
             separate_critic: false,
             critic: Endpoint::default(),
             remember_keys: false,
+            passphrase_lock: false,
             timeout_secs: DEFAULT_TIMEOUT_SECS,
         }
     }
@@ -128,10 +132,11 @@ impl LlmSettings {
         self.timeout_secs.max(1).saturating_mul(1000)
     }
 
-    /// What to store: the settings without keys, and the keys only if remembered.
+    /// What to store: the settings without keys, and the keys in the clear only if
+    /// remembered without a passphrase (sealed keys are stored by `store::keylock`).
     pub fn to_storage(&self) -> (String, Option<String>) {
         let settings = serde_json::to_string(self).unwrap_or_default();
-        let keys = self.remember_keys.then(|| {
+        let keys = (self.remember_keys && !self.passphrase_lock).then(|| {
             serde_json::to_string(&StoredKeys { designer: self.designer.key.clone(), critic: self.critic.key.clone() })
                 .unwrap_or_default()
         });
@@ -146,6 +151,100 @@ impl LlmSettings {
             out.critic.key = keys.critic;
         }
         out
+    }
+}
+
+/// How the keys are kept when settings are saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyPlan {
+    /// Nothing stored: no keys in the clear and no sealed record.
+    MemoryOnly,
+    /// Stored in the clear (remembered, no passphrase); any sealed record removed.
+    Plain,
+    /// Sealed with a new passphrase (a new salt).
+    SealNew,
+    /// Sealed again with the passphrase unlocked this visit (a fresh IV).
+    SealAgain,
+    /// A sealed record that is not unlocked stays as it is.
+    LeaveLocked,
+}
+
+/// What is stored now, as far as choosing a plan goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SealedState {
+    /// No sealed record.
+    None,
+    /// A sealed record this visit has not opened (or cannot read).
+    Locked,
+    /// A sealed record unlocked (or made) this visit.
+    Open,
+}
+
+/// Why the keys cannot be stored as asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanError {
+    /// The passphrase and its confirmation differ.
+    PassphrasesDiffer,
+    /// Keys to seal and no passphrase.
+    PassphraseNeeded,
+    /// A passphrase shorter than `MIN_PASSPHRASE_CHARS`.
+    PassphraseTooShort,
+}
+
+/// The shortest passphrase accepted.
+pub const MIN_PASSPHRASE_CHARS: usize = 8;
+
+impl PlanError {
+    /// What to tell the user, in `lang`.
+    pub fn message(self, lang: crate::engine::lang::Lang) -> &'static str {
+        match self {
+            PlanError::PassphrasesDiffer => lang.pick(
+                "두 암호가 다릅니다. 같은 암호를 두 번 입력하세요.",
+                "The two passphrases differ: type the same one twice.",
+            ),
+            PlanError::PassphraseNeeded => lang.pick(
+                "키를 암호화하려면 암호를 입력하세요(또는 암호 보호를 끄세요).",
+                "Enter a passphrase to encrypt the keys (or untick the passphrase option).",
+            ),
+            PlanError::PassphraseTooShort => {
+                lang.pick("암호는 8자 이상이어야 합니다.", "The passphrase needs at least 8 characters.")
+            }
+        }
+    }
+}
+
+impl LlmSettings {
+    /// True when some key is set.
+    pub fn has_keys(&self) -> bool {
+        !self.designer.key.trim().is_empty() || !self.critic.key.trim().is_empty()
+    }
+
+    /// How saving these settings keeps the keys, given what is stored (`sealed`) and the
+    /// passphrase fields of the dialog (empty: unchanged).
+    pub fn key_plan(&self, sealed: SealedState, passphrase: &str, confirm: &str) -> Result<KeyPlan, PlanError> {
+        if sealed == SealedState::Locked {
+            return Ok(KeyPlan::LeaveLocked);
+        }
+        if !self.remember_keys {
+            return Ok(KeyPlan::MemoryOnly);
+        }
+        if !self.passphrase_lock {
+            return Ok(KeyPlan::Plain);
+        }
+        if !passphrase.is_empty() || !confirm.is_empty() {
+            if passphrase != confirm {
+                return Err(PlanError::PassphrasesDiffer);
+            }
+            if passphrase.chars().count() < MIN_PASSPHRASE_CHARS {
+                return Err(PlanError::PassphraseTooShort);
+            }
+            return Ok(KeyPlan::SealNew);
+        }
+        match (sealed, self.has_keys()) {
+            (SealedState::Open, _) => Ok(KeyPlan::SealAgain),
+            (_, false) => Ok(KeyPlan::MemoryOnly),
+            (_, true) => Err(PlanError::PassphraseNeeded),
+        }
     }
 }
 
@@ -172,6 +271,7 @@ mod tests {
                 key: "sk-ant-2".into(),
             },
             remember_keys: false,
+            passphrase_lock: false,
             timeout_secs: 30,
         }
     }
@@ -223,6 +323,60 @@ mod tests {
             key: String::new(),
         };
         assert!(local.designer_config().is_some(), "a local server needs no key");
+    }
+
+    #[test]
+    fn keys_sealed_with_a_passphrase_are_never_stored_in_the_clear() {
+        let s = LlmSettings { remember_keys: true, passphrase_lock: true, ..configured() };
+        let (settings, keys) = s.to_storage();
+        assert_eq!(keys, None);
+        assert!(!settings.contains("sk-secret-1") && settings.contains("\"passphrase_lock\":true"));
+        let back = LlmSettings::from_storage(Some(&settings), None);
+        assert!(back.remember_keys && back.passphrase_lock && back.designer.key.is_empty());
+        // Settings saved before the option existed read as "no passphrase".
+        let old = settings.replace(",\"passphrase_lock\":true", "");
+        assert!(!LlmSettings::from_storage(Some(&old), None).passphrase_lock);
+    }
+
+    #[test]
+    fn the_key_plan_follows_the_choices_and_what_is_stored() {
+        use KeyPlan::*;
+        use PlanError::*;
+        use SealedState::{Locked, Open};
+        let none = SealedState::None;
+        let (long, other) = ("correct horse", "correct hoarse");
+        // (remember, passphrase option, has keys, stored, passphrase, confirm, plan)
+        let cases: [(bool, bool, bool, SealedState, &str, &str, Result<KeyPlan, PlanError>); 13] = [
+            (false, false, true, none, "", "", Ok(MemoryOnly)),
+            (false, true, true, Open, long, long, Ok(MemoryOnly)),
+            (true, false, true, none, "", "", Ok(Plain)),
+            (true, false, true, Open, "", "", Ok(Plain)),
+            (true, true, true, none, long, long, Ok(SealNew)),
+            (true, true, true, Open, long, long, Ok(SealNew)),
+            (true, true, true, Open, "", "", Ok(SealAgain)),
+            (true, true, false, none, "", "", Ok(MemoryOnly)),
+            (true, true, true, none, "", "", Err(PassphraseNeeded)),
+            (true, true, true, none, long, other, Err(PassphrasesDiffer)),
+            (true, true, true, none, long, "", Err(PassphrasesDiffer)),
+            (true, true, true, none, "short", "short", Err(PassphraseTooShort)),
+            (false, false, true, Locked, "", "", Ok(LeaveLocked)),
+        ];
+        for (remember, lock, keys, stored, pass, confirm, want) in cases {
+            let mut s = LlmSettings { remember_keys: remember, passphrase_lock: lock, ..configured() };
+            if !keys {
+                s.designer.key.clear();
+                s.critic.key.clear();
+            }
+            assert_eq!(s.key_plan(stored, pass, confirm), want, "{remember} {lock} {keys} {stored:?} {pass:?}");
+        }
+    }
+
+    #[test]
+    fn plan_errors_are_worded_in_both_languages() {
+        use crate::engine::lang::Lang;
+        for e in [PlanError::PassphrasesDiffer, PlanError::PassphraseNeeded, PlanError::PassphraseTooShort] {
+            assert_ne!(e.message(Lang::Ko), e.message(Lang::En));
+        }
     }
 
     #[test]

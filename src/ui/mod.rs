@@ -19,6 +19,7 @@ pub mod sessions;
 pub mod settings;
 pub mod shell;
 pub mod stepper;
+pub mod unlock;
 
 use leptos::prelude::*;
 
@@ -79,6 +80,7 @@ pub fn App() -> impl IntoView {
                         }}
                     </Show>
                     <StorageAlert />
+                    <unlock::UnlockPrompt />
                     <chat::MessageList />
                     <composer::Composer />
                 </section>

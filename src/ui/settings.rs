@@ -6,11 +6,12 @@ use leptos::task::spawn_local;
 
 use super::i18n::{strings, tr, Strings};
 use super::shell::Shell;
+use super::unlock::{focus_later, key_strings, kt, ForgetButton, KeyStatus, UnlockForm};
 use crate::engine::lang::Lang;
 use crate::engine::prompt::Prompt;
 use crate::llm::transport::{list_models, run_chat, CallControl, CallOptions};
 use crate::llm::{failure_message, ProviderKind, RetryPolicy};
-use crate::store::settings::{Endpoint, LlmSettings};
+use crate::store::settings::{Endpoint, KeyPlan, LlmSettings};
 
 /// Which endpoint an editor changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,24 +57,88 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
     let draft = RwSignal::new(shell.llm.get_untracked());
     let rounds = RwSignal::new(shell.session.with_untracked(|s| s.settings.clone()));
     let save_error = RwSignal::new(None::<String>);
+    // The passphrase fields: never stored, cleared on every opening and after a save.
+    let passphrase = RwSignal::new(String::new());
+    let confirm = RwSignal::new(String::new());
+    let sealing = RwSignal::new(false);
     // Each opening starts from the settings in use.
     Effect::new(move |_| {
         if open.get() {
             draft.set(shell.llm.get_untracked());
             rounds.set(shell.session.with_untracked(|s| s.settings.clone()));
             save_error.set(None);
+            passphrase.set(String::new());
+            confirm.set(String::new());
         }
     });
     let close = move || open.set(false);
     let on_keydown = super::modal::use_modal(".dialog.settings", move || open.get(), close, || None);
-    let save = move |_| {
-        let llm = shell.apply_llm_settings(draft.get_untracked());
-        let discussion = shell.apply_session_settings(rounds.get_untracked());
-        match llm.and(discussion) {
-            Ok(()) => close(),
-            Err(e) => save_error.set(Some(e)),
+    let save = move || {
+        if sealing.get_untracked() {
+            return;
+        }
+        let lang = shell.ui_lang.get_untracked();
+        let settings = draft.get_untracked();
+        let pass = passphrase.get_untracked();
+        let plan = match settings.key_plan(shell.keys.sealed_state(), &pass, &confirm.get_untracked()) {
+            Ok(plan) => plan,
+            Err(e) => {
+                save_error.set(Some(e.message(lang).to_string()));
+                return;
+            }
+        };
+        save_error.set(None);
+        let finish = move |settings: LlmSettings| {
+            passphrase.set(String::new());
+            confirm.set(String::new());
+            let llm = shell.apply_llm_settings(settings);
+            let discussion = shell.apply_session_settings(rounds.get_untracked());
+            match llm.and(discussion) {
+                Ok(()) => close(),
+                Err(e) => save_error.set(Some(e)),
+            }
+        };
+        match plan {
+            KeyPlan::SealNew | KeyPlan::SealAgain => {
+                // Deriving the key takes a moment (600,000 PBKDF2 rounds): the dialog stays
+                // open, says so, and ignores further saves until it is done.
+                sealing.set(true);
+                spawn_local(async move {
+                    let sealed = shell.keys.seal(plan, &settings, &pass).await;
+                    sealing.set(false);
+                    match sealed {
+                        Ok(()) => finish(settings),
+                        Err(e) => save_error.set(Some(e.message(lang))),
+                    }
+                });
+            }
+            KeyPlan::LeaveLocked => finish(settings),
+            KeyPlan::MemoryOnly | KeyPlan::Plain => match shell.keys.drop_record() {
+                Ok(()) => finish(settings),
+                Err(e) => save_error.set(Some(e.message(lang))),
+            },
         }
     };
+    let on_enter = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" {
+            ev.prevent_default();
+            save();
+        }
+    };
+    // After an unlock or a forget in the dialog, the draft takes the keys and choice in use.
+    let vault_changed = Callback::new(move |()| {
+        let llm = shell.llm.get_untracked();
+        draft.update(|d| {
+            d.designer.key = llm.designer.key.clone();
+            d.critic.key = llm.critic.key.clone();
+            d.remember_keys = llm.remember_keys;
+        });
+        focus_later("remember-keys");
+    });
+    let locked = move || shell.keys.is_locked();
+    // Something stored to forget: a sealed record (open or not), or keys in the clear.
+    let forget_offered =
+        move || shell.keys.status.with(|s| *s != KeyStatus::None) || shell.llm.with(|l| l.remember_keys);
     view! {
         <Show when=move || open.get()>
             <div class="dialog-backdrop" on:click=move |_| close()></div>
@@ -108,13 +173,75 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                         <EndpointEditor draft which=Which::Critic />
                     </fieldset>
                 </Show>
-                <CheckField
-                    id="remember-keys"
-                    label=|s| s.remember_keys
-                    get=move || draft.with(|d| d.remember_keys)
-                    set=move |on| draft.update(|d| d.remember_keys = on)
-                />
-                <p class="hint">{tr(shell.ui_lang, |s| s.remember_note)}</p>
+                <fieldset class="endpoint key-storage" prop:disabled=locked>
+                    <legend>{kt(shell.ui_lang, |s| s.storage_title)}</legend>
+                    <CheckField
+                        id="remember-keys"
+                        label=|s| s.remember_keys
+                        get=move || draft.with(|d| d.remember_keys)
+                        set=move |on| draft.update(|d| d.remember_keys = on)
+                    />
+                    <Show when=move || draft.with(|d| d.remember_keys)>
+                        <label class="check">
+                            <input
+                                type="checkbox"
+                                id="passphrase-lock"
+                                prop:checked=move || draft.with(|d| d.passphrase_lock)
+                                on:change=move |ev| draft.update(|d| d.passphrase_lock = event_target_checked(&ev))
+                            />
+                            {kt(shell.ui_lang, |s| s.passphrase_lock)}
+                        </label>
+                        <Show when=move || draft.with(|d| d.passphrase_lock) && !locked()>
+                            <label class="field-row">
+                                <span>{kt(shell.ui_lang, |s| s.passphrase)}</span>
+                                <input
+                                    type="password"
+                                    id="passphrase"
+                                    autocomplete="new-password"
+                                    spellcheck="false"
+                                    aria-describedby="passphrase-hint"
+                                    prop:value=move || passphrase.get()
+                                    on:input=move |ev| passphrase.set(event_target_value(&ev))
+                                    on:keydown=on_enter
+                                />
+                            </label>
+                            <label class="field-row">
+                                <span>{kt(shell.ui_lang, |s| s.passphrase_confirm)}</span>
+                                <input
+                                    type="password"
+                                    id="passphrase-confirm"
+                                    autocomplete="new-password"
+                                    spellcheck="false"
+                                    prop:value=move || confirm.get()
+                                    on:input=move |ev| confirm.set(event_target_value(&ev))
+                                    on:keydown=on_enter
+                                />
+                            </label>
+                            <p class="hint" id="passphrase-hint">
+                                {move || {
+                                    let t = key_strings(shell.ui_lang.get());
+                                    if shell.keys.status.get() == KeyStatus::Open { t.passphrase_hint_change } else { t.passphrase_hint_new }
+                                }}
+                            </p>
+                        </Show>
+                    </Show>
+                    <p class="hint">{tr(shell.ui_lang, |s| s.remember_note)}</p>
+                </fieldset>
+                <div class="key-lock-state">
+                    {move || shell.keys.status.with(|s| match s {
+                        KeyStatus::Unreadable(e) => Some(view! { <p class="error" role="alert">{e.message(shell.ui_lang.get())}</p> }),
+                        _ => None,
+                    })}
+                    <Show
+                        when=move || shell.keys.status.with(|s| *s == KeyStatus::Locked)
+                        fallback=move || view! {
+                            <Show when=forget_offered><ForgetButton place="settings" on_done=vault_changed /></Show>
+                        }
+                    >
+                        <p class="hint">{kt(shell.ui_lang, |s| s.locked_note)}</p>
+                        <UnlockForm place="settings" on_done=vault_changed />
+                    </Show>
+                </div>
                 <NumberField
                     id="llm-timeout"
                     label=|s| s.timeout
@@ -167,7 +294,9 @@ pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
                 {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 <div class="dialog-actions">
                     <button class="button" type="button" on:click=move |_| close()>{tr(shell.ui_lang, |s| s.cancel)}</button>
-                    <button class="button primary" type="button" id="settings-save" on:click=save>{tr(shell.ui_lang, |s| s.save)}</button>
+                    <button class="button primary" type="button" id="settings-save" aria-busy=move || sealing.get().to_string() on:click=move |_| save()>
+                        {move || if sealing.get() { key_strings(shell.ui_lang.get()).sealing } else { strings(shell.ui_lang.get()).save }}
+                    </button>
                 </div>
             </div>
         </Show>

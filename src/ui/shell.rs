@@ -30,6 +30,8 @@ pub struct Shell {
     pub prefs: Preferences,
     /// LLM settings in use (keys in memory).
     pub llm: RwSignal<LlmSettings>,
+    /// Keys sealed with a passphrase: stored, locked or opened this visit.
+    pub keys: super::unlock::KeyVault,
     /// The LLM calls in flight.
     pub calls: CallRunner,
     /// The journal and the trouble keeping it.
@@ -61,12 +63,20 @@ impl Shell {
         let interrupted = !session.pending.is_empty();
         let session = RwSignal::new(session);
         let saver = Saver::new(session, journal, problem);
+        let keys = super::unlock::KeyVault::load();
+        let mut llm = load_llm_settings();
+        if keys.is_locked() {
+            // A sealed record is stored: the keys are remembered, behind a passphrase.
+            llm.remember_keys = true;
+            llm.passphrase_lock = true;
+        }
         let shell = Shell {
             session,
             ui_lang: prefs.ui_lang,
             theme: prefs.theme,
             prefs,
-            llm: RwSignal::new(load_llm_settings()),
+            llm: RwSignal::new(llm),
+            keys,
             calls: CallRunner::new(),
             saver,
             storage_problem: saver.problem,
@@ -302,7 +312,8 @@ impl Shell {
         self.calls.stream_text(id)
     }
 
-    /// Uses new LLM settings and stores them (keys only if remembered).
+    /// Uses new LLM settings and stores them (keys in the clear only if remembered without
+    /// a passphrase; sealed keys are stored by `keys`).
     pub fn apply_llm_settings(&self, settings: LlmSettings) -> Result<(), String> {
         let stored = save_llm_settings(&settings);
         self.llm.set(settings);
