@@ -407,6 +407,24 @@ fn the_window_the_server_reports_feeds_the_meter_unless_the_user_set_one() {
 }
 
 #[test]
+fn the_meter_knows_the_models_published_window_as_the_prompts_do() {
+    // The shell resolves the window with the model's name (128,000 for a large model); the
+    // chat's meter and its folding use that window, not the 8,192 default.
+    let mut d = chat_driver(|_| unmetered("hi"));
+    d.env.window = Some(128_000);
+    d.say("hello");
+    let meter = d.session.chat_meter().unwrap();
+    assert_eq!((meter.window, meter.from_server), (128_000, false));
+    // A server's report and the user's setting still come first.
+    d.step(Event::chat(ChatAction::ServerWindow { tokens: 4_096 }));
+    assert_eq!(d.session.chat_meter().unwrap().window, 4_096);
+    let mut settings = Settings::default();
+    settings.common.context_window = Some(16_000);
+    d.step(Event::Settings { settings });
+    assert_eq!(d.session.chat_meter().unwrap().window, 16_000);
+}
+
+#[test]
 fn provider_usage_replaces_the_estimate() {
     let mut d = chat_driver(|_| LlmOutcome::Ok {
         text: "hi".into(),

@@ -20,7 +20,7 @@ use crate::engine::security::{isolate, DEFAULT_TAG};
 use crate::engine::session::{AppArtifact, AppMode, Body, CardKind, Env, Question, Target};
 use crate::engine::source::Source;
 use crate::engine::tokens::{estimate, BudgetLevel, ContextBudget};
-use crate::llm::window::{resolve_window, ContextWindow, WindowSource};
+use crate::llm::window::{resolve_window, ContextWindow, WindowSource, DEFAULT_WINDOW};
 
 type C = Conversation<AppMode>;
 type Fx = Effects<AppMode>;
@@ -201,6 +201,10 @@ pub struct Chat {
     /// The context window the model's server reported, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     server_window: Option<u32>,
+    /// The window the shell resolved for the last step (it also knows the model's published
+    /// window, which the chat cannot: it never sees the model's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    env_window: Option<u32>,
     /// The conversation before the last `/reset`, for undo: kept as values, not as JSON,
     /// so the page needs no reader for messages (a reload rebuilds it by replaying).
     #[serde(skip)]
@@ -285,10 +289,18 @@ impl Chat {
         self.server_window
     }
 
-    /// The model's window: the user's setting, else the server's report, else the default.
+    /// The model's window: the user's setting, else the server's report, else the model's
+    /// published window (as the shell resolved it for the last step), else the default. The
+    /// same window every prompt is fitted into.
     pub fn window(&self, c: &C) -> ContextWindow {
         let user = c.settings.common.context_window.filter(|w| *w >= 256);
-        resolve_window(user, self.server_window.filter(|w| *w >= 256), "")
+        let server = self.server_window.filter(|w| *w >= 256);
+        match (user, server, self.env_window.filter(|w| *w >= 256)) {
+            (None, None, Some(tokens)) if tokens != DEFAULT_WINDOW => {
+                ContextWindow { tokens, source: WindowSource::KnownModel }
+            }
+            _ => resolve_window(user, server, ""),
+        }
     }
 
     fn budget(&self, c: &C) -> ContextBudget {
@@ -360,6 +372,7 @@ impl Chat {
     // ---- events ----
 
     pub(crate) fn on_message(&mut self, c: &mut C, text: &str, env: &Env, fx: &mut Fx) {
+        self.env_window = env.window;
         let trimmed = text.trim();
         if trimmed == "/reset" {
             return self.reset(c, env);
@@ -377,6 +390,7 @@ impl Chat {
     }
 
     pub(crate) fn on_answer(&mut self, c: &mut C, card: CardId, answers: Vec<String>, env: &Env, fx: &mut Fx) {
+        self.env_window = env.window;
         match self.awaiting.clone() {
             Some(Awaiting::Card { card: open, call_id, questions }) if open == card => {
                 c.close_card(card, answers.clone());
@@ -407,6 +421,7 @@ impl Chat {
     }
 
     pub(crate) fn on_action(&mut self, c: &mut C, action: ChatAction, env: &Env, fx: &mut Fx) {
+        self.env_window = env.window;
         match action {
             ChatAction::Attach { name, text } => self.attach(c, name, text, env),
             ChatAction::ConfirmCommand { message } => {
@@ -440,6 +455,7 @@ impl Chat {
     }
 
     pub(crate) fn on_result(&mut self, c: &mut C, done: Settled<AppMode>, env: &Env, fx: &mut Fx) {
+        self.env_window = env.window;
         let Settled { call, purpose, outcome, .. } = done;
         if purpose == ChatPurpose::Fold.into() {
             return self.fold_result(c, outcome, env, fx);
