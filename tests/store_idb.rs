@@ -59,6 +59,22 @@ async fn a_writer_that_missed_another_tabs_step_is_refused() {
     assert_eq!(db.headers().await.unwrap().iter().find(|h| h.id == id).map(|h| h.events), Some(2));
 }
 
+/// A write is handed to the database when `append` is called, not when its future is first
+/// awaited: two writes run in the order they were made, whatever order they are awaited in.
+#[wasm_bindgen_test]
+async fn writes_reach_the_database_in_the_order_they_were_made() {
+    let db = Db::open(None).await.unwrap();
+    let id = unique("order");
+    let (session, journal) = played(&id, &["Classify support tickets", "cheaper"]);
+    let header = Header::of(&session, &journal, None, 1);
+    let first = db.append(&header, &journal.events, Some(0));
+    // Made second, while the first is under way: the database then counts 2 events, not 0.
+    let second = db.append(&header, &journal.events, Some(0));
+    assert_eq!(second.await, Err(StoreError::Stale), "the second write met the first one's events");
+    assert_eq!(first.await, Ok(()));
+    assert_eq!(db.events(&id).await.unwrap(), journal.events);
+}
+
 #[wasm_bindgen_test]
 async fn delete_removes_the_header_and_the_events_of_that_session_only() {
     let db = Db::open(None).await.unwrap();

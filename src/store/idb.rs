@@ -79,8 +79,8 @@ async fn done(request: &IdbRequest) -> Result<JsValue, JsValue> {
     JsFuture::from(promise).await
 }
 
-/// Waits for a transaction to commit (Ok) or abort (the error).
-async fn committed(tx: &web_sys::IdbTransaction) -> Result<(), JsValue> {
+/// The commit (Ok) or abort (the error) of a transaction, to wait for; listened for at once.
+fn committed(tx: &web_sys::IdbTransaction) -> JsFuture {
     let promise = Promise::new(&mut |resolve, reject| {
         let ok = Closure::once_into_js(move || {
             let _ = resolve.call0(&JsValue::NULL);
@@ -93,7 +93,7 @@ async fn committed(tx: &web_sys::IdbTransaction) -> Result<(), JsValue> {
         tx.set_oncomplete(Some(ok.unchecked_ref()));
         tx.set_onabort(Some(failed.unchecked_ref()));
     });
-    JsFuture::from(promise).await.map(|_| ())
+    JsFuture::from(promise)
 }
 
 /// Brings a database from `old` to `SCHEMA`. Each version adds its own block; none is
@@ -219,8 +219,33 @@ impl Db {
 
     /// Writes `header` and the events `new` (numbered from `header.events - new.len()`),
     /// in one transaction. With `expected`, refuses (`Stale`) unless the stored header
-    /// still counts `expected` events (none stored counts 0).
-    pub async fn append(&self, header: &Header, new: &[Logged], expected: Option<u64>) -> Result<(), StoreError> {
+    /// still counts `expected` events (none stored counts 0). The write is handed to the
+    /// database at once, when this is called; the future only waits for its commit, so
+    /// the database works while the page renders the step.
+    pub fn append(
+        &self,
+        header: &Header,
+        new: &[Logged],
+        expected: Option<u64>,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + 'static {
+        let started = self.start_append(header, new, expected);
+        async move {
+            let (commit, stale) = started?;
+            match commit.await {
+                Ok(_) => Ok(()),
+                Err(_) if stale.get() => Err(StoreError::Stale),
+                Err(e) => Err(StoreError::WriteFailed(describe(&e))),
+            }
+        }
+    }
+
+    /// Starts `append`'s transaction: its commit to wait for, and whether it was refused as stale.
+    fn start_append(
+        &self,
+        header: &Header,
+        new: &[Logged],
+        expected: Option<u64>,
+    ) -> Result<(JsFuture, Rc<Cell<bool>>), StoreError> {
         let first = header.events - new.len() as u64;
         let mut records = Vec::with_capacity(new.len());
         for (i, logged) in new.iter().enumerate() {
@@ -265,11 +290,7 @@ impl Db {
                 get.set_onsuccess(Some(on_read.unchecked_ref()));
             }
         }
-        match committed(&tx).await {
-            Ok(()) => Ok(()),
-            Err(_) if stale.get() => Err(StoreError::Stale),
-            Err(e) => Err(StoreError::WriteFailed(describe(&e))),
-        }
+        Ok((committed(&tx), stale))
     }
 
     /// Deletes a conversation: its header and its events.
@@ -279,6 +300,6 @@ impl Db {
         tx.object_store(SESSIONS).and_then(|s| s.delete(&JsValue::from_str(id))).map_err(write_failed)?;
         let range = events_of(id).map_err(write_failed)?;
         tx.object_store(EVENTS).and_then(|s| s.delete(&range)).map_err(write_failed)?;
-        committed(&tx).await.map_err(write_failed)
+        committed(&tx).await.map(|_| ()).map_err(write_failed)
     }
 }

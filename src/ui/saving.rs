@@ -126,6 +126,7 @@ impl Saver {
             }
         };
         DB.with(|d| *d.borrow_mut() = Some(db.clone()));
+        super::perf_mark("deliberate:open-db");
         if migrate {
             let (journal, header) = self.session.with_untracked(|s| {
                 self.journal.with_value(|j| (j.clone(), Header::of(s, j, None, crate::ui::shell::now_ms())))
@@ -140,6 +141,7 @@ impl Saver {
             }
         }
         let headers = db.headers().await.unwrap_or_default();
+        super::perf_mark("deliberate:open-headers");
         self.sessions.set(headers.clone());
         self.state.set(StoreState::Open);
         let empty = self.journal.with_value(|j| j.events.is_empty());
@@ -161,6 +163,7 @@ impl Saver {
     /// A saved conversation's journal, read back.
     pub async fn read(&self, header: &Header) -> Option<Journal> {
         let events = db()?.events(&header.id).await;
+        super::perf_mark("deliberate:open-read");
         match events {
             Ok(events) => Some(Journal { version: VERSION, start: header.start.clone(), events }),
             Err(_) => {
@@ -229,6 +232,7 @@ impl Saver {
         }) else {
             return;
         };
+        super::perf_mark("deliberate:save-built");
         self.writing.set(true);
         // Set before the write commits: a reload right after it opens this conversation
         // (the database orders its read after this write).
@@ -236,8 +240,14 @@ impl Saver {
             crate::store::local::save_current(&header.id);
         }
         let saver = *self;
+        // Handed to the database now, before the page renders the step.
+        let write = db.append(&header, &new, Some(saved));
+        super::perf_mark("deliberate:save-queued");
+        // When the page's work for the step is done and its frame begins (the bench splits
+        // a save's wall time into the page's render and the database's commit with it).
+        request_animation_frame(|| super::perf_mark("deliberate:save-frame"));
         spawn_local(async move {
-            let result = db.append(&header, &new, Some(saved)).await;
+            let result = write.await;
             saver.writing.set(false);
             let still_current = saver.current_id() == header.id;
             match result {

@@ -108,7 +108,9 @@ impl Shell {
     async fn take(self, journal: Journal, saved: bool) {
         self.calls.abort_all();
         self.calls.clear();
+        super::perf_mark("deliberate:open-take");
         let session = journal.replay();
+        super::perf_mark("deliberate:open-replayed");
         let interrupted = !session.pending.is_empty();
         self.saver.adopt(journal, saved);
         // The message list keys rows by message id, and every conversation numbers its
@@ -120,6 +122,7 @@ impl Shell {
             let _ = window().set_timeout_with_callback(&resolve);
         });
         let _ = wasm_bindgen_futures::JsFuture::from(next_task).await;
+        super::perf_mark("deliberate:open-set");
         self.session.set(session);
         if interrupted {
             self.reopen();

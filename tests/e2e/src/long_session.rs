@@ -23,6 +23,25 @@ pub fn chat_journal(turns: usize) -> (String, usize) {
     (text, session.messages.len())
 }
 
+/// The native cost of an open's pieces: decoding the journal text and replaying it.
+fn native_open(turns: usize) -> String {
+    let (text, _) = chat_journal(turns);
+    let t = std::time::Instant::now();
+    let journal = deliberate::store::saved::Journal::decode(&text).expect("decodes");
+    let decoded = t.elapsed();
+    let t = std::time::Instant::now();
+    let session = journal.replay();
+    let replayed = t.elapsed();
+    format!(
+        "native: decode {:.1} ms, replay {:.1} ms ({} events, {} messages, {} KB of journal)",
+        decoded.as_secs_f64() * 1e3,
+        replayed.as_secs_f64() * 1e3,
+        journal.events.len(),
+        session.messages.len(),
+        text.len() / 1024
+    )
+}
+
 /// Median of `samples` (sorted in place); NaN when empty.
 fn median(samples: &mut [f64]) -> f64 {
     samples.sort_by(|a, b| a.total_cmp(b));
@@ -47,7 +66,25 @@ struct Figures {
     open_ms: Vec<f64>,
     save_ms: Vec<f64>,
     keystroke_ms: Vec<f64>,
+    /// Where each open's time went: the page's marks (ms since the navigation started).
+    open_marks: Vec<String>,
+    /// Where each save's time went: the marks of its phases, ms from its start.
+    save_marks: String,
 }
+
+/// The open's marks, in order, ms since the navigation started.
+const OPEN_MARKS: &str = "return performance.getEntriesByType('mark')\
+     .filter(m => m.name === 'app-ready' || m.name.startsWith('deliberate:open'))\
+     .map(m => m.name.replace('deliberate:', '') + ' ' + m.startTime.toFixed(0)).join(', ');";
+
+/// Each of the last five saves' phases, ms from its start.
+const SAVE_MARKS: &str =
+    "const all = performance.getEntriesByType('mark').filter(m => m.name.startsWith('deliberate:save')); \
+     const out = []; let t0 = null; let row = []; \
+     for (const m of all) { if (m.name === 'deliberate:save-start') { if (row.length) out.push(row.join(' ')); \
+       t0 = m.startTime; row = []; } else if (t0 !== null) row.push(m.name.replace('deliberate:save-', '') + ' ' \
+       + (m.startTime - t0).toFixed(1)); } \
+     if (row.length) out.push(row.join(' ')); return out.slice(-5).join(' | ');";
 
 fn measure(turns: usize) -> Result<Figures, Error> {
     let (journal, messages) = chat_journal(turns);
@@ -70,11 +107,13 @@ fn measure(turns: usize) -> Result<Figures, Error> {
         return Err(Error::Protocol(format!("only {shown} of {messages} messages shown")));
     }
     let mut open_ms = Vec::new();
+    let mut open_marks = Vec::new();
     for _ in 0..3 {
         page.browser.refresh()?;
         let at = page.browser.execute_async(MESSAGES_SHOWN, vec![Value::from(shown)])?;
         open_ms.extend(at.as_f64());
         page.wait_saved()?;
+        open_marks.push(page.browser.execute(OPEN_MARKS, vec![])?.to_string());
     }
     let mut keystroke_ms = Vec::new();
     for _ in 0..15 {
@@ -98,7 +137,8 @@ fn measure(turns: usize) -> Result<Figures, Error> {
         vec![],
     )?;
     let save_ms = saves.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
-    Ok(Figures { messages, open_ms, save_ms, keystroke_ms })
+    let save_marks = page.browser.execute(SAVE_MARKS, vec![])?.to_string();
+    Ok(Figures { messages, open_ms, save_ms, keystroke_ms, open_marks, save_marks })
 }
 
 /// The bench's section: open, save and keystroke figures at about 20 and 2,000 messages.
@@ -122,6 +162,11 @@ pub fn report() -> String {
                     f.save_ms.len(),
                     key
                 ));
+                for marks in &f.open_marks {
+                    out.push_str(&format!("  open marks: {marks}\n"));
+                }
+                out.push_str(&format!("  save marks: {}\n", f.save_marks));
+                out.push_str(&format!("  {}\n", native_open(turns)));
             }
             Err(e) => out.push_str(&format!("{turns} turns: not measured ({e:?})\n")),
         }
