@@ -15,6 +15,8 @@ pub const SCHEMA: u32 = 1;
 pub const TITLE_CHARS: usize = 40;
 /// How much of the user's words a header keeps for search, in characters.
 const SEARCH_CHARS: usize = 2_000;
+/// How much of the conversation's beginning the model that names it sees, in characters.
+const OPENING_CHARS: usize = 600;
 
 /// One saved conversation as the sessions list shows it. Rewritten by every step; the
 /// events themselves are appended, never rewritten.
@@ -26,6 +28,10 @@ pub struct Header {
     /// True once the user renamed the conversation (the heuristic no longer applies).
     #[serde(default)]
     pub renamed: bool,
+    /// True once the model named the conversation (the heuristic no longer applies; the
+    /// user may still rename it).
+    #[serde(default)]
+    pub titled: bool,
     pub mode: ModeKind,
     /// Milliseconds since the epoch.
     pub created: u64,
@@ -49,14 +55,16 @@ impl Header {
     /// name the user gave is kept.
     pub fn of(session: &Session, journal: &Journal, previous: Option<&Header>, now: u64) -> Header {
         let renamed = previous.is_some_and(|h| h.renamed);
+        let titled = previous.is_some_and(|h| h.titled);
         let title = match previous {
-            Some(h) if h.renamed => h.title.clone(),
+            Some(h) if h.renamed || h.titled => h.title.clone(),
             _ => title_of(journal),
         };
         Header {
             id: journal.start.id.clone(),
             title,
             renamed,
+            titled,
             mode: session.mode_kind(),
             created: journal.start.created_at,
             last_used: now,
@@ -66,6 +74,20 @@ impl Header {
             start: journal.start.clone(),
             text: user_words(session),
         }
+    }
+
+    /// True when the model may name the conversation: someone asked something, and
+    /// neither the user nor the model named it yet.
+    pub fn wants_model_title(&self) -> bool {
+        !self.renamed && !self.titled && !self.title.is_empty()
+    }
+
+    /// How the conversation begins, for the model that names it: the user's words without
+    /// commands, clipped.
+    pub fn opening_words(&self) -> String {
+        let words: Vec<&str> =
+            self.text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('/')).collect();
+        clip(&words.join("\n"), OPENING_CHARS)
     }
 
     /// True when `query` is in the title or in the user's words (case-insensitive); an
@@ -176,6 +198,31 @@ mod tests {
         assert_eq!(not_renamed.title, header.title);
         let json = serde_json::to_string(&header).unwrap();
         assert_eq!(serde_json::from_str::<Header>(&json).unwrap(), header);
+    }
+
+    #[test]
+    fn a_model_title_stays_until_the_user_renames_and_is_asked_for_once() {
+        let (session, journal) =
+            played("s1", &["/mode chat", "IT 뉴스 요약 파이프라인을 만들어줘", "비용을 줄여 주세요"]);
+        let header = Header::of(&session, &journal, None, 1);
+        assert!(header.wants_model_title(), "a request and no name yet");
+        assert_eq!(
+            header.opening_words(),
+            "IT 뉴스 요약 파이프라인을 만들어줘\n비용을 줄여 주세요",
+            "commands left out"
+        );
+        let named = Header { title: "IT 뉴스 요약".into(), titled: true, ..header.clone() };
+        let next = Header::of(&session, &journal, Some(&named), 2);
+        assert_eq!((next.title.as_str(), next.titled, next.renamed), ("IT 뉴스 요약", true, false));
+        assert!(!next.wants_model_title(), "named once");
+        let renamed = Header { title: "내 이름".into(), renamed: true, ..next };
+        assert!(!renamed.wants_model_title());
+        let (empty_session, empty_journal) = played("s2", &["/mode counseling"]);
+        assert!(!Header::of(&empty_session, &empty_journal, None, 1).wants_model_title(), "nothing asked yet");
+        // Headers written before model titles existed read as not titled.
+        let mut old = serde_json::to_value(&header).unwrap();
+        old.as_object_mut().unwrap().remove("titled");
+        assert!(!serde_json::from_value::<Header>(old).unwrap().titled);
     }
 
     #[test]

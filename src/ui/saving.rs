@@ -290,6 +290,21 @@ impl Saver {
 
     /// Gives a saved conversation a name of the user's.
     pub fn rename(&self, id: &str, title: &str) {
+        self.retitle(id, title, true);
+    }
+
+    /// Gives a saved conversation the name the model made for it, unless the user named
+    /// it meanwhile.
+    pub fn model_title(&self, id: &str, title: &str) {
+        let renamed = self.sessions.with_untracked(|l| l.iter().any(|h| h.id == id && h.renamed));
+        if !renamed {
+            self.retitle(id, title, false);
+        }
+    }
+
+    /// Writes a new title into a saved conversation's header: the user's (`by_user`) or
+    /// the model's.
+    fn retitle(&self, id: &str, title: &str, by_user: bool) {
         let title = title.trim();
         let Some(mut header) = self.sessions.with_untracked(|l| l.iter().find(|h| h.id == id).cloned()) else {
             return;
@@ -298,7 +313,8 @@ impl Saver {
             return;
         }
         header.title = title.to_string();
-        header.renamed = true;
+        header.renamed |= by_user;
+        header.titled |= !by_user;
         if self.current_id() == id {
             self.header.set_value(Some(header.clone()));
         }

@@ -8,8 +8,41 @@ use leptos::task::spawn_local;
 use super::act;
 use super::i18n::{strings, tr};
 use super::shell::Shell;
+use crate::engine::title::{read_title, title_prompt};
+use crate::llm::transport::{run_chat, CallControl, CallOptions};
+use crate::llm::RetryPolicy;
 use crate::store::saved::Logged;
 use crate::store::sessions::{arrange, Header};
+
+/// How many conversations one opening of the list asks the model to name.
+const NAMED_PER_OPENING: usize = 3;
+
+/// With an LLM configured: asks it to name the most recent conversations that neither the
+/// user nor the model named yet (each once per visit), and writes each usable name into the
+/// list. An answer that is not a title, or a failed call, leaves the title made from the
+/// request; nothing is shown for it.
+fn name_with_model(shell: Shell, asked: StoredValue<Vec<String>>) {
+    let Some(cfg) = shell.llm.with_untracked(|l| l.designer_config()) else { return };
+    let mut wanted: Vec<Header> = shell.saver.sessions.with_untracked(|l| {
+        l.iter().filter(|h| h.wants_model_title() && !asked.with_value(|a| a.contains(&h.id))).cloned().collect()
+    });
+    wanted.sort_by(|a, b| b.last_used.cmp(&a.last_used));
+    wanted.truncate(NAMED_PER_OPENING);
+    asked.update_value(|a| a.extend(wanted.iter().map(|h| h.id.clone())));
+    spawn_local(async move {
+        for header in wanted {
+            let prompt = title_prompt(&header.opening_words());
+            let opts =
+                CallOptions { timeout_ms: 20_000, retry: RetryPolicy { max_retries: 0, ..RetryPolicy::default() } };
+            let Ok(done) = run_chat(&cfg, &prompt, false, opts, &CallControl::new(), &|_| {}).await else {
+                continue;
+            };
+            if let Some(title) = (!done.refusal).then(|| read_title(&done.text)).flatten() {
+                shell.saver.model_title(&header.id, &title);
+            }
+        }
+    });
+}
 
 /// The dialog; `open` shows it.
 #[component]
@@ -28,6 +61,13 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
         shell.saver.current_id()
     };
     let groups = move || shell.saver.sessions.with(|l| arrange(l, &query.get()));
+    // Opening the list names the recent conversations the model has not named yet.
+    let asked = StoredValue::new(Vec::<String>::new());
+    Effect::new(move |_| {
+        if open.get() {
+            name_with_model(shell, asked);
+        }
+    });
     let export_failed = RwSignal::new(None::<String>);
     let export_all = move |_| {
         export_failed.set(None);

@@ -9,6 +9,7 @@ use deliberate::engine::lang::Lang;
 use deliberate::engine::session::{Env, Event, Session, Settings};
 use deliberate::store::saved::Journal;
 use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing};
 use serde_json::{json, Value};
 
 /// One Chromium at a time: the machine has two cores.
@@ -195,6 +196,77 @@ fn the_sessions_list_opens_renames_searches_and_deletes_with_undo() {
     open_session(&page, "Plan a weekend trip");
     wait_user_messages(&page, &["Plan a weekend trip to Busan".to_string(), "with a small budget".to_string()]);
     page.assert_no_panic();
+}
+
+#[test]
+fn with_an_llm_the_list_names_conversations_once_and_never_over_the_users_name() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).unwrap();
+    let page = AppPage::open_with_llm("en-US", &mock.app_settings(10), &Value::Object(Default::default())).unwrap();
+    let title_calls = || mock.requests().iter().filter(|r| r.role.as_deref() == Some("title")).count();
+    page.wait_saved().unwrap();
+    // A conversation whose name the model answers with quotes and a period: cleaned.
+    page.send("Build a daily IT news digest for my team, please").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_saved().unwrap();
+    mock.script(Some("title"), "\"Daily IT news digest.\"");
+    open_list(&page);
+    wait_title(&page, "Daily IT news digest");
+    assert_eq!(titles(&page), vec!["Daily IT news digest"]);
+    let asked = mock.requests().into_iter().find(|r| r.role.as_deref() == Some("title")).unwrap();
+    assert!(asked.body.to_string().contains("Build a daily IT news digest"), "the request is what is named");
+
+    // A second one whose name the model answers with nonsense: the request's line stays.
+    page.browser.find(".sessions-close").unwrap().click().unwrap();
+    page.browser.find(".new-conversation").unwrap().click().unwrap();
+    page.send("Plan a weekend trip to Busan").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_saved().unwrap();
+    mock.script(Some("title"), "{}");
+    open_list(&page);
+    page.browser.wait_for(STEP, "the second title call", |_| Ok((title_calls() == 2).then_some(()))).unwrap();
+    page.browser.wait_for(STEP, "two listed", |_| Ok((titles(&page).len() == 2).then_some(()))).unwrap();
+    assert_eq!(titles(&page), vec!["Plan a weekend trip to Busan", "Daily IT news digest"]);
+
+    // The model's name survives a reload and later steps; the user's name wins over it,
+    // and nothing is asked twice.
+    page.browser.find(".sessions-close").unwrap().click().unwrap();
+    open_session_after_close(&page, "Daily IT news digest");
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    page.send("make it cheaper").unwrap();
+    page.wait_saved().unwrap();
+    mock.script(Some("title"), "Sure! Here is a title for your conversation. It is about a trip.");
+    open_list(&page);
+    wait_title(&page, "Daily IT news digest");
+    // A new visit asks again for the one still named by its request, and only for it.
+    page.browser.wait_for(STEP, "the third title call", |_| Ok((title_calls() == 3).then_some(()))).unwrap();
+    page.browser.find(".session-row[aria-current='true'] .session-rename-button").unwrap().click().unwrap();
+    let input = page.browser.find(".session-rename input").unwrap();
+    input.clear().unwrap();
+    input.send_keys("My digest\u{E007}").unwrap();
+    wait_title(&page, "My digest");
+    page.browser.find(".sessions-close").unwrap().click().unwrap();
+    open_list(&page);
+    wait_title(&page, "My digest");
+    assert_eq!(titles(&page), vec!["My digest", "Plan a weekend trip to Busan"]);
+    assert_eq!(title_calls(), 3, "asked: the digest, Busan, Busan again after the reload; never twice a visit");
+    page.assert_no_panic();
+}
+
+/// Waits until the list shows a conversation titled `title`.
+fn wait_title(page: &AppPage, title: &str) {
+    page.browser
+        .wait_for(STEP, &format!("{title:?} listed"), |_| Ok(titles(page).iter().any(|t| t == title).then_some(())))
+        .unwrap();
+}
+
+/// Opens the list and the conversation titled `title`.
+fn open_session_after_close(page: &AppPage, title: &str) {
+    open_list(page);
+    wait_title(page, title);
+    open_session(page, title);
+    page.wait_saved().unwrap();
 }
 
 #[test]
