@@ -32,6 +32,9 @@ pub enum StoreError {
     WriteFailed(String),
     /// Another tab changed this conversation since this tab last saved it.
     Stale,
+    /// A saved step could not be read (changed by something else, or written by a newer
+    /// build): the conversation is not opened or exported without it.
+    Damaged,
 }
 
 /// An open database.
@@ -214,7 +217,11 @@ impl Db {
             Ok::<_, JsValue>(all)
         };
         let all = read.await.map_err(|e| StoreError::Unavailable(describe(&e)))?;
-        Ok(Array::from(&all).iter().filter_map(|v| from_js::<EventIn>(&v)).map(|r| r.logged).collect())
+        // Every step or none: a conversation replayed without one of its steps is not the
+        // conversation that was saved.
+        let events: Option<Vec<Logged>> =
+            Array::from(&all).iter().map(|v| from_js::<EventIn>(&v).map(|r| r.logged)).collect();
+        events.ok_or(StoreError::Damaged)
     }
 
     /// Writes `header` and the events `new` (numbered from `header.events - new.len()`),

@@ -125,6 +125,8 @@ pub struct Strings {
     pub storage_unavailable: &'static str,
     pub storage_blocked: &'static str,
     pub storage_stale: &'static str,
+    /// A saved conversation has a step that cannot be read: it was not opened.
+    pub storage_damaged: &'static str,
     pub sessions_title: &'static str,
     pub sessions_open: &'static str,
     pub sessions_search: &'static str,
@@ -140,6 +142,8 @@ pub struct Strings {
     pub sessions_export_all: &'static str,
     /// Export all could not be written; the reason follows.
     pub sessions_export_failed: &'static str,
+    /// Why nothing was exported: some conversations could not be read; their count follows.
+    pub sessions_unreadable: &'static str,
     pub sessions_messages: &'static str,
     /// The banner shown when the app hit a bug and stopped working.
     pub crashed: &'static str,
@@ -310,6 +314,7 @@ pub const KO: Strings = Strings {
     storage_unavailable: "이 브라우저의 데이터베이스(IndexedDB)를 쓸 수 없습니다(사생활 보호 모드이거나 막혀 있습니다). 대화는 이 페이지가 열려 있는 동안만 남으니, 남기려면 JSON으로 내보내 두세요.",
     storage_blocked: "다른 탭이 이전 버전의 Deliberate를 열어 두고 있어 저장소를 열 수 없습니다. 그 탭을 닫고 새로 고치세요. 그동안 대화는 이 페이지에만 남습니다.",
     storage_stale: "이 대화가 다른 탭에서 바뀌었습니다. 덮어쓰지 않도록 이 탭은 더 이상 저장하지 않습니다. 새로 고치면 최신 대화를 봅니다.",
+    storage_damaged: "이 대화의 저장된 단계 하나를 읽을 수 없어(앱 밖에서 바뀌었거나 더 새로운 버전이 저장함) 열지 않았습니다. 대화는 목록에 그대로 남아 있습니다.",
     sessions_title: "대화 목록",
     sessions_open: "대화 목록",
     sessions_search: "제목이나 내용으로 찾기",
@@ -324,6 +329,7 @@ pub const KO: Strings = Strings {
     sessions_none: "저장된 대화가 없습니다.",
     sessions_export_all: "모든 대화 내보내기 (JSON)",
     sessions_export_failed: "내보내지 못했습니다. 대화는 그대로 있습니다. 이유:",
+    sessions_unreadable: "일부만 내보내지 않도록 아무것도 내보내지 않았습니다. 읽지 못한 대화 수:",
     sessions_messages: "메시지",
     crashed: "문제가 생겼습니다. 대화는 저장되어 있습니다. 페이지를 다시 불러오세요.",
     reload: "다시 불러오기",
@@ -502,6 +508,7 @@ pub const EN: Strings = Strings {
     storage_unavailable: "This browser's database (IndexedDB) cannot be used (private mode, or blocked). The conversation lasts only while this page is open; export it as JSON to keep it.",
     storage_blocked: "Another tab keeps an older Deliberate open, so storage cannot be opened. Close that tab and reload; meanwhile the conversation lives only in this page.",
     storage_stale: "This conversation was changed in another tab. So as not to overwrite it, this tab no longer saves it; reload to see the latest.",
+    storage_damaged: "A saved step of this conversation cannot be read (changed outside the app, or saved by a newer version), so it was not opened. It stays in the list as it is.",
     sessions_title: "Conversations",
     sessions_open: "Conversations",
     sessions_search: "Search titles and content",
@@ -516,6 +523,7 @@ pub const EN: Strings = Strings {
     sessions_none: "No saved conversations.",
     sessions_export_all: "Export all conversations (JSON)",
     sessions_export_failed: "Could not export; every conversation is still here. Reason:",
+    sessions_unreadable: "Nothing was exported rather than only part. Conversations that could not be read:",
     sessions_messages: "messages",
     crashed: "Something went wrong. Your conversation is saved. Reload the page.",
     reload: "Reload",

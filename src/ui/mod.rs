@@ -271,6 +271,7 @@ fn StorageAlert() -> impl IntoView {
                 shell::StorageProblem::Unavailable => strings(shell.ui_lang.get()).storage_unavailable.to_string(),
                 shell::StorageProblem::Blocked => strings(shell.ui_lang.get()).storage_blocked.to_string(),
                 shell::StorageProblem::Stale => strings(shell.ui_lang.get()).storage_stale.to_string(),
+                shell::StorageProblem::Damaged => strings(shell.ui_lang.get()).storage_damaged.to_string(),
             };
             view! {
                 <div class="alert alert-storage" role="alert">

@@ -28,6 +28,8 @@ pub enum StorageProblem {
     Blocked,
     /// Another tab changed this conversation: this tab stopped saving it.
     Stale,
+    /// A saved conversation has a step that cannot be read: it was not opened.
+    Damaged,
 }
 
 thread_local! {
@@ -160,12 +162,23 @@ impl Saver {
         }
     }
 
-    /// A saved conversation's journal, read back.
+    /// A saved conversation's journal, read back as it is stored.
+    async fn journal_of(header: &Header) -> Result<Journal, StoreError> {
+        let db = db().ok_or_else(|| StoreError::Unavailable("not open".into()))?;
+        let events = db.events(&header.id).await?;
+        Ok(Journal { version: VERSION, start: header.start.clone(), events })
+    }
+
+    /// A saved conversation's journal, read back to open it; what went wrong is shown.
     pub async fn read(&self, header: &Header) -> Option<Journal> {
-        let events = db()?.events(&header.id).await;
+        let journal = Self::journal_of(header).await;
         super::perf_mark("deliberate:open-read");
-        match events {
-            Ok(events) => Some(Journal { version: VERSION, start: header.start.clone(), events }),
+        match journal {
+            Ok(journal) => Some(journal),
+            Err(StoreError::Damaged) => {
+                self.problem.set(Some(StorageProblem::Damaged));
+                None
+            }
             Err(_) => {
                 self.problem.set(Some(StorageProblem::Unavailable));
                 None
@@ -358,17 +371,24 @@ impl Saver {
         }
     }
 
-    /// Every saved conversation's journal, oldest first (for "export all").
-    pub async fn all_journals(&self) -> Vec<Journal> {
+    /// Every saved conversation's journal, oldest first (for "export all"); or how many
+    /// could not be read (an export must not quietly leave some out).
+    pub async fn all_journals(&self) -> Result<Vec<Journal>, usize> {
         let mut headers = self.sessions.get_untracked();
         headers.sort_by_key(|h| h.created);
         let mut out = Vec::new();
+        let mut unreadable = 0;
         for header in &headers {
-            if let Some(journal) = self.read(header).await {
-                out.push(journal);
+            match Self::journal_of(header).await {
+                Ok(journal) => out.push(journal),
+                Err(_) => unreadable += 1,
             }
         }
-        out
+        if unreadable == 0 {
+            Ok(out)
+        } else {
+            Err(unreadable)
+        }
     }
 
     /// Writes a whole journal as a new saved conversation (an import).

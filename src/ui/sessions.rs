@@ -72,7 +72,14 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
     let export_all = move |_| {
         export_failed.set(None);
         spawn_local(async move {
-            let journals = shell.saver.all_journals().await;
+            let journals = match shell.saver.all_journals().await {
+                Ok(journals) => journals,
+                Err(unreadable) => {
+                    let lang = shell.ui_lang.get_untracked();
+                    export_failed.set(Some(format!("{} {unreadable}", strings(lang).sessions_unreadable)));
+                    return;
+                }
+            };
             match crate::store::export::export_all_json(journals) {
                 Ok(text) => {
                     let text = shell.llm.with_untracked(|llm| crate::store::export::without_keys(&text, llm));

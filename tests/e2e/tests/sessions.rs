@@ -270,6 +270,47 @@ fn open_session_after_close(page: &AppPage, title: &str) {
 }
 
 #[test]
+fn a_conversation_with_a_damaged_step_is_neither_opened_nor_left_out_of_an_export() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").unwrap();
+    page.wait_saved().unwrap();
+    page.send("Classify support tickets into a table").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_saved().unwrap();
+    page.browser.find(".new-conversation").unwrap().click().unwrap();
+    page.send("Plan a weekend trip to Busan").unwrap();
+    page.wait_saved().unwrap();
+    // Something outside the app overwrites one saved step of the first conversation.
+    let damaged = page
+        .browser
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; const open = indexedDB.open('deliberate'); \
+             open.onsuccess = () => { const db = open.result; const tx = db.transaction('events', 'readwrite'); \
+               const store = tx.objectStore('events'); const all = store.getAll(); \
+               all.onsuccess = () => { const rec = all.result.find(r => r.seq === 0 && \
+                   JSON.stringify(r).includes('Classify support tickets')); \
+                 if (!rec) { done(false); return; } \
+                 rec.logged = 'not a step'; store.put(rec); tx.oncomplete = () => { db.close(); done(true); }; }; };",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(damaged, Value::Bool(true), "a step of the first conversation was overwritten");
+
+    // Export all refuses rather than leave it out, and says why.
+    open_list(&page);
+    page.browser.find(".sessions-export-all").unwrap().click().unwrap();
+    let alert = page.browser.wait_for_element(".sessions-export-failed", STEP).unwrap().text().unwrap();
+    assert!(alert.contains("Nothing was exported") && alert.ends_with('1'), "{alert}");
+
+    // Opening it is refused with a banner; the conversation shown stays as it was.
+    open_session(&page, "Classify support tickets");
+    let banner = page.browser.wait_for_element(".alert-storage", STEP).unwrap().text().unwrap();
+    assert!(banner.contains("cannot be read") && banner.contains("not opened"), "{banner}");
+    wait_user_messages(&page, &["Plan a weekend trip to Busan".to_string()]);
+    page.assert_no_panic();
+}
+
+#[test]
 fn a_second_tab_changing_the_conversation_is_never_silently_overwritten() {
     let _one = one_browser();
     let page = AppPage::open("en-US").unwrap();
