@@ -140,6 +140,22 @@ impl AppPage {
         Ok(all.as_array().cloned().unwrap_or_default())
     }
 
+    /// Clicks the export panel's JSON and Markdown buttons with downloads caught instead of
+    /// saved; the two files' texts (their data: URLs decoded).
+    pub fn export_both(&self) -> Result<Vec<String>, Error> {
+        self.browser.execute(
+            "window.__exports = []; \
+             HTMLAnchorElement.prototype.click = function () { \
+               window.__exports.push(decodeURIComponent(this.href.slice(this.href.indexOf(',') + 1))); }; \
+             return true;",
+            vec![],
+        )?;
+        self.browser.find(".export-panel .export-json")?.click()?;
+        self.browser.find(".export-panel .export-markdown")?.click()?;
+        let exports = self.browser.execute("return window.__exports;", vec![])?;
+        serde_json::from_value(exports).map_err(|e| Error::Protocol(e.to_string()))
+    }
+
     /// Types a message into the composer and presses Enter.
     pub fn send(&self, text: &str) -> Result<(), Error> {
         let area = self.browser.find("#composer-input")?;

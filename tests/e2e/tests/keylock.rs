@@ -123,19 +123,7 @@ fn a_key_sealed_with_a_passphrase_is_unlocked_once_per_visit_used_and_forgotten(
     }
 
     // Exports, URLs, the page and the console hold neither secret.
-    page.browser
-        .execute(
-            "window.__exports = []; \
-             HTMLAnchorElement.prototype.click = function () { \
-               window.__exports.push(decodeURIComponent(this.href.slice(this.href.indexOf(',') + 1))); }; \
-             return true;",
-            vec![],
-        )
-        .unwrap();
-    page.browser.find(".export-panel .export-json").unwrap().click().unwrap();
-    page.browser.find(".export-panel .export-markdown").unwrap().click().unwrap();
-    let exports: Vec<String> =
-        serde_json::from_value(page.browser.execute("return window.__exports;", vec![]).unwrap()).unwrap();
+    let exports = page.export_both().unwrap();
     assert_eq!(exports.len(), 2, "JSON and Markdown");
     let urls = page
         .browser

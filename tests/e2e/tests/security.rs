@@ -389,19 +389,7 @@ fn a_key_echoed_by_the_server_reaches_no_message_console_export_or_url() {
 
     // The exports the panel makes (data: URLs, caught instead of saved) and the saved
     // conversation hold no key.
-    page.browser
-        .execute(
-            "window.__exports = []; \
-             HTMLAnchorElement.prototype.click = function () { \
-               window.__exports.push(decodeURIComponent(this.href.slice(this.href.indexOf(',') + 1))); }; \
-             return true;",
-            vec![],
-        )
-        .unwrap();
-    page.browser.find(".export-panel .export-json").unwrap().click().unwrap();
-    page.browser.find(".export-panel .export-markdown").unwrap().click().unwrap();
-    let exports = page.browser.execute("return window.__exports;", vec![]).unwrap();
-    let exports: Vec<String> = serde_json::from_value(exports).unwrap();
+    let exports = page.export_both().unwrap();
     assert_eq!(exports.len(), 2, "JSON and Markdown");
     assert!(
         exports[0].contains("\"version\"") && exports[0].contains("Incorrect API key"),

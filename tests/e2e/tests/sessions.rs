@@ -110,6 +110,20 @@ fn a_reload_mid_discussion_resumes_the_same_stage_and_messages() {
     page.assert_no_panic();
 }
 
+/// A page with two saved discussions: "Classify support tickets into a table" (at the
+/// designs) and, current, "Plan a weekend trip to Busan".
+fn two_conversations() -> AppPage {
+    let page = AppPage::open("en-US").unwrap();
+    page.wait_saved().unwrap();
+    page.send("Classify support tickets into a table").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_saved().unwrap();
+    page.browser.find(".new-conversation").unwrap().click().unwrap();
+    page.send("Plan a weekend trip to Busan").unwrap();
+    page.wait_saved().unwrap();
+    page
+}
+
 fn open_list(page: &AppPage) {
     page.browser.find(".sessions-button").unwrap().click().unwrap();
     page.browser.wait_for_element(".dialog.sessions", STEP).unwrap();
@@ -272,14 +286,7 @@ fn open_session_after_close(page: &AppPage, title: &str) {
 #[test]
 fn a_conversation_with_a_damaged_step_is_neither_opened_nor_left_out_of_an_export() {
     let _one = one_browser();
-    let page = AppPage::open("en-US").unwrap();
-    page.wait_saved().unwrap();
-    page.send("Classify support tickets into a table").unwrap();
-    page.wait_stage("DEBATE").unwrap();
-    page.wait_saved().unwrap();
-    page.browser.find(".new-conversation").unwrap().click().unwrap();
-    page.send("Plan a weekend trip to Busan").unwrap();
-    page.wait_saved().unwrap();
+    let page = two_conversations();
     // Something outside the app overwrites one saved step of the first conversation.
     let damaged = page
         .browser
@@ -349,14 +356,7 @@ fn a_second_tab_changing_the_conversation_is_never_silently_overwritten() {
 #[test]
 fn export_all_then_import_brings_every_conversation_back_as_new_ones() {
     let _one = one_browser();
-    let page = AppPage::open("en-US").unwrap();
-    page.wait_saved().unwrap();
-    page.send("Classify support tickets into a table").unwrap();
-    page.wait_stage("DEBATE").unwrap();
-    page.wait_saved().unwrap();
-    page.browser.find(".new-conversation").unwrap().click().unwrap();
-    page.send("Plan a weekend trip to Busan").unwrap();
-    page.wait_saved().unwrap();
+    let page = two_conversations();
 
     // Export all: the download link's data is caught instead of saved to disk.
     page.browser
