@@ -8,6 +8,8 @@ mod isolation;
 #[rustfmt::skip]
 mod lexicon;
 mod normalize;
+#[cfg(test)]
+mod reference;
 mod rules;
 
 use serde::{Deserialize, Serialize};
@@ -95,8 +97,8 @@ fn detect(folded: &str) -> Vec<InjectionKind> {
     }
     let skeleton = skeleton(folded);
     let words = rules::Words::new(&skeleton);
-    for rule in rules::RULES {
-        if !found.contains(&rule.kind) && rules::fires(&words, rule) {
+    for (i, rule) in rules::RULES.iter().enumerate() {
+        if !found.contains(&rule.kind) && rules::fires(&words, i) {
             found.push(rule.kind);
         }
     }
