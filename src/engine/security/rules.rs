@@ -44,38 +44,69 @@ const MENTIONED: [&str; 4] = [QUESTION_CUES, CARRY_OUT, QUOTE_TOPICS, ATTACK_TOP
 struct Trie {
     /// Children of each node as (byte, child); node 0 is the root.
     children: Vec<Vec<(u8, u32)>>,
-    /// The root's children by byte (0: none): the first step from every position.
-    root: Vec<u32>,
+    /// For nodes with many children (the root, Hangul lead bytes): which block of `dense`
+    /// holds their children by byte (`NO_BLOCK`: none, read `children`).
+    block: Vec<u32>,
+    /// Blocks of 256 children, by byte (0: none).
+    dense: Vec<u32>,
     /// The needle that ends at each node, plus one (0: none).
     ends: Vec<u32>,
     /// Length in bytes of each needle.
     lens: Vec<usize>,
+    /// True when no walk needs to start inside a Latin word (see `Trie::hits`).
+    word_starts_only: bool,
 }
+
+/// `Trie::block` of a node whose children are only in `Trie::children`.
+const NO_BLOCK: u32 = u32::MAX;
+/// Children a node may have before they also go into a block of 256 (faster to step).
+const MAX_LISTED: usize = 6;
 
 impl Trie {
     fn new() -> Self {
-        Trie { children: vec![Vec::new()], root: vec![0; 256], ends: vec![0], lens: Vec::new() }
+        Trie {
+            children: vec![Vec::new()],
+            block: vec![0],
+            dense: vec![0; 256],
+            ends: vec![0],
+            lens: Vec::new(),
+            word_starts_only: true,
+        }
+    }
+
+    /// The child of `node` by `byte` (0: none).
+    fn step(&self, node: usize, byte: u8) -> usize {
+        match self.block[node] {
+            NO_BLOCK => self.children[node].iter().find(|e| e.0 == byte).map_or(0, |e| e.1 as usize),
+            block => self.dense[block as usize * 256 + byte as usize] as usize,
+        }
     }
 
     /// The id of `needle`, added when new. An empty needle gets an id that never occurs.
     fn insert(&mut self, needle: &[u8]) -> u32 {
         let mut node = 0usize;
         for &b in needle {
-            let next = match self.children[node].iter().find(|e| e.0 == b) {
-                Some(e) => e.1,
-                None => {
-                    let id = self.children.len() as u32;
-                    self.children.push(Vec::new());
-                    self.ends.push(0);
-                    self.children[node].push((b, id));
-                    if node == 0 {
-                        self.root[b as usize] = id;
-                    }
-                    id
+            let mut next = self.step(node, b);
+            if next == 0 {
+                next = self.children.len();
+                self.children.push(Vec::new());
+                self.block.push(NO_BLOCK);
+                self.ends.push(0);
+                self.children[node].push((b, next as u32));
+                if self.block[node] == NO_BLOCK && self.children[node].len() > MAX_LISTED {
+                    self.block[node] = (self.dense.len() / 256) as u32;
+                    self.dense.resize(self.dense.len() + 256, 0);
                 }
-            };
-            node = next as usize;
+                if self.block[node] != NO_BLOCK {
+                    let base = self.block[node] as usize * 256;
+                    for &(byte, child) in &self.children[node] {
+                        self.dense[base + byte as usize] = child;
+                    }
+                }
+            }
+            node = next;
         }
+        self.word_starts_only &= !overlaps_itself_after_a_word_edge(needle);
         if self.ends[node] == 0 || node == 0 {
             self.lens.push(needle.len());
             let id = self.lens.len() as u32;
@@ -87,25 +118,43 @@ impl Trie {
         self.ends[node] - 1
     }
 
-    /// Every occurrence, overlapping ones too, as (needle, start), sorted.
+    /// Every occurrence, overlapping ones too, as (needle, start), sorted; but a needle that
+    /// starts with a Latin letter or digit only where a word starts, when `word_starts_only`.
+    ///
+    /// Those are the only ones its stem may use (it must start a word), and leaving the
+    /// others out changes no match `chain` gives: an occurrence inside a word could only hide
+    /// an overlapping one that starts a word, which needs the needle to repeat its start
+    /// after a byte that is not a Latin letter or digit (no needle of the lexicon does).
     fn hits(&self, text: &[u8]) -> Vec<(u32, u32)> {
         let mut hits = Vec::new();
         for i in 0..text.len() {
+            if self.word_starts_only && i > 0 && text[i].is_ascii_alphanumeric() && text[i - 1].is_ascii_alphanumeric()
+            {
+                continue;
+            }
             // Continuation bytes start no needle, so the root has no child for them.
-            let mut node = self.root[text[i] as usize] as usize;
+            let mut node = self.dense[text[i] as usize] as usize;
             let mut j = i + 1;
             while node != 0 {
                 if self.ends[node] != 0 {
                     hits.push((self.ends[node] - 1, i as u32));
                 }
                 let Some(&b) = text.get(j) else { break };
-                node = self.children[node].iter().find(|e| e.0 == b).map_or(0, |e| e.1 as usize);
+                node = self.step(node, b);
                 j += 1;
             }
         }
         hits.sort_unstable();
         hits
     }
+}
+
+/// True when a Latin `needle` can overlap an occurrence of itself that starts a word: its
+/// last `k` bytes repeat its first `k`, and the byte before those is no Latin letter or digit.
+fn overlaps_itself_after_a_word_edge(needle: &[u8]) -> bool {
+    let len = needle.len();
+    needle.first().is_some_and(|b| b.is_ascii_alphanumeric())
+        && (1..len).any(|k| needle[..k] == needle[len - k..] && !needle[len - k - 1].is_ascii_alphanumeric())
 }
 
 /// Starts of the occurrences of one needle (all of them, increasing) that
@@ -139,6 +188,8 @@ struct Lexicon {
     concepts: Vec<(&'static str, Vec<Vec<Part>>)>,
     /// For each rule of `RULES`: its concepts and its `unless`, as indices of `concepts`.
     rules: Vec<(Vec<usize>, usize)>,
+    /// For each needle: the concepts with a stem that starts with it.
+    opens: Vec<Vec<u16>>,
 }
 
 impl Lexicon {
@@ -148,7 +199,7 @@ impl Lexicon {
     }
 
     fn build() -> Lexicon {
-        let mut lexicon = Lexicon { trie: Trie::new(), concepts: Vec::new(), rules: Vec::new() };
+        let mut lexicon = Lexicon { trie: Trie::new(), concepts: Vec::new(), rules: Vec::new(), opens: Vec::new() };
         for rule in RULES {
             let concepts = rule.concepts.iter().map(|c| lexicon.concept_id(c)).collect();
             let unless = lexicon.concept_id(rule.unless);
@@ -156,6 +207,15 @@ impl Lexicon {
         }
         for concept in MENTIONED {
             lexicon.concept_id(concept);
+        }
+        lexicon.opens = vec![Vec::new(); lexicon.trie.lens.len()];
+        for (id, (_, stems)) in lexicon.concepts.iter().enumerate() {
+            for first in stems.iter().filter_map(|stem| stem.first()) {
+                let opens = &mut lexicon.opens[first.needle as usize];
+                if !opens.contains(&(id as u16)) {
+                    opens.push(id as u16);
+                }
+            }
         }
         lexicon
     }
@@ -195,6 +255,8 @@ pub struct Words<'a> {
     /// Needle of each occurrence, sorted; `at` holds the starts in the same order.
     needles: Vec<u32>,
     at: Vec<u32>,
+    /// For each concept: whether the first part of one of its stems was found.
+    possible: Vec<bool>,
     lexicon: &'static Lexicon,
 }
 
@@ -205,8 +267,16 @@ impl<'a> Words<'a> {
         let text = text.as_bytes();
         let mut starts = vec![0];
         starts.extend(text.iter().enumerate().filter(|(_, &b)| b == b' ').map(|(i, _)| i + 1));
-        let (needles, at) = lexicon.trie.hits(text).into_iter().unzip();
-        Words { text, starts, needles, at, lexicon }
+        let (needles, at): (Vec<u32>, Vec<u32>) = lexicon.trie.hits(text).into_iter().unzip();
+        let mut possible = vec![false; lexicon.concepts.len()];
+        for (i, &needle) in needles.iter().enumerate() {
+            if i == 0 || needles[i - 1] != needle {
+                for &concept in &lexicon.opens[needle as usize] {
+                    possible[concept as usize] = true;
+                }
+            }
+        }
+        Words { text, starts, needles, at, possible, lexicon }
     }
 
     fn word_at(&self, byte: usize) -> usize {
@@ -264,10 +334,7 @@ impl<'a> Words<'a> {
 
     /// False when no stem of concept `id` can occur: the first part of none was found.
     fn may_occur(&self, id: usize) -> bool {
-        self.lexicon.concepts[id]
-            .1
-            .iter()
-            .any(|stem| stem.first().is_some_and(|p| !self.starts_of(p.needle).is_empty()))
+        self.possible[id]
     }
 
     /// Word spans (first, last) where one stem of `concept` occurs (a concept of a rule, or
@@ -326,6 +393,18 @@ pub fn fires(words: &Words, rule: usize) -> bool {
 mod tests {
     use super::*;
 
+    /// The lexicon lets the trie skip positions inside Latin words (a new stem that would
+    /// forbid it makes screening slower, not wrong); the check itself tells the cases apart.
+    #[test]
+    fn walks_start_only_where_latin_words_start() {
+        assert!(Lexicon::get().trie.word_starts_only);
+        for (needle, overlaps) in
+            [("secrets", false), ("aa", false), ("a가a", true), ("ab가ab", true), ("가a가", false), ("", false)]
+        {
+            assert_eq!(overlaps_itself_after_a_word_edge(needle.as_bytes()), overlaps, "{needle}");
+        }
+    }
+
     /// The trie and `chain` find what `str::match_indices` finds: non-overlapping, left to
     /// right, in Latin and Korean text, at the ends, and nothing when absent or longer than
     /// the text; an empty needle occurs nowhere.
@@ -345,6 +424,8 @@ mod tests {
             ("abc", ""),
         ] {
             let mut trie = Trie::new();
+            // Every occurrence, also inside words ("aa" in "aaaa" at 0 and 2).
+            trie.word_starts_only = false;
             // Other needles in the same trie, sharing prefixes, must not disturb the count.
             trie.insert(b"a");
             trie.insert("시".as_bytes());
