@@ -256,9 +256,9 @@ mod tests {
     fn every_dataset_line_gets_the_verdict_it_got_before() {
         let mut inputs = texts();
         assert!(inputs.len() > 2500, "the datasets were read: {}", inputs.len());
-        inputs.extend(stem_salad(1500));
+        inputs.extend(stem_salad(600));
         let blocked = inputs.iter().filter(|t| screen(t).blocked()).count();
-        assert!(blocked > 500 && inputs.len() - blocked > 2000, "both outcomes occur: {blocked} blocked");
+        assert!(blocked > 400 && inputs.len() - blocked > 2000, "both outcomes occur: {blocked} blocked");
         assert_same_verdicts(&inputs);
     }
 
