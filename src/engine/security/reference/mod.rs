@@ -1,14 +1,14 @@
 //! The screen as it was before the one-pass matcher, kept only to test that the faster
-//! screen gives every text the same verdict (the same kinds, in the same order).
+//! screen gives every text the same verdict (the same kinds, in the same order). `decode`
+//! did not change and is shared.
 
-mod decode;
 mod normalize;
 mod rules;
 
 use super::lexicon::{
     ATTACK_TOPICS, BOUNDARY_LINES, CARRY_OUT, HEADER_ORDERS, MARKUP, QUESTION_CUES, QUOTE_TOPICS, ROLE_HEADERS,
 };
-use super::{InjectionKind, Screening};
+use super::{decode, InjectionKind, Screening};
 use normalize::{fold, skeleton};
 
 /// The former `screen`.
