@@ -8,7 +8,11 @@ mod isolation;
 #[rustfmt::skip]
 mod lexicon;
 mod normalize;
+#[cfg(test)]
+mod reference;
 mod rules;
+
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -95,8 +99,8 @@ fn detect(folded: &str) -> Vec<InjectionKind> {
     }
     let skeleton = skeleton(folded);
     let words = rules::Words::new(&skeleton);
-    for rule in rules::RULES {
-        if !found.contains(&rule.kind) && rules::fires(&words, rule) {
+    for (i, rule) in rules::RULES.iter().enumerate() {
+        if !found.contains(&rule.kind) && rules::fires(&words, i) {
             found.push(rule.kind);
         }
     }
@@ -105,9 +109,15 @@ fn detect(folded: &str) -> Vec<InjectionKind> {
 
 /// True when the text carries fake chat markup or a role header giving orders.
 fn fake_markup(folded: &str) -> bool {
-    let squeezed: String = folded.chars().filter(|c| !c.is_whitespace()).collect();
-    if MARKUP.iter().any(|m| folded.contains(m) || squeezed.contains(&m.replace(' ', ""))) {
-        return true;
+    // A token can only occur where its first character does (`<`, `[` or `#`), also once
+    // the spaces are squeezed out: without one, the tokens need no search.
+    static FIRSTS: OnceLock<Vec<char>> = OnceLock::new();
+    let firsts = FIRSTS.get_or_init(|| MARKUP.iter().filter_map(|m| m.chars().next()).collect());
+    if folded.contains(firsts.as_slice()) {
+        let squeezed: String = folded.chars().filter(|c| !c.is_whitespace()).collect();
+        if MARKUP.iter().any(|m| folded.contains(m) || squeezed.contains(&m.replace(' ', ""))) {
+            return true;
+        }
     }
     folded.lines().any(|raw| {
         let line = raw.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '#' | '-' | '*' | '>' | '='));
@@ -121,6 +131,9 @@ fn fake_markup(folded: &str) -> bool {
 /// True for `rm -rf` aimed at the root or home directory (a build script's `rm -rf ./dist`
 /// or `rm -rf /tmp/x` is fine).
 fn wipes_root(folded: &str) -> bool {
+    if !folded.contains("rm") {
+        return folded.contains("--no-preserve-root");
+    }
     let words: Vec<&str> =
         folded.split_whitespace().map(|w| w.trim_matches(|c| matches!(c, '`' | '"' | '\'' | ';'))).collect();
     folded.contains("--no-preserve-root")

@@ -59,6 +59,13 @@ fn invisible(c: char) -> bool {
 /// One character mapped: full-width to ASCII, look-alikes to Latin, Unicode tag
 /// characters to the ASCII they smuggle, curly quotes to straight ones, lowercase.
 fn fold_char(c: char) -> Option<char> {
+    // ASCII and Hangul syllables, most of what is typed, take the short way (same result).
+    if c.is_ascii() {
+        return Some(c.to_ascii_lowercase());
+    }
+    if ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+        return Some(c);
+    }
     let code = c as u32;
     let c = match code {
         0xE0020..=0xE007E => char::from_u32(code - 0xE0000)?,
@@ -165,7 +172,8 @@ fn leet(c: char) -> Option<char> {
 
 /// True for characters that belong to a word in the skeleton.
 fn wordish(c: char) -> bool {
-    c.is_alphanumeric()
+    // Hangul syllables are letters: answered without the Unicode tables.
+    c.is_ascii_alphanumeric() || !c.is_ascii() && (('\u{AC00}'..='\u{D7A3}').contains(&c) || c.is_alphanumeric())
 }
 
 /// Words of folded text joined by single spaces: leetspeak inside Latin words read as
@@ -202,40 +210,34 @@ pub fn skeleton(folded: &str) -> String {
             }
         }
     }
-    // Words and the separators between them.
-    let mut words: Vec<String> = Vec::new();
-    let mut seps: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let mut sep = String::new();
-    for &c in &mapped {
-        if wordish(c) {
-            if current.is_empty() && !words.is_empty() {
-                seps.push(std::mem::take(&mut sep));
+    // Words (maximal runs of word characters) and the separators between them, as ranges
+    // of `mapped`: `seps[k]` lies between `words[k]` and `words[k + 1]`.
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut k = 0;
+    while k < mapped.len() {
+        if wordish(mapped[k]) {
+            let start = k;
+            while k < mapped.len() && wordish(mapped[k]) {
+                k += 1;
             }
-            sep.clear();
-            current.push(c);
+            words.push((start, k));
         } else {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            sep.push(c);
+            k += 1;
         }
     }
-    if !current.is_empty() {
-        words.push(current);
-    }
+    let seps: Vec<&[char]> = words.windows(2).map(|w| &mapped[w[0].1..w[1].0]).collect();
     // Join runs of three or more one-character words split by one identical short separator.
     let mut out = String::with_capacity(folded.len());
     let mut i = 0;
     while i < words.len() {
-        let single = |w: &str| w.chars().count() == 1;
+        let single = |(s, e): (usize, usize)| e - s == 1;
         let mut j = i + 1;
-        if single(&words[i]) {
+        if single(words[i]) {
             while j < words.len()
-                && single(&words[j])
+                && single(words[j])
                 && seps[j - 1] == seps[i]
-                && seps[i].chars().count() <= 2
-                && !seps[i].contains('\n')
+                && seps[i].len() <= 2
+                && !seps[i].contains(&'\n')
             {
                 j += 1;
             }
@@ -246,8 +248,8 @@ pub fn skeleton(folded: &str) -> String {
         if !out.is_empty() {
             out.push(' ');
         }
-        for w in &words[i..j] {
-            out.push_str(w);
+        for &(s, e) in &words[i..j] {
+            out.extend(&mapped[s..e]);
         }
         i = j;
     }

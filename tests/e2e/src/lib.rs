@@ -17,6 +17,7 @@ pub mod injection_accuracy;
 pub mod long_session;
 pub mod mock_llm;
 pub mod reply_accuracy;
+pub mod screen_speed;
 pub mod slot_accuracy;
 pub mod static_server;
 pub mod tempdir;

@@ -42,6 +42,8 @@ fn main() {
     println!("{}", deliberate_e2e::counsel_turn::measure());
     // Sessions (issue 11): open, save and keystroke figures of a short and a long conversation.
     println!("{}", deliberate_e2e::long_session::report());
+    // Injection screen: time per message and per KB (every message is screened, also on replay).
+    println!("{}", deliberate_e2e::screen_speed::report());
 }
 
 fn gzip_size(path: &Path) -> usize {
