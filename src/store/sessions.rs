@@ -128,6 +128,16 @@ fn user_words(session: &Session) -> String {
     out
 }
 
+/// The most recent `n` conversations the model may name, leaving out those already asked
+/// for (`asked`, their ids).
+pub fn to_name(headers: &[Header], asked: &[String], n: usize) -> Vec<Header> {
+    let mut wanted: Vec<Header> =
+        headers.iter().filter(|h| h.wants_model_title() && !asked.contains(&h.id)).cloned().collect();
+    wanted.sort_by(|a, b| b.last_used.cmp(&a.last_used));
+    wanted.truncate(n);
+    wanted
+}
+
 /// The headers matching `query`, grouped by mode (in the switch's order) and, in each
 /// group, the most recently used first.
 pub fn arrange(headers: &[Header], query: &str) -> Vec<(ModeKind, Vec<Header>)> {
@@ -223,6 +233,24 @@ mod tests {
         let mut old = serde_json::to_value(&header).unwrap();
         old.as_object_mut().unwrap().remove("titled");
         assert!(!serde_json::from_value::<Header>(old).unwrap().titled);
+    }
+
+    #[test]
+    fn the_model_is_asked_to_name_the_most_recent_unnamed_ones_not_asked_yet() {
+        let (session, journal) = played("s", &["Plan a trip"]);
+        let header =
+            |id: &str, used: u64| Header { id: id.into(), last_used: used, ..Header::of(&session, &journal, None, 0) };
+        let headers = vec![
+            header("old", 1),
+            header("new", 9),
+            Header { renamed: true, ..header("renamed", 8) },
+            Header { titled: true, ..header("titled", 7) },
+            header("asked", 6),
+            header("mid", 5),
+        ];
+        let ids = |hs: Vec<Header>| hs.into_iter().map(|h| h.id).collect::<Vec<_>>();
+        assert_eq!(ids(to_name(&headers, &["asked".into()], 2)), ["new", "mid"]);
+        assert_eq!(ids(to_name(&headers, &["asked".into()], 9)), ["new", "mid", "old"]);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::engine::title::{read_title, title_prompt};
 use crate::llm::transport::{run_chat, CallControl, CallOptions};
 use crate::llm::RetryPolicy;
 use crate::store::saved::Logged;
-use crate::store::sessions::{arrange, Header};
+use crate::store::sessions::{arrange, to_name, Header};
 
 /// How many conversations one opening of the list asks the model to name.
 const NAMED_PER_OPENING: usize = 3;
@@ -23,11 +23,7 @@ const NAMED_PER_OPENING: usize = 3;
 /// request; nothing is shown for it.
 fn name_with_model(shell: Shell, asked: StoredValue<Vec<String>>) {
     let Some(cfg) = shell.llm.with_untracked(|l| l.designer_config()) else { return };
-    let mut wanted: Vec<Header> = shell.saver.sessions.with_untracked(|l| {
-        l.iter().filter(|h| h.wants_model_title() && !asked.with_value(|a| a.contains(&h.id))).cloned().collect()
-    });
-    wanted.sort_by(|a, b| b.last_used.cmp(&a.last_used));
-    wanted.truncate(NAMED_PER_OPENING);
+    let wanted = asked.with_value(|a| shell.saver.sessions.with_untracked(|l| to_name(l, a, NAMED_PER_OPENING)));
     asked.update_value(|a| a.extend(wanted.iter().map(|h| h.id.clone())));
     spawn_local(async move {
         for header in wanted {

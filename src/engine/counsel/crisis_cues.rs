@@ -471,11 +471,8 @@ fn en_find(text: &str, cue: &str, taken: &[(usize, usize)], retreats: bool) -> O
         let word_start = before.chars().next_back().is_none_or(|c| !c.is_alphanumeric());
         // "my mom is going to kill me": the speaker is the one threatened, in jest.
         let at_me = after == " me" || after.starts_with(" me ");
-        word_start
-            && !at_me
-            && !EN_DENIALS.iter().any(|d| before.ends_with(d))
-            && !(retreats && EN_RETREATS.iter().any(|r| after.starts_with(r)))
-            && !overlaps(taken, at, end)
+        let retreat = retreats && EN_RETREATS.iter().any(|r| after.starts_with(r));
+        word_start && !at_me && !retreat && !EN_DENIALS.iter().any(|d| before.ends_with(d)) && !overlaps(taken, at, end)
     })
 }
 
@@ -492,6 +489,15 @@ fn overlaps(taken: &[(usize, usize)], start: usize, end: usize) -> bool {
     taken.iter().any(|&(s, e)| start < e && s < end)
 }
 
+/// A cue found for a concept: its weight, where it is (in the English or the Korean text).
+struct Hit {
+    concept: Concept,
+    weight: u16,
+    cue: &'static str,
+    english: bool,
+    span: (usize, usize),
+}
+
 /// The kind and the cues (joined with "+") of a message whose weighted cues cross the line.
 /// `spaced` is the lower-case text with single spaces, `compact` the same with no spaces or
 /// punctuation.
@@ -499,8 +505,8 @@ pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String
     let everyday_en = EN_EVERYDAY.iter().any(|w| en_find(spaced, w, &[], false).is_some());
     let everyday_ko = KO_EVERYDAY.iter().any(|w| compact.contains(w));
     [CrisisKind::Suicide, CrisisKind::SelfHarm, CrisisKind::HarmOthers].into_iter().find_map(|kind| {
-        // The strongest cue of each concept: (concept, weight, cue, which text, span).
-        let mut best: Vec<(Concept, u16, &str, bool, (usize, usize))> = Vec::new();
+        // The strongest cue of each concept.
+        let mut best: Vec<Hit> = Vec::new();
         for (table, text, english) in [(EN_CUES, spaced, true), (KO_CUES, compact, false)] {
             // The strongest groups first: "뒤지고싶" is a death wish before "고싶" is a wish.
             let mut groups: Vec<&Cues> = table.iter().filter(|c| c.0 == kind).collect();
@@ -508,7 +514,7 @@ pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String
             for (_, concept, weight, cues) in groups {
                 // Spans other concepts took in this text: "sleep forever" is not also "forever".
                 let taken: Vec<(usize, usize)> =
-                    best.iter().filter(|b| b.0 != *concept && b.3 == english).map(|b| b.4).collect();
+                    best.iter().filter(|b| b.concept != *concept && b.english == english).map(|b| b.span).collect();
                 let hit = cues.split('|').find_map(|cue| {
                     if english {
                         en_find(text, cue, &taken, kind == CrisisKind::Suicide)
@@ -518,9 +524,9 @@ pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String
                     .map(|span| (cue, span))
                 });
                 let Some((cue, span)) = hit else { continue };
-                let entry = (*concept, *weight, cue, english, span);
-                match best.iter_mut().find(|b| b.0 == *concept) {
-                    Some(b) if b.1 >= *weight => {}
+                let entry = Hit { concept: *concept, weight: *weight, cue, english, span };
+                match best.iter_mut().find(|b| b.concept == *concept) {
+                    Some(b) if b.weight >= *weight => {}
                     Some(b) => *b = entry,
                     None => best.push(entry),
                 }
@@ -530,10 +536,10 @@ pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String
         // around much longer, the lease ends in May", "오늘 밤이 마지막이야, 내일 이사 가".
         // A strong cue (a whole threshold's worth) stands.
         let everyday = (everyday_en || everyday_ko) && kind == CrisisKind::Suicide;
-        let strong = best.iter().any(|b| b.1 >= THRESHOLD);
+        let strong = best.iter().any(|b| b.weight >= THRESHOLD);
         let discount = if everyday && !strong { EVERYDAY_DISCOUNT } else { 0 };
-        let score = best.iter().map(|b| b.1).sum::<u16>().saturating_sub(discount);
-        let cues = best.iter().map(|b| b.2).collect::<Vec<_>>().join("+");
+        let score = best.iter().map(|b| b.weight).sum::<u16>().saturating_sub(discount);
+        let cues = best.iter().map(|b| b.cue).collect::<Vec<_>>().join("+");
         (score >= THRESHOLD).then_some((kind, cues))
     })
 }

@@ -8,9 +8,9 @@ mod isolation;
 #[rustfmt::skip]
 mod lexicon;
 mod normalize;
-#[cfg(test)]
-mod reference;
 mod rules;
+#[cfg(test)]
+mod verdicts;
 
 use std::sync::OnceLock;
 

@@ -153,13 +153,7 @@ fn titles(page: &AppPage) -> Vec<String> {
 #[test]
 fn the_sessions_list_opens_renames_searches_and_deletes_with_undo() {
     let _one = one_browser();
-    let page = AppPage::open("en-US").unwrap();
-    page.wait_saved().unwrap();
-    page.send("Classify support tickets into a table").unwrap();
-    page.wait_stage("DEBATE").unwrap();
-    page.wait_saved().unwrap();
-    page.browser.find(".new-conversation").unwrap().click().unwrap();
-    page.send("Plan a weekend trip to Busan").unwrap();
+    let page = two_conversations();
     page.send("with a small budget").unwrap();
     page.wait_saved().unwrap();
 
