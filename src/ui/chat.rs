@@ -15,19 +15,70 @@ use crate::engine::security::InjectionKind;
 use crate::engine::session::{AppArtifact, Artifact, Body, Event, Message, Role};
 use crate::llm::error::failure_message;
 
+/// Rows drawn when a conversation opens: the newest ones. Older rows are drawn as the user
+/// scrolls up to them (or asks for them), so a conversation of thousands of messages opens,
+/// saves and takes typing as fast as a short one.
+const FIRST_ROWS: usize = 50;
+/// Rows added each time the user reaches the top of what is drawn.
+const MORE_ROWS: usize = 100;
+/// How near the top (px) scrolling draws the earlier rows.
+const NEAR_TOP: i32 = 120;
+
 /// The conversation, newest at the bottom, scrolled into view as it grows.
 #[component]
 pub fn MessageList() -> impl IntoView {
     let shell = expect_context::<Shell>();
-    let keys = Memo::new(move |_| shell.session.with(|s| s.messages.iter().map(|m| (m.id, m.rev)).collect::<Vec<_>>()));
+    // How many of the newest rows are drawn, and in which conversation: another conversation
+    // starts again from the first screenful.
+    let conversation = Memo::new(move |_| shell.session.with(|s| s.id.clone()));
+    let drawn = RwSignal::new((String::new(), FIRST_ROWS));
+    let rows = move || {
+        let id = conversation.get();
+        drawn.with(|(of, n)| if *of == id { *n } else { FIRST_ROWS })
+    };
+    let keys = Memo::new(move |_| {
+        let rows = rows();
+        shell.session.with(|s| {
+            let from = s.messages.len().saturating_sub(rows);
+            s.messages[from..].iter().map(|m| (m.id, m.rev)).collect::<Vec<_>>()
+        })
+    });
+    let hidden = Memo::new(move |_| shell.session.with(|s| s.messages.len()).saturating_sub(rows()));
+    let busy = RwSignal::new(false);
+    let newest = Memo::new(move |_| keys.with(|k| k.last().copied()));
     let list = NodeRef::<leptos::html::Div>::new();
     // Keep the newest message in view: syncing scroll position is an outside-world effect.
+    // The scroll waits for the next frame: by then the new rows are in the page. (The memo is
+    // read, not only tracked: a lazy memo that is only tracked is never brought up to date,
+    // and the effect then ran once and never again.)
     Effect::new(move |_| {
-        keys.track();
+        let _ = newest.get();
         if let Some(el) = list.get() {
-            el.set_scroll_top(el.scroll_height());
+            request_animation_frame(move || el.set_scroll_top(el.scroll_height()));
         }
     });
+    // Draws earlier rows above the drawn ones, keeping what is on screen where it was.
+    let draw_earlier = move || {
+        let Some(el) = list.get_untracked() else { return };
+        if hidden.get_untracked() == 0 {
+            return;
+        }
+        let from_bottom = el.scroll_height() - el.scroll_top();
+        let more = untrack(rows) + MORE_ROWS;
+        // Old rows put back are not news: the log is busy meanwhile, so it does not read them out.
+        busy.set(true);
+        drawn.set((conversation.get_untracked(), more));
+        // The rows are in the page by the next frame, before it is painted.
+        request_animation_frame(move || {
+            el.set_scroll_top(el.scroll_height() - from_bottom);
+            busy.set(false);
+        });
+    };
+    let on_scroll = move |_| {
+        if list.get_untracked().is_some_and(|el| el.scroll_top() < NEAR_TOP) {
+            draw_earlier();
+        }
+    };
     let empty = move || keys.with(|k| k.is_empty());
     view! {
         // A log (announced politely as messages arrive) that scrolls, so it takes focus too.
@@ -37,20 +88,36 @@ pub fn MessageList() -> impl IntoView {
             role="log"
             aria-live="polite"
             aria-relevant="additions"
+            aria-busy=move || busy.get().then_some("true")
             tabindex="0"
             aria-label=move || shell.ui_lang.get().pick("메시지", "Messages")
+            on:scroll=on_scroll
         >
             <Show when=empty>
                 <Welcome />
+            </Show>
+            <Show when=move || hidden.get() != 0>
+                <button class="button earlier" type="button" on:click=move |_| draw_earlier()>
+                    {move || {
+                        let n = hidden.get();
+                        match shell.ui_lang.get() {
+                            Lang::Ko => format!("이전 메시지 {n}개 보기"),
+                            Lang::En => format!("Show {n} earlier messages"),
+                        }
+                    }}
+                </button>
             </Show>
             <For
                 each=move || keys.get()
                 key=|k| *k
                 children=move |(id, _)| {
-                    let message = shell.session.with_untracked(|s| s.messages.iter().find(|m| m.id == id).cloned());
+                    let message = shell.session.with_untracked(|s| s.messages.iter().rev().find(|m| m.id == id).cloned());
                     message.map(|m| view! { <MessageView message=m /> })
                 }
             />
+            // What keeps the view at the bottom while a row there grows (a streamed answer, a
+            // card drawn in full): the browser's scroll anchoring holds on to it.
+            <div class="bottom-anchor" aria-hidden="true"></div>
         </div>
     }
 }

@@ -404,3 +404,74 @@ fn export_all_then_import_brings_every_conversation_back_as_new_ones() {
     }
     page.assert_no_panic();
 }
+
+/// How many rows the message list shows, and the earlier-messages button's text (if shown).
+fn drawn(page: &AppPage) -> (usize, Option<String>) {
+    let rows = page.browser.find_all(".messages .message").unwrap().len();
+    let button = page.browser.try_find(".messages .earlier").unwrap().map(|b| b.text().unwrap());
+    (rows, button)
+}
+
+#[test]
+fn a_long_conversation_draws_its_newest_rows_and_the_earlier_ones_on_the_way_up() {
+    let _one = one_browser();
+    let (journal, messages) = deliberate_e2e::long_session::chat_journal(70);
+    assert!(messages > 200, "{messages} messages");
+    let page = AppPage::open("en-US").unwrap();
+    page.browser
+        .execute(
+            "localStorage.setItem('deliberate.session', arguments[0]); localStorage.removeItem('deliberate.current'); \
+             return true;",
+            vec![Value::String(journal)],
+        )
+        .unwrap();
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    page.wait_count(".messages .message", 50).unwrap();
+    // The newest rows, the newest in view; the rest behind a button that says how many.
+    let (rows, button) = drawn(&page);
+    assert_eq!(rows, 50);
+    assert_eq!(button.as_deref(), Some(format!("Show {} earlier messages", messages - 50).as_str()));
+    assert!(user_messages(&page).last().unwrap().starts_with("Question 69:"));
+    let at_bottom =
+        "const l = document.querySelector('.messages'); return l.scrollHeight - l.scrollTop - l.clientHeight;";
+    let gap = page.browser.execute(at_bottom, vec![]).unwrap().as_f64().unwrap();
+    assert!(gap < 2.0, "the newest message is in view ({gap} px below)");
+
+    // Scrolling to the top draws a hundred more, and what was on screen stays on screen.
+    let first_drawn = "return document.querySelector('.messages .message').getBoundingClientRect().top \
+         - document.querySelector('.messages').getBoundingClientRect().top;";
+    page.browser
+        .execute("const l = document.querySelector('.messages'); l.scrollTop = 0; return true;", vec![])
+        .unwrap();
+    page.wait_count(".messages .message", 150).unwrap();
+    page.browser
+        .wait_for(STEP, "the old first row kept in place", |b| {
+            let top = b.execute("return document.querySelector('.messages').scrollTop;", vec![])?.as_f64();
+            Ok(top.filter(|t| *t > 100.0))
+        })
+        .unwrap();
+    let (rows, button) = drawn(&page);
+    assert_eq!(rows, 150, "scrolling up drew one more batch, not all");
+    assert_eq!(button.as_deref(), Some(format!("Show {} earlier messages", messages - 150).as_str()));
+    assert!(page.browser.execute(first_drawn, vec![]).unwrap().as_f64().unwrap() < 0.0, "the new rows are above");
+
+    // The button draws the rest; the very first message is there and the button is gone.
+    // (Clicked from the page: the driver would scroll it into view first, and reaching the
+    // top draws the earlier rows by itself.)
+    let click = "document.querySelector('.messages .earlier').click(); return true;";
+    page.browser.execute(click, vec![]).unwrap();
+    page.wait_count(".messages .message", messages).unwrap();
+    assert_eq!(drawn(&page), (messages, None));
+    assert!(user_messages(&page)[0].starts_with("Question 0:"));
+
+    // A new step still lands at the bottom, in view.
+    page.send("One more question: what else should I clean?").unwrap();
+    page.wait_count(".messages .message", messages + 2).unwrap();
+    page.browser
+        .wait_for(STEP, "the newest message in view", |b| {
+            Ok(b.execute(at_bottom, vec![])?.as_f64().filter(|gap| *gap < 2.0))
+        })
+        .unwrap();
+    page.assert_no_panic();
+}
