@@ -251,21 +251,30 @@ fn system_base(lang: Lang) -> String {
 #[serde(from = "Vec<Turn>", into = "Vec<Turn>")]
 struct History {
     turns: Vec<Turn>,
-    /// The sum of `tokens_of` over `turns`.
+    /// `tokens_of` each turn, estimated once when it was added.
+    costs: Vec<u32>,
+    /// The sum of `costs`.
     tokens: u32,
 }
 
 impl History {
     fn push(&mut self, turn: Turn) {
-        self.tokens += tokens_of(&turn);
+        let cost = tokens_of(&turn);
+        self.tokens += cost;
+        self.costs.push(cost);
         self.turns.push(turn);
     }
 
     /// Takes the oldest `cut` turns out.
     fn drain_oldest(&mut self, cut: usize) -> Vec<Turn> {
-        let folded: Vec<Turn> = self.turns.drain(..cut.min(self.turns.len())).collect();
-        self.tokens -= folded.iter().map(tokens_of).sum::<u32>();
-        folded
+        let cut = cut.min(self.turns.len());
+        self.tokens -= self.costs.drain(..cut).sum::<u32>();
+        self.turns.drain(..cut).collect()
+    }
+
+    /// The estimated tokens of the turns in `range`.
+    fn cost(&self, range: std::ops::Range<usize>) -> u32 {
+        self.costs.get(range).map_or(0, |costs| costs.iter().sum())
     }
 }
 
@@ -299,7 +308,8 @@ impl std::ops::Deref for History {
 
 impl From<Vec<Turn>> for History {
     fn from(turns: Vec<Turn>) -> Self {
-        History { tokens: turns.iter().map(tokens_of).sum(), turns }
+        let costs: Vec<u32> = turns.iter().map(tokens_of).collect();
+        History { tokens: costs.iter().sum(), costs, turns }
     }
 }
 
@@ -388,9 +398,7 @@ impl Chat {
 
     fn used_tokens(&self, c: &C) -> u32 {
         match self.reported {
-            Some((tokens, len)) if len <= self.history.len() => {
-                tokens + self.history[len..].iter().map(tokens_of).sum::<u32>()
-            }
+            Some((tokens, len)) if len <= self.history.len() => tokens + self.history.cost(len..self.history.len()),
             _ => self.system_tokens(c.lang) + TOOL_SPEC_TOKENS + self.history.tokens,
         }
     }
@@ -668,8 +676,9 @@ impl Chat {
             return;
         }
         self.meter_notice(c, env);
-        let request = CallRequest::foreground(ChatPurpose::Turn, self.prompt(c.lang), true);
-        if c.launch(vec![request], env, fx) {
+        // With no model for the turn, its prompt (the whole history) is not even written.
+        let model = env.has(ChatPurpose::Turn.role().endpoint());
+        if model && c.launch(vec![CallRequest::foreground(ChatPurpose::Turn, self.prompt(c.lang), true)], env, fx) {
             self.turns += 1;
             self.state = LoopState::Model;
         } else {
@@ -925,7 +934,7 @@ impl Chat {
         let mut cut = 0;
         let mut freed = 0;
         for pair in starts.windows(2) {
-            freed += self.history[pair[0]..pair[1]].iter().map(tokens_of).sum::<u32>();
+            freed += self.history.cost(pair[0]..pair[1]);
             cut = pair[1];
             if freed >= to_free {
                 break;
