@@ -91,8 +91,11 @@ impl CallRunner {
         });
     }
 
+    /// Forgets a finished call's live text without waking what reads the map: the engine's
+    /// step for the answer re-renders the page (or, for the first answer of a batch whose
+    /// siblings still run, deliberately does not yet).
     fn drop_stream(&self, id: CallId) {
-        self.streams.update(|m| {
+        self.streams.update_untracked(|m| {
             m.remove(&id);
         });
     }

@@ -205,8 +205,13 @@ impl Shell {
             let sibling = |p: &crate::engine::core::Pending<_>| p.batch == b && p.kind == CallKind::Foreground;
             self.session.with_untracked(|s| s.pending.iter().any(sibling))
         });
-        self.run(effects);
-        if !(starts_nothing && siblings_running) {
+        if starts_nothing && siblings_running {
+            // Nor is it saved yet: a write marks the page as writing, and the frame that draws
+            // it delayed the sibling's answer the same way. The batch's last answer saves both.
+            effects.retain(|e| !matches!(e, Effect::Save));
+            self.run(effects);
+        } else {
+            self.run(effects);
             self.session.notify();
         }
     }

@@ -145,6 +145,7 @@ pub fn measure() -> String {
     out +=
         &stats("the Part 1 → 2 turn (checks, Module Selector ∥ Task Planner, reply; not counted above)", &mut planned);
     out += &stats("at the mock: first check's start → the reply's last byte, / L", &mut server);
+    out += &gaps(&requests);
     out += &format!("supervisor calls in the last session: {supervisor_calls} (expected 2)\n");
     out += &format!(
         "module selector calls in the last session: {selector_calls}; Task Planner calls: {planner_calls}, \
@@ -173,6 +174,47 @@ pub fn critical_paths(requests: &[crate::mock_llm::RecordedRequest]) -> Vec<u64>
         }
     }
     out
+}
+
+/// Where a turn's time beyond 3 L goes at the mock, ms (median over the turns of the last
+/// session): from the later check's end to the selector's request, from the selector's end to
+/// the counselor's request, and the counselor's answer beyond L (its stream).
+pub fn gaps(requests: &[crate::mock_llm::RecordedRequest]) -> String {
+    let role = |r: &crate::mock_llm::RecordedRequest| r.role.clone().unwrap_or_default();
+    let (mut to_selector, mut to_counselor, mut stream) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut checks_end, mut selector_end): (Option<u64>, Option<u64>) = (None, None);
+    for r in requests {
+        let end = r.finished_ms.unwrap_or(r.started_ms);
+        match role(r).as_str() {
+            "counsel-task-checker" | "counsel-state-detector" => checks_end = checks_end.max(Some(end)),
+            "counsel-module-selector" => {
+                if let Some(done) = checks_end.take() {
+                    to_selector.push(r.started_ms.saturating_sub(done) as f64);
+                }
+                selector_end = Some(end);
+            }
+            "counselor" => {
+                if let Some(done) = selector_end.take() {
+                    to_counselor.push(r.started_ms.saturating_sub(done) as f64);
+                    stream.push(end.saturating_sub(r.started_ms) as f64);
+                }
+                checks_end = None;
+            }
+            _ => {}
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+    };
+    format!(
+        "at the mock, ms (median): checks' end → selector's request {:.1} · selector's end → counselor's request {:.1} \
+         · counselor's request → last byte {:.1} (n = {})\n",
+        median(&mut to_selector),
+        median(&mut to_counselor),
+        median(&mut stream),
+        stream.len()
+    )
 }
 
 /// How many Task Planner requests overlapped a Module Selector request in time.
