@@ -218,10 +218,9 @@ impl Db {
         };
         let all = read.await.map_err(|e| StoreError::Unavailable(describe(&e)))?;
         // Every step or none: a conversation replayed without one of its steps is not the
-        // conversation that was saved.
-        let events: Option<Vec<Logged>> =
-            Array::from(&all).iter().map(|v| from_js::<EventIn>(&v).map(|r| r.logged)).collect();
-        events.ok_or(StoreError::Damaged)
+        // conversation that was saved. (Read as one text: one crossing, not one per step.)
+        let events: Option<Vec<EventIn>> = from_js(&all);
+        events.map(|all| all.into_iter().map(|r| r.logged).collect()).ok_or(StoreError::Damaged)
     }
 
     /// Writes `header` and the events `new` (numbered from `header.events - new.len()`),
