@@ -51,26 +51,6 @@ pub fn play_heuristic_discussion(lang: Lang, clock: &mut dyn FnMut() -> f64) -> 
     (timings, session.stage().unwrap_or(Stage::Understand))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
-
-    #[test]
-    fn the_benchmark_scenario_reaches_the_plan_in_both_languages() {
-        for lang in [Lang::Ko, Lang::En] {
-            let mut t = 0.0;
-            let (timings, stage) = play_heuristic_discussion(lang, &mut || {
-                t += 1.0;
-                t
-            });
-            assert_eq!(stage, Stage::Plan, "{lang:?}");
-            assert_eq!(timings.len(), 5, "{lang:?}: request, answer, two feedbacks, choice");
-        }
-    }
-}
-
 /// A Korean counseling session with no key that runs through all three parts, up to the
 /// user's goodbye (the benchmarks and the tests of the mode share it).
 pub const COUNSEL_KO: &[&str] = &[
@@ -111,4 +91,24 @@ pub fn played(id: &str, lang: Lang, events: impl IntoIterator<Item = Event>) -> 
         session.step(event, &env);
     }
     (session, journal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn the_benchmark_scenario_reaches_the_plan_in_both_languages() {
+        for lang in [Lang::Ko, Lang::En] {
+            let mut t = 0.0;
+            let (timings, stage) = play_heuristic_discussion(lang, &mut || {
+                t += 1.0;
+                t
+            });
+            assert_eq!(stage, Stage::Plan, "{lang:?}");
+            assert_eq!(timings.len(), 5, "{lang:?}: request, answer, two feedbacks, choice");
+        }
+    }
 }

@@ -410,7 +410,7 @@ fn has_change(text: &str, lower: &str) -> bool {
         use|skip|wish|prefer it",
     );
     let words = ascii_words(lower);
-    if words.iter().any(|w| EN.contains(&w.as_str())) {
+    if words.iter().any(|w| EN.contains(w.as_str())) {
         // "I'd rather go with B", "more or less fine" and "use B" choose, they do not change.
         let benign = [
             "rather go",
@@ -425,8 +425,8 @@ fn has_change(text: &str, lower: &str) -> bool {
             "use the",
             "more or less",
         ];
-        let hits = words.iter().filter(|w| EN.contains(&w.as_str())).count();
-        let uses_only = words.iter().filter(|w| EN.contains(&w.as_str())).all(|w| w == "use" || w == "more");
+        let hits = words.iter().filter(|w| EN.contains(w.as_str())).count();
+        let uses_only = words.iter().filter(|w| EN.contains(w.as_str())).all(|w| w == "use" || w == "more");
         return !(hits > 0 && uses_only && benign.iter().any(|b| lower.contains(b)));
     }
     false
@@ -568,7 +568,7 @@ fn en_approval(lower: &str) -> Polarity {
     }
     let mut any = false;
     for (i, w) in words.iter().enumerate() {
-        if GOOD.contains(&w.as_str()) {
+        if GOOD.contains(w.as_str()) {
             if words[i.saturating_sub(3)..i].iter().any(|p| NEG.contains(&p.as_str())) {
                 return Polarity::Negative;
             }
@@ -724,7 +724,7 @@ const EN_FILLERS: WordList = WordList(
 
 fn is_filler(word: &str) -> bool {
     let mut w = word.trim_matches(|c: char| !c.is_alphanumeric());
-    if w.is_empty() || EN_FILLERS.contains(&w) {
+    if w.is_empty() || EN_FILLERS.contains(w) {
         return true;
     }
     while let Some(piece) = KO_FILLERS.iter().find(|f| w.starts_with(*f)) {

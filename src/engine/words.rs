@@ -71,7 +71,7 @@ pub fn content_words(text: &str, max: usize) -> Vec<String> {
         }
         let lower = word.to_ascii_lowercase();
         let word = if super::lang::Lang::detect(word) == super::lang::Lang::Ko {
-            if KO_STOP.contains(&word) {
+            if KO_STOP.contains(word) {
                 continue;
             }
             strip_korean_suffix(word)
@@ -80,7 +80,7 @@ pub fn content_words(text: &str, max: usize) -> Vec<String> {
             let acronym = word.len() >= 2 && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
             if acronym {
                 word.to_string()
-            } else if EN_STOP.contains(&lower.as_str()) || lower.len() < 3 {
+            } else if EN_STOP.contains(lower.as_str()) || lower.len() < 3 {
                 continue;
             } else {
                 lower
@@ -89,7 +89,7 @@ pub fn content_words(text: &str, max: usize) -> Vec<String> {
         if word.chars().count() < 2 && !word.chars().all(|c| c.is_ascii_alphanumeric()) {
             continue;
         }
-        if KO_STOP.contains(&word.as_str()) || looks_like_verb(&word) {
+        if KO_STOP.contains(word.as_str()) || looks_like_verb(&word) {
             continue;
         }
         if !out.contains(&word) {

@@ -278,7 +278,7 @@ mod browser {
             let iv = random_bytes(IV_LEN)?;
             let mut plain = serde_json::to_string(keys).map_err(|_| LockError::Crypto)?.into_bytes();
             let params = object(&[("name", &"AES-GCM".into()), ("iv", &Uint8Array::from(iv.as_slice()).into())]);
-            let sealed = settle(subtle()?.encrypt_with_object_and_u8_array(&params, &self.key, &mut plain)).await;
+            let sealed = settle(subtle()?.encrypt_with_object_and_u8_array(&params, &self.key, &plain)).await;
             plain.iter_mut().for_each(|b| *b = 0);
             let sealed = sealed.map_err(|_| LockError::Crypto)?;
             Ok(LockedKeys {
@@ -295,10 +295,10 @@ mod browser {
         pub async fn open(&self, record: &LockedKeys) -> Result<StoredKeys, LockError> {
             let bad = || LockError::Record(RecordError::Malformed("hex"));
             let iv = from_hex(&record.iv).ok_or_else(bad)?;
-            let mut data = from_hex(&record.data).ok_or_else(bad)?;
+            let data = from_hex(&record.data).ok_or_else(bad)?;
             let params = object(&[("name", &"AES-GCM".into()), ("iv", &Uint8Array::from(iv.as_slice()).into())]);
             // A wrong key fails the tag check: WebCrypto rejects with an OperationError.
-            let plain = settle(subtle()?.decrypt_with_object_and_u8_array(&params, &self.key, &mut data))
+            let plain = settle(subtle()?.decrypt_with_object_and_u8_array(&params, &self.key, &data))
                 .await
                 .map_err(|_| LockError::WrongPassphrase)?;
             let mut plain = js_sys::Uint8Array::new(&plain).to_vec();

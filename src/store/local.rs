@@ -64,13 +64,12 @@ pub fn load_journal() -> Result<Option<Journal>, DecodeError> {
     let Some(text) = s.get_item(SESSION_KEY).ok().flatten() else {
         return Ok(None);
     };
-    Journal::decode(&text).map(Some).map_err(|error| {
+    Journal::decode(&text).map(Some).inspect_err(|_error| {
         // If even this fails the text stays where it was, and the next save overwrites it:
         // there is nowhere else to put it.
         if s.set_item(UNREADABLE_SESSION_KEY, &text).is_ok() {
             let _ = s.remove_item(SESSION_KEY);
         }
-        error
     })
 }
 

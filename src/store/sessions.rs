@@ -133,7 +133,7 @@ fn user_words(session: &Session) -> String {
 pub fn to_name(headers: &[Header], asked: &[String], n: usize) -> Vec<Header> {
     let mut wanted: Vec<Header> =
         headers.iter().filter(|h| h.wants_model_title() && !asked.contains(&h.id)).cloned().collect();
-    wanted.sort_by(|a, b| b.last_used.cmp(&a.last_used));
+    wanted.sort_by_key(|h| std::cmp::Reverse(h.last_used));
     wanted.truncate(n);
     wanted
 }

@@ -583,7 +583,7 @@ pub const EN: Strings = Strings {
 pub fn tr(
     lang: leptos::prelude::RwSignal<Lang>,
     pick: fn(&Strings) -> &'static str,
-) -> impl Fn() -> &'static str + Clone + Copy + Send + Sync + 'static {
+) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
     use leptos::prelude::Get;
     move || pick(strings(lang.get()))
 }

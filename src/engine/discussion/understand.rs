@@ -213,7 +213,7 @@ impl Discussing<'_> {
                 gate.approvals.insert(slot.clone(), false);
                 contract.assumptions.push(match lang {
                     Lang::Ko => {
-                        format!("{}: 답을 받지 못해 {} 가정", slot_label(slot, lang), quoted(&value, with_instrumental))
+                        format!("{}: 답을 받지 못해 {} 가정", slot_label(slot, lang), quoted(value, with_instrumental))
                     }
                     Lang::En => format!("{}: not given, assumed '{value}'", slot_label(slot, lang)),
                 });

@@ -113,7 +113,7 @@ pub fn is_cancel(text: &str) -> bool {
         if let Some(lead) = EN_CANCEL_LEADS.iter().find(|lead| w.len() > lead.len() && w.starts_with(lead)) {
             w.drain(..lead.len());
         }
-        if w.len() > 1 && KO_CANCEL_LEADS.contains(&w[0]) {
+        if w.len() > 1 && KO_CANCEL_LEADS.contains(w[0]) {
             w.remove(0);
         }
         if w.len() > 1 {
@@ -140,7 +140,7 @@ pub fn is_cancel(text: &str) -> bool {
             }
         }
     }
-    KO_CANCEL_PHRASES.contains(&joined.as_str())
+    KO_CANCEL_PHRASES.contains(joined.as_str())
         || KO_CANCEL_STEMS
             .iter()
             .any(|stem| joined.strip_prefix(stem).is_some_and(|ending| KO_CANCEL_ENDINGS.contains(&ending)))

@@ -134,13 +134,13 @@ pub(super) fn ko_place_like(word: &str) -> bool {
     if word.is_empty() || !word.chars().all(|c| is_hangul(c) || c.is_ascii_digit()) {
         return false;
     }
-    if KO_AREAS.contains(&word) {
+    if KO_AREAS.contains(word) {
         return true;
     }
     // 역 (station), 동 (neighbourhood), 입구 (entrance), 입구역 (entrance station),
     // 시장 (market), 사거리 (crossroads)
     for suffix in ["입구역", "입구", "역", "동", "시장", "사거리"] {
-        if word.strip_suffix(suffix).is_some_and(|stem| KO_AREAS.contains(&stem)) {
+        if word.strip_suffix(suffix).is_some_and(|stem| KO_AREAS.contains(stem)) {
             return true;
         }
     }
@@ -157,7 +157,7 @@ pub(super) fn ko_place_like(word: &str) -> bool {
         if last == Some('동') && syllables >= 3 {
             return true;
         }
-        if last == Some('구') && syllables >= 3 && !KO_NOT_DISTRICTS.contains(&word) {
+        if last == Some('구') && syllables >= 3 && !KO_NOT_DISTRICTS.contains(word) {
             return true;
         }
     }
@@ -177,7 +177,7 @@ pub(super) fn en_place_like(phrase: &str) -> bool {
         .iter()
         .find_map(|s| base.strip_suffix(s).filter(|b| EN_AREAS.contains(b)))
         .unwrap_or(base);
-    EN_AREAS.contains(&base) || words.last().is_some_and(|w| words.len() > 1 && EN_PLACE_NOUNS.contains(w))
+    EN_AREAS.contains(base) || words.last().is_some_and(|w| words.len() > 1 && EN_PLACE_NOUNS.contains(w))
 }
 
 /// True unless the candidate is a time, a count, a format, or a vague word.
@@ -188,7 +188,7 @@ pub(super) fn is_place_candidate(candidate: &str) -> bool {
     }
     let lower = candidate.to_ascii_lowercase();
     let first = lower.split_whitespace().next().unwrap_or("");
-    if KO_NOT_PLACES.contains(&candidate) || EN_NOT_PLACES.contains(&lower.as_str()) || EN_NOT_PLACES.contains(&first) {
+    if KO_NOT_PLACES.contains(&candidate) || EN_NOT_PLACES.contains(lower.as_str()) || EN_NOT_PLACES.contains(first) {
         return false;
     }
     if candidate.chars().all(|c| c.is_ascii_digit()) {
@@ -242,7 +242,7 @@ pub(super) fn place_mentions(text: &str) -> Vec<Mention<String>> {
                     } else {
                         continue;
                     };
-                    if KO_STRONG_PLACE_CUES.contains(&x_text) || KO_WEAK_PLACE_CUES.contains(&x_text) {
+                    if KO_STRONG_PLACE_CUES.contains(x_text) || KO_WEAK_PLACE_CUES.contains(x_text) {
                         continue;
                     }
                     let place = ko_stems(x_text).into_iter().find(|s| ko_place_like(s));
@@ -367,13 +367,13 @@ pub(super) fn en_known_place(text: &str, toks: &[Token], i: usize) -> Option<(us
     }
     let next = toks.get(i + 1).filter(|n| {
         text.get(tok.end..n.start).is_some_and(|g| g.chars().all(char::is_whitespace))
-            && EN_PLACE_NOUNS.contains(&n.text.to_ascii_lowercase().as_str())
+            && EN_PLACE_NOUNS.contains(n.text.to_ascii_lowercase().as_str())
     });
     if en_place_like(tok.text) {
         return Some((tok.start, next.map_or(tok.end, |n| n.end)));
     }
     let capitalised = tok.text.chars().next()?.is_ascii_uppercase();
-    let before_ok = i == 0 || !EN_PHRASE_STOP.contains(&tok.text.to_ascii_lowercase().as_str());
+    let before_ok = i == 0 || !EN_PHRASE_STOP.contains(tok.text.to_ascii_lowercase().as_str());
     match next {
         Some(n) if capitalised && before_ok && n.text.chars().next()?.is_ascii_uppercase() => Some((tok.start, n.end)),
         _ => None,
@@ -415,7 +415,7 @@ pub(super) fn en_place_phrase(text: &str, toks: &[Token], cue_end: usize) -> Opt
             }
             break;
         }
-        if !t.text.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) || EN_PHRASE_STOP.contains(&lower.as_str()) {
+        if !t.text.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) || EN_PHRASE_STOP.contains(lower.as_str()) {
             break;
         }
         last = Some(j);
