@@ -8,7 +8,8 @@
 // - Page loads (navigations): the network first, so a new deploy is seen at once when
 //   online; the kept index.html when the network fails.
 // - The build's files: from the cache first (their names change with their content).
-// - Anything else (other origins such as an LLM endpoint, non-GET requests): not touched.
+// - Anything else (other origins such as an LLM endpoint, non-GET requests): not touched, and
+//   where the browser allows, not even seen (`bypass`).
 'use strict';
 
 const VERSION = 'unbuilt'; // precache: version
@@ -24,9 +25,31 @@ self.addEventListener('install', (event) => {
   // Revalidate with the server instead of trusting the HTTP cache: the page and the
   // unhashed files (manifest, icons) may have changed under the same name.
   const requests = FILES.map((f) => new Request(f, { cache: 'no-cache' }));
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requests)));
+  event.waitUntil(Promise.all([caches.open(CACHE).then((cache) => cache.addAll(requests)), bypass(event)]));
   // No skipWaiting here: a new version waits until the user chooses to reload.
 });
+
+// Requests this worker never answers go straight to the network without waking it (the
+// Static Routing API, where the browser has it): otherwise every LLM call is first handed
+// to the worker's fetch handler, and after the worker has idled, waits for it to start. Each rule is tried on its own, so a browser that lacks
+// one kind of condition keeps the other; with none, the fetch handler below still lets
+// these requests pass untouched.
+function bypass(event) {
+  if (typeof event.addRoutes !== 'function') return Promise.resolve();
+  const rules = [
+    { condition: { requestMethod: 'POST' }, source: 'network' },
+    { condition: { not: { urlPattern: new URLPattern({ baseURL: self.location.origin, pathname: '*' }) } }, source: 'network' },
+  ];
+  return Promise.all(
+    rules.map((rule) => {
+      try {
+        return Promise.resolve(event.addRoutes(rule)).catch(() => {});
+      } catch (_) {
+        return Promise.resolve();
+      }
+    }),
+  );
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(

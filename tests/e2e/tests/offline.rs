@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use deliberate_e2e::app::{dist_dir, is_panic_message, workspace_root, STEP};
 use deliberate_e2e::http::send;
+use deliberate_e2e::mock_llm::{MockConfig, MockLlm};
 use deliberate_e2e::static_server::StaticServer;
 use deliberate_e2e::tempdir::TempDir;
 use deliberate_e2e::webdriver::Browser;
@@ -301,4 +302,55 @@ fn the_hook_leaves_debug_builds_without_a_worker_and_refuses_odd_builds() {
     staged(missing.path(), "app-aaaa_bg.wasm", "<p>one</p>");
     fs::remove_file(missing.path().join("sw.js")).unwrap();
     assert!(!run_hook(missing.path(), "release").0);
+}
+
+/// The LLM's requests go straight to the network: the worker's fetch handler never sees
+/// them (each would otherwise wait for it, and after the worker has idled, for the worker to
+/// start), while the app's own files still come through it. The test serves a worker that
+/// also notes every request its handler is given.
+#[test]
+fn llm_requests_pass_the_service_worker_by() {
+    let _one = one_browser();
+    let dist = dist_copy();
+    let sw_path = dist.path().join("sw.js");
+    let sw = fs::read_to_string(&sw_path).unwrap();
+    let anchor = "const request = event.request;";
+    assert!(sw.contains(anchor), "the worker's fetch handler reads event.request");
+    let noted = sw.replacen(anchor, &format!("{anchor} self.seen.push(request.method + ' ' + request.url);"), 1)
+        + "\nself.seen = [];\nself.addEventListener('message', (e) => { if (e.data === 'seen?') e.source.postMessage(self.seen); });\n";
+    fs::write(&sw_path, noted).unwrap();
+    let server = StaticServer::start(dist.path()).unwrap();
+    let mock = MockLlm::start(MockConfig::default()).unwrap();
+    let browser = browser("en-US");
+    browser.goto(&server.url()).unwrap();
+    browser
+        .execute(
+            "localStorage.setItem('deliberate.llm', arguments[0]); return true;",
+            vec![Value::String(mock.app_settings(30).to_string())],
+        )
+        .unwrap();
+    wait_controlled(&browser);
+    // Loaded again under the worker, with the LLM configured.
+    browser.refresh().unwrap();
+    wait_app_ready(&browser);
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("Classify support tickets into a table").unwrap();
+    area.send_keys("\u{E007}").unwrap();
+    let requests = mock.wait_for_finished(1, STEP);
+    assert!(!requests.is_empty(), "the page called the mock");
+    let seen = browser
+        .execute_async(
+            "const done = arguments[0]; navigator.serviceWorker.onmessage = (e) => done(e.data); \
+             navigator.serviceWorker.controller.postMessage('seen?');",
+            vec![],
+        )
+        .unwrap();
+    let seen: Vec<String> = serde_json::from_value(seen).unwrap();
+    assert!(
+        seen.iter().any(|r| r.starts_with("GET ") && r.ends_with(".wasm")),
+        "the wasm came through the worker: {seen:?}"
+    );
+    let llm: Vec<&String> = seen.iter().filter(|r| r.contains(&mock.url())).collect();
+    assert!(llm.is_empty(), "the worker saw requests to the LLM: {llm:?}");
+    assert_no_panic(&browser);
 }
