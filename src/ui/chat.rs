@@ -98,13 +98,7 @@ pub fn MessageList() -> impl IntoView {
             </Show>
             <Show when=move || hidden.get() != 0>
                 <button class="button earlier" type="button" on:click=move |_| draw_earlier()>
-                    {move || {
-                        let n = hidden.get();
-                        match shell.ui_lang.get() {
-                            Lang::Ko => format!("이전 메시지 {n}개 보기"),
-                            Lang::En => format!("Show {n} earlier messages"),
-                        }
-                    }}
+                    {move || strings(shell.ui_lang.get()).show_earlier.replace("{n}", &hidden.get().to_string())}
                 </button>
             </Show>
             <For

@@ -145,6 +145,8 @@ pub struct Strings {
     /// Why nothing was exported: some conversations could not be read; their count follows.
     pub sessions_unreadable: &'static str,
     pub sessions_messages: &'static str,
+    /// The button that draws a long conversation's earlier rows; `{n}` is how many are left.
+    pub show_earlier: &'static str,
     /// The banner shown when the app hit a bug and stopped working.
     pub crashed: &'static str,
     /// The crash banner's link that reloads the page.
@@ -331,6 +333,7 @@ pub const KO: Strings = Strings {
     sessions_export_failed: "내보내지 못했습니다. 대화는 그대로 있습니다. 이유:",
     sessions_unreadable: "일부만 내보내지 않도록 아무것도 내보내지 않았습니다. 읽지 못한 대화 수:",
     sessions_messages: "메시지",
+    show_earlier: "이전 메시지 {n}개 보기",
     crashed: "문제가 생겼습니다. 대화는 저장되어 있습니다. 페이지를 다시 불러오세요.",
     reload: "다시 불러오기",
     calls_title: "LLM 호출",
@@ -525,6 +528,7 @@ pub const EN: Strings = Strings {
     sessions_export_failed: "Could not export; every conversation is still here. Reason:",
     sessions_unreadable: "Nothing was exported rather than only part. Conversations that could not be read:",
     sessions_messages: "messages",
+    show_earlier: "Show {n} earlier messages",
     crashed: "Something went wrong. Your conversation is saved. Reload the page.",
     reload: "Reload",
     calls_title: "LLM calls",

@@ -205,13 +205,14 @@ impl Shell {
             let sibling = |p: &crate::engine::core::Pending<_>| p.batch == b && p.kind == CallKind::Foreground;
             self.session.with_untracked(|s| s.pending.iter().any(sibling))
         });
-        if starts_nothing && siblings_running {
+        let wait_for_siblings = starts_nothing && siblings_running;
+        if wait_for_siblings {
             // Nor is it saved yet: a write marks the page as writing, and the frame that draws
             // it delayed the sibling's answer the same way. The batch's last answer saves both.
             effects.retain(|e| !matches!(e, Effect::Save));
-            self.run(effects);
-        } else {
-            self.run(effects);
+        }
+        self.run(effects);
+        if !wait_for_siblings {
             self.session.notify();
         }
     }
