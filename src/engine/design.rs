@@ -1303,13 +1303,13 @@ fn cheaper_cost(cost: &str) -> String {
         if number.is_empty() {
             return;
         }
-        match number.parse::<f64>() {
+        match super::json::decimal(number) {
             // Cents as an integer: formatting floats would pull float printing into the wasm.
-            Ok(n) => {
+            Some(n) => {
                 let cents = (n * 100.0 / 2.0).round() as u64;
                 out.push_str(&format!("{}.{:02}", cents / 100, cents % 100));
             }
-            Err(_) => out.push_str(number),
+            None => out.push_str(number),
         }
         number.clear();
     };

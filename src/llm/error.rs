@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::provider::{header_value, host_of, is_local_host, page_may_connect, port_of, ProviderConfig, ProviderKind};
 use crate::engine::call::{FailureKind, LlmFailure};
+use crate::engine::json::decimal;
 use crate::engine::lang::{clip, Lang};
 
 /// Longest provider detail kept in a failure, in characters.
@@ -189,8 +190,7 @@ pub fn redact_failure(failure: LlmFailure, key: Option<&str>) -> LlmFailure {
 /// How long the server asked us to wait, from `retry-after-ms` or `Retry-After` (seconds);
 /// `None` when absent or in the HTTP-date form.
 pub fn retry_after_ms(headers: &[(String, String)]) -> Option<u64> {
-    let number =
-        |name: &str| header_value(headers, name)?.trim().parse::<f64>().ok().filter(|n| n.is_finite() && *n >= 0.0);
+    let number = |name: &str| decimal(header_value(headers, name)?.trim()).filter(|n| n.is_finite() && *n >= 0.0);
     if let Some(ms) = number("retry-after-ms") {
         return Some(ms.round() as u64);
     }
