@@ -16,6 +16,7 @@ pub mod json;
 pub mod lang;
 pub mod lunch;
 pub mod memory;
+pub mod order;
 pub mod plan;
 pub mod prompt;
 pub mod reply;

@@ -895,7 +895,7 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
             end,
         })
         .collect();
-    out.sort_by_key(|r| r.start);
+    crate::engine::order::sort_by_key(&mut out, |r| r.start as u128);
     out
 }
 

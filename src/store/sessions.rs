@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::lang::clip;
+use crate::engine::order;
 use crate::engine::session::{Body, Event, ModeKind, Role, Session};
 
 use super::saved::{Journal, Start};
@@ -133,7 +134,7 @@ fn user_words(session: &Session) -> String {
 pub fn to_name(headers: &[Header], asked: &[String], n: usize) -> Vec<Header> {
     let mut wanted: Vec<Header> =
         headers.iter().filter(|h| h.wants_model_title() && !asked.contains(&h.id)).cloned().collect();
-    wanted.sort_by_key(|h| std::cmp::Reverse(h.last_used));
+    order::sort_by_key(&mut wanted, |h| u128::from(order::descending(h.last_used)));
     wanted.truncate(n);
     wanted
 }
@@ -146,7 +147,11 @@ pub fn arrange(headers: &[Header], query: &str) -> Vec<(ModeKind, Vec<Header>)> 
         .filter_map(|&mode| {
             let mut group: Vec<Header> =
                 headers.iter().filter(|h| h.mode == mode && h.matches(query)).cloned().collect();
-            group.sort_by(|a, b| b.last_used.cmp(&a.last_used).then_with(|| a.id.cmp(&b.id)));
+            // Ties in the order of their ids.
+            let mut ids: Vec<String> = group.iter().map(|h| h.id.clone()).collect();
+            ids.sort();
+            let rank = |id: &str| ids.binary_search_by(|i| i.as_str().cmp(id)).unwrap_or(0) as u64;
+            order::sort_by_key(&mut group, |h| order::pair(order::descending(h.last_used), rank(&h.id)));
             (!group.is_empty()).then_some((mode, group))
         })
         .collect()

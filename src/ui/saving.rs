@@ -375,7 +375,7 @@ impl Saver {
     /// could not be read (an export must not quietly leave some out).
     pub async fn all_journals(&self) -> Result<Vec<Journal>, usize> {
         let mut headers = self.sessions.get_untracked();
-        headers.sort_by_key(|h| h.created);
+        crate::engine::order::sort_by_key(&mut headers, |h| u128::from(h.created));
         let mut out = Vec::new();
         let mut unreadable = 0;
         for header in &headers {

@@ -6,6 +6,7 @@
 //! "옥상" + "확인해 봤어요") do.
 
 use super::crisis::CrisisKind;
+use crate::engine::order;
 
 /// The score (in tenths) a message needs.
 const THRESHOLD: u16 = 20;
@@ -510,7 +511,7 @@ pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String
         for (table, text, english) in [(EN_CUES, spaced, true), (KO_CUES, compact, false)] {
             // The strongest groups first: "뒤지고싶" is a death wish before "고싶" is a wish.
             let mut groups: Vec<&Cues> = table.iter().filter(|c| c.0 == kind).collect();
-            groups.sort_by_key(|g| std::cmp::Reverse(g.2));
+            order::sort_by_key(&mut groups, |g| u128::from(order::descending(u64::from(g.2))));
             for (_, concept, weight, cues) in groups {
                 // Spans other concepts took in this text: "sleep forever" is not also "forever".
                 let taken: Vec<(usize, usize)> =

@@ -21,6 +21,7 @@ use regex_lite::{Captures, Regex};
 use serde::{Deserialize, Serialize};
 
 use super::lang::{is_hangul, normalize, Lang};
+use super::order;
 
 // Compiles a pattern once per process; every pattern is a literal that the tests exercise.
 macro_rules! regex {
@@ -407,7 +408,7 @@ fn choose<T>(text: &str, mut mentions: Vec<Mention<T>>) -> Option<T> {
     if mentions.is_empty() {
         return None;
     }
-    mentions.sort_by_key(|m| (m.start, m.rank));
+    order::sort_by_key(&mut mentions, |m| order::pair(m.start as u64, u64::from(m.rank)));
     let mut corrected = None;
     for i in 1..mentions.len() {
         let gap = text.get(mentions[i - 1].end..mentions[i].start).unwrap_or("");
