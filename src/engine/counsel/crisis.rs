@@ -44,26 +44,16 @@ pub struct Crisis {
 }
 
 /// Phrases that mention a crisis word without being one; removed before matching.
-const TOPIC_MENTIONS: &[&str] = &[
-    "자살예방",       // suicide prevention
-    "자살률",         // suicide rate
-    "자살사건",       // a suicide case (news)
-    "자살하는장면",   // a scene where someone dies by suicide
-    "자살하는결말",   // an ending where someone dies by suicide
-    "주인공이자살",   // the protagonist dies by suicide
-    "시간죽이",       // kill time
-    "유서깊",         // historic ("유서 깊은 절")
-    "살해당",         // was murdered (a story, not an intent)
-    "아침까지 안 깼", // slept through till morning
-    "아침까지 안 깨", // sleep through till morning
-    "중간에 안 깼",   // didn't wake in the night
-    "중간에 안 깨",   // not waking in the night
-    "suicide prevention",
-    "suicide squad",
-    "suicide rate",
-    "suicide awareness",
-    "suicide statistics",
-];
+// 자살예방: suicide prevention; 자살률: suicide rate; 자살사건: a suicide case (news); 자살하는장면: a scene where
+// someone dies by suicide; 자살하는결말: an ending where someone dies by suicide; 주인공이자살: the protagonist dies by
+// suicide; 시간죽이: kill time; 유서깊: historic ("유서 깊은 절"); 살해당: was murdered (a story, not an intent);
+// 아침까지 안 깼: slept through till morning; 아침까지 안 깨: sleep through till morning; 중간에 안 깼: didn't wake in
+// the night; 중간에 안 깨: not waking in the night
+const TOPIC_MENTIONS: WordList = WordList(
+    "자살예방|자살률|자살사건|자살하는장면|자살하는결말|주인공이자살|시간죽이|유서깊|살해당|\
+    아침까지 안 깼|아침까지 안 깨|중간에 안 깼|중간에 안 깨|suicide prevention|suicide squad|\
+    suicide rate|suicide awareness|suicide statistics",
+);
 
 /// Korean suicide cues, matched on text with spaces and punctuation removed.
 // 죽고싶: want to die; 죽어버리고싶: want to just die; 죽는게나을: better to die; 죽는편이나을: better to die; 죽을까생각: thinking of
@@ -183,144 +173,131 @@ const KO_HARM_OTHERS_PAIRS: &[(&str, &str)] = &[
 /// Korean families of indirect wording: a cue from the first list and one from the second
 /// within the given number of characters of each other, in either order, not denied. Each:
 /// kind, first cues, second cues, span.
-type Family = (CrisisKind, &'static [&'static str], &'static [&'static str], usize);
+type Family = (CrisisKind, WordList, WordList, usize);
 const KO_FAMILIES: &[Family] = &[
     // Ending: one's life + an ending or letting go ("이번 생은 여기까지", "제 삶을 내려놓고 싶어").
     (
         CrisisKind::Suicide,
-        &["삶", "인생", "목숨", "이번생", "살아있는게", "살아있는것", "사는게", "사는것", "살아야할", "살아갈"], // life, living
-        &[
-            "끝내고싶",     // want to end
-            "끝낼",         // will end
-            "내려놓고싶",   // want to let go
-            "놓아버리고싶", // want to let go
-            "놓고싶",       // want to let go
-            "여기까지",     // this far and no further
-            "끝인것같",     // seems to be the end
-            "끝났으면",     // wish it were over
-            "포기하고싶",   // want to give up
-            "지겨",         // sick of
-            "의미를못찾",   // find no meaning
-            "의미가없",     // has no meaning
-        ],
+        WordList("삶|인생|목숨|이번생|살아있는게|살아있는것|사는게|사는것|살아야할|살아갈"), // life, living
+        // 끝내고싶: want to end; 끝낼: will end; 내려놓고싶: want to let go; 놓아버리고싶: want to let go; 놓고싶: want
+        // to let go; 여기까지: this far and no further; 끝인것같: seems to be the end; 끝났으면: wish it were over;
+        // 포기하고싶: want to give up; 지겨: sick of; 의미를못찾: find no meaning; 의미가없: has no meaning
+        WordList(
+            "끝내고싶|끝낼|내려놓고싶|놓아버리고싶|놓고싶|여기까지|끝인것같|끝났으면|포기하고싶|\
+            지겨|의미를못찾|의미가없",
+        ),
         12,
     ),
     // Ending everything, oneself included ("모든 게 끝났으면, 저까지").
     (
         CrisisKind::Suicide,
-        &["끝났으면", "끝내고싶", "사라졌으면", "없어졌으면"], // wish it ended, want to end, wish gone
-        &["저까지", "나까지", "저도같이", "나도같이"],         // me too
+        WordList("끝났으면|끝내고싶|사라졌으면|없어졌으면"), // wish it ended, want to end, wish gone
+        WordList("저까지|나까지|저도같이|나도같이"),         // me too
         8,
     ),
     // Exhaustion + ending ("더는 버틸 힘이 없어요, 다 끝내고 싶어요").
     (
         CrisisKind::Suicide,
-        &["버틸힘이없", "버틸수가없", "못버티", "견딜수가없", "더는못견디"], // can't hold on
-        &["끝내고싶", "끝났으면", "그만하고싶", "놓고싶", "사라지고"],       // end, stop, let go, vanish
+        WordList("버틸힘이없|버틸수가없|못버티|견딜수가없|더는못견디"), // can't hold on
+        WordList("끝내고싶|끝났으면|그만하고싶|놓고싶|사라지고"),       // end, stop, let go, vanish
         16,
     ),
     // Not waking ("잠들면 그대로 끝났으면", "자다가 영영 안 깼으면").
     (
         CrisisKind::Suicide,
-        &["잠들면", "자다가", "잠든채", "자는동안", "잠든사이"], // once asleep, in my sleep
-        &["그대로끝", "끝났으면", "죽었으면", "영영", "숨이"],   // end there, die, forever, breath
+        WordList("잠들면|자다가|잠든채|자는동안|잠든사이"), // once asleep, in my sleep
+        WordList("그대로끝|끝났으면|죽었으면|영영|숨이"),   // end there, die, forever, breath
         10,
     ),
     // No tomorrow ("아침이 영영 안 왔으면", "내일 같은 건 없었으면").
     (
         CrisisKind::Suicide,
-        &["아침이", "내일이", "내일같은건", "내일은"], // morning, tomorrow
-        &["안왔으면", "오지않았으면", "없었으면", "영영"], // wish it didn't come, never
+        WordList("아침이|내일이|내일같은건|내일은"),     // morning, tomorrow
+        WordList("안왔으면|오지않았으면|없었으면|영영"), // wish it didn't come, never
         6,
     ),
     // Forever rest ("편히 쉬고 싶어요, 영원히", "영원히 눈을 감고 싶어").
     (
         CrisisKind::Suicide,
-        &["영원히", "영영"],                                                     // forever
-        &["쉬고싶", "쉬었으면", "눈을감", "잠들", "떠나고싶", "떠날", "떠나려"], // rest, close eyes, sleep, leave
+        WordList("영원히|영영"),                                      // forever
+        WordList("쉬고싶|쉬었으면|눈을감|잠들|떠나고싶|떠날|떠나려"), // rest, close eyes, sleep, leave
         8,
     ),
     // Erasure with no one minding ("나 하나 없어도 아무렇지 않을 거야").
     (
         CrisisKind::Suicide,
-        &["나하나", "저하나", "나같은건", "저같은건", "내가", "제가", "차라리"], // just me, me
-        &[
-            "없어도아무렇지않",
-            "사라져도아무렇지않",
-            "없어도아무",
-            "없어도세상",
-            "사라져도아무",
-            "없는게나",
-            "없는게낫",
-            "없어지는게",
-        ], // gone and nobody
+        WordList("나하나|저하나|나같은건|저같은건|내가|제가|차라리"), // just me, me
+        WordList(
+            "없어도아무렇지않|사라져도아무렇지않|없어도아무|없어도세상|사라져도아무|없는게나|\
+            없는게낫|없어지는게",
+        ), // gone and nobody
         10,
     ),
     // Burden ("가족들한테 짐밖에 안 돼요").
     (
         CrisisKind::Suicide,
-        &["짐밖에", "짐이되", "짐만되", "짐덩어리", "짐일뿐"], // only a burden
+        WordList("짐밖에|짐이되|짐만되|짐덩어리|짐일뿐"), // only a burden
         // family, parents, mom, dad, everyone, people, I, rather
-        &["가족", "부모", "엄마", "아빠", "모두", "다들", "사람들", "나는", "저는", "내가", "제가", "차라리"],
+        WordList("가족|부모|엄마|아빠|모두|다들|사람들|나는|저는|내가|제가|차라리"),
         12,
     ),
     // Goodbyes ("마지막으로 엄마 얼굴 보고 가려고요", "다음 생에는 …, 안녕").
     (
         CrisisKind::Suicide,
-        &["마지막으로", "마지막인사", "다음생", "이번생"], // one last time, last goodbye, next life
+        WordList("마지막으로|마지막인사|다음생|이번생"), // one last time, last goodbye, next life
         // see (them) before going, leave, left (a note), goodbye, farewell
-        &["보고가려", "보고갈", "떠나려", "남겼", "남기고", "안녕", "잘있어", "작별"],
+        WordList("보고가려|보고갈|떠나려|남겼|남기고|안녕|잘있어|작별"),
         14,
     ),
     // Leaving for good ("다 정리하고 떠나려고 해요, 다시는 안 돌아올 곳으로").
     (
         CrisisKind::Suicide,
-        &["정리하고떠나", "떠날준비", "떠나려고", "떠나려해"], // settle everything and leave
-        &["다시는안돌아", "돌아오지않", "영원히", "삶이", "의미가없", "다음생"], // never return, life
+        WordList("정리하고떠나|떠날준비|떠나려고|떠나려해"), // settle everything and leave
+        WordList("다시는안돌아|돌아오지않|영원히|삶이|의미가없|다음생"), // never return, life
         20,
     ),
     // The afterlife as a wish ("하늘나라에 가고 싶어요").
     (
         CrisisKind::Suicide,
-        &["하늘나라", "저세상", "저승"],                 // heaven, the other world
-        &["가고싶", "갈래", "가려고", "갈까", "가면편"], // want to go
+        WordList("하늘나라|저세상|저승"),           // heaven, the other world
+        WordList("가고싶|갈래|가려고|갈까|가면편"), // want to go
         6,
     ),
     // A high place ("높은 데 올라가면 떨어지고 싶어져요", "지금 다리 위에 혼자 서 있어요").
     (
         CrisisKind::Suicide,
-        &["높은데", "높은곳", "옥상", "다리위", "난간", "창문", "선로", "철로"], // high place, roof, bridge
-        &["떨어지고싶", "떨어질까", "떨어지면", "뛰어들", "혼자서있", "서있어", "내려다보"], // fall, stand, look down
+        WordList("높은데|높은곳|옥상|다리위|난간|창문|선로|철로"), // high place, roof, bridge
+        WordList("떨어지고싶|떨어질까|떨어지면|뛰어들|혼자서있|서있어|내려다보"), // fall, stand, look down
         12,
     ),
     // Stockpiled pills ("수면제를 사 모았어요", "약을 한 통 다 삼키고 싶어").
     (
         CrisisKind::Suicide,
-        &["수면제", "진통제", "알약", "약을"], // pills
-        &["사모았", "모았", "모아", "한통", "한꺼번에", "다삼키", "다먹", "삼키고싶"], // gathered, all at once
+        WordList("수면제|진통제|알약|약을"),                             // pills
+        WordList("사모았|모았|모아|한통|한꺼번에|다삼키|다먹|삼키고싶"), // gathered, all at once
         12,
     ),
     // Self-harm: a body part + cutting, burning, wounding ("팔을 지지고 싶어요", "손목에 또 칼을 댔어요").
     (
         CrisisKind::SelfHarm,
-        &["팔", "손목", "허벅지", "피부", "몸에", "살을"], // arm, wrist, thigh, skin, body
+        WordList("팔|손목|허벅지|피부|몸에|살을"), // arm, wrist, thigh, skin, body
         // burn, cut, put a blade to, made a wound, box cutter
-        &["지지고", "지졌", "지져", "긋고", "그었", "칼을댔", "칼을대", "상처를냈", "상처를내", "커터칼"],
+        WordList("지지고|지졌|지져|긋고|그었|칼을댔|칼을대|상처를냈|상처를내|커터칼"),
         8,
     ),
     // Self-harm: hitting oneself on purpose ("일부러 제 머리를 벽에 박아요").
     (
         CrisisKind::SelfHarm,
-        &["일부러", "스스로"],                                   // on purpose, myself
-        &["박아", "박았", "때려", "때렸", "찧", "꼬집", "할퀴"], // bang, hit, pinch, scratch
+        WordList("일부러|스스로"),                    // on purpose, myself
+        WordList("박아|박았|때려|때렸|찧|꼬집|할퀴"), // bang, hit, pinch, scratch
         14,
     ),
     // Harming others: a person + doing away with them ("담임 선생님을 없애 버리고 싶어요").
     (
         CrisisKind::HarmOthers,
         // teacher, person, that guy, that kid, kids, boss, husband, wife, friend, those guys
-        &["선생님", "사람", "그놈", "그자식", "걔", "그애", "애들", "상사", "남편", "아내", "친구", "놈들"],
-        &["없애버리고싶", "없애고싶", "없애버릴", "피를보게", "피를봐야"], // do away with, make bleed
+        WordList("선생님|사람|그놈|그자식|걔|그애|애들|상사|남편|아내|친구|놈들"),
+        WordList("없애버리고싶|없애고싶|없애버릴|피를보게|피를봐야"), // do away with, make bleed
         14,
     ),
 ];
@@ -328,166 +305,87 @@ const KO_FAMILIES: &[Family] = &[
 /// Korean stem rules: a stem followed within a few syllables by an ending of wish or
 /// intent, unless the ending right after it makes an idiom ("배고파 죽겠다", "죽을 맛",
 /// "죽이네" is someone else). Each: kind, stem, intent endings, idiom endings.
-type StemRule = (CrisisKind, &'static str, &'static [&'static str], &'static [&'static str]);
+type StemRule = (CrisisKind, &'static str, WordList, &'static [&'static str]);
 const KO_STEM_RULES: &[StemRule] = &[
     (
         CrisisKind::Suicide,
         "죽", // die
-        &[
-            "고싶",
-            "고파",
-            "어버릴",
-            "어버리고",
-            "을래",
-            "을거",
-            "으면편",
-            "으면좋",
-            "는게나",
-            "는게낫",
-            "는방법",
-            "을방법",
-            "을생각",
-            "어도슬퍼",
-            "어도아무",
-            "으려",
-            "었으면좋",
-            "을지생각",
-            "는게답",
-            "는게편",
-            "어도세상",
-            "으면행복",
-            "으면다들",
-        ],
+        WordList(
+            "고싶|고파|어버릴|어버리고|을래|을거|으면편|으면좋|는게나|는게낫|는방법|을방법|을생각|\
+            어도슬퍼|어도아무|으려|었으면좋|을지생각|는게답|는게편|어도세상|으면행복|으면다들",
+        ),
         &["이", "여", "일", "겠", "을맛", "는줄", "을것같", "을뻔", "었어", "었다", "었대", "음의"],
     ),
     (
         CrisisKind::Suicide,
         "사라지", // vanish
-        &[
-            "고싶어",
-            "고싶다",
-            "고싶네",
-            "고싶은생각",
-            "고싶다는",
-            "고파",
-            "는게나",
-            "는게모두",
-            "면좋겠",
-            "버리고싶어",
-            "면다들",
-            "면행복",
-            "면편할",
-        ],
+        WordList(
+            "고싶어|고싶다|고싶네|고싶은생각|고싶다는|고파|는게나|는게모두|면좋겠|버리고싶어|\
+            면다들|면행복|면편할",
+        ),
         &[],
     ),
     (
         CrisisKind::Suicide,
         "사라져", // vanish
-        &["버리고싶어", "버리고싶다", "버릴", "야", "도아무", "버리면편", "버리면좋", "버리면다들"],
+        WordList("버리고싶어|버리고싶다|버릴|야|도아무|버리면편|버리면좋|버리면다들"),
         &[],
     ),
     (
         CrisisKind::Suicide,
         "없어지", // be gone
-        &[
-            "고싶어",
-            "고싶다",
-            "고싶은생각",
-            "고싶다는",
-            "고파",
-            "는게나",
-            "는게모두",
-            "면좋겠",
-            "면다들",
-            "면행복",
-            "면편할",
-        ],
+        WordList("고싶어|고싶다|고싶은생각|고싶다는|고파|는게나|는게모두|면좋겠|면다들|면행복|면편할"),
         &[],
     ),
     (
         CrisisKind::Suicide,
         "없어져", // be gone
-        &["버리고싶어", "버리고싶다", "버릴", "야", "도아무", "버리면편", "버리면좋", "버리면다들"],
+        WordList("버리고싶어|버리고싶다|버릴|야|도아무|버리면편|버리면좋|버리면다들"),
         &[],
     ),
-    (CrisisKind::Suicide, "뛰어내", &["리고싶", "리려", "릴까", "릴거", "려버릴"], &[]), // jump (off)
-    (CrisisKind::Suicide, "그만살", &["래", "고싶", "까", "거야", "았으면"], &["찌", "쪄"]), // stop living
-    (CrisisKind::Suicide, "깨지않", &["으면", "았으면"], &[]),                           // not wake
-    (CrisisKind::Suicide, "깨어나지않", &["으면", "았으면"], &[]),                       // not wake
-    (CrisisKind::Suicide, "슬퍼할사람", &["없", "이없", "도없"], &[]),                   // nobody to grieve
-    (CrisisKind::HarmOthers, "죽여", &["버릴", "버리고싶", "버리겠", "야지", "야겠", "줄거", "버린다"], &[]), // kill
-    (CrisisKind::HarmOthers, "죽이", &["고싶", "려고", "는상상", "겠다", "고말거", "러갈"], &[]), // kill
-    (CrisisKind::HarmOthers, "칼들고", &["가고싶", "갈거", "가서"], &[]),                // take a knife
-    (CrisisKind::HarmOthers, "칼을들고", &["가고싶", "갈거", "가서"], &[]),              // take a knife
-    (CrisisKind::HarmOthers, "해치", &["고싶", "려고", "겠", "고말", "는상상"], &[]),
-    (CrisisKind::HarmOthers, "다치게", &["하고싶", "할거", "만들고싶", "해버리"], &[]), // make (others) hurt
-    (CrisisKind::HarmOthers, "때리", &["고싶", "려고", "는상상"], &[]),                 // hit
-    (CrisisKind::HarmOthers, "찌르", &["고싶", "는상상", "려고", "러갈"], &[]),         // stab              // hurt
+    (CrisisKind::Suicide, "뛰어내", WordList("리고싶|리려|릴까|릴거|려버릴"), &[]), // jump (off)
+    (CrisisKind::Suicide, "그만살", WordList("래|고싶|까|거야|았으면"), &["찌", "쪄"]), // stop living
+    (CrisisKind::Suicide, "깨지않", WordList("으면|았으면"), &[]),                  // not wake
+    (CrisisKind::Suicide, "깨어나지않", WordList("으면|았으면"), &[]),              // not wake
+    (CrisisKind::Suicide, "슬퍼할사람", WordList("없|이없|도없"), &[]),             // nobody to grieve
+    (CrisisKind::HarmOthers, "죽여", WordList("버릴|버리고싶|버리겠|야지|야겠|줄거|버린다"), &[]), // kill
+    (CrisisKind::HarmOthers, "죽이", WordList("고싶|려고|는상상|겠다|고말거|러갈"), &[]), // kill
+    (CrisisKind::HarmOthers, "칼들고", WordList("가고싶|갈거|가서"), &[]),          // take a knife
+    (CrisisKind::HarmOthers, "칼을들고", WordList("가고싶|갈거|가서"), &[]),        // take a knife
+    (CrisisKind::HarmOthers, "해치", WordList("고싶|려고|겠|고말|는상상"), &[]),
+    (CrisisKind::HarmOthers, "다치게", WordList("하고싶|할거|만들고싶|해버리"), &[]), // make (others) hurt
+    (CrisisKind::HarmOthers, "때리", WordList("고싶|려고|는상상"), &[]),              // hit
+    (CrisisKind::HarmOthers, "찌르", WordList("고싶|는상상|려고|러갈"), &[]),         // stab              // hurt
 ];
 
 /// Wishes that a day would not come, which an everyday ordeal named with them makes dread
 /// of that day (a presentation, an exam), not of living.
-const KO_DREADED_DAYS: &[&str] = &[
-    "내일이안왔으면",     // wish tomorrow wouldn't come
-    "내일이오지않았으면", // wish tomorrow wouldn't come
-    "아침이안왔으면",     // wish morning wouldn't come
-    "아침이오지않았으면", // wish morning wouldn't come
-    "월요일이안왔으면",   // wish Monday wouldn't come
-];
+// 내일이안왔으면: wish tomorrow wouldn't come; 내일이오지않았으면: wish tomorrow wouldn't come; 아침이안왔으면: wish
+// morning wouldn't come; 아침이오지않았으면: wish morning wouldn't come; 월요일이안왔으면: wish Monday wouldn't come
+const KO_DREADED_DAYS: WordList =
+    WordList("내일이안왔으면|내일이오지않았으면|아침이안왔으면|아침이오지않았으면|월요일이안왔으면");
 
 /// Weeds and pests: with one of them, "죽이다" is about them, not a person.
-const KO_PESTS: &[&str] = &[
-    "잡초",     // weeds
-    "벌레",     // bugs
-    "모기",     // mosquitoes
-    "해충",     // pests
-    "제초제",   // weedkiller
-    "살충제",   // insecticide
-    "바퀴벌레", // cockroaches
-];
+// 잡초: weeds; 벌레: bugs; 모기: mosquitoes; 해충: pests; 제초제: weedkiller; 살충제: insecticide; 바퀴벌레:
+// cockroaches
+const KO_PESTS: WordList = WordList("잡초|벌레|모기|해충|제초제|살충제|바퀴벌레");
 
 /// Words that make "vanish" a break from life, not an end of it.
 const VANISH_BREAKS: WordList = WordList("여행|일주일|며칠|연락없이|휴가|잠수"); // trip, a week, a few days, no contact, vacation, go quiet
 
 /// Korean words of death or self-erasure for the co-occurrence check.
-const KO_DEATH_WORDS: &[&str] = &[
-    "죽",         // die
-    "자살",       // suicide
-    "목숨",       // life (to take)
-    "사라지",     // vanish
-    "사라져",     // vanish
-    "없어지",     // be gone
-    "없어져",     // be gone
-    "이세상에서", // from this world
-    "세상을떠나", // leave this world
-    "영영잠들",   // sleep for good
-    "영원히잠들", // sleep forever
-    "숨이멎",     // stop breathing
-    "장례",       // funeral
-    "뛰어내",     // jump (off)
-    "투신",       // jump to one's death
-];
+// 죽: die; 자살: suicide; 목숨: life (to take); 사라지: vanish; 사라져: vanish; 없어지: be gone; 없어져: be gone;
+// 이세상에서: from this world; 세상을떠나: leave this world; 영영잠들: sleep for good; 영원히잠들: sleep forever;
+// 숨이멎: stop breathing; 장례: funeral; 뛰어내: jump (off); 투신: jump to one's death
+const KO_DEATH_WORDS: WordList = WordList(
+    "죽|자살|목숨|사라지|사라져|없어지|없어져|이세상에서|세상을떠나|영영잠들|영원히잠들|숨이멎|\
+    장례|뛰어내|투신",
+);
 /// Korean words of wish or intent for the co-occurrence check.
-const KO_WISH_WORDS: &[&str] = &[
-    "싶",
-    "고파",
-    "려고",
-    "으려",
-    "을까",
-    "버릴",
-    "버리고",
-    "좋겠",
-    "편할",
-    "편해지",
-    "나을",
-    "답인",
-    "방법",
-    "계획",
-    "했으면",
-    "었으면",
-    "밖에",
-    "수있을까",
-];
+const KO_WISH_WORDS: WordList = WordList(
+    "싶|고파|려고|으려|을까|버릴|버리고|좋겠|편할|편해지|나을|답인|방법|계획|했으면|었으면|밖에|\
+    수있을까",
+);
 /// Korean idioms and contexts that make a death word ordinary.
 // 소설에서: in a novel; 영화에서: in a film; 드라마에서: in a drama; 게임에서: in a game
 const KO_DEATH_IDIOMS: WordList = WordList(
@@ -582,57 +480,23 @@ const PAIR_GAP: usize = 3;
 
 /// Korean denials right after a cue (within a few syllables): "죽고 싶지는 않아",
 /// "죽고 싶다는 생각은 없어요", "자해는 하지 않아요".
-const KO_NEGATED_TAILS: &[&str] = &[
-    "지않",     // not
-    "진않",     // not
-    "지는않",   // not
-    "지도않",   // not even
-    "생각은없", // no thought of
-    "생각은안", // no thought of
-    "건아니",   // it's not that
-];
+// 지않: not; 진않: not; 지는않: not; 지도않: not even; 생각은없: no thought of; 생각은안: no thought of; 건아니: it's
+// not that
+const KO_NEGATED_TAILS: WordList = WordList("지않|진않|지는않|지도않|생각은없|생각은안|건아니");
 
 /// What may follow "nobody would notice if" for it to be about the speaker's absence.
-const EN_ABSENCES: &[&str] = &[
-    "i was gone",
-    "i were gone",
-    "i'm gone",
-    "i died",
-    "i was dead",
-    "i were dead",
-    "i disappeared",
-    "i vanished",
-    "i wasn't here",
-    "i weren't here",
-    "i wasn't around",
-    "i weren't around",
-    "i didn't exist",
-    "i killed myself",
-    "i stopped existing",
-    "i never woke up",
-    "i just disappeared",
-    "i just vanished",
-];
+const EN_ABSENCES: WordList = WordList(
+    "i was gone|i were gone|i'm gone|i died|i was dead|i were dead|i disappeared|i vanished|\
+    i wasn't here|i weren't here|i wasn't around|i weren't around|i didn't exist|i killed myself|\
+    i stopped existing|i never woke up|i just disappeared|i just vanished",
+);
 
 /// English words right before a cue that deny it: "I'm not suicidal", "I would never
 /// kill myself", "I don't want to hurt myself".
-const EN_NEGATED_BEFORE: &[&str] = &[
-    "not ",
-    "never ",
-    "don't ",
-    "dont ",
-    "do not ",
-    "didn't ",
-    "don't want to ",
-    "dont want to ",
-    "do not want to ",
-    "not going to ",
-    "never going to ",
-    "won't ",
-    "wouldn't ",
-    "don't really ",
-    "do not really ",
-];
+const EN_NEGATED_BEFORE: WordList = WordList(
+    "not |never |don't |dont |do not |didn't |don't want to |dont want to |do not want to |\
+    not going to |never going to |won't |wouldn't |don't really |do not really ",
+);
 
 fn en_suicide() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();

@@ -7,6 +7,7 @@
 
 use super::crisis::CrisisKind;
 use crate::engine::order;
+use crate::engine::words::WordList;
 
 /// The score (in tenths) a message needs.
 const THRESHOLD: u16 = 20;
@@ -393,75 +394,30 @@ const KO_CUES: &[Cues] = &[
 ];
 
 /// English words that, right before a cue, deny it.
-const EN_DENIALS: &[&str] = &[
-    "don't ",
-    "do not ",
-    "never ",
-    "not ",
-    "no longer ",
-    "wouldn't ",
-    "won't ",
-    "don't want to ",
-    "do not want to ",
-    "never want to ",
-    "not trying to ",
-    "not planning to ",
-    "would never ",
-];
+const EN_DENIALS: WordList = WordList(
+    "don't |do not |never |not |no longer |wouldn't |won't |don't want to |do not want to |\
+    never want to |not trying to |not planning to |would never ",
+);
 
 /// Korean endings that, right after a cue, deny it (a cue followed by "않아요", "안 해요").
-const KO_DENIALS: &[&str] =
-    &["않아", "않을", "않습", "안해", "안할", "안합", "아니", "없어요괜찮", "지않", "진않", "지마"];
+const KO_DENIALS: WordList = WordList("않아|않을|않습|안해|안할|안합|아니|없어요괜찮|지않|진않|지마");
 
 /// Korean words that make a cue about an everyday thing (a presentation, an exam, a trip).
-pub(super) const KO_EVERYDAY: &[&str] = &[
-    "발표",   // presentation
-    "시험",   // exam
-    "면접",   // interview
-    "출근",   // going to work
-    "월요일", // Monday
-    "마감",   // deadline
-    "여행",   // trip
-    "휴가",   // vacation
-    "이사",   // moving house
-    "회사",   // the company
-    "퇴사",   // quitting a job
-    "게임",   // game
-    "드라마", // drama
-    "영화",   // film
-    "소설",   // novel
-    "뉴스",   // news
-];
+// 발표: presentation; 시험: exam; 면접: interview; 출근: going to work; 월요일: Monday; 마감: deadline; 여행: trip;
+// 휴가: vacation; 이사: moving house; 회사: the company; 퇴사: quitting a job; 게임: game; 드라마: drama; 영화: film;
+// 소설: novel; 뉴스: news
+pub(super) const KO_EVERYDAY: WordList =
+    WordList("발표|시험|면접|출근|월요일|마감|여행|휴가|이사|회사|퇴사|게임|드라마|영화|소설|뉴스");
 
 /// English words that make a cue about an everyday thing.
-const EN_EVERYDAY: &[&str] = &[
-    "vacation",
-    "holiday",
-    "trip",
-    "job",
-    "company",
-    "office",
-    "game",
-    "movie",
-    "film",
-    "novel",
-    "book",
-    "show",
-    "episode",
-    "season",
-    "news",
-    "apartment",
-    "lease",
-    "move out",
-    "moving",
-    "subscription",
-    "account",
-    "app",
-];
+const EN_EVERYDAY: WordList = WordList(
+    "vacation|holiday|trip|job|company|office|game|movie|film|novel|book|show|episode|season|news|\
+    apartment|lease|move out|moving|subscription|account|app",
+);
 
 /// English words that, right after a cue, make it a retreat rather than an end: "fade away
 /// into the background", "disappear for a weekend", "end it with my girlfriend".
-const EN_RETREATS: &[&str] = &[" into ", " for a ", " for the ", " from ", " on a ", " with "];
+const EN_RETREATS: WordList = WordList(" into | for a | for the | from | on a | with ");
 
 /// Where `cue` occurs in `text` at a word start, neither denied right before it nor (with
 /// `retreats`, for suicide cues) made a retreat right after it, and not inside a span another
