@@ -5,6 +5,7 @@
 
 use super::tools::CommandKind;
 use crate::engine::lang::Lang;
+use crate::engine::words::WordList;
 
 /// A kind of request the no-key assistant recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -40,75 +41,34 @@ impl Topic {
 
 /// Keywords per topic, checked in this order (disk before delete: "디스크 정리" is about space).
 /// Korean words carry an English gloss.
-const KEYWORDS: &[(Topic, &[&str])] = &[
+const KEYWORDS: &[(Topic, WordList)] = &[
     (
         Topic::Disk,
-        &[
-            "disk usage",
-            "disk space",
-            "free space",
-            "storage",
-            "df -h",
-            "du -sh",
-            "디스크",    // disk
-            "용량",      // capacity
-            "저장 공간", // storage space
-        ],
+        // 디스크: disk; 용량: capacity; 저장 공간: storage space
+        WordList("disk usage|disk space|free space|storage|df -h|du -sh|디스크|용량|저장 공간"),
     ),
     (
         Topic::Database,
-        &[
-            "database",
-            "sql",
-            "postgres",
-            "mysql",
-            "sqlite",
-            "table",
-            "query",
-            "데이터베이스", // database
-            "db",
-            "테이블", // table
-            "쿼리",   // query
-        ],
+        // 데이터베이스: database; 테이블: table; 쿼리: query
+        WordList("database|sql|postgres|mysql|sqlite|table|query|데이터베이스|db|테이블|쿼리"),
     ),
     (
         Topic::Delete,
-        &[
-            "delete", "remove", "clean up", "cleanup", "rm ", "erase", "삭제", // deletion
-            "지우", // erase (stem)
-            "지워", // erase (conjugated)
-            "없애", // get rid of
-            "정리", // tidy up
-        ],
+        // 삭제: deletion; 지우: erase (stem); 지워: erase (conjugated); 없애: get rid of; 정리: tidy up
+        WordList("delete|remove|clean up|cleanup|rm |erase|삭제|지우|지워|없애|정리"),
     ),
     (
         Topic::Install,
-        &[
-            "install",
-            "setup tool",
-            "apt-get",
-            "brew ",
-            "pip ",
-            "npm i",
-            "설치", // installation
-            "깔아", // install (colloquial)
-            "깔고", // install (colloquial)
-        ],
+        // 설치: installation; 깔아: install (colloquial); 깔고: install (colloquial)
+        WordList("install|setup tool|apt-get|brew |pip |npm i|설치|깔아|깔고"),
     ),
     (
         Topic::Setup,
-        &[
-            "set up a project",
-            "setup a project",
-            "new project",
-            "scaffold",
-            "bootstrap",
-            "initialize",
-            "init ",
-            "프로젝트", // project
-            "초기화",   // initialize
-            "세팅",     // setting up
-        ],
+        // 프로젝트: project; 초기화: initialize; 세팅: setting up
+        WordList(
+            "set up a project|setup a project|new project|scaffold|bootstrap|initialize|init |\
+            프로젝트|초기화|세팅",
+        ),
     ),
 ];
 
@@ -388,26 +348,12 @@ pub fn after_command(outcome: &super::tools::CommandOutcome, lang: Lang) -> Stri
 }
 
 /// Words that ask about the attached files ("what do my files say?", "첨부한 파일 읽어 줘").
-const FILE_QUESTION_WORDS: &[&str] = &[
-    "attach",
-    "the file",
-    "my file",
-    "this file",
-    "these files",
-    "read it",
-    "read the",
-    "read my",
-    "what does",
-    "what do",
-    "summar",
-    "첨부",      // attached
-    "파일 내용", // the file's contents
-    "파일에",    // in the file
-    "파일을 읽", // read the file
-    "읽어",      // read (it)
-    "내용",      // contents
-    "요약",      // summary
-];
+// 첨부: attached; 파일 내용: the file's contents; 파일에: in the file; 파일을 읽: read the file; 읽어: read (it); 내용:
+// contents; 요약: summary
+const FILE_QUESTION_WORDS: WordList = WordList(
+    "attach|the file|my file|this file|these files|read it|read the|read my|what does|what do|\
+    summar|첨부|파일 내용|파일에|파일을 읽|읽어|내용|요약",
+);
 
 /// The attachments a request asks about: those it names, else all of them when it asks about
 /// files at all; empty when it does not.

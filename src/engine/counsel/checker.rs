@@ -12,6 +12,7 @@ use crate::engine::grounding::system_prompt;
 use crate::engine::json::{bool_field, extract_json, str_field};
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::{Prompt, Turn};
+use crate::engine::words::WordList;
 
 /// The checker's judgment of the current task (the seed's output, plus other tasks of the
 /// part the same message covered and, in Part 2, whether the main tasks are covered).
@@ -34,47 +35,27 @@ pub struct Verdict {
 }
 
 /// Korean signals that the user considers a subject done (seed: "이제 충분히 얘기한 것 같아").
-const DONE_KO: &[&str] = &[
-    "충분히 얘기한",   // we've talked enough
-    "충분히 이야기한", // we've talked enough
-    "이 정도면",       // this much is enough
-    "넘어가",          // let's move on
-    "다음 얘기",       // next topic
-    "다른 얘기 하고",  // talk about something else
-    "이제 됐",         // that'll do
-];
+// 충분히 얘기한: we've talked enough; 충분히 이야기한: we've talked enough; 이 정도면: this much is enough; 넘어가:
+// let's move on; 다음 얘기: next topic; 다른 얘기 하고: talk about something else; 이제 됐: that'll do
+const DONE_KO: WordList = WordList("충분히 얘기한|충분히 이야기한|이 정도면|넘어가|다음 얘기|다른 얘기 하고|이제 됐");
 /// English signals that the user considers a subject done.
-const DONE_EN: &[&str] =
-    &["talked enough", "enough about", "let's move on", "move on", "something else", "that covers it", "that's enough"];
+const DONE_EN: WordList =
+    WordList("talked enough|enough about|let's move on|move on|something else|that covers it|that's enough");
 
 /// Words that say why the user came (a purpose, not just a greeting).
-const PURPOSE_KO: &[&str] =
-    &["고민", "힘들", "힘든", "상담", "때문에", "얘기하고 싶", "이야기하고 싶", "문제", "어려", "도움", "스트레스"];
-const PURPOSE_EN: &[&str] = &[
-    "because",
-    "struggl",
-    "problem",
-    "worried",
-    "help with",
-    "talk about",
-    "hard time",
-    "stress",
-    "dealing with",
-    "issue",
-];
+const PURPOSE_KO: WordList = WordList("고민|힘들|힘든|상담|때문에|얘기하고 싶|이야기하고 싶|문제|어려|도움|스트레스");
+const PURPOSE_EN: WordList =
+    WordList("because|struggl|problem|worried|help with|talk about|hard time|stress|dealing with|issue");
 
 /// Words that state a goal or an intention to act.
-const GOAL_KO: &[&str] =
-    &["해볼게", "해 볼게", "하겠", "목표", "시도", "노력", "할게", "해보려", "해 보려", "해봐야", "하기로"];
-const GOAL_EN: &[&str] =
-    &["i will", "i'll", "going to", "goal", "try", "plan to", "start", "want to", "commit", "aim to"];
+const GOAL_KO: WordList = WordList("해볼게|해 볼게|하겠|목표|시도|노력|할게|해보려|해 보려|해봐야|하기로");
+const GOAL_EN: WordList = WordList("i will|i'll|going to|goal|try|plan to|start|want to|commit|aim to");
 
 /// Words that push back on a summary.
-const DISAGREE_KO: &[&str] = &["아니요", "아니에요", "그게 아니", "틀렸", "잘못 이해", "그런 뜻이 아니"];
-const DISAGREE_EN: &[&str] =
-    &["that's not right", "not what i", "that's wrong", "you misunderstood", "no,", "not really"];
+const DISAGREE_KO: WordList = WordList("아니요|아니에요|그게 아니|틀렸|잘못 이해|그런 뜻이 아니");
+const DISAGREE_EN: WordList = WordList("that's not right|not what i|that's wrong|you misunderstood|no,|not really");
 
-fn has_any(lower: &str, cues: &[&str]) -> bool {
+fn has_any(lower: &str, cues: WordList) -> bool {
     cues.iter().any(|c| lower.contains(c))
 }
 

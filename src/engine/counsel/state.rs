@@ -12,6 +12,7 @@ use crate::engine::json::{bool_field, extract_json, f64_field, str_field};
 use crate::engine::lang::{normalize, Lang};
 use crate::engine::prompt::{Prompt, Turn, TurnRole};
 use crate::engine::security::isolate;
+use crate::engine::words::WordList;
 
 /// The main feeling in the user's latest message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -130,127 +131,82 @@ impl UserState {
 }
 
 /// Emotion keywords: Korean substrings and English word starts.
-const EMOTION_KEYWORDS: &[(Emotion, &[&str], &[&str])] = &[
+const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
     (
         Emotion::Sad,
         // sad, depressed, tears, cried, empty, lonely, upset, heartbroken
-        &["슬퍼", "슬프", "우울", "눈물", "울었", "울고", "허전", "외로", "속상", "마음이 아파"],
-        &["sad", "depress", "tears", "cry", "cried", "crying", "lonely", "empty", "heartbroken", "hopeless", "down"],
+        WordList("슬퍼|슬프|우울|눈물|울었|울고|허전|외로|속상|마음이 아파"),
+        WordList("sad|depress|tears|cry|cried|crying|lonely|empty|heartbroken|hopeless|down"),
     ),
     (
         Emotion::Anxious,
         // anxious, worried, nervous, tense, afraid, scared, panic
-        &["불안", "걱정", "초조", "긴장", "두려", "무서", "떨려", "공황", "조마조마"],
-        &["anxious", "anxiety", "worried", "worry", "nervous", "scared", "afraid", "panic", "overwhelmed", "fear"],
+        WordList("불안|걱정|초조|긴장|두려|무서|떨려|공황|조마조마"),
+        WordList("anxious|anxiety|worried|worry|nervous|scared|afraid|panic|overwhelmed|fear"),
     ),
     (
         Emotion::Angry,
         // angry, annoyed, furious, unfair, frustrated
-        &["화가", "화나", "짜증", "열받", "억울", "분노", "답답", "빡쳐"],
-        &["angry", "furious", "annoyed", "frustrated", "pissed", "unfair", "mad", "resent"],
+        WordList("화가|화나|짜증|열받|억울|분노|답답|빡쳐"),
+        WordList("angry|furious|annoyed|frustrated|pissed|unfair|mad|resent"),
     ),
     (
         Emotion::Tired,
         // exhausted, tired, worn out, lethargic, burnout, hard
-        &["지쳤", "지쳐", "피곤", "무기력", "번아웃", "힘들", "버거", "기운이 없"],
-        &["tired", "exhausted", "drained", "burned out", "burnt out", "worn out", "no energy", "struggling"],
+        WordList("지쳤|지쳐|피곤|무기력|번아웃|힘들|버거|기운이 없"),
+        WordList("tired|exhausted|drained|burned out|burnt out|worn out|no energy|struggling"),
     ),
     (
         Emotion::Positive,
         // better, comfortable, thankful, relieved, happy, helpful
-        &["좋아졌", "나아졌", "편해", "편안", "고마", "감사", "다행", "기뻐", "기쁘", "도움이 됐", "도움이 돼"],
-        &["better", "relieved", "glad", "happy", "thanks", "thank you", "grateful", "helpful", "calmer"],
+        WordList("좋아졌|나아졌|편해|편안|고마|감사|다행|기뻐|기쁘|도움이 됐|도움이 돼"),
+        WordList("better|relieved|glad|happy|thanks|thank you|grateful|helpful|calmer"),
     ),
 ];
 
 /// Words that make a feeling stronger.
-const INTENSIFIERS_KO: &[&str] =
-    &["너무", "정말", "진짜", "엄청", "완전", "매일", "계속", "미칠", "견딜 수", "못 견디"];
-const INTENSIFIERS_EN: &[&str] = &[
-    "so ",
-    "really",
-    "very",
-    "extremely",
-    "always",
-    "every day",
-    "can't take",
-    "cannot take",
-    "unbearable",
-    "too much",
-];
+const INTENSIFIERS_KO: WordList = WordList("너무|정말|진짜|엄청|완전|매일|계속|미칠|견딜 수|못 견디");
+const INTENSIFIERS_EN: WordList =
+    WordList("so |really|very|extremely|always|every day|can't take|cannot take|unbearable|too much");
 
 /// Korean resistance cues.
-const RESISTANCE_KO: &[&str] = &[
-    "말하기 싫",        // don't want to say
-    "얘기하기 싫",      // don't want to talk
-    "이야기하기 싫",    // don't want to talk
-    "말하고 싶지 않",   // don't want to say
-    "얘기하고 싶지 않", // don't want to talk
-    "그만 물어",        // stop asking
-    "왜 자꾸 물어",     // why do you keep asking
-    "무슨 상관",        // what does it matter
-    "소용없",           // it's no use
-    "소용 없",          // it's no use
-    "의미 없어요",      // it's meaningless
-    "알아서 뭐",        // what's the point of knowing
-    "몰라요",           // dunno
-    "그냥요",           // just because
-    "도움 안 돼",       // not helpful
-    "도움이 안 돼",     // not helpful
-    "하기 싫어",        // don't want to
-    "별로 말하고",      // don't really (want to) say
-];
+// 말하기 싫: don't want to say; 얘기하기 싫: don't want to talk; 이야기하기 싫: don't want to talk; 말하고 싶지 않:
+// don't want to say; 얘기하고 싶지 않: don't want to talk; 그만 물어: stop asking; 왜 자꾸 물어: why do you keep
+// asking; 무슨 상관: what does it matter; 소용없: it's no use; 소용 없: it's no use; 의미 없어요: it's meaningless;
+// 알아서 뭐: what's the point of knowing; 몰라요: dunno; 그냥요: just because; 도움 안 돼: not helpful; 도움이 안 돼:
+// not helpful; 하기 싫어: don't want to; 별로 말하고: don't really (want to) say
+const RESISTANCE_KO: WordList = WordList(
+    "말하기 싫|얘기하기 싫|이야기하기 싫|말하고 싶지 않|얘기하고 싶지 않|그만 물어|왜 자꾸 물어|\
+    무슨 상관|소용없|소용 없|의미 없어요|알아서 뭐|몰라요|그냥요|도움 안 돼|도움이 안 돼|\
+    하기 싫어|별로 말하고",
+);
 
 /// English resistance cues.
-const RESISTANCE_EN: &[&str] = &[
-    "don't want to talk",
-    "dont want to talk",
-    "don't want to say",
-    "rather not",
-    "none of your business",
-    "why do you keep asking",
-    "stop asking",
-    "this is pointless",
-    "no point",
-    "won't help",
-    "doesn't help",
-    "not helping",
-    "whatever",
-    "leave me alone",
-    "i don't know",
-    "dunno",
-    "idk",
-    "doesn't matter",
-    "drop it",
-];
+const RESISTANCE_EN: WordList = WordList(
+    "don't want to talk|dont want to talk|don't want to say|rather not|none of your business|\
+    why do you keep asking|stop asking|this is pointless|no point|won't help|doesn't help|\
+    not helping|whatever|leave me alone|i don't know|dunno|idk|doesn't matter|drop it",
+);
 
 /// Phrases that announce a new subject.
-const TOPIC_SHIFT_KO: &[&str] =
-    &["그건 그렇고", "다른 얘기", "다른 이야기", "사실은", "그보다", "근데 요즘", "그리고 또"];
-const TOPIC_SHIFT_EN: &[&str] =
-    &["by the way", "another thing", "something else", "different note", "actually,", "also,"];
+const TOPIC_SHIFT_KO: WordList = WordList("그건 그렇고|다른 얘기|다른 이야기|사실은|그보다|근데 요즘|그리고 또");
+const TOPIC_SHIFT_EN: WordList = WordList("by the way|another thing|something else|different note|actually,|also,");
 
 /// Phrases that ask to wrap up.
-const CLOSING_KO: &[&str] = &["오늘은 여기까지", "이제 마무리", "그만 얘기", "이 정도면 된", "정리해 주", "이제 끝내"];
-const CLOSING_EN: &[&str] = &[
-    "that's all for today",
-    "wrap up",
-    "wrap this up",
-    "that's enough for today",
-    "enough for today",
-    "i have to go",
-    "let's stop here",
-    "we can stop",
-];
+const CLOSING_KO: WordList = WordList("오늘은 여기까지|이제 마무리|그만 얘기|이 정도면 된|정리해 주|이제 끝내");
+const CLOSING_EN: WordList = WordList(
+    "that's all for today|wrap up|wrap this up|that's enough for today|enough for today|\
+    i have to go|let's stop here|we can stop",
+);
 
 /// "I don't know" in both languages: three in a row means the talk goes around.
-const DONT_KNOW: &[&str] = &["모르겠", "몰라", "don't know", "dont know", "idk", "not sure"];
+const DONT_KNOW: WordList = WordList("모르겠|몰라|don't know|dont know|idk|not sure");
 
-fn contains_any(lower: &str, cues: &[&str]) -> bool {
+fn contains_any(lower: &str, cues: WordList) -> bool {
     cues.iter().any(|c| lower.contains(c))
 }
 
-fn english_word_hit(lower: &str, cues: &[&str]) -> bool {
+fn english_word_hit(lower: &str, cues: WordList) -> bool {
     let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
     cues.iter().any(|cue| {
         if cue.contains(' ') {
@@ -268,7 +224,7 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
     let lower = latest.to_ascii_lowercase().replace('’', "'");
     let emotion = EMOTION_KEYWORDS
         .iter()
-        .find(|(_, ko, en)| contains_any(&lower, ko) || english_word_hit(&lower, en))
+        .find(|(_, ko, en)| contains_any(&lower, *ko) || english_word_hit(&lower, *en))
         .map(|(e, _, _)| *e)
         .unwrap_or(Emotion::Neutral);
     let intensity = if emotion == Emotion::Neutral {

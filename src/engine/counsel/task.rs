@@ -10,6 +10,7 @@ use crate::engine::json::{extract_json, str_field};
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::Prompt;
 use crate::engine::security::isolate;
+use crate::engine::words::WordList;
 
 /// Where the session is: parts run strictly in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
@@ -158,66 +159,66 @@ pub enum Topic {
 }
 
 /// Topic keywords: Korean substrings and English word starts.
-const TOPIC_KEYWORDS: &[(Topic, &[&str], &[&str])] = &[
+const TOPIC_KEYWORDS: &[(Topic, WordList, WordList)] = &[
     (
         Topic::Work,
         // company, work, boss, colleague, job, overtime, team lead, office, promotion, resign
-        &["회사", "직장", "상사", "동료", "업무", "야근", "팀장", "출근", "승진", "퇴사", "일이 너무", "취업", "이직"],
-        &["work", "job", "boss", "coworker", "colleague", "office", "career", "manager", "overtime", "promotion"],
+        WordList("회사|직장|상사|동료|업무|야근|팀장|출근|승진|퇴사|일이 너무|취업|이직"),
+        WordList("work|job|boss|coworker|colleague|office|career|manager|overtime|promotion"),
     ),
     (
         Topic::Study,
         // school, exam, grades, study, university, entrance exam, thesis
-        &["학교", "시험", "성적", "공부", "대학", "수능", "과제", "논문", "학원"],
-        &["school", "exam", "grade", "study", "studying", "college", "university", "thesis", "homework", "class"],
+        WordList("학교|시험|성적|공부|대학|수능|과제|논문|학원"),
+        WordList("school|exam|grade|study|studying|college|university|thesis|homework|class"),
     ),
     (
         Topic::Family,
         // family, parents, mom, dad, sibling, home
-        &["가족", "부모", "엄마", "아빠", "어머니", "아버지", "형제", "언니", "오빠", "동생", "시댁", "집안"],
-        &["family", "parent", "mom", "mother", "dad", "father", "brother", "sister", "sibling", "in-law"],
+        WordList("가족|부모|엄마|아빠|어머니|아버지|형제|언니|오빠|동생|시댁|집안"),
+        WordList("family|parent|mom|mother|dad|father|brother|sister|sibling|in-law"),
     ),
     (
         Topic::Partner,
         // boyfriend, girlfriend, spouse, husband, wife, breakup, dating, marriage
-        &["남자친구", "여자친구", "남친", "여친", "애인", "배우자", "남편", "아내", "이별", "헤어", "연애", "결혼"],
-        &["boyfriend", "girlfriend", "partner", "husband", "wife", "breakup", "broke up", "dating", "marriage"],
+        WordList("남자친구|여자친구|남친|여친|애인|배우자|남편|아내|이별|헤어|연애|결혼"),
+        WordList("boyfriend|girlfriend|partner|husband|wife|breakup|broke up|dating|marriage"),
     ),
     (
         Topic::Friends,
         // friend, relationships, loneliness, being left out
-        &["친구", "인간관계", "외로", "따돌", "소외"],
-        &["friend", "lonely", "loneliness", "alone", "social", "left out"],
+        WordList("친구|인간관계|외로|따돌|소외"),
+        WordList("friend|lonely|loneliness|alone|social|left out"),
     ),
     (
         Topic::Health,
         // sleep, insomnia, health, illness, tired, body
-        &["잠을", "불면", "잠이", "건강", "아파", "병원", "피곤", "체력", "식욕"],
-        &["sleep", "sleeping", "insomnia", "health", "sick", "illness", "tired", "exhausted", "appetite"],
+        WordList("잠을|불면|잠이|건강|아파|병원|피곤|체력|식욕"),
+        WordList("sleep|sleeping|insomnia|health|sick|illness|tired|exhausted|appetite"),
     ),
     (
         Topic::Mood,
         // depressed, anxious, worry, stress, panic, anger, lethargy
-        &["우울", "불안", "걱정", "스트레스", "공황", "화가", "짜증", "무기력", "눈물"],
-        &["depress", "anxious", "anxiety", "worried", "stress", "panic", "angry", "anger", "sad", "overwhelmed"],
+        WordList("우울|불안|걱정|스트레스|공황|화가|짜증|무기력|눈물"),
+        WordList("depress|anxious|anxiety|worried|stress|panic|angry|anger|sad|overwhelmed"),
     ),
     (
         Topic::SelfWorth,
         // self-esteem, confidence, inferiority, comparison, failure
-        &["자존감", "자신감", "열등감", "비교", "실패", "못난", "쓸모없"],
-        &["self-esteem", "confidence", "worthless", "failure", "not good enough", "compare myself", "insecure"],
+        WordList("자존감|자신감|열등감|비교|실패|못난|쓸모없"),
+        WordList("self-esteem|confidence|worthless|failure|not good enough|compare myself|insecure"),
     ),
     (
         Topic::Money,
         // money, debt, rent, living costs, finances
-        &["돈", "빚", "대출", "월세", "생활비", "경제적"],
-        &["money", "debt", "loan", "rent", "bills", "financial", "afford"],
+        WordList("돈|빚|대출|월세|생활비|경제적"),
+        WordList("money|debt|loan|rent|bills|financial|afford"),
     ),
     (
         Topic::Loss,
         // passed away, death (of someone), grief, funeral
-        &["돌아가", "세상을 떠", "장례", "상실", "그리워"],
-        &["passed away", "grief", "grieving", "funeral", "lost my", "died last"],
+        WordList("돌아가|세상을 떠|장례|상실|그리워"),
+        WordList("passed away|grief|grieving|funeral|lost my|died last"),
     ),
 ];
 
