@@ -126,7 +126,7 @@ fn package_name(text: &str) -> String {
         let lw = w.to_lowercase();
         if lw == "install" || lw == "installing" {
             if let Some(next) = words.get(i + 1).map(|n| clean(n)).filter(valid) {
-                if !["a", "the", "some", "my"].contains(&next.to_lowercase().as_str()) {
+                if !WordList("a|the|some|my").contains(next.to_lowercase()) {
                     return next;
                 }
                 if let Some(after) = words.get(i + 2).map(|n| clean(n)).filter(valid) {

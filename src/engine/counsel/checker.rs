@@ -74,7 +74,7 @@ pub fn states_goal(text: &str) -> bool {
 /// The name the user gives ("저는 민지예요", "제 이름은 민지", "my name is Sam", "call me Sam").
 pub fn name_in(text: &str) -> Option<String> {
     let lower = text.to_ascii_lowercase();
-    for marker in ["my name is ", "call me ", "i'm ", "i am "] {
+    for marker in WordList("my name is |call me |i'm |i am ") {
         if let Some(at) = lower.find(marker) {
             let word: String = text[at + marker.len()..].chars().take_while(|c| c.is_alphabetic()).collect();
             // "I'm tired" is not a name; names are written with a capital.
@@ -84,11 +84,10 @@ pub fn name_in(text: &str) -> Option<String> {
             }
         }
     }
-    for marker in ["제 이름은 ", "이름은 ", "저는 "] {
+    for marker in WordList("제 이름은 |이름은 |저는 ") {
         if let Some(at) = text.find(marker) {
             let word: String = text[at + marker.len()..].chars().take_while(|c| c.is_alphanumeric()).collect();
-            for ending in ["이에요", "예요", "입니다", "이고요", "이고", "라고", "이라고", "요", "이야", "야"]
-            {
+            for ending in WordList("이에요|예요|입니다|이고요|이고|라고|이라고|요|이야|야") {
                 if let Some(name) = word.strip_suffix(ending) {
                     let n = name.chars().count();
                     if (1..=4).contains(&n) && name.chars().all(crate::engine::lang::is_hangul) {

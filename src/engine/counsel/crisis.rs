@@ -685,17 +685,17 @@ pub fn detect(text: &str) -> Option<Crisis> {
             let negated = EN_NEGATED_BEFORE.iter().any(|neg| before.ends_with(neg))
                 // "disappear for a weekend" is a break, not an end.
                 || (m.as_str().ends_with("disappear")
-                    && [" for a", " for the", " for some", " into", " on ", " to "].iter().any(|t| after.starts_with(t)))
+                    && WordList(" for a| for the| for some| into| on | to ").iter().any(|t| after.starts_with(t)))
                 // "ending it with my girlfriend" is a relationship.
                 || ((m.as_str().ends_with(" it") || m.as_str().ends_with(" things"))
-                    && [" with", " between", " early", " here"].iter().any(|t| after.starts_with(t)))
+                    && WordList(" with| between| early| here").iter().any(|t| after.starts_with(t)))
                 // "nobody would notice if I left the party early": an errand, not an absence.
                 || (m.as_str().contains(" would ")
                     && after.starts_with(" if ")
                     && !EN_ABSENCES.iter().any(|a| after[" if ".len()..].starts_with(a)))
                 // "when I'm gone on vacation", "tonight is my last night in Paris".
                 || ((m.as_str().ends_with(" gone") || m.as_str().ends_with(" last night") || m.as_str().ends_with(" last day"))
-                    && [" on ", " for ", " in ", " at ", " of ", " here", " before"].iter().any(|t| after.starts_with(t)));
+                    && WordList(" on | for | in | at | of | here| before").iter().any(|t| after.starts_with(t)));
             (!negated).then(|| m.as_str().to_string())
         })
     };
