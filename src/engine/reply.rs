@@ -258,8 +258,7 @@ const START_OVER: WordList = WordList(
 
 fn is_start_over(lower: &str) -> bool {
     // 필요 없/필요는 없/할 필요 (no need to).
-    let no_need =
-        ["필요 없", "필요는 없", "할 필요", "no need", "don't start", "dont start", "not start", "without start"];
+    let no_need = WordList("필요 없|필요는 없|할 필요|no need|don't start|dont start|not start|without start");
     START_OVER.iter().any(|k| lower.contains(k)) && !no_need.iter().any(|n| lower.contains(n))
 }
 
@@ -297,19 +296,10 @@ fn is_question(text: &str, lower: &str) -> bool {
 
 /// "could you add …", "can we drop …": requests worded as questions.
 fn polite_request(start: &str) -> bool {
-    let openers = [
-        "can you ",
-        "could you ",
-        "would you ",
-        "will you ",
-        "can we ",
-        "could we ",
-        "should we ",
-        "shall we ",
-        "why not ",
-        "what if ",
-        "is it possible to ",
-    ];
+    let openers = WordList(
+        "can you |could you |would you |will you |can we |could we |should we |shall we |why not |what if |\
+        is it possible to ",
+    );
     openers.iter().any(|o| start.starts_with(o)) && !asks_about(start)
 }
 
@@ -329,28 +319,13 @@ fn request_question(text: &str, lower: &str) -> bool {
 /// A question that asks about the designs rather than for a change: "which is cheaper",
 /// "what does B cost", "어느 게 더 싸요".
 fn asks_about(lower: &str) -> bool {
-    let en = [
-        "which",
-        "what is",
-        "what's",
-        "what does",
-        "how much",
-        "how many",
-        "why is",
-        "why does",
-        "difference",
-        "is it",
-        "is the",
-        "is there",
-        "are they",
-        "does it",
-        "do they",
-        "explain",
-        "tell me",
-    ];
+    let en = WordList(
+        "which|what is|what's|what does|how much|how many|why is|why does|difference|is it|is the|is there|are they|\
+        does it|do they|explain|tell me",
+    );
     // 어느/어떤 게/뭐가 (which), 얼마 (how much), 차이 (difference), 왜 (why), 뭐예요/뭔가요 (what is it),
     // 알려 (tell me), 설명해 (explain), 궁금 (I wonder).
-    let ko = ["어느", "어떤 게", "어떤게", "뭐가", "얼마", "차이", "왜", "뭐예요", "뭔가요", "알려", "설명해", "궁금"];
+    let ko = WordList("어느|어떤 게|어떤게|뭐가|얼마|차이|왜|뭐예요|뭔가요|알려|설명해|궁금");
     en.iter().any(|w| lower.contains(w)) || ko.iter().any(|w| lower.contains(w))
 }
 
@@ -381,19 +356,10 @@ fn has_change(text: &str, lower: &str) -> bool {
     let words = ascii_words(lower);
     if words.iter().any(|w| EN.contains(w.as_str())) {
         // "I'd rather go with B", "more or less fine" and "use B" choose, they do not change.
-        let benign = [
-            "rather go",
-            "let's use",
-            "lets use",
-            "we'll use",
-            "we will use",
-            "i'll use",
-            "use option",
-            "use design",
-            "use plan",
-            "use the",
-            "more or less",
-        ];
+        let benign = WordList(
+            "rather go|let's use|lets use|we'll use|we will use|i'll use|use option|use design|use plan|use the|\
+            more or less",
+        );
         let hits = words.iter().filter(|w| EN.contains(w.as_str())).count();
         let uses_only = words.iter().filter(|w| EN.contains(w.as_str())).all(|w| w == "use" || w == "more");
         return !(hits > 0 && uses_only && benign.iter().any(|b| lower.contains(b)));
@@ -466,7 +432,7 @@ fn ko_negated(before: &str, after: &str) -> bool {
     let b = before.trim_end();
     let neg_before = (b.ends_with('안') && !is_plan_noun(b)) || b.ends_with('못') || b.ends_with("안 ");
     // 지 않/지 못/지 마/진 않 (not, cannot, don't), 게 아니 (it is not that).
-    let tails = ["지 않", "지않", "지 못", "지못", "지는 않", "지 마", "진 않", "지 않", "게 아니"];
+    let tails = WordList("지 않|지않|지 못|지못|지는 않|지 마|진 않|지 않|게 아니");
     let neg_after = tails.iter().any(|t| after.starts_with(t) || after.trim_start().starts_with(t));
     neg_before || neg_after
 }
@@ -549,8 +515,8 @@ fn commits(text: &str, lower: &str) -> bool {
 /// "이걸로", "that one": approval pointing at what is shown.
 fn deictic(text: &str, lower: &str) -> bool {
     // 이걸로/그걸로/이것으로 (with this/that one), 그대로 (as it is).
-    ["이걸로", "그걸로", "이것으로", "그대로"].iter().any(|w| text.contains(w))
-        || ["that one", "this one", "as is", "as it is"].iter().any(|w| lower.contains(w))
+    WordList("이걸로|그걸로|이것으로|그대로").iter().any(|w| text.contains(w))
+        || WordList("that one|this one|as is|as it is").iter().any(|w| lower.contains(w))
 }
 
 /// A reply that is only a reference with fillers: "2", "B안", "option 3.", "두 번째",
@@ -655,7 +621,7 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
     }
     // Number words after a design noun: "option two", "number three", "design one".
     for (i, word) in ["one", "two", "three"].iter().enumerate() {
-        for noun in ["option", "design", "plan", "number", "proposal", "choice", "no."] {
+        for noun in WordList("option|design|plan|number|proposal|choice|no.") {
             let phrase = format!("{noun} {word}");
             for (at, _) in lower.match_indices(&phrase) {
                 let end = at + phrase.len();
@@ -684,7 +650,7 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
             }
         }
     }
-    for w in ["middle one", "the middle", "가운데", "중간 거", "중간 안", "중간안"] {
+    for w in WordList("middle one|the middle|가운데|중간 거|중간 안|중간안") {
         if count == 3 {
             for (at, _) in lower.match_indices(w) {
                 refs.push((at, at + w.len(), 1, false));
@@ -710,8 +676,7 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
         }
     }
     // Recommended.
-    for w in ["추천", "recommended", "recommendation", "your pick", "you recommend", "you suggested", "suggested one"]
-    {
+    for w in WordList("추천|recommended|recommendation|your pick|you recommend|you suggested|suggested one") {
         if let Some(r) = recommended.filter(|r| *r < count) {
             for (at, _) in lower.match_indices(w) {
                 refs.push((at, at + w.len(), r, true));
@@ -809,16 +774,16 @@ fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
     if before.ends_with('#') || before.ends_with("no.") {
         return true;
     }
-    let design_noun = ["option", "design", "plan", "number", "proposal", "choice", "pipeline", "version"];
+    let design_noun = WordList("option|design|plan|number|proposal|choice|pipeline|version");
     if design_noun.iter().any(|n| before.ends_with(n)) {
         return true;
     }
     if QUANTITY_UNITS.iter().any(|u| after_t.starts_with(u)) && !after_t.starts_with("more or less") {
         return false;
     }
-    if ["to", "under", "over", "than", "by", "at", "within", "about", "around", "only", "just"]
+    if WordList("to|under|over|than|by|at|within|about|around|only|just")
         .iter()
-        .any(|w| before.ends_with(&format!(" {w}")) || before == *w)
+        .any(|w| before.ends_with(&format!(" {w}")) || before == w)
     {
         return false;
     }
@@ -843,11 +808,11 @@ fn letter_is_design(lower: &str, start: usize, end: usize, upper: bool) -> bool 
         // "B 안 좋아요" is most likely "plan B is good": a lone letter before 안.
         return true;
     }
-    let design_noun = ["option", "design", "plan", "proposal", "choice", "version", "pipeline", "number"];
+    let design_noun = WordList("option|design|plan|proposal|choice|version|pipeline|number");
     if design_noun.iter().any(|n| before.ends_with(n)) {
         return true;
     }
-    let ko_particles = ["로", "으로", "가", "이", "는", "요", "도", "를", "을"];
+    let ko_particles = WordList("로|으로|가|이|는|요|도|를|을");
     if ko_particles.iter().any(|p| after.starts_with(p)) {
         return true;
     }
@@ -865,12 +830,11 @@ fn letter_is_design(lower: &str, start: usize, end: usize, upper: bool) -> bool 
     let next: String = after_t.chars().take_while(|c| c.is_ascii_alphabetic() || *c == '\'').collect();
     after_t.is_empty()
         || after_t.starts_with([',', '.', '!', ')'])
-        || [
-            "it", "is", "please", "looks", "sounds", "seems", "works", "for", "then", "wins", "it's", "feels", "and",
-            "would", "will", "might", "could", "has", "gets", "needs", "lacks", "misses", "should", "doesn't", "isn't",
-            "costs", "uses",
-        ]
-        .contains(&next.as_str())
+        || WordList(
+            "it|is|please|looks|sounds|seems|works|for|then|wins|it's|feels|and|would|will|might|could|has|gets|needs|\
+            lacks|misses|should|doesn't|isn't|costs|uses",
+        )
+        .contains(next.as_str())
 }
 
 fn word_bounded(lower: &str, start: usize, end: usize) -> bool {
@@ -888,21 +852,8 @@ fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
         b.chars().skip(n.saturating_sub(16)).collect()
     };
     // 말고/말구 (not … but), 빼 (leave out), 별로 (not really), 아니 (it isn't), 대신 (instead), 보다 (rather than).
-    let ko_after = [
-        "말고",
-        "말구",
-        "은 빼",
-        "는 빼",
-        "안은 빼",
-        "은 별로",
-        "는 별로",
-        "은 아니",
-        "는 아니",
-        "아니고",
-        "대신",
-        "보다",
-    ];
-    let en_before = ["not ", "instead of ", "rather than ", "over ", "except ", "other than ", "than "];
+    let ko_after = WordList("말고|말구|은 빼|는 빼|안은 빼|은 별로|는 별로|은 아니|는 아니|아니고|대신|보다");
+    let en_before = WordList("not |instead of |rather than |over |except |other than |than ");
     let after_words: String = after.chars().skip_while(|c| !c.is_whitespace() && !is_hangul(*c)).collect();
     ko_after.iter().any(|k| {
         after.trim_start_matches(['번', '안', ' ', '째']).starts_with(k) || after_words.trim_start().starts_with(k)
@@ -971,8 +922,8 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
         // Distinctive words of the name: "Lean", "검증", "Streaming".
         for w in d.name.split(|c: char| c.is_whitespace() || c == '-' || c == '·') {
             let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
-            let generic = ["pipeline", "파이프라인", "with", "the", "and", "design", "포함", "에이전트", "agent"];
-            if w.chars().count() >= 2 && !generic.contains(&w.as_str()) && !words.contains(&w) {
+            let generic = WordList("pipeline|파이프라인|with|the|and|design|포함|에이전트|agent");
+            if w.chars().count() >= 2 && !generic.contains(w.as_str()) && !words.contains(&w) {
                 let shared =
                     designs.iter().enumerate().any(|(j, o)| j != i && o.name.to_ascii_lowercase().contains(&w));
                 if !shared {
@@ -1047,59 +998,22 @@ pub enum Topic {
 /// The topic a question asks about, from its words; `Difference` when none is clear.
 pub fn question_topic(text: &str) -> Topic {
     let lower = text.to_ascii_lowercase();
-    let has = |list: &[&str]| list.iter().any(|w| lower.contains(w));
+    let has = |list: WordList| list.iter().any(|w| lower.contains(w));
     // Korean entries: 비용/싸/저렴/가격/얼마 (cost), 보안/개인정보/안전 (security),
     // 빠르/빨리/속도/지연 (speed), 단순/간단/쉬/복잡 (simplicity), 정확/품질/신뢰/환각 (quality),
     // 추천/어느 게 나/뭘 골 (recommendation).
-    if has(&["보안", "개인정보", "안전", "secur", "privacy", "safe", "pii"]) {
+    if has(WordList("보안|개인정보|안전|secur|privacy|safe|pii")) {
         Topic::Security
-    } else if has(&[
-        "비용",
-        "싸",
-        "싼",
-        "저렴",
-        "가격",
-        "얼마",
-        "비싸",
-        "cost",
-        "cheap",
-        "price",
-        "expensive",
-        "budget",
-        "$",
-    ]) {
+    } else if has(WordList("비용|싸|싼|저렴|가격|얼마|비싸|cost|cheap|price|expensive|budget|$")) {
         Topic::Cost
-    } else if has(&["빠르", "빨리", "빠른", "속도", "지연", "fast", "quick", "speed", "latency", "slow"]) {
+    } else if has(WordList("빠르|빨리|빠른|속도|지연|fast|quick|speed|latency|slow")) {
         Topic::Speed
-    } else if has(&[
-        "단순", "간단", "쉬운", "쉽", "복잡", "simple", "simplest", "easy", "easiest", "complex", "maintain",
-    ]) {
+    } else if has(WordList("단순|간단|쉬운|쉽|복잡|simple|simplest|easy|easiest|complex|maintain")) {
         Topic::Simplicity
-    } else if has(&[
-        "정확",
-        "품질",
-        "신뢰",
-        "환각",
-        "검증",
-        "accura",
-        "quality",
-        "reliab",
-        "hallucinat",
-        "robust",
-        "error",
-    ]) {
+    } else if has(WordList("정확|품질|신뢰|환각|검증|accura|quality|reliab|hallucinat|robust|error")) {
         Topic::Quality
-    } else if has(&[
-        "추천",
-        "어느 게 나",
-        "뭘 골",
-        "뭐가 나",
-        "recommend",
-        "should i",
-        "which one would",
-        "best",
-        "suggest",
-    ]) {
+    } else if has(WordList("추천|어느 게 나|뭘 골|뭐가 나|recommend|should i|which one would|best|suggest"))
+    {
         Topic::Recommendation
     } else {
         Topic::Difference
@@ -1159,8 +1073,7 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
         (0..designs.len()).max_by_key(|i| (key(&designs[*i]), usize::MAX - *i)).unwrap_or(0)
     };
     let checks = |d: &DesignProposal| {
-        ["validator", "cross_checker", "critic", "human_review", "guard"].iter().filter(|r| d.has_role(r)).count()
-            as u64
+        WordList("validator|cross_checker|critic|human_review|guard").iter().filter(|r| d.has_role(r)).count() as u64
     };
     match topic {
         Topic::Cost => {

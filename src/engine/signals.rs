@@ -98,9 +98,8 @@ fn korean_satisfied(text: &str) -> bool {
 /// "빠른 게 좋아", "싸면 좋아" are preferences; "이게 좋아", "그게 좋아" are approvals.
 pub(crate) fn is_korean_preference(before: &str) -> bool {
     let word = before.trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
-    let demonstrative =
-        ["이게", "그게", "저게", "이거", "그거", "저거", "이것이", "그것이", "다", "모두", "전부", "네", "예", "응"];
-    if word.is_empty() || demonstrative.iter().any(|d| word == *d || word.ends_with(&format!("번{d}"))) {
+    let demonstrative = WordList("이게|그게|저게|이거|그거|저거|이것이|그것이|다|모두|전부|네|예|응");
+    if word.is_empty() || demonstrative.iter().any(|d| word == d || word.ends_with(&format!("번{d}"))) {
         return false;
     }
     if word.ends_with("번이") || word.ends_with("번이가") || word.ends_with("안이") {

@@ -142,50 +142,17 @@ pub fn is_correction(text: &str) -> bool {
     }
     // Openers: 아니/아니요/아뇨/아니오/아니야/아닌데 (no, that's not it), 잠깐 (wait),
     // 아참/앗 (oh right), 틀렸어 (that's wrong).
-    let ko_openers = [
-        "아니",
-        "아니요",
-        "아뇨",
-        "아니오",
-        "아니야",
-        "아닌데",
-        "아닌데요",
-        "아니에요",
-        "잠깐",
-        "잠깐만",
-        "아참",
-        "앗",
-        "틀렸어",
-        "틀렸어요",
-    ];
-    let en_openers = ["no", "nope", "nah", "not", "actually", "wait", "sorry", "oops", "oh", "hmm"];
+    let ko_openers =
+        WordList("아니|아니요|아뇨|아니오|아니야|아닌데|아닌데요|아니에요|잠깐|잠깐만|아참|앗|틀렸어|틀렸어요");
+    let en_openers = WordList("no|nope|nah|not|actually|wait|sorry|oops|oh|hmm");
     let i_mean = w.len() > 2 && w[0] == "i" && w[1] == "mean";
-    if !(ko_openers.contains(&first) || en_openers.contains(&first) || i_mean) {
+    if !(ko_openers.contains(first) || en_openers.contains(first) || i_mean) {
         return false;
     }
     // 아니 근데 (no but…), 아니 진짜 (no really…): surprise or agreement, not a correction.
-    let discourse = [
-        "근데",
-        "그런데",
-        "진짜",
-        "정말",
-        "뭐",
-        "왜",
-        "무슨",
-        "어떻게",
-        "이게",
-        "완전",
-        "대박",
-        "너무",
-        "idea",
-        "problem",
-        "thanks",
-        "thank",
-        "worries",
-        "sure",
-        "really",
-        "way",
-    ];
+    let discourse = WordList(
+        "근데|그런데|진짜|정말|뭐|왜|무슨|어떻게|이게|완전|대박|너무|idea|problem|thanks|thank|worries|sure|really|way",
+    );
     if w.get(1).is_some_and(|second| discourse.contains(second)) {
         return false;
     }

@@ -132,7 +132,7 @@ pub(super) fn ko_place_like(word: &str) -> bool {
     }
     // 역 (station), 동 (neighbourhood), 입구 (entrance), 입구역 (entrance station),
     // 시장 (market), 사거리 (crossroads)
-    for suffix in ["입구역", "입구", "역", "동", "시장", "사거리"] {
+    for suffix in WordList("입구역|입구|역|동|시장|사거리") {
         if word.strip_suffix(suffix).is_some_and(|stem| KO_AREAS.contains(stem)) {
             return true;
         }
@@ -166,7 +166,7 @@ pub(super) fn en_place_like(phrase: &str) -> bool {
         return false;
     };
     let base = first.split('-').next().unwrap_or(first).trim_end_matches("'s");
-    let base = ["dong", "gu", "ro", "gil", "yeok"]
+    let base = WordList("dong|gu|ro|gil|yeok")
         .iter()
         .find_map(|s| base.strip_suffix(s).filter(|b| EN_AREAS.contains(b)))
         .unwrap_or(base);
@@ -263,7 +263,7 @@ pub(super) fn place_mentions(text: &str) -> Vec<Mention<String>> {
             }
 
             // "을지로에서" (at Euljiro); "Itaewon에서" names the Latin word before it.
-            for ending in ["에서는", "에서도", "에서만", "에서요", "에서"] {
+            for ending in WordList("에서는|에서도|에서만|에서요|에서") {
                 if let Some(stem) = tok.text.strip_suffix(ending) {
                     let glued_latin = (i > 0 && stem.is_empty()).then(|| &toks[i - 1]).filter(|prev| {
                         prev.end == tok.start && prev.text.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
@@ -400,9 +400,8 @@ pub(super) fn en_place_phrase(text: &str, toks: &[Token], cue_end: usize) -> Opt
         let lower = t.text.to_ascii_lowercase();
         if t.text.chars().all(|c| c.is_ascii_digit()) {
             // "Itaewon station exit 3"
-            let numbered = j > i
-                && ["exit", "gate", "entrance", "door", "platform"]
-                    .contains(&toks[j - 1].text.to_ascii_lowercase().as_str());
+            let numbered =
+                j > i && WordList("exit|gate|entrance|door|platform").contains(toks[j - 1].text.to_ascii_lowercase());
             if numbered {
                 last = Some(j);
             }
