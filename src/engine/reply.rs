@@ -620,7 +620,7 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
         }
     }
     // Number words after a design noun: "option two", "number three", "design one".
-    for (i, word) in ["one", "two", "three"].iter().enumerate() {
+    for (i, word) in WordList("one|two|three").iter().enumerate() {
         for noun in WordList("option|design|plan|number|proposal|choice|no.") {
             let phrase = format!("{noun} {word}");
             for (at, _) in lower.match_indices(&phrase) {
@@ -857,7 +857,7 @@ fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
     let after_words: String = after.chars().skip_while(|c| !c.is_whitespace() && !is_hangul(*c)).collect();
     ko_after.iter().any(|k| {
         after.trim_start_matches(['번', '안', ' ', '째']).starts_with(k) || after_words.trim_start().starts_with(k)
-    }) || ["번 말고", "안 말고", "번째 말고"].iter().any(|k| after.starts_with(k))
+    }) || WordList("번 말고|안 말고|번째 말고").iter().any(|k| after.starts_with(k))
         || en_before.iter().any(|k| {
             before.ends_with(k)
                 || before.ends_with(&format!("{k}the "))

@@ -214,7 +214,7 @@ pub(super) fn party_mentions(text: &str) -> Vec<Mention<u32>> {
                 .then(|| native_korean_number(stem))
                 .flatten(),
             None => {
-                let after_we = i > 0 && ["우리", "저희"].contains(&toks[i - 1].text);
+                let after_we = i > 0 && WordList("우리|저희").contains(toks[i - 1].text);
                 // "점심에 둘, 강남": the numeral ends a clause of its own.
                 let ends_item = toks.get(i + 1).is_none_or(|n| {
                     text.get(t.end..n.start).is_some_and(|gap| gap.chars().any(|c| !c.is_whitespace()))
