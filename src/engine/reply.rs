@@ -258,8 +258,7 @@ const START_OVER: WordList = WordList(
 
 fn is_start_over(lower: &str) -> bool {
     // 필요 없/필요는 없/할 필요 (no need to).
-    let no_need =
-        ["필요 없", "필요는 없", "할 필요", "no need", "don't start", "dont start", "not start", "without start"];
+    let no_need = WordList("필요 없|필요는 없|할 필요|no need|don't start|dont start|not start|without start");
     START_OVER.iter().any(|k| lower.contains(k)) && !no_need.iter().any(|n| lower.contains(n))
 }
 
@@ -297,19 +296,10 @@ fn is_question(text: &str, lower: &str) -> bool {
 
 /// "could you add …", "can we drop …": requests worded as questions.
 fn polite_request(start: &str) -> bool {
-    let openers = [
-        "can you ",
-        "could you ",
-        "would you ",
-        "will you ",
-        "can we ",
-        "could we ",
-        "should we ",
-        "shall we ",
-        "why not ",
-        "what if ",
-        "is it possible to ",
-    ];
+    let openers = WordList(
+        "can you |could you |would you |will you |can we |could we |should we |shall we |why not |what if |\
+        is it possible to ",
+    );
     openers.iter().any(|o| start.starts_with(o)) && !asks_about(start)
 }
 
@@ -329,75 +319,29 @@ fn request_question(text: &str, lower: &str) -> bool {
 /// A question that asks about the designs rather than for a change: "which is cheaper",
 /// "what does B cost", "어느 게 더 싸요".
 fn asks_about(lower: &str) -> bool {
-    let en = [
-        "which",
-        "what is",
-        "what's",
-        "what does",
-        "how much",
-        "how many",
-        "why is",
-        "why does",
-        "difference",
-        "is it",
-        "is the",
-        "is there",
-        "are they",
-        "does it",
-        "do they",
-        "explain",
-        "tell me",
-    ];
+    let en = WordList(
+        "which|what is|what's|what does|how much|how many|why is|why does|difference|is it|is the|is there|are they|\
+        does it|do they|explain|tell me",
+    );
     // 어느/어떤 게/뭐가 (which), 얼마 (how much), 차이 (difference), 왜 (why), 뭐예요/뭔가요 (what is it),
     // 알려 (tell me), 설명해 (explain), 궁금 (I wonder).
-    let ko = ["어느", "어떤 게", "어떤게", "뭐가", "얼마", "차이", "왜", "뭐예요", "뭔가요", "알려", "설명해", "궁금"];
+    let ko = WordList("어느|어떤 게|어떤게|뭐가|얼마|차이|왜|뭐예요|뭔가요|알려|설명해|궁금");
     en.iter().any(|w| lower.contains(w)) || ko.iter().any(|w| lower.contains(w))
 }
 
 // ---- change requests and hedges ----
 
 /// Korean words that make a reply a change request or a hedge (glossed).
-const KO_CHANGE: &[&str] = &[
-    "근데",      // but
-    "하지만",    // however
-    "그런데",    // but
-    "다만",      // except that
-    "는데",      // … but (좋은데, 괜찮은데)
-    "지만",      // … but (좋지만)
-    "긴 한데",   // it is … but
-    "긴 하지만", // it is … but
-    "대신",      // instead
-    "바꿔",      // change it
-    "바꾸",      // change
-    "변경",      // change
-    "추가",      // add
-    "넣어",      // put in
-    "넣으",      // put in
-    "빼",        // drop
-    "없애",      // remove
-    "줄여",      // reduce
-    "줄이",      // reduce
-    "늘려",      // increase
-    "늘리",      // increase
-    "수정",      // revise
-    "고쳐",      // fix
-    "보완",      // supplement
-    "강화",      // strengthen
-    "합쳐",      // merge
-    "섞어",      // mix
-    "면 좋겠",   // it would be nice if
-    "했으면",    // I wish
-    "으면 해",   // I'd like it to
-    "면 해요",   // I'd like it to
-    "필요해",    // … is needed
-    "필요합",    // … is needed
-    "너무",      // too (much)
-    "걱정",      // worried
-    "부족",      // lacking
-    "비싸",      // expensive
-    "느려",      // slow
-    "복잡해",    // complicated
-];
+// 근데: but; 하지만: however; 그런데: but; 다만: except that; 는데: … but (좋은데, 괜찮은데); 지만: … but (좋지만); 긴
+// 한데: it is … but; 긴 하지만: it is … but; 대신: instead; 바꿔: change it; 바꾸: change; 변경: change; 추가: add;
+// 넣어: put in; 넣으: put in; 빼: drop; 없애: remove; 줄여: reduce; 줄이: reduce; 늘려: increase; 늘리: increase; 수정:
+// revise; 고쳐: fix; 보완: supplement; 강화: strengthen; 합쳐: merge; 섞어: mix; 면 좋겠: it would be nice if; 했으면:
+// I wish; 으면 해: I'd like it to; 면 해요: I'd like it to; 필요해: … is needed; 필요합: … is needed; 너무: too (much);
+// 걱정: worried; 부족: lacking; 비싸: expensive; 느려: slow; 복잡해: complicated
+const KO_CHANGE: WordList = WordList(
+    "근데|하지만|그런데|다만|는데|지만|긴 한데|긴 하지만|대신|바꿔|바꾸|변경|추가|넣어|넣으|빼|없애|줄여|줄이|늘려|\
+    늘리|수정|고쳐|보완|강화|합쳐|섞어|면 좋겠|했으면|으면 해|면 해요|필요해|필요합|너무|걱정|부족|비싸|느려|복잡해",
+);
 
 fn has_change(text: &str, lower: &str) -> bool {
     if KO_CHANGE.iter().any(|m| text.contains(m)) {
@@ -412,19 +356,10 @@ fn has_change(text: &str, lower: &str) -> bool {
     let words = ascii_words(lower);
     if words.iter().any(|w| EN.contains(w.as_str())) {
         // "I'd rather go with B", "more or less fine" and "use B" choose, they do not change.
-        let benign = [
-            "rather go",
-            "let's use",
-            "lets use",
-            "we'll use",
-            "we will use",
-            "i'll use",
-            "use option",
-            "use design",
-            "use plan",
-            "use the",
-            "more or less",
-        ];
+        let benign = WordList(
+            "rather go|let's use|lets use|we'll use|we will use|i'll use|use option|use design|use plan|use the|\
+            more or less",
+        );
         let hits = words.iter().filter(|w| EN.contains(w.as_str())).count();
         let uses_only = words.iter().filter(|w| EN.contains(w.as_str())).all(|w| w == "use" || w == "more");
         return !(hits > 0 && uses_only && benign.iter().any(|b| lower.contains(b)));
@@ -450,49 +385,20 @@ enum Polarity {
 }
 
 /// Korean approval words (glossed).
-const KO_APPROVAL: &[&str] = &[
-    "좋아",       // good
-    "좋네",       // good
-    "좋습니다",   // good
-    "좋다",       // good
-    "좋은 것 같", // seems good
-    "좋을 것 같", // would be good
-    "좋겠어요",   // would be good
-    "좋겠네",     // would be good
-    "괜찮",       // fine
-    "마음에 들",  // I like it
-    "맘에 들",    // I like it
-    "마음에 드",  // I like it (드네요, 드는)
-    "맘에 드",    // I like it (드네요)
-    "훌륭",       // excellent
-    "완벽",       // perfect
-    "최고",       // the best
-    "딱이",       // just right
-    "딱 좋",      // just right
-    "낫네",       // better
-    "나아요",     // better
-    "낫겠",       // would be better
-    "나을 것",    // would be better
-    "동의",       // agree
-    "승인",       // approve
-    "찬성",       // in favour
-    "오케이",     // okay
-];
+// 좋아: good; 좋네: good; 좋습니다: good; 좋다: good; 좋은 것 같: seems good; 좋을 것 같: would be good; 좋겠어요:
+// would be good; 좋겠네: would be good; 괜찮: fine; 마음에 들: I like it; 맘에 들: I like it; 마음에 드: I like it
+// (드네요, 드는); 맘에 드: I like it (드네요); 훌륭: excellent; 완벽: perfect; 최고: the best; 딱이: just right; 딱 좋:
+// just right; 낫네: better; 나아요: better; 낫겠: would be better; 나을 것: would be better; 동의: agree; 승인:
+// approve; 찬성: in favour; 오케이: okay
+const KO_APPROVAL: WordList = WordList(
+    "좋아|좋네|좋습니다|좋다|좋은 것 같|좋을 것 같|좋겠어요|좋겠네|괜찮|마음에 들|맘에 들|마음에 드|맘에 드|훌륭|완벽|\
+    최고|딱이|딱 좋|낫네|나아요|낫겠|나을 것|동의|승인|찬성|오케이",
+);
 
 /// Korean disapproval words (glossed).
-const KO_DISAPPROVAL: &[&str] = &[
-    "별로",       // not really
-    "싫",         // dislike
-    "아닌 것 같", // does not seem right
-    "아니에요",   // it is not
-    "나빠",       // bad
-    "나쁘",       // bad
-    "글쎄",       // hmm, not sure
-    "모르겠",     // I don't know
-    "고민",       // still thinking
-    "헷갈",       // confused
-    "애매",       // vague
-];
+// 별로: not really; 싫: dislike; 아닌 것 같: does not seem right; 아니에요: it is not; 나빠: bad; 나쁘: bad; 글쎄: hmm,
+// not sure; 모르겠: I don't know; 고민: still thinking; 헷갈: confused; 애매: vague
+const KO_DISAPPROVAL: WordList = WordList("별로|싫|아닌 것 같|아니에요|나빠|나쁘|글쎄|모르겠|고민|헷갈|애매");
 
 /// Whether the reply approves, disapproves or neither. `about_a_design` makes "X 게 좋아"
 /// an approval of the design named, not a stated preference ("빠른 게 좋아").
@@ -526,7 +432,7 @@ fn ko_negated(before: &str, after: &str) -> bool {
     let b = before.trim_end();
     let neg_before = (b.ends_with('안') && !is_plan_noun(b)) || b.ends_with('못') || b.ends_with("안 ");
     // 지 않/지 못/지 마/진 않 (not, cannot, don't), 게 아니 (it is not that).
-    let tails = ["지 않", "지않", "지 못", "지못", "지는 않", "지 마", "진 않", "지 않", "게 아니"];
+    let tails = WordList("지 않|지않|지 못|지못|지는 않|지 마|진 않|지 않|게 아니");
     let neg_after = tails.iter().any(|t| after.starts_with(t) || after.trim_start().starts_with(t));
     neg_before || neg_after
 }
@@ -558,18 +464,17 @@ fn en_approval(lower: &str) -> Polarity {
         lgtm|best|better|agree|agreed|approve|approved|awesome|fantastic|sensible|reasonable|right|\
         brilliant|cool|yes|yep|yeah|sure|winner|ideal",
     );
-    const BAD: &[&str] = &["bad", "worse", "worst", "hate", "dislike", "awful", "terrible", "unsure", "meh", "wrong"];
-    const NEG: &[&str] = &[
-        "not", "no", "never", "don't", "dont", "doesn't", "doesnt", "isn't", "isnt", "aren't", "won't", "wouldn't",
-        "can't", "cant", "hardly", "nor", "neither",
-    ];
-    if words.iter().any(|w| BAD.contains(&w.as_str())) || lower.contains("not sure") || lower.contains("not a fan") {
+    const BAD: WordList = WordList("bad|worse|worst|hate|dislike|awful|terrible|unsure|meh|wrong");
+    const NEG: WordList = WordList(
+        "not|no|never|don't|dont|doesn't|doesnt|isn't|isnt|aren't|won't|wouldn't|can't|cant|hardly|nor|neither",
+    );
+    if words.iter().any(|w| BAD.contains(w)) || lower.contains("not sure") || lower.contains("not a fan") {
         return Polarity::Negative;
     }
     let mut any = false;
     for (i, w) in words.iter().enumerate() {
         if GOOD.contains(w.as_str()) {
-            if words[i.saturating_sub(3)..i].iter().any(|p| NEG.contains(&p.as_str())) {
+            if words[i.saturating_sub(3)..i].iter().any(|p| NEG.contains(p)) {
                 return Polarity::Negative;
             }
             any = true;
@@ -584,81 +489,25 @@ fn en_approval(lower: &str) -> Polarity {
 
 /// Words that commit to a design (glossed): "할게요", "가자", "go with", "it is".
 fn commits(text: &str, lower: &str) -> bool {
-    const KO: &[&str] = &[
-        "할게",      // I'll do
-        "할께",      // I'll do (common misspelling)
-        "하겠",      // I will
-        "갈게",      // I'll go
-        "가겠",      // I will go
-        "가자",      // let's go
-        "가죠",      // let's go
-        "갑시다",    // let's go
-        "가요",      // let's go
-        "하자",      // let's do
-        "합시다",    // let's do
-        "하죠",      // let's do
-        "로 해요",   // let us do it (with that one)
-        "선택",      // choose
-        "결정",      // decide
-        "정했",      // decided
-        "확정",      // settle
-        "채택",      // adopt
-        "진행",      // proceed
-        "이걸로",    // with this
-        "그걸로",    // with that
-        "걸로",      // with that one
-        "쓸게",      // I'll use
-        "쓰자",      // let's use
-        "주세요",    // please (give me)
-        "원해",      // I want
-        "고를게",    // I'll pick
-        "골랐",      // picked
-        "찍을게",    // I'll pick
-        "마음에 들", // I like it (picks it)
-        "맘에 들",   // I like it (picks it)
-        "마음에 드", // I like it (picks it; 드네요)
-        "맘에 드",   // I like it (picks it; 드네요)
-        "으로요",    // (with) that one, please
-        "로요",      // (with) that one, please
-    ];
+    // 할게: I'll do; 할께: I'll do (common misspelling); 하겠: I will; 갈게: I'll go; 가겠: I will go; 가자: let's go;
+    // 가죠: let's go; 갑시다: let's go; 가요: let's go; 하자: let's do; 합시다: let's do; 하죠: let's do; 로 해요: let
+    // us do it (with that one); 선택: choose; 결정: decide; 정했: decided; 확정: settle; 채택: adopt; 진행: proceed;
+    // 이걸로: with this; 그걸로: with that; 걸로: with that one; 쓸게: I'll use; 쓰자: let's use; 주세요: please (give
+    // me); 원해: I want; 고를게: I'll pick; 골랐: picked; 찍을게: I'll pick; 마음에 들: I like it (picks it); 맘에 들:
+    // I like it (picks it); 마음에 드: I like it (picks it; 드네요); 맘에 드: I like it (picks it; 드네요); 으로요:
+    // (with) that one, please; 로요: (with) that one, please
+    const KO: WordList = WordList(
+        "할게|할께|하겠|갈게|가겠|가자|가죠|갑시다|가요|하자|합시다|하죠|로 해요|선택|결정|정했|확정|채택|진행|이걸로|\
+        그걸로|걸로|쓸게|쓰자|주세요|원해|고를게|골랐|찍을게|마음에 들|맘에 들|마음에 드|맘에 드|으로요|로요",
+    );
     if KO.iter().any(|w| text.contains(w)) {
         return true;
     }
-    const EN: &[&str] = &[
-        "go with",
-        "going with",
-        "goes with",
-        "take",
-        "pick",
-        "choose",
-        "chose",
-        "select",
-        "prefer",
-        "want",
-        "it is",
-        "let's do",
-        "lets do",
-        "i'll have",
-        "settle on",
-        "vote for",
-        "we'll use",
-        "let's use",
-        "lets use",
-        "i'll use",
-        "confirm",
-        "decided",
-        "decide on",
-        "opt for",
-        "please",
-        "sold on",
-        "i'm going",
-        "we'll do",
-        "do it",
-        "run with",
-        "move forward",
-        "proceed",
-        "lock in",
-    ];
+    const EN: WordList = WordList(
+        "go with|going with|goes with|take|pick|choose|chose|select|prefer|want|it is|let's do|lets do|i'll have|\
+        settle on|vote for|we'll use|let's use|lets use|i'll use|confirm|decided|decide on|opt for|please|sold on|\
+        i'm going|we'll do|do it|run with|move forward|proceed|lock in",
+    );
     let padded = format!(" {} ", ascii_words(lower).join(" "));
     EN.iter().any(|w| padded.contains(&format!(" {w} ")))
 }
@@ -666,8 +515,8 @@ fn commits(text: &str, lower: &str) -> bool {
 /// "이걸로", "that one": approval pointing at what is shown.
 fn deictic(text: &str, lower: &str) -> bool {
     // 이걸로/그걸로/이것으로 (with this/that one), 그대로 (as it is).
-    ["이걸로", "그걸로", "이것으로", "그대로"].iter().any(|w| text.contains(w))
-        || ["that one", "this one", "as is", "as it is"].iter().any(|w| lower.contains(w))
+    WordList("이걸로|그걸로|이것으로|그대로").iter().any(|w| text.contains(w))
+        || WordList("that one|this one|as is|as it is").iter().any(|w| lower.contains(w))
 }
 
 /// A reply that is only a reference with fillers: "2", "B안", "option 3.", "두 번째",
@@ -686,37 +535,9 @@ fn is_bare_reference(text: &str, refs: &[Ref]) -> bool {
 /// (ordinal), particles (으로요, 로요, 으로, 로, 이요, 요, 이, 가, 은, 는, 을, 를), 것/거/걸로/걸/게
 /// (the one), and fillers 음 (um), 그럼 (then), 저는/전 (as for me), 그냥 (just), 네 (yes),
 /// 일단 (for now), 설계안 (design).
-const KO_FILLERS: &[&str] = &[
-    "번째",
-    "번",
-    "안",
-    "째",
-    "으로요",
-    "로요",
-    "으로",
-    "로",
-    "이요",
-    "요",
-    "이",
-    "가",
-    "은",
-    "는",
-    "을",
-    "를",
-    "것",
-    "거",
-    "걸로",
-    "걸",
-    "게",
-    "음",
-    "그럼",
-    "저는",
-    "전",
-    "그냥",
-    "네",
-    "일단",
-    "설계안",
-];
+const KO_FILLERS: WordList = WordList(
+    "번째|번|안|째|으로요|로요|으로|로|이요|요|이|가|은|는|을|를|것|거|걸로|걸|게|음|그럼|저는|전|그냥|네|일단|설계안",
+);
 const EN_FILLERS: WordList = WordList(
     "the|a|one|option|design|plan|pipeline|please|just|then|ok|okay|so|um|\
     uh|hmm|i|guess|think|maybe|number|choice",
@@ -727,7 +548,7 @@ fn is_filler(word: &str) -> bool {
     if w.is_empty() || EN_FILLERS.contains(w) {
         return true;
     }
-    while let Some(piece) = KO_FILLERS.iter().find(|f| w.starts_with(*f)) {
+    while let Some(piece) = KO_FILLERS.iter().find(|f| w.starts_with(f)) {
         w = &w[piece.len()..];
     }
     w.is_empty()
@@ -799,8 +620,8 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
         }
     }
     // Number words after a design noun: "option two", "number three", "design one".
-    for (i, word) in ["one", "two", "three"].iter().enumerate() {
-        for noun in ["option", "design", "plan", "number", "proposal", "choice", "no."] {
+    for (i, word) in WordList("one|two|three").iter().enumerate() {
+        for noun in WordList("option|design|plan|number|proposal|choice|no.") {
             let phrase = format!("{noun} {word}");
             for (at, _) in lower.match_indices(&phrase) {
                 let end = at + phrase.len();
@@ -829,7 +650,7 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
             }
         }
     }
-    for w in ["middle one", "the middle", "가운데", "중간 거", "중간 안", "중간안"] {
+    for w in WordList("middle one|the middle|가운데|중간 거|중간 안|중간안") {
         if count == 3 {
             for (at, _) in lower.match_indices(w) {
                 refs.push((at, at + w.len(), 1, false));
@@ -855,8 +676,7 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
         }
     }
     // Recommended.
-    for w in ["추천", "recommended", "recommendation", "your pick", "you recommend", "you suggested", "suggested one"]
-    {
+    for w in WordList("추천|recommended|recommendation|your pick|you recommend|you suggested|suggested one") {
         if let Some(r) = recommended.filter(|r| *r < count) {
             for (at, _) in lower.match_indices(w) {
                 refs.push((at, at + w.len(), r, true));
@@ -901,10 +721,10 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
 
 /// Ordinal words for the first three designs: 첫 번째/첫째 (first), 두 번째/둘째 (second),
 /// 세 번째/셋째 (third), and English.
-const ORDINALS: [&[&str]; 3] = [
-    &["첫 번째", "첫번째", "첫째", "첫 번", "첫번", "first", "1st"],
-    &["두 번째", "두번째", "둘째", "second", "2nd"],
-    &["세 번째", "세번째", "셋째", "third", "3rd"],
+const ORDINALS: [WordList; 3] = [
+    WordList("첫 번째|첫번째|첫째|첫 번|첫번|first|1st"),
+    WordList("두 번째|두번째|둘째|second|2nd"),
+    WordList("세 번째|세번째|셋째|third|3rd"),
 ];
 
 /// "the last one": 마지막 (last), and English.
@@ -912,32 +732,15 @@ const LAST_WORDS: WordList = WordList("마지막|last");
 
 /// Nouns for a step inside a design, which an ordinal can also count: 단계 (step),
 /// 에이전트 (agent), 스텝 (step), 과정 (process), and English ones.
-const STEP_NOUNS: &[&str] = &[
-    "단계",
-    "에이전트",
-    "스텝",
-    "과정",
-    "step",
-    "agent",
-    "stage",
-    "part",
-    "phase",
-    "point",
-    "thing",
-    "time",
-    "place",
-    "priority",
-    "of all",
-    "draft",
-    "round",
-    "version",
-    "question",
-];
+const STEP_NOUNS: WordList = WordList(
+    "단계|에이전트|스텝|과정|step|agent|stage|part|phase|point|thing|time|place|priority|of all|draft|round|version|\
+    question",
+);
 
 fn ordinal_is_design(lower: &str, _start: usize, end: usize) -> bool {
     let after = lower[end..].trim_start();
     let next: String = after.chars().take_while(|c| c.is_alphanumeric()).collect();
-    !STEP_NOUNS.iter().any(|n| after.starts_with(n) || next == *n)
+    !STEP_NOUNS.iter().any(|n| after.starts_with(n) || next == n)
         && !lower[..end].ends_with("at first")
         && !lower[..end].ends_with("first of all")
 }
@@ -954,8 +757,7 @@ const QUANTITY_UNITS: WordList = WordList(
 
 /// Korean particles after a design number (glossed): 으로/로 (with), 이요/이에요/예요 (it is),
 /// 이/가 (subject), 은/는 (topic), 도 (also), 요 (polite), 을/를 (object).
-const NUMBER_PARTICLES: &[&str] =
-    &["으로", "로", "이요", "이에요", "예요", "이", "가", "는", "은", "도", "요", "을", "를"];
+const NUMBER_PARTICLES: WordList = WordList("으로|로|이요|이에요|예요|이|가|는|은|도|요|을|를");
 
 /// Syllables that may follow such a particle and keep the number a design: 요 (polite
 /// ending), 할/해 (do), 갈/가 (go): "2로 할게요", "3이요", "1로 가죠".
@@ -972,16 +774,16 @@ fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
     if before.ends_with('#') || before.ends_with("no.") {
         return true;
     }
-    let design_noun = ["option", "design", "plan", "number", "proposal", "choice", "pipeline", "version"];
+    let design_noun = WordList("option|design|plan|number|proposal|choice|pipeline|version");
     if design_noun.iter().any(|n| before.ends_with(n)) {
         return true;
     }
     if QUANTITY_UNITS.iter().any(|u| after_t.starts_with(u)) && !after_t.starts_with("more or less") {
         return false;
     }
-    if ["to", "under", "over", "than", "by", "at", "within", "about", "around", "only", "just"]
+    if WordList("to|under|over|than|by|at|within|about|around|only|just")
         .iter()
-        .any(|w| before.ends_with(&format!(" {w}")) || before == *w)
+        .any(|w| before.ends_with(&format!(" {w}")) || before == w)
     {
         return false;
     }
@@ -1006,11 +808,11 @@ fn letter_is_design(lower: &str, start: usize, end: usize, upper: bool) -> bool 
         // "B 안 좋아요" is most likely "plan B is good": a lone letter before 안.
         return true;
     }
-    let design_noun = ["option", "design", "plan", "proposal", "choice", "version", "pipeline", "number"];
+    let design_noun = WordList("option|design|plan|proposal|choice|version|pipeline|number");
     if design_noun.iter().any(|n| before.ends_with(n)) {
         return true;
     }
-    let ko_particles = ["로", "으로", "가", "이", "는", "요", "도", "를", "을"];
+    let ko_particles = WordList("로|으로|가|이|는|요|도|를|을");
     if ko_particles.iter().any(|p| after.starts_with(p)) {
         return true;
     }
@@ -1028,12 +830,11 @@ fn letter_is_design(lower: &str, start: usize, end: usize, upper: bool) -> bool 
     let next: String = after_t.chars().take_while(|c| c.is_ascii_alphabetic() || *c == '\'').collect();
     after_t.is_empty()
         || after_t.starts_with([',', '.', '!', ')'])
-        || [
-            "it", "is", "please", "looks", "sounds", "seems", "works", "for", "then", "wins", "it's", "feels", "and",
-            "would", "will", "might", "could", "has", "gets", "needs", "lacks", "misses", "should", "doesn't", "isn't",
-            "costs", "uses",
-        ]
-        .contains(&next.as_str())
+        || WordList(
+            "it|is|please|looks|sounds|seems|works|for|then|wins|it's|feels|and|would|will|might|could|has|gets|needs|\
+            lacks|misses|should|doesn't|isn't|costs|uses",
+        )
+        .contains(next.as_str())
 }
 
 fn word_bounded(lower: &str, start: usize, end: usize) -> bool {
@@ -1051,25 +852,12 @@ fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
         b.chars().skip(n.saturating_sub(16)).collect()
     };
     // 말고/말구 (not … but), 빼 (leave out), 별로 (not really), 아니 (it isn't), 대신 (instead), 보다 (rather than).
-    let ko_after = [
-        "말고",
-        "말구",
-        "은 빼",
-        "는 빼",
-        "안은 빼",
-        "은 별로",
-        "는 별로",
-        "은 아니",
-        "는 아니",
-        "아니고",
-        "대신",
-        "보다",
-    ];
-    let en_before = ["not ", "instead of ", "rather than ", "over ", "except ", "other than ", "than "];
+    let ko_after = WordList("말고|말구|은 빼|는 빼|안은 빼|은 별로|는 별로|은 아니|는 아니|아니고|대신|보다");
+    let en_before = WordList("not |instead of |rather than |over |except |other than |than ");
     let after_words: String = after.chars().skip_while(|c| !c.is_whitespace() && !is_hangul(*c)).collect();
     ko_after.iter().any(|k| {
         after.trim_start_matches(['번', '안', ' ', '째']).starts_with(k) || after_words.trim_start().starts_with(k)
-    }) || ["번 말고", "안 말고", "번째 말고"].iter().any(|k| after.starts_with(k))
+    }) || WordList("번 말고|안 말고|번째 말고").iter().any(|k| after.starts_with(k))
         || en_before.iter().any(|k| {
             before.ends_with(k)
                 || before.ends_with(&format!("{k}the "))
@@ -1105,20 +893,9 @@ const LOW_WORDS: WordList = WordList(
     "simple|simplest|basic|lean|lightweight|light|minimal|sequential|\
     cheapest|cheap|smallest|fastest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|저렴한|순차|기본",
 );
-const MEDIUM_WORDS: &[&str] = &[
-    "standard",
-    "balanced",
-    "middle",
-    "validation",
-    "validated",
-    "validator",
-    "moderate",
-    "medium",
-    "표준", // standard
-    "균형", // balance
-    "검증", // validation
-    "보통", // medium
-];
+// 표준: standard; 균형: balance; 검증: validation; 보통: medium
+const MEDIUM_WORDS: WordList =
+    WordList("standard|balanced|middle|validation|validated|validator|moderate|medium|표준|균형|검증|보통");
 // 고급: advanced; 멀티: multi; 복잡: complex; 교차: cross(-check); 꼼꼼: thorough; 제일 비싼: most expensive; 본격: full-scale
 const HIGH_WORDS: WordList = WordList(
     "advanced|multi-agent|multi agent|thorough|complex|full|heavy|\
@@ -1127,11 +904,10 @@ const HIGH_WORDS: WordList = WordList(
 );
 
 /// Nouns that make a description point at a design: "the simple one", "검증 있는 안".
-const EN_REF_NOUNS: &[&str] =
-    &["one", "option", "design", "plan", "pipeline", "version", "approach", "setup", "proposal"];
+const EN_REF_NOUNS: WordList = WordList("one|option|design|plan|pipeline|version|approach|setup|proposal");
 /// Korean reference nouns: 안 (plan), 거/것/걸/게 (the one), 쪽 (side), 버전 (version),
 /// 설계 (design), 파이프라인 (pipeline).
-const KO_REF_NOUNS: &[&str] = &["안", "거", "것", "걸", "쪽", "버전", "설계", "파이프라인", "게"];
+const KO_REF_NOUNS: WordList = WordList("안|거|것|걸|쪽|버전|설계|파이프라인|게");
 
 fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, usize, bool)> {
     let mut out = Vec::new();
@@ -1146,8 +922,8 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
         // Distinctive words of the name: "Lean", "검증", "Streaming".
         for w in d.name.split(|c: char| c.is_whitespace() || c == '-' || c == '·') {
             let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
-            let generic = ["pipeline", "파이프라인", "with", "the", "and", "design", "포함", "에이전트", "agent"];
-            if w.chars().count() >= 2 && !generic.contains(&w.as_str()) && !words.contains(&w) {
+            let generic = WordList("pipeline|파이프라인|with|the|and|design|포함|에이전트|agent");
+            if w.chars().count() >= 2 && !generic.contains(w.as_str()) && !words.contains(&w) {
                 let shared =
                     designs.iter().enumerate().any(|(j, o)| j != i && o.name.to_ascii_lowercase().contains(&w));
                 if !shared {
@@ -1222,59 +998,22 @@ pub enum Topic {
 /// The topic a question asks about, from its words; `Difference` when none is clear.
 pub fn question_topic(text: &str) -> Topic {
     let lower = text.to_ascii_lowercase();
-    let has = |list: &[&str]| list.iter().any(|w| lower.contains(w));
+    let has = |list: WordList| list.iter().any(|w| lower.contains(w));
     // Korean entries: 비용/싸/저렴/가격/얼마 (cost), 보안/개인정보/안전 (security),
     // 빠르/빨리/속도/지연 (speed), 단순/간단/쉬/복잡 (simplicity), 정확/품질/신뢰/환각 (quality),
     // 추천/어느 게 나/뭘 골 (recommendation).
-    if has(&["보안", "개인정보", "안전", "secur", "privacy", "safe", "pii"]) {
+    if has(WordList("보안|개인정보|안전|secur|privacy|safe|pii")) {
         Topic::Security
-    } else if has(&[
-        "비용",
-        "싸",
-        "싼",
-        "저렴",
-        "가격",
-        "얼마",
-        "비싸",
-        "cost",
-        "cheap",
-        "price",
-        "expensive",
-        "budget",
-        "$",
-    ]) {
+    } else if has(WordList("비용|싸|싼|저렴|가격|얼마|비싸|cost|cheap|price|expensive|budget|$")) {
         Topic::Cost
-    } else if has(&["빠르", "빨리", "빠른", "속도", "지연", "fast", "quick", "speed", "latency", "slow"]) {
+    } else if has(WordList("빠르|빨리|빠른|속도|지연|fast|quick|speed|latency|slow")) {
         Topic::Speed
-    } else if has(&[
-        "단순", "간단", "쉬운", "쉽", "복잡", "simple", "simplest", "easy", "easiest", "complex", "maintain",
-    ]) {
+    } else if has(WordList("단순|간단|쉬운|쉽|복잡|simple|simplest|easy|easiest|complex|maintain")) {
         Topic::Simplicity
-    } else if has(&[
-        "정확",
-        "품질",
-        "신뢰",
-        "환각",
-        "검증",
-        "accura",
-        "quality",
-        "reliab",
-        "hallucinat",
-        "robust",
-        "error",
-    ]) {
+    } else if has(WordList("정확|품질|신뢰|환각|검증|accura|quality|reliab|hallucinat|robust|error")) {
         Topic::Quality
-    } else if has(&[
-        "추천",
-        "어느 게 나",
-        "뭘 골",
-        "뭐가 나",
-        "recommend",
-        "should i",
-        "which one would",
-        "best",
-        "suggest",
-    ]) {
+    } else if has(WordList("추천|어느 게 나|뭘 골|뭐가 나|recommend|should i|which one would|best|suggest"))
+    {
         Topic::Recommendation
     } else {
         Topic::Difference
@@ -1334,8 +1073,7 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
         (0..designs.len()).max_by_key(|i| (key(&designs[*i]), usize::MAX - *i)).unwrap_or(0)
     };
     let checks = |d: &DesignProposal| {
-        ["validator", "cross_checker", "critic", "human_review", "guard"].iter().filter(|r| d.has_role(r)).count()
-            as u64
+        WordList("validator|cross_checker|critic|human_review|guard").iter().filter(|r| d.has_role(r)).count() as u64
     };
     match topic {
         Topic::Cost => {

@@ -5,70 +5,29 @@ use std::sync::OnceLock;
 
 use regex_lite::Regex;
 
+use super::words::WordList;
+
 /// Korean satisfaction keywords, matched as substrings (seed 000), plus two common
 /// ways of saying "that one".
-const KO_SATISFIED: &[&str] = &[
-    "좋아",      // good / I like it
-    "괜찮",      // fine
-    "확인",      // confirmed
-    "선택",      // (I) choose
-    "결정",      // decided
-    "이걸로",    // with this one
-    "이것으로",  // with this one
-    "승인",      // approved
-    "동의",      // agreed
-    "그걸로",    // with that one
-    "마음에 들", // I like it
-];
+// 좋아: good / I like it; 괜찮: fine; 확인: confirmed; 선택: (I) choose; 결정: decided; 이걸로: with this one;
+// 이것으로: with this one; 승인: approved; 동의: agreed; 그걸로: with that one; 마음에 들: I like it
+const KO_SATISFIED: WordList = WordList("좋아|괜찮|확인|선택|결정|이걸로|이것으로|승인|동의|그걸로|마음에 들");
 
 /// Korean negations that cancel a keyword next to them.
-const KO_NEGATED: &[&str] = &[
-    "안 ",  // not
-    "안",   // not (attached)
-    "못 ",  // cannot
-    "못",   // cannot (attached)
-    "별로", // not really
-];
+// "안 ": not; "안": not (attached); "못 ": cannot; "못": cannot (attached); 별로: not really
+const KO_NEGATED: WordList = WordList("안 |안|못 |못|별로");
 
 /// Korean endings after a keyword that negate it: "괜찮지 않아", "결정 못 하겠어".
-const KO_NEGATING_TAILS: &[&str] = &[
-    "지 않",
-    "지않",
-    "지 못",
-    "지못",
-    "지 마",
-    "지마",
-    "지는 않",
-    " 못",
-    " 안 ",
-    "기 어려",
-    "기 힘들",
-    "할지 모르",
-    "을지 모르",
-    "지 모르",
-    "모르겠",
-];
+const KO_NEGATING_TAILS: WordList =
+    WordList("지 않|지않|지 못|지못|지 마|지마|지는 않| 못| 안 |기 어려|기 힘들|할지 모르|을지 모르|지 모르|모르겠");
 
 /// Korean words that turn a reply into a change request even when it sounds pleased:
 /// "좋아, 근데 비용을 줄여줘" is feedback.
-const KO_CHANGE_MARKERS: &[&str] = &[
-    "근데",    // but
-    "하지만",  // however
-    "그런데",  // but
-    "다만",    // except that
-    "대신",    // instead
-    "바꿔",    // change it
-    "변경",    // change
-    "추가",    // add
-    "빼",      // drop
-    "줄여",    // reduce
-    "늘려",    // increase
-    "수정",    // revise
-    "말고",    // not that one but
-    "면 좋겠", // it would be nice if
-    "했으면",  // I wish
-    "더 ",     // more
-];
+// 근데: but; 하지만: however; 그런데: but; 다만: except that; 대신: instead; 바꿔: change it; 변경: change; 추가: add;
+// 빼: drop; 줄여: reduce; 늘려: increase; 수정: revise; 말고: not that one but; 면 좋겠: it would be nice if; 했으면: I
+// wish; "더 ": more (spaced)
+const KO_CHANGE_MARKERS: WordList =
+    WordList("근데|하지만|그런데|다만|대신|바꿔|변경|추가|빼|줄여|늘려|수정|말고|면 좋겠|했으면|더 ");
 
 fn en_keyword() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -108,13 +67,8 @@ pub fn is_satisfied(text: &str) -> bool {
 }
 
 /// Korean words of doubt that rule out a decision anywhere in the reply.
-const KO_UNDECIDED: &[&str] = &[
-    "모르겠", // I don't know
-    "어려워", // it's hard (to decide)
-    "어렵",   // hard
-    "고민",   // still thinking
-    "헷갈",   // confused
-];
+// 모르겠: I don't know; 어려워: it's hard (to decide); 어렵: hard; 고민: still thinking; 헷갈: confused
+const KO_UNDECIDED: WordList = WordList("모르겠|어려워|어렵|고민|헷갈");
 
 fn korean_satisfied(text: &str) -> bool {
     if KO_CHANGE_MARKERS.iter().chain(KO_UNDECIDED).any(|m| text.contains(m)) {
@@ -131,7 +85,7 @@ fn korean_satisfied(text: &str) -> bool {
                 || (before.trim_end().ends_with("안") && !plan_noun);
             // "좋아" right after "<something>게"/"<something>면" states a preference
             // ("빠른 게 좋아": fast is better), not approval of a design.
-            let preference = *keyword == "좋아" && is_korean_preference(before);
+            let preference = keyword == "좋아" && is_korean_preference(before);
             let negated_after = KO_NEGATING_TAILS
                 .iter()
                 .any(|tail| after.starts_with(tail) || after.trim_start().starts_with(tail.trim()))
@@ -144,9 +98,8 @@ fn korean_satisfied(text: &str) -> bool {
 /// "빠른 게 좋아", "싸면 좋아" are preferences; "이게 좋아", "그게 좋아" are approvals.
 pub(crate) fn is_korean_preference(before: &str) -> bool {
     let word = before.trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
-    let demonstrative =
-        ["이게", "그게", "저게", "이거", "그거", "저거", "이것이", "그것이", "다", "모두", "전부", "네", "예", "응"];
-    if word.is_empty() || demonstrative.iter().any(|d| word == *d || word.ends_with(&format!("번{d}"))) {
+    let demonstrative = WordList("이게|그게|저게|이거|그거|저거|이것이|그것이|다|모두|전부|네|예|응");
+    if word.is_empty() || demonstrative.iter().any(|d| word == d || word.ends_with(&format!("번{d}"))) {
         return false;
     }
     if word.ends_with("번이") || word.ends_with("번이가") || word.ends_with("안이") {
@@ -230,17 +183,17 @@ pub fn parse_choice(text: &str, names: &[&str], recommended: Option<usize>) -> O
 }
 
 /// Ordinal words for the first three designs, Korean and English.
-const ORDINALS: [&[&str]; 3] = [
-    &["첫 번째", "첫번째", "첫째", "first", "1st"],
-    &["두 번째", "두번째", "둘째", "second", "2nd"],
-    &["세 번째", "세번째", "셋째", "third", "3rd"],
+const ORDINALS: [WordList; 3] = [
+    WordList("첫 번째|첫번째|첫째|first|1st"),
+    WordList("두 번째|두번째|둘째|second|2nd"),
+    WordList("세 번째|세번째|셋째|third|3rd"),
 ];
 
 /// "the last one", Korean and English.
-const LAST_WORDS: &[&str] = &["마지막", "last one", "the last"];
+const LAST_WORDS: WordList = WordList("마지막|last one|the last");
 
 /// "the recommended one", Korean and English.
-const RECOMMENDED_WORDS: &[&str] = &["추천", "recommended"];
+const RECOMMENDED_WORDS: WordList = WordList("추천|recommended");
 
 fn number_choice() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lang::{is_hangul, normalize, Lang};
 use super::order;
+use super::words::WordList;
 
 // Compiles a pattern once per process; every pattern is a literal that the tests exercise.
 macro_rules! regex {
@@ -529,11 +530,10 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
 
 /// English number words up to twenty, indexed by value.
 #[rustfmt::skip]
-const EN_NUMBER_WORDS: [&str; 21] = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty",
-];
+const EN_NUMBER_WORDS: WordList = WordList(
+    "zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|\
+    seventeen|eighteen|nineteen|twenty",
+);
 const EN_HOURS: &str = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve";
 const EN_COUNTS: &str = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty";
 
@@ -543,7 +543,7 @@ fn number_value(word: &str) -> Option<u32> {
     if !word.is_empty() && word.len() <= 6 && word.bytes().all(|b| b.is_ascii_digit()) {
         return word.parse().ok();
     }
-    EN_NUMBER_WORDS.iter().position(|w| *w == word).and_then(|i| u32::try_from(i).ok())
+    EN_NUMBER_WORDS.iter().position(|w| w == word).and_then(|i| u32::try_from(i).ok())
 }
 
 /// Native Korean numerals: tens and units, with the count forms used before a counter.

@@ -195,7 +195,7 @@ pub(super) fn party_mentions(text: &str) -> Vec<Mention<u32>> {
     for (i, t) in toks.iter().enumerate() {
         let word = t.text;
         // 혼밥/혼술: eating/drinking alone.
-        let alone = ["혼자", "혼자서", "혼자요", "혼자예요", "혼자에요", "혼잔데", "혼자라"].contains(&word)
+        let alone = WordList("혼자|혼자서|혼자요|혼자예요|혼자에요|혼잔데|혼자라").contains(word)
             || word.starts_with("혼밥")
             || word.starts_with("혼술");
         if alone {
@@ -203,23 +203,23 @@ pub(super) fn party_mentions(text: &str) -> Vec<Mention<u32>> {
             continue;
         }
         let next_word = toks.get(i + 1).map_or("", |n| n.text);
-        if ["다", "다요", "중", "중에", "중에서", "째"].contains(&next_word) {
+        if WordList("다|다요|중|중에|중에서|째").contains(next_word) {
             continue;
         }
         // 이서 / 이서요 / 이요 / 이에요 / 이야 / 이 : "as ~ people"
-        let with_suffix = ["이서요", "이서", "이에요", "이요", "이야", "이"].iter().find_map(|s| word.strip_suffix(s));
+        let with_suffix = WordList("이서요|이서|이에요|이요|이야|이").iter().find_map(|s| word.strip_suffix(s));
         let counted = match with_suffix {
-            Some(stem) => ["둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉", "열"]
-                .contains(&stem)
+            Some(stem) => WordList("둘|셋|넷|다섯|여섯|일곱|여덟|아홉|열")
+                .contains(stem)
                 .then(|| native_korean_number(stem))
                 .flatten(),
             None => {
-                let after_we = i > 0 && ["우리", "저희"].contains(&toks[i - 1].text);
+                let after_we = i > 0 && WordList("우리|저희").contains(toks[i - 1].text);
                 // "점심에 둘, 강남": the numeral ends a clause of its own.
                 let ends_item = toks.get(i + 1).is_none_or(|n| {
                     text.get(t.end..n.start).is_some_and(|gap| gap.chars().any(|c| !c.is_whitespace()))
                 });
-                if (after_we || ends_item) && ["둘", "셋", "넷", "다섯", "여섯"].contains(&word) {
+                if (after_we || ends_item) && WordList("둘|셋|넷|다섯|여섯").contains(word) {
                     native_korean_number(word)
                 } else {
                     None

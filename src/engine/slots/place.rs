@@ -42,10 +42,8 @@ pub(super) const EN_PLACE_NOUNS: WordList = WordList("station|stn|street|st|road
 /// (translation), 영역 (area of work), 구역 (zone), 전역 (everywhere), 해역 (sea area),
 /// 수역 (waters), 권역 (sphere), 직역/의역 (literal/free translation), 성역 (sanctuary),
 /// 병역 (military service), 하역 (unloading), 노역 (labour).
-pub(super) const KO_NOT_STATIONS: &[&str] = &[
-    "지역", "무역", "번역", "영역", "구역", "전역", "해역", "수역", "권역", "직역", "의역", "성역", "병역", "하역",
-    "노역",
-];
+pub(super) const KO_NOT_STATIONS: WordList =
+    WordList("지역|무역|번역|영역|구역|전역|해역|수역|권역|직역|의역|성역|병역|하역|노역");
 
 /// Korean words ending 구 that are not districts: 문방구 (stationer), 비상구 (emergency exit),
 /// 출입구 (doorway), 개찰구 (ticket gate), 놀이기구 (ride), 운동기구 (gym equipment).
@@ -55,11 +53,10 @@ pub(super) const KO_NOT_DISTRICTS: WordList = WordList("문방구|비상구|출�
 /// (it's ~), 은/는/이/가 (topic/subject), 을/를 (object), 도 (also), 의 (of), 랑 (and),
 /// 서 (at, after a vowel), 까지 (up to), 부터 (from), 쪽 (side).
 #[rustfmt::skip]
-pub(super) const KO_PARTICLES: &[&str] = &[
-    "에서는", "에서도", "에서만", "에서요", "으로요", "이에요", "에서", "으로", "에는", "에도",
-    "에요", "이랑", "이요", "까지", "부터", "쪽으로", "쪽에서", "에", "로", "요", "은", "는",
-    "이", "가", "을", "를", "도", "의", "랑", "서", "쪽",
-];
+pub(super) const KO_PARTICLES: WordList = WordList(
+    "에서는|에서도|에서만|에서요|으로요|이에요|에서|으로|에는|에도|에요|이랑|이요|까지|부터|쪽으로|쪽에서|에|로|요|은|\
+    는|이|가|을|를|도|의|랑|서|쪽",
+);
 
 /// Cues after a place name that make the word before it a place whatever it is:
 /// 근처 (near), 부근 (vicinity), 주변 (around), 인근 (nearby), 근방 (nearby), 일대 (area),
@@ -72,8 +69,7 @@ pub(super) const KO_WEAK_PLACE_CUES: WordList = WordList("쪽|앞|방면|방향"
 /// Generic spots named after a landmark: 출구 (exit), 입구 (entrance), 사거리 (crossroads),
 /// 교차로 (junction), 골목 (alley), 건너편/맞은편 (across from), 뒤편 (behind),
 /// 먹자골목 (food alley); "강남역 2번 출구" keeps the landmark.
-pub(super) const KO_GENERIC_SPOTS: &[&str] =
-    &["출구", "입구", "사거리", "교차로", "골목", "건너편", "맞은편", "뒤편", "먹자골목"];
+pub(super) const KO_GENERIC_SPOTS: WordList = WordList("출구|입구|사거리|교차로|골목|건너편|맞은편|뒤편|먹자골목");
 
 /// Words that are never places: here/there (여기/거기/저기/이곳/그곳/어디), anywhere
 /// (아무데나), us/me (우리/저희/나/저), now (지금), neighbourhood (동네),
@@ -83,16 +79,13 @@ pub(super) const KO_GENERIC_SPOTS: &[&str] =
 /// what stands before 쪽/앞 without being a place: 바로 (right), 오른/왼 (right/left),
 /// 반대/다른 (opposite/other), 한/어느/맨 (one/which/very), 양 (both), 코/눈 (nose/eye: "right in front"), 뒤/위/아래/옆 (sides).
 #[rustfmt::skip]
-pub(super) const KO_NOT_PLACES: &[&str] = &[
-    "여기", "거기", "저기", "이곳", "그곳", "저곳", "어디", "어디든", "어디서", "여기서",
-    "거기서", "저기서", "아무데나", "아무데", "아무", "아무곳", "근처", "주변", "이쪽", "그쪽",
-    "저쪽", "우리", "저희", "나", "저", "너", "제", "내", "이", "그", "요", "거", "지금",
-    "동네", "현위치", "현재", "오늘", "내일", "모레", "점심", "저녁", "아침", "오전", "오후",
-    "새벽", "밤", "낮", "주말", "평일", "시간", "메뉴", "회의", "중", "이중", "결과", "목록",
-    "리스트", "문서", "한국", "한국어", "영어", "월요일", "화요일", "수요일", "목요일",
-    "금요일", "토요일", "일요일", "다음주", "이번주", "식당", "가게", "맛집", "지역", "이지역",
-    "이동네", "바로", "오른", "왼", "반대", "다른", "한", "어느", "맨", "양", "코", "눈", "뒤", "앞", "위", "아래", "옆",
-];
+pub(super) const KO_NOT_PLACES: WordList = WordList(
+    "여기|거기|저기|이곳|그곳|저곳|어디|어디든|어디서|여기서|거기서|저기서|아무데나|아무데|아무|아무곳|근처|주변|이쪽|\
+    그쪽|저쪽|우리|저희|나|저|너|제|내|이|그|요|거|지금|동네|현위치|현재|오늘|내일|모레|점심|저녁|아침|오전|오후|새벽|\
+    밤|낮|주말|평일|시간|메뉴|회의|중|이중|결과|목록|리스트|문서|한국|한국어|영어|월요일|화요일|수요일|목요일|금요일|\
+    토요일|일요일|다음주|이번주|식당|가게|맛집|지역|이지역|이동네|바로|오른|왼|반대|다른|한|어느|맨|양|코|눈|뒤|앞|위|\
+    아래|옆",
+);
 
 /// English words that are never places, lower case: vague spots, people, times, languages.
 #[rustfmt::skip]
@@ -114,7 +107,7 @@ pub(super) const EN_PHRASE_STOP: WordList = WordList("for|at|on|with|and|or|but|
     ok");
 
 /// Trailing English words dropped from a place phrase: "Gangnam area" → "Gangnam".
-pub(super) const EN_PHRASE_TRAILING: &[&str] = &["area", "side", "neighborhood", "neighbourhood", "way"];
+pub(super) const EN_PHRASE_TRAILING: WordList = WordList("area|side|neighborhood|neighbourhood|way");
 
 pub(super) fn ko_stems(word: &str) -> Vec<&str> {
     let mut stems = vec![word];
@@ -139,7 +132,7 @@ pub(super) fn ko_place_like(word: &str) -> bool {
     }
     // 역 (station), 동 (neighbourhood), 입구 (entrance), 입구역 (entrance station),
     // 시장 (market), 사거리 (crossroads)
-    for suffix in ["입구역", "입구", "역", "동", "시장", "사거리"] {
+    for suffix in WordList("입구역|입구|역|동|시장|사거리") {
         if word.strip_suffix(suffix).is_some_and(|stem| KO_AREAS.contains(stem)) {
             return true;
         }
@@ -151,7 +144,7 @@ pub(super) fn ko_place_like(word: &str) -> bool {
     let syllables = word.chars().count();
     let last = word.chars().next_back();
     if word.chars().all(is_hangul) {
-        if last == Some('역') && syllables >= 2 && !KO_NOT_STATIONS.contains(&word) {
+        if last == Some('역') && syllables >= 2 && !KO_NOT_STATIONS.contains(word) {
             return true;
         }
         if last == Some('동') && syllables >= 3 {
@@ -173,7 +166,7 @@ pub(super) fn en_place_like(phrase: &str) -> bool {
         return false;
     };
     let base = first.split('-').next().unwrap_or(first).trim_end_matches("'s");
-    let base = ["dong", "gu", "ro", "gil", "yeok"]
+    let base = WordList("dong|gu|ro|gil|yeok")
         .iter()
         .find_map(|s| base.strip_suffix(s).filter(|b| EN_AREAS.contains(b)))
         .unwrap_or(base);
@@ -188,7 +181,7 @@ pub(super) fn is_place_candidate(candidate: &str) -> bool {
     }
     let lower = candidate.to_ascii_lowercase();
     let first = lower.split_whitespace().next().unwrap_or("");
-    if KO_NOT_PLACES.contains(&candidate) || EN_NOT_PLACES.contains(lower.as_str()) || EN_NOT_PLACES.contains(first) {
+    if KO_NOT_PLACES.contains(candidate) || EN_NOT_PLACES.contains(lower.as_str()) || EN_NOT_PLACES.contains(first) {
         return false;
     }
     if candidate.chars().all(|c| c.is_ascii_digit()) {
@@ -270,7 +263,7 @@ pub(super) fn place_mentions(text: &str) -> Vec<Mention<String>> {
             }
 
             // "을지로에서" (at Euljiro); "Itaewon에서" names the Latin word before it.
-            for ending in ["에서는", "에서도", "에서만", "에서요", "에서"] {
+            for ending in WordList("에서는|에서도|에서만|에서요|에서") {
                 if let Some(stem) = tok.text.strip_suffix(ending) {
                     let glued_latin = (i > 0 && stem.is_empty()).then(|| &toks[i - 1]).filter(|prev| {
                         prev.end == tok.start && prev.text.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
@@ -336,7 +329,7 @@ pub(super) fn extend_generic_spot(
     start: usize,
     word: &str,
 ) -> (usize, String) {
-    let generic = |w: &str| KO_GENERIC_SPOTS.contains(&w) || w.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let generic = |w: &str| KO_GENERIC_SPOTS.contains(w) || w.chars().next().is_some_and(|c| c.is_ascii_digit());
     let mut start = start;
     let mut leftmost = word;
     let mut idx = first_idx;
@@ -407,9 +400,8 @@ pub(super) fn en_place_phrase(text: &str, toks: &[Token], cue_end: usize) -> Opt
         let lower = t.text.to_ascii_lowercase();
         if t.text.chars().all(|c| c.is_ascii_digit()) {
             // "Itaewon station exit 3"
-            let numbered = j > i
-                && ["exit", "gate", "entrance", "door", "platform"]
-                    .contains(&toks[j - 1].text.to_ascii_lowercase().as_str());
+            let numbered =
+                j > i && WordList("exit|gate|entrance|door|platform").contains(toks[j - 1].text.to_ascii_lowercase());
             if numbered {
                 last = Some(j);
             }
@@ -421,7 +413,7 @@ pub(super) fn en_place_phrase(text: &str, toks: &[Token], cue_end: usize) -> Opt
         last = Some(j);
     }
     let mut last = last?;
-    while last > i && EN_PHRASE_TRAILING.contains(&toks[last].text.to_ascii_lowercase().as_str()) {
+    while last > i && EN_PHRASE_TRAILING.contains(toks[last].text.to_ascii_lowercase()) {
         last -= 1;
     }
     Some((toks[i].start, toks[last].end))

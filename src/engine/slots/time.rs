@@ -230,20 +230,10 @@ pub(super) const KO_NOT_CLOCK_AFTER_SI: &[char] = &[
     '트', '기', '티', '리',
 ];
 
-/// Words that may stand right before a native hour word (오후한시).
-pub(super) const KO_TIME_PREFIXES: &[&str] = &[
-    "오전", // a.m.
-    "오후", // p.m.
-    "아침", // morning
-    "저녁", // evening
-    "밤",   // night
-    "새벽", // small hours
-    "낮",   // daytime
-    "점심", // lunch
-    "내일", // tomorrow
-    "오늘", // today
-    "모레", // day after tomorrow
-];
+/// Words that may stand right before a native hour word (오후한시): 오전/오후 (a.m./p.m.),
+/// 아침 (morning), 저녁 (evening), 밤 (night), 새벽 (small hours), 낮 (daytime), 점심 (lunch),
+/// 내일 (tomorrow), 오늘 (today), 모레 (day after tomorrow).
+pub(super) const KO_TIME_PREFIXES: WordList = WordList("오전|오후|아침|저녁|밤|새벽|낮|점심|내일|오늘|모레");
 
 pub(super) fn clock_mentions(text: &str) -> Vec<Mention<Clock>> {
     let mut found: Vec<Mention<Clock>> = Vec::new();
