@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::lang::Lang;
+use super::words::WordList;
 
 /// What a flagged command would destroy or disturb.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -396,10 +397,10 @@ fn skip_block_comment(bytes: &[u8], at: usize) -> usize {
 // SQL
 
 /// Statement keywords that start SQL text (and are not shell commands).
-const SQL_STARTS: &[&str] = &[
-    "select", "insert", "update", "delete", "drop", "truncate", "alter", "create", "with", "merge", "replace", "grant",
-    "revoke", "begin", "commit", "rollback", "explain", "pragma", "vacuum",
-];
+const SQL_STARTS: WordList = WordList(
+    "select|insert|update|delete|drop|truncate|alter|create|with|merge|replace|grant|revoke|begin|commit|rollback|\
+    explain|pragma|vacuum",
+);
 
 /// True when the text's first word (after SQL comments) is an SQL statement keyword followed
 /// by a space, a parenthesis, a semicolon or the end (so `update-alternatives` is shell).
@@ -417,7 +418,7 @@ fn looks_like_sql(text: &str) -> bool {
     let word_len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
     let word = rest[..word_len].to_ascii_lowercase();
     let next = rest[word_len..].chars().next();
-    SQL_STARTS.contains(&word.as_str()) && next.is_none_or(|c| c.is_whitespace() || c == '(' || c == ';')
+    SQL_STARTS.contains(word.as_str()) && next.is_none_or(|c| c.is_whitespace() || c == '(' || c == ';')
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -430,7 +431,7 @@ enum SqlToken {
     Sym(&'static str),
 }
 
-const SQL_SYMBOLS: &[&str] = &["<>", "!=", ">=", "<=", "=", "<", ">", "(", ")", ";", ",", "*", "."];
+const SQL_SYMBOLS: WordList = WordList("<>|!=|>=|<=|=|<|>|(|)|;|,|*|.");
 
 /// Tokens of SQL text; comments are dropped, and unknown characters become `?` symbols.
 fn sql_tokens(sql: &str) -> Vec<SqlToken> {
@@ -489,7 +490,7 @@ fn sql_tokens(sql: &str) -> Vec<SqlToken> {
             tokens.push(SqlToken::Word(chars[start..i].iter().collect::<String>().to_ascii_uppercase()));
         } else {
             let two: String = chars[i..chars.len().min(i + 2)].iter().collect();
-            match SQL_SYMBOLS.iter().find(|s| two.starts_with(**s)) {
+            match SQL_SYMBOLS.iter().find(|s| two.starts_with(s)) {
                 Some(sym) => {
                     tokens.push(SqlToken::Sym(sym));
                     i += sym.len();
@@ -525,7 +526,7 @@ fn sql_statement_danger(tokens: &[SqlToken]) -> Option<DangerKind> {
             while is_word(rest.get(i), "TEMPORARY") || is_word(rest.get(i), "TEMP") {
                 i += 1;
             }
-            let object = ["TABLE", "DATABASE", "SCHEMA"].iter().any(|o| is_word(rest.get(i), o));
+            let object = WordList("TABLE|DATABASE|SCHEMA").any(|o| is_word(rest.get(i), o));
             object.then_some(DangerKind::DropObject)
         }
         // The shape is checked too, so that prose such as "delete the file" or "update your
@@ -1120,7 +1121,7 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
         "sh" | "bash" | "zsh" | "dash" | "ksh" | "eval" | "ssh" | "su" | "pwsh" | "powershell" | "cmd" => {
             if args.iter().any(|a| {
                 let t = &a.text;
-                ["$(curl", "$(wget", "<(curl", "<(wget", "`curl", "`wget", "iwr ", "irm "].iter().any(|p| t.contains(p))
+                WordList("$(curl|$(wget|<(curl|<(wget|`curl|`wget|iwr |irm ").any(|p| t.contains(p))
             }) {
                 return Some(PipeToShell);
             }
@@ -1172,37 +1173,11 @@ fn is_system_path(path: &str) -> bool {
     if matches!(trimmed, "~" | "$HOME" | "${HOME}" | "~root") {
         return true;
     }
-    const SYSTEM: &[&str] = &[
-        "/bin",
-        "/boot",
-        "/dev",
-        "/etc",
-        "/home",
-        "/lib",
-        "/lib32",
-        "/lib64",
-        "/opt",
-        "/proc",
-        "/root",
-        "/sbin",
-        "/srv",
-        "/sys",
-        "/usr",
-        "/var",
-        "/usr/bin",
-        "/usr/lib",
-        "/usr/local",
-        "/usr/sbin",
-        "/usr/share",
-        "/var/lib",
-        "/System",
-        "/Library",
-        "/Applications",
-        "/Users",
-        "C:",
-        "C:\\Windows",
-    ];
-    SYSTEM.iter().any(|s| s.eq_ignore_ascii_case(trimmed))
+    const SYSTEM: WordList = WordList(
+        "/bin|/boot|/dev|/etc|/home|/lib|/lib32|/lib64|/opt|/proc|/root|/sbin|/srv|/sys|/usr|/var|/usr/bin|/usr/lib|\
+        /usr/local|/usr/sbin|/usr/share|/var/lib|/System|/Library|/Applications|/Users|C:|C:\\Windows",
+    );
+    SYSTEM.any(|s| s.eq_ignore_ascii_case(trimmed))
 }
 
 /// `/`, `/*` or `/.` (the whole file system).
@@ -1213,11 +1188,8 @@ fn is_root_path(path: &str) -> bool {
 /// A disk or memory device (not `/dev/null`, `/dev/zero`, a terminal or a descriptor).
 fn is_disk_device(path: &str) -> bool {
     let Some(device) = path.strip_prefix("/dev/") else { return false };
-    const DISKS: &[&str] = &[
-        "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop", "mem", "kmem",
-        "port",
-    ];
-    DISKS.iter().any(|d| device.starts_with(d))
+    const DISKS: WordList = WordList("sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper/|loop|mem|kmem|port");
+    DISKS.any(|d| device.starts_with(d))
 }
 
 /// The danger of writing over a path: a disk device or a boot or system file.
@@ -1225,18 +1197,11 @@ fn overwrite_target_danger(path: &str) -> Option<DangerKind> {
     if is_disk_device(path) {
         return Some(DangerKind::RawDeviceWrite);
     }
-    const SYSTEM_FILES: &[&str] = &[
-        "/etc/passwd",
-        "/etc/shadow",
-        "/etc/group",
-        "/etc/sudoers",
-        "/etc/fstab",
-        "/etc/hosts",
-        "/etc/resolv.conf",
-        "/etc/inittab",
-        "/etc/crontab",
-    ];
-    let system_file = SYSTEM_FILES.contains(&path) || path.starts_with("/boot/") || path == "/boot";
+    const SYSTEM_FILES: WordList = WordList(
+        "/etc/passwd|/etc/shadow|/etc/group|/etc/sudoers|/etc/fstab|/etc/hosts|/etc/resolv.conf|/etc/inittab|\
+        /etc/crontab",
+    );
+    let system_file = SYSTEM_FILES.contains(path) || path.starts_with("/boot/") || path == "/boot";
     system_file.then_some(DangerKind::SystemFileOverwrite)
 }
 
