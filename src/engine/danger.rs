@@ -1006,8 +1006,8 @@ fn has_short_flag(args: &[Word], letters: &[char]) -> bool {
     })
 }
 
-fn has_long_flag(args: &[Word], flags: &[&str]) -> bool {
-    args.iter().any(|a| flags.contains(&a.text.as_str()))
+fn has_long_flag(args: &[Word], flags: WordList) -> bool {
+    args.iter().any(|a| flags.contains(a.text.as_str()))
 }
 
 fn positional(args: &[Word]) -> impl Iterator<Item = &str> {
@@ -1020,16 +1020,16 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
     match name {
         "rm" => {
             let options: Vec<Word> = args.iter().take_while(|a| a.text != "--").cloned().collect();
-            let recursive = has_short_flag(&options, &['r', 'R']) || has_long_flag(&options, &["--recursive"]);
-            let force = has_short_flag(&options, &['f']) || has_long_flag(&options, &["--force"]);
+            let recursive = has_short_flag(&options, &['r', 'R']) || has_long_flag(&options, WordList("--recursive"));
+            let force = has_short_flag(&options, &['f']) || has_long_flag(&options, WordList("--force"));
             let system = positional(args).any(is_system_path);
             (recursive && (force || system)).then_some(RecursiveDelete)
         }
         "remove-item" | "ri" | "del" | "erase" | "rd" | "rmdir" => {
             let lower: Vec<String> = args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
-            let has = |flags: &[&str]| lower.iter().any(|a| flags.contains(&a.as_str()));
-            let powershell = has(&["-recurse", "-r"]) && has(&["-force", "-fo"]);
-            let cmd = has(&["/s"]) && has(&["/q"]);
+            let has = |flags: WordList| lower.iter().any(|a| flags.contains(a.as_str()));
+            let powershell = has(WordList("-recurse|-r")) && has(WordList("-force|-fo"));
+            let cmd = has(WordList("/s")) && has(WordList("/q"));
             (powershell || cmd).then_some(RecursiveDelete)
         }
         "find" => {
@@ -1055,13 +1055,13 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
         _ if name.starts_with("mkfs") => Some(FormatDisk),
         "format" => positional(args).any(|a| a.len() == 2 && a.ends_with(':')).then_some(FormatDisk),
         "chmod" | "chown" | "chgrp" => {
-            let recursive = has_short_flag(args, &['R']) || has_long_flag(args, &["--recursive"]);
+            let recursive = has_short_flag(args, &['R']) || has_long_flag(args, WordList("--recursive"));
             let paths: Vec<&str> = positional(args).skip(1).collect();
             let root = paths.iter().any(|p| is_root_path(p));
             (root || (recursive && paths.iter().any(|p| is_system_path(p)))).then_some(SystemPermissions)
         }
         "git" => git_danger(args),
-        "shutdown" => (!has_short_flag(args, &['c']) && !has_long_flag(args, &["/a"])).then_some(Shutdown),
+        "shutdown" => (!has_short_flag(args, &['c']) && !has_long_flag(args, WordList("/a"))).then_some(Shutdown),
         "reboot" | "halt" | "poweroff" => Some(Shutdown),
         "init" | "telinit" => matches!(arg_text(0).as_deref(), Some("0" | "6")).then_some(Shutdown),
         "systemctl" => matches!(
@@ -1091,19 +1091,19 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
         }
         "crontab" => has_short_flag(args, &['r']).then_some(CrontabWipe),
         "terraform" | "tofu" => {
-            let destroy = arg_text(0).as_deref() == Some("destroy") || has_long_flag(args, &["-destroy"]);
+            let destroy = arg_text(0).as_deref() == Some("destroy") || has_long_flag(args, WordList("-destroy"));
             destroy.then_some(InfrastructureDestroy)
         }
         "kubectl" | "oc" => {
             let delete = positional(args).next() == Some("delete");
-            let all = has_long_flag(args, &["--all", "--all-namespaces", "-A"])
+            let all = has_long_flag(args, WordList("--all|--all-namespaces|-A"))
                 || positional(args).nth(1).is_some_and(|k| matches!(k, "namespace" | "namespaces" | "ns"));
             (delete && all).then_some(InfrastructureDestroy)
         }
         "docker" | "podman" => {
             let words: Vec<&str> = positional(args).collect();
             let prune_all = words.contains(&"prune")
-                && (words.first() == Some(&"volume") || has_long_flag(args, &["-a", "--all", "--volumes"]));
+                && (words.first() == Some(&"volume") || has_long_flag(args, WordList("-a|--all|--volumes")));
             prune_all.then_some(InfrastructureDestroy)
         }
         "redis-cli" => args
@@ -1149,15 +1149,15 @@ fn git_danger(args: &[Word]) -> Option<DangerKind> {
     let rest = &args[i + 1..];
     match sub {
         "push" => {
-            let force = has_long_flag(rest, &["--force"])
+            let force = has_long_flag(rest, WordList("--force"))
                 || has_short_flag(rest, &['f'])
                 || positional(rest).any(|r| r.starts_with('+') && r.len() > 1);
             force.then_some(DangerKind::ForcePush)
         }
-        "reset" => has_long_flag(rest, &["--hard"]).then_some(DangerKind::HardReset),
+        "reset" => has_long_flag(rest, WordList("--hard")).then_some(DangerKind::HardReset),
         "clean" => {
-            let force = has_short_flag(rest, &['f']) || has_long_flag(rest, &["--force"]);
-            let dry = has_short_flag(rest, &['n']) || has_long_flag(rest, &["--dry-run"]);
+            let force = has_short_flag(rest, &['f']) || has_long_flag(rest, WordList("--force"));
+            let dry = has_short_flag(rest, &['n']) || has_long_flag(rest, WordList("--dry-run"));
             (force && !dry).then_some(DangerKind::ForceClean)
         }
         _ => None,
