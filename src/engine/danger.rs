@@ -878,14 +878,14 @@ fn strip_wrappers(words: &[Word]) -> &[Word] {
             words = &words[1..];
             continue;
         }
-        let takes_value: &[&str] = match command_name(name) {
-            "sudo" => &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"],
-            "doas" => &["-u", "-C"],
-            "env" => &["-u", "-C", "-S"],
-            "nice" => &["-n"],
-            "ionice" => &["-c", "-n", "-p"],
-            "xargs" => &["-n", "-I", "-P", "-L", "-d", "-s", "-E", "-a"],
-            "nohup" | "time" | "exec" | "command" | "builtin" | "then" | "do" | "else" | "!" | "stdbuf" => &[],
+        let takes_value: Option<WordList> = match command_name(name) {
+            "sudo" => Some(WordList("-u|-g|-h|-p|-C|-D|-r|-t|-U|-T")),
+            "doas" => Some(WordList("-u|-C")),
+            "env" => Some(WordList("-u|-C|-S")),
+            "nice" => Some(WordList("-n")),
+            "ionice" => Some(WordList("-c|-n|-p")),
+            "xargs" => Some(WordList("-n|-I|-P|-L|-d|-s|-E|-a")),
+            "nohup" | "time" | "exec" | "command" | "builtin" | "then" | "do" | "else" | "!" | "stdbuf" => None,
             "timeout" => {
                 // `timeout [options] DURATION command …`
                 let mut rest = &words[1..];
@@ -907,7 +907,7 @@ fn strip_wrappers(words: &[Word]) -> &[Word] {
             if !(w.text.starts_with('-') || env_assignment) {
                 break;
             }
-            let consumes = takes_value.contains(&w.text.as_str());
+            let consumes = takes_value.is_some_and(|t| t.contains(w.text.as_str()));
             rest = &rest[if consumes { 2 } else { 1 }.min(rest.len())..];
         }
         words = rest;
