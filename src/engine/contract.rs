@@ -13,7 +13,7 @@ use super::lang::{normalize, Lang};
 use super::prompt::Prompt;
 use super::security::{defuse, isolate, DEFAULT_TAG};
 use super::slots::parse_format;
-use super::words::{content_words, mentions_any};
+use super::words::{content_words, mentions};
 use crate::engine::words::WordList;
 
 /// Criteria the analyzer is asked for, and kept from its answer.
@@ -258,8 +258,8 @@ pub fn parse_analysis(raw: &str, input: &AnalysisInput) -> Result<Contract, Stri
     if !value.is_object() {
         return Err("the answer is not a JSON object".into());
     }
-    let known = ["context", "goal", "criteria", "format", "openQuestions", "open_questions", "confidence"];
-    if !known.iter().any(|k| value.get(k).is_some()) {
+    let known = WordList("context|goal|criteria|format|openQuestions|open_questions|confidence");
+    if !known.any(|k| value.get(k).is_some()) {
         return Err("the JSON has none of the contract's fields".into());
     }
     let questions_key = if value.get("openQuestions").is_some() { "openQuestions" } else { "open_questions" };
@@ -371,17 +371,8 @@ pub fn empty_request_question(lang: Lang) -> &'static str {
 }
 
 /// Requests that name no subject at all. Korean entries glossed.
-const VAGUE: &[&str] = &[
-    "도와줘",     // help me
-    "도와주세요", // help me
-    "뭔가",       // something
-    "아무거나",   // anything
-    "알아서",     // as you see fit
-    "something",
-    "anything",
-    "help me",
-    "whatever",
-];
+// 도와줘: help me; 도와주세요: help me; 뭔가: something; 아무거나: anything; 알아서: as you see fit
+const VAGUE: WordList = WordList("도와줘|도와주세요|뭔가|아무거나|알아서|something|anything|help me|whatever");
 
 /// Phrases that set the scene. Korean entries glossed.
 // 우리 팀: our team; 우리 회사: our company; 저희: we (polite); 회사에서: at the company; 팀에서: in the team; 스타트업: startup;
@@ -392,15 +383,15 @@ const CONTEXT_MARKERS: WordList = WordList(
 );
 
 /// Quality words → criterion labels (Korean, English). Korean triggers glossed.
-const QUALITY_CRITERIA: &[(&[&str], (&str, &str))] = &[
-    (&["정확", "accura*", "correct"], ("정확성", "Accuracy")), // accurate
-    (&["빠르", "빨리", "신속", "fast", "quick*", "speed*"], ("속도", "Speed")), // fast
-    (&["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget"], ("낮은 비용", "Low cost")), // cheap, cost
-    (&["간결", "짧게", "concise", "brief", "short"], ("간결한 결과", "Concise output")), // concise
-    (&["읽기 쉽", "쉽게", "easy to read", "readable", "easy"], ("읽기 쉬움", "Easy to read")), // easy
-    (&["신뢰", "안정", "reliab*", "robust"], ("신뢰성", "Reliability")), // reliable
-    (&["보안", "개인정보", "secure", "security", "privacy"], ("보안", "Security")), // security
-    (&["자동", "automat*"], ("자동 실행", "Runs automatically")), // automatic
+const QUALITY_CRITERIA: &[(WordList, (&str, &str))] = &[
+    (WordList("정확|accura*|correct"), ("정확성", "Accuracy")), // accurate
+    (WordList("빠르|빨리|신속|fast|quick*|speed*"), ("속도", "Speed")), // fast
+    (WordList("저렴|싸게|비용|예산|cheap|cost|budget"), ("낮은 비용", "Low cost")), // cheap, cost
+    (WordList("간결|짧게|concise|brief|short"), ("간결한 결과", "Concise output")), // concise
+    (WordList("읽기 쉽|쉽게|easy to read|readable|easy"), ("읽기 쉬움", "Easy to read")), // easy
+    (WordList("신뢰|안정|reliab*|robust"), ("신뢰성", "Reliability")), // reliable
+    (WordList("보안|개인정보|secure|security|privacy"), ("보안", "Security")), // security
+    (WordList("자동|automat*"), ("자동 실행", "Runs automatically")), // automatic
 ];
 
 fn constraint_patterns() -> &'static [Regex] {
@@ -430,7 +421,7 @@ pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
         }
     }
     for (triggers, labels) in QUALITY_CRITERIA {
-        if mentions_any(text, triggers) {
+        if triggers.any(|t| mentions(text, t)) {
             let label = lang.pick(labels.0, labels.1).to_string();
             if !out.contains(&label) {
                 out.push(label);
@@ -506,8 +497,8 @@ const KO_REQUEST_ENDINGS: &[(&str, &str)] = &[
 ];
 
 /// English openings that ask rather than state.
-const EN_REQUEST_OPENINGS: &[&str] =
-    &["please ", "can you ", "could you ", "i want to ", "i'd like to ", "i would like to ", "help me ", "i need to "];
+const EN_REQUEST_OPENINGS: WordList =
+    WordList("please |can you |could you |i want to |i'd like to |i would like to |help me |i need to ");
 
 /// A request rewritten as a goal: the asking words dropped ("만들어줘", "please").
 pub fn tidy_goal(request: &str) -> String {

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::lang::Lang;
+use super::words::WordList;
 
 /// What a flagged command would destroy or disturb.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -396,10 +397,10 @@ fn skip_block_comment(bytes: &[u8], at: usize) -> usize {
 // SQL
 
 /// Statement keywords that start SQL text (and are not shell commands).
-const SQL_STARTS: &[&str] = &[
-    "select", "insert", "update", "delete", "drop", "truncate", "alter", "create", "with", "merge", "replace", "grant",
-    "revoke", "begin", "commit", "rollback", "explain", "pragma", "vacuum",
-];
+const SQL_STARTS: WordList = WordList(
+    "select|insert|update|delete|drop|truncate|alter|create|with|merge|replace|grant|revoke|begin|commit|rollback|\
+    explain|pragma|vacuum",
+);
 
 /// True when the text's first word (after SQL comments) is an SQL statement keyword followed
 /// by a space, a parenthesis, a semicolon or the end (so `update-alternatives` is shell).
@@ -417,7 +418,7 @@ fn looks_like_sql(text: &str) -> bool {
     let word_len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
     let word = rest[..word_len].to_ascii_lowercase();
     let next = rest[word_len..].chars().next();
-    SQL_STARTS.contains(&word.as_str()) && next.is_none_or(|c| c.is_whitespace() || c == '(' || c == ';')
+    SQL_STARTS.contains(word.as_str()) && next.is_none_or(|c| c.is_whitespace() || c == '(' || c == ';')
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -430,7 +431,7 @@ enum SqlToken {
     Sym(&'static str),
 }
 
-const SQL_SYMBOLS: &[&str] = &["<>", "!=", ">=", "<=", "=", "<", ">", "(", ")", ";", ",", "*", "."];
+const SQL_SYMBOLS: WordList = WordList("<>|!=|>=|<=|=|<|>|(|)|;|,|*|.");
 
 /// Tokens of SQL text; comments are dropped, and unknown characters become `?` symbols.
 fn sql_tokens(sql: &str) -> Vec<SqlToken> {
@@ -489,7 +490,7 @@ fn sql_tokens(sql: &str) -> Vec<SqlToken> {
             tokens.push(SqlToken::Word(chars[start..i].iter().collect::<String>().to_ascii_uppercase()));
         } else {
             let two: String = chars[i..chars.len().min(i + 2)].iter().collect();
-            match SQL_SYMBOLS.iter().find(|s| two.starts_with(**s)) {
+            match SQL_SYMBOLS.iter().find(|s| two.starts_with(s)) {
                 Some(sym) => {
                     tokens.push(SqlToken::Sym(sym));
                     i += sym.len();
@@ -525,7 +526,7 @@ fn sql_statement_danger(tokens: &[SqlToken]) -> Option<DangerKind> {
             while is_word(rest.get(i), "TEMPORARY") || is_word(rest.get(i), "TEMP") {
                 i += 1;
             }
-            let object = ["TABLE", "DATABASE", "SCHEMA"].iter().any(|o| is_word(rest.get(i), o));
+            let object = WordList("TABLE|DATABASE|SCHEMA").any(|o| is_word(rest.get(i), o));
             object.then_some(DangerKind::DropObject)
         }
         // The shape is checked too, so that prose such as "delete the file" or "update your
@@ -877,14 +878,14 @@ fn strip_wrappers(words: &[Word]) -> &[Word] {
             words = &words[1..];
             continue;
         }
-        let takes_value: &[&str] = match command_name(name) {
-            "sudo" => &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"],
-            "doas" => &["-u", "-C"],
-            "env" => &["-u", "-C", "-S"],
-            "nice" => &["-n"],
-            "ionice" => &["-c", "-n", "-p"],
-            "xargs" => &["-n", "-I", "-P", "-L", "-d", "-s", "-E", "-a"],
-            "nohup" | "time" | "exec" | "command" | "builtin" | "then" | "do" | "else" | "!" | "stdbuf" => &[],
+        let takes_value: Option<WordList> = match command_name(name) {
+            "sudo" => Some(WordList("-u|-g|-h|-p|-C|-D|-r|-t|-U|-T")),
+            "doas" => Some(WordList("-u|-C")),
+            "env" => Some(WordList("-u|-C|-S")),
+            "nice" => Some(WordList("-n")),
+            "ionice" => Some(WordList("-c|-n|-p")),
+            "xargs" => Some(WordList("-n|-I|-P|-L|-d|-s|-E|-a")),
+            "nohup" | "time" | "exec" | "command" | "builtin" | "then" | "do" | "else" | "!" | "stdbuf" => None,
             "timeout" => {
                 // `timeout [options] DURATION command …`
                 let mut rest = &words[1..];
@@ -906,7 +907,7 @@ fn strip_wrappers(words: &[Word]) -> &[Word] {
             if !(w.text.starts_with('-') || env_assignment) {
                 break;
             }
-            let consumes = takes_value.contains(&w.text.as_str());
+            let consumes = takes_value.is_some_and(|t| t.contains(w.text.as_str()));
             rest = &rest[if consumes { 2 } else { 1 }.min(rest.len())..];
         }
         words = rest;
@@ -1005,8 +1006,8 @@ fn has_short_flag(args: &[Word], letters: &[char]) -> bool {
     })
 }
 
-fn has_long_flag(args: &[Word], flags: &[&str]) -> bool {
-    args.iter().any(|a| flags.contains(&a.text.as_str()))
+fn has_long_flag(args: &[Word], flags: WordList) -> bool {
+    args.iter().any(|a| flags.contains(a.text.as_str()))
 }
 
 fn positional(args: &[Word]) -> impl Iterator<Item = &str> {
@@ -1019,16 +1020,16 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
     match name {
         "rm" => {
             let options: Vec<Word> = args.iter().take_while(|a| a.text != "--").cloned().collect();
-            let recursive = has_short_flag(&options, &['r', 'R']) || has_long_flag(&options, &["--recursive"]);
-            let force = has_short_flag(&options, &['f']) || has_long_flag(&options, &["--force"]);
+            let recursive = has_short_flag(&options, &['r', 'R']) || has_long_flag(&options, WordList("--recursive"));
+            let force = has_short_flag(&options, &['f']) || has_long_flag(&options, WordList("--force"));
             let system = positional(args).any(is_system_path);
             (recursive && (force || system)).then_some(RecursiveDelete)
         }
         "remove-item" | "ri" | "del" | "erase" | "rd" | "rmdir" => {
             let lower: Vec<String> = args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
-            let has = |flags: &[&str]| lower.iter().any(|a| flags.contains(&a.as_str()));
-            let powershell = has(&["-recurse", "-r"]) && has(&["-force", "-fo"]);
-            let cmd = has(&["/s"]) && has(&["/q"]);
+            let has = |flags: WordList| lower.iter().any(|a| flags.contains(a.as_str()));
+            let powershell = has(WordList("-recurse|-r")) && has(WordList("-force|-fo"));
+            let cmd = has(WordList("/s")) && has(WordList("/q"));
             (powershell || cmd).then_some(RecursiveDelete)
         }
         "find" => {
@@ -1054,13 +1055,13 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
         _ if name.starts_with("mkfs") => Some(FormatDisk),
         "format" => positional(args).any(|a| a.len() == 2 && a.ends_with(':')).then_some(FormatDisk),
         "chmod" | "chown" | "chgrp" => {
-            let recursive = has_short_flag(args, &['R']) || has_long_flag(args, &["--recursive"]);
+            let recursive = has_short_flag(args, &['R']) || has_long_flag(args, WordList("--recursive"));
             let paths: Vec<&str> = positional(args).skip(1).collect();
             let root = paths.iter().any(|p| is_root_path(p));
             (root || (recursive && paths.iter().any(|p| is_system_path(p)))).then_some(SystemPermissions)
         }
         "git" => git_danger(args),
-        "shutdown" => (!has_short_flag(args, &['c']) && !has_long_flag(args, &["/a"])).then_some(Shutdown),
+        "shutdown" => (!has_short_flag(args, &['c']) && !has_long_flag(args, WordList("/a"))).then_some(Shutdown),
         "reboot" | "halt" | "poweroff" => Some(Shutdown),
         "init" | "telinit" => matches!(arg_text(0).as_deref(), Some("0" | "6")).then_some(Shutdown),
         "systemctl" => matches!(
@@ -1090,19 +1091,19 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
         }
         "crontab" => has_short_flag(args, &['r']).then_some(CrontabWipe),
         "terraform" | "tofu" => {
-            let destroy = arg_text(0).as_deref() == Some("destroy") || has_long_flag(args, &["-destroy"]);
+            let destroy = arg_text(0).as_deref() == Some("destroy") || has_long_flag(args, WordList("-destroy"));
             destroy.then_some(InfrastructureDestroy)
         }
         "kubectl" | "oc" => {
             let delete = positional(args).next() == Some("delete");
-            let all = has_long_flag(args, &["--all", "--all-namespaces", "-A"])
+            let all = has_long_flag(args, WordList("--all|--all-namespaces|-A"))
                 || positional(args).nth(1).is_some_and(|k| matches!(k, "namespace" | "namespaces" | "ns"));
             (delete && all).then_some(InfrastructureDestroy)
         }
         "docker" | "podman" => {
             let words: Vec<&str> = positional(args).collect();
             let prune_all = words.contains(&"prune")
-                && (words.first() == Some(&"volume") || has_long_flag(args, &["-a", "--all", "--volumes"]));
+                && (words.first() == Some(&"volume") || has_long_flag(args, WordList("-a|--all|--volumes")));
             prune_all.then_some(InfrastructureDestroy)
         }
         "redis-cli" => args
@@ -1120,7 +1121,7 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
         "sh" | "bash" | "zsh" | "dash" | "ksh" | "eval" | "ssh" | "su" | "pwsh" | "powershell" | "cmd" => {
             if args.iter().any(|a| {
                 let t = &a.text;
-                ["$(curl", "$(wget", "<(curl", "<(wget", "`curl", "`wget", "iwr ", "irm "].iter().any(|p| t.contains(p))
+                WordList("$(curl|$(wget|<(curl|<(wget|`curl|`wget|iwr |irm ").any(|p| t.contains(p))
             }) {
                 return Some(PipeToShell);
             }
@@ -1148,15 +1149,15 @@ fn git_danger(args: &[Word]) -> Option<DangerKind> {
     let rest = &args[i + 1..];
     match sub {
         "push" => {
-            let force = has_long_flag(rest, &["--force"])
+            let force = has_long_flag(rest, WordList("--force"))
                 || has_short_flag(rest, &['f'])
                 || positional(rest).any(|r| r.starts_with('+') && r.len() > 1);
             force.then_some(DangerKind::ForcePush)
         }
-        "reset" => has_long_flag(rest, &["--hard"]).then_some(DangerKind::HardReset),
+        "reset" => has_long_flag(rest, WordList("--hard")).then_some(DangerKind::HardReset),
         "clean" => {
-            let force = has_short_flag(rest, &['f']) || has_long_flag(rest, &["--force"]);
-            let dry = has_short_flag(rest, &['n']) || has_long_flag(rest, &["--dry-run"]);
+            let force = has_short_flag(rest, &['f']) || has_long_flag(rest, WordList("--force"));
+            let dry = has_short_flag(rest, &['n']) || has_long_flag(rest, WordList("--dry-run"));
             (force && !dry).then_some(DangerKind::ForceClean)
         }
         _ => None,
@@ -1172,37 +1173,11 @@ fn is_system_path(path: &str) -> bool {
     if matches!(trimmed, "~" | "$HOME" | "${HOME}" | "~root") {
         return true;
     }
-    const SYSTEM: &[&str] = &[
-        "/bin",
-        "/boot",
-        "/dev",
-        "/etc",
-        "/home",
-        "/lib",
-        "/lib32",
-        "/lib64",
-        "/opt",
-        "/proc",
-        "/root",
-        "/sbin",
-        "/srv",
-        "/sys",
-        "/usr",
-        "/var",
-        "/usr/bin",
-        "/usr/lib",
-        "/usr/local",
-        "/usr/sbin",
-        "/usr/share",
-        "/var/lib",
-        "/System",
-        "/Library",
-        "/Applications",
-        "/Users",
-        "C:",
-        "C:\\Windows",
-    ];
-    SYSTEM.iter().any(|s| s.eq_ignore_ascii_case(trimmed))
+    const SYSTEM: WordList = WordList(
+        "/bin|/boot|/dev|/etc|/home|/lib|/lib32|/lib64|/opt|/proc|/root|/sbin|/srv|/sys|/usr|/var|/usr/bin|/usr/lib|\
+        /usr/local|/usr/sbin|/usr/share|/var/lib|/System|/Library|/Applications|/Users|C:|C:\\Windows",
+    );
+    SYSTEM.any(|s| s.eq_ignore_ascii_case(trimmed))
 }
 
 /// `/`, `/*` or `/.` (the whole file system).
@@ -1213,11 +1188,8 @@ fn is_root_path(path: &str) -> bool {
 /// A disk or memory device (not `/dev/null`, `/dev/zero`, a terminal or a descriptor).
 fn is_disk_device(path: &str) -> bool {
     let Some(device) = path.strip_prefix("/dev/") else { return false };
-    const DISKS: &[&str] = &[
-        "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop", "mem", "kmem",
-        "port",
-    ];
-    DISKS.iter().any(|d| device.starts_with(d))
+    const DISKS: WordList = WordList("sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper/|loop|mem|kmem|port");
+    DISKS.any(|d| device.starts_with(d))
 }
 
 /// The danger of writing over a path: a disk device or a boot or system file.
@@ -1225,18 +1197,11 @@ fn overwrite_target_danger(path: &str) -> Option<DangerKind> {
     if is_disk_device(path) {
         return Some(DangerKind::RawDeviceWrite);
     }
-    const SYSTEM_FILES: &[&str] = &[
-        "/etc/passwd",
-        "/etc/shadow",
-        "/etc/group",
-        "/etc/sudoers",
-        "/etc/fstab",
-        "/etc/hosts",
-        "/etc/resolv.conf",
-        "/etc/inittab",
-        "/etc/crontab",
-    ];
-    let system_file = SYSTEM_FILES.contains(&path) || path.starts_with("/boot/") || path == "/boot";
+    const SYSTEM_FILES: WordList = WordList(
+        "/etc/passwd|/etc/shadow|/etc/group|/etc/sudoers|/etc/fstab|/etc/hosts|/etc/resolv.conf|/etc/inittab|\
+        /etc/crontab",
+    );
+    let system_file = SYSTEM_FILES.contains(path) || path.starts_with("/boot/") || path == "/boot";
     system_file.then_some(DangerKind::SystemFileOverwrite)
 }
 

@@ -9,7 +9,7 @@ use super::grounding::Grounding;
 use super::json::{bool_field, extract_json, str_field, str_list};
 use super::lang::{normalize, with_instrumental, with_object, Lang};
 use super::prompt::Prompt;
-use super::words::{mentions, mentions_any};
+use super::words::mentions;
 use crate::engine::words::WordList;
 
 /// How much machinery a design (or a request) calls for.
@@ -84,57 +84,22 @@ impl DesignProposal {
 pub const MAX_DESIGNS: usize = 3;
 
 /// Words that make a request call for more or less machinery. Korean entries glossed.
-const HIGH_MARKERS: &[&str] = &[
-    "대규모",        // large-scale
-    "엔터프라이즈",  // enterprise
-    "교차 검증",     // cross-validation
-    "교차검증",      // cross-validation
-    "멀티 에이전트", // multi-agent
-    "멀티에이전트",  // multi-agent
-    "실시간",        // real-time
-    "수백만",        // millions
-    "enterprise",
-    "large-scale",
-    "large scale",
-    "multi-agent",
-    "real-time",
-    "realtime",
-    "millions",
-    "mission-critical",
-    "cross-check",
-];
-const MEDIUM_MARKERS: &[&str] = &[
-    "정확", // accurate
-    "검증", // verify
-    "신뢰", // reliable
-    "운영", // production
-    "품질", // quality
-    "accurate",
-    "accuracy",
-    "reliable",
-    "validate",
-    "validation",
-    "verify",
-    "production",
-    "quality",
-];
-const LOW_MARKERS: &[&str] = &[
-    "간단",       // simple
-    "빠르게",     // quickly
-    "간단히",     // simply
-    "프로토타입", // prototype
-    "개인용",     // for personal use
-    "simple",
-    "quick",
-    "prototype",
-    "personal",
-    "minimal",
-    "small",
-];
+// 대규모: large-scale; 엔터프라이즈: enterprise; 교차 검증: cross-validation; 교차검증: cross-validation;
+// 멀티 에이전트: multi-agent; 멀티에이전트: multi-agent; 실시간: real-time; 수백만: millions
+const HIGH_MARKERS: WordList = WordList(
+    "대규모|엔터프라이즈|교차 검증|교차검증|멀티 에이전트|멀티에이전트|실시간|수백만|enterprise|large-scale|\
+    large scale|multi-agent|real-time|realtime|millions|mission-critical|cross-check",
+);
+// 정확: accurate; 검증: verify; 신뢰: reliable; 운영: production; 품질: quality
+const MEDIUM_MARKERS: WordList =
+    WordList("정확|검증|신뢰|운영|품질|accurate|accuracy|reliable|validate|validation|verify|production|quality");
+// 간단: simple; 빠르게: quickly; 간단히: simply; 프로토타입: prototype; 개인용: for personal use
+const LOW_MARKERS: WordList =
+    WordList("간단|빠르게|간단히|프로토타입|개인용|simple|quick|prototype|personal|minimal|small");
 
 /// How much machinery the request asks for, from its words; medium when it says nothing.
 pub fn estimate_complexity(text: &str) -> Complexity {
-    let has = |list: &[&str]| mentions_any(text, list);
+    let has = |list: WordList| list.any(|w| mentions(text, w));
     if has(HIGH_MARKERS) {
         Complexity::High
     } else if has(LOW_MARKERS) && !has(MEDIUM_MARKERS) {
@@ -146,7 +111,7 @@ pub fn estimate_complexity(text: &str) -> Complexity {
 
 /// The request's words behind `estimate_complexity`: the marker that decided it, if any.
 pub fn complexity_cue(text: &str) -> Option<String> {
-    let first = |list: &[&str]| list.iter().find(|m| mentions(text, m)).map(|m| m.trim_end_matches('*').to_string());
+    let first = |list: WordList| list.iter().find(|m| mentions(text, m)).map(|m| m.trim_end_matches('*').to_string());
     match estimate_complexity(text) {
         Complexity::High => first(HIGH_MARKERS),
         Complexity::Low => first(LOW_MARKERS),
@@ -161,42 +126,39 @@ struct Domain {
 }
 
 /// Keyword → what the pipeline reads (Korean, English labels). First match wins.
-const SOURCES: &[(&[&str], (&str, &str))] = &[
-    (&["뉴스", "기사", "news", "article", "rss"], ("뉴스 기사", "news articles")),
-    (&["리뷰", "후기", "review"], ("고객 리뷰", "customer reviews")),
-    (&["로그", "log", "logging"], ("로그", "logs")),
-    (&["이메일", "메일", "email", "e-mail", "inbox", "mail"], ("이메일", "emails")),
-    (&["회의", "미팅", "meeting", "transcript"], ("회의록", "meeting notes")),
-    (&["논문", "paper", "arxiv"], ("논문", "papers")),
-    (&["pdf", "문서", "계약서", "document", "contract"], ("문서", "documents")),
-    (&["크롤", "웹", "사이트", "web", "website", "crawl*", "site"], ("웹 페이지", "web pages")),
-    (&["데이터베이스", "db", "sql", "database", "postgres*", "mysql"], ("데이터베이스 레코드", "database records")),
-    (
-        &["코드", "저장소", "code", "codebase", "repo", "repository", "pull request", "commit"],
-        ("코드 변경", "code changes"),
-    ),
-    (&["주식", "시장", "stock", "market"], ("시장 데이터", "market data")),
-    (&["설문", "survey"], ("설문 응답", "survey answers")),
-    (&["티켓", "문의", "ticket", "support"], ("고객 문의", "support tickets")),
+const SOURCES: &[(WordList, (&str, &str))] = &[
+    (WordList("뉴스|기사|news|article|rss"), ("뉴스 기사", "news articles")),
+    (WordList("리뷰|후기|review"), ("고객 리뷰", "customer reviews")),
+    (WordList("로그|log|logging"), ("로그", "logs")),
+    (WordList("이메일|메일|email|e-mail|inbox|mail"), ("이메일", "emails")),
+    (WordList("회의|미팅|meeting|transcript"), ("회의록", "meeting notes")),
+    (WordList("논문|paper|arxiv"), ("논문", "papers")),
+    (WordList("pdf|문서|계약서|document|contract"), ("문서", "documents")),
+    (WordList("크롤|웹|사이트|web|website|crawl*|site"), ("웹 페이지", "web pages")),
+    (WordList("데이터베이스|db|sql|database|postgres*|mysql"), ("데이터베이스 레코드", "database records")),
+    (WordList("코드|저장소|code|codebase|repo|repository|pull request|commit"), ("코드 변경", "code changes")),
+    (WordList("주식|시장|stock|market"), ("시장 데이터", "market data")),
+    (WordList("설문|survey"), ("설문 응답", "survey answers")),
+    (WordList("티켓|문의|ticket|support"), ("고객 문의", "support tickets")),
 ];
 
 /// Keyword → what the pipeline does (Korean noun, English verb). First match wins.
 /// A trailing `*` marks a stem ("summar*": summary, summarize).
-const WORKS: &[(&[&str], (&str, &str))] = &[
-    (&["요약", "summar*", "digest"], ("요약", "summarize")),
-    (&["번역", "translat*"], ("번역", "translate")),
-    (&["분류", "classif*", "categor*", "tagging"], ("분류", "classify")),
-    (&["추천", "recommend*"], ("추천", "recommend")),
-    (&["검색", "search*", "retriev*"], ("검색", "search")),
-    (&["감지", "탐지", "모니터", "detect*", "monitor*", "alert"], ("감지", "monitor")),
-    (&["추출", "extract*"], ("추출", "extract")),
-    (&["분석", "analy*", "insight"], ("분석", "analyze")),
-    (&["보고", "리포트", "report*"], ("보고", "report on")),
+const WORKS: &[(WordList, (&str, &str))] = &[
+    (WordList("요약|summar*|digest"), ("요약", "summarize")),
+    (WordList("번역|translat*"), ("번역", "translate")),
+    (WordList("분류|classif*|categor*|tagging"), ("분류", "classify")),
+    (WordList("추천|recommend*"), ("추천", "recommend")),
+    (WordList("검색|search*|retriev*"), ("검색", "search")),
+    (WordList("감지|탐지|모니터|detect*|monitor*|alert"), ("감지", "monitor")),
+    (WordList("추출|extract*"), ("추출", "extract")),
+    (WordList("분석|analy*|insight"), ("분석", "analyze")),
+    (WordList("보고|리포트|report*"), ("보고", "report on")),
 ];
 
 fn detect_domain(text: &str) -> Domain {
-    let find = |table: &[(&[&str], (&'static str, &'static str))], default| {
-        table.iter().find(|(keys, _)| mentions_any(text, keys)).map(|(_, labels)| *labels).unwrap_or(default)
+    let find = |table: &[(WordList, (&'static str, &'static str))], default| {
+        table.iter().find(|(keys, _)| keys.any(|k| mentions(text, k))).map(|(_, labels)| *labels).unwrap_or(default)
     };
     Domain { source: find(SOURCES, ("입력 자료", "input data")), work: find(WORKS, ("처리", "process")) }
 }
@@ -420,101 +382,45 @@ pub struct Needs {
 }
 
 /// Words that state each need. Korean entries glossed; `*` marks an English stem.
-const BUDGET_WORDS: &[&str] = &[
-    "예산", // budget
-    "저렴", // cheap
-    "싸게", // cheaply
-    "비용", // cost
-    "무료", // free
-    "budget",
-    "cheap",
-    "cost",
-    "inexpensive",
-    "free",
-    "low-cost",
-    "afford*",
-];
-const PRIVACY_WORDS: &[&str] = &[
-    "개인정보",  // personal data
-    "민감",      // sensitive
-    "보안",      // security
-    "기밀",      // confidential
-    "고객 정보", // customer data
-    "privacy",
-    "private",
-    "pii",
-    "gdpr",
-    "hipaa",
-    "personal data",
-    "sensitive",
-    "confidential",
-    "secure",
-    "security",
-];
-const SPEED_WORDS: &[&str] = &[
-    "빠르게", // quickly
-    "빠른",   // fast
-    "빨리",   // quickly
-    "실시간", // real-time
-    "즉시",   // immediately
-    "지연",   // latency
-    "fast",
-    "real-time",
-    "realtime",
-    "latency",
-    "instant*",
-    "quickly",
-    "low-latency",
-];
-const ACCURACY_WORDS: &[&str] = &[
-    "정확",    // accurate
-    "검증",    // verify
-    "틀리면",  // if it is wrong
-    "오류 없", // without errors
-    "accura*",
-    "verif*",
-    "fact-check*",
-    "correct",
-    "precise",
-    "no mistakes",
-    "hallucinat*",
-];
-const TEAM_WORDS: &[&str] = &[
-    "혼자",          // alone
-    "1인",           // one-person
-    "소규모 팀",     // small team
-    "작은 팀",       // small team
-    "개인 프로젝트", // personal project
-    "solo",
-    "just me",
-    "by myself",
-    "small team",
-    "one person",
-    "side project",
-    "team of",
-];
+// 예산: budget; 저렴: cheap; 싸게: cheaply; 비용: cost; 무료: free
+const BUDGET_WORDS: WordList = WordList("예산|저렴|싸게|비용|무료|budget|cheap|cost|inexpensive|free|low-cost|afford*");
+// 개인정보: personal data; 민감: sensitive; 보안: security; 기밀: confidential; 고객 정보: customer data
+const PRIVACY_WORDS: WordList = WordList(
+    "개인정보|민감|보안|기밀|고객 정보|privacy|private|pii|gdpr|hipaa|personal data|sensitive|confidential|secure|\
+    security",
+);
+// 빠르게: quickly; 빠른: fast; 빨리: quickly; 실시간: real-time; 즉시: immediately; 지연: latency
+const SPEED_WORDS: WordList =
+    WordList("빠르게|빠른|빨리|실시간|즉시|지연|fast|real-time|realtime|latency|instant*|quickly|low-latency");
+// 정확: accurate; 검증: verify; 틀리면: if it is wrong; 오류 없: without errors
+const ACCURACY_WORDS: WordList =
+    WordList("정확|검증|틀리면|오류 없|accura*|verif*|fact-check*|correct|precise|no mistakes|hallucinat*");
+// 혼자: alone; 1인: one-person; 소규모 팀: small team; 작은 팀: small team; 개인 프로젝트: personal project
+const TEAM_WORDS: WordList = WordList(
+    "혼자|1인|소규모 팀|작은 팀|개인 프로젝트|solo|just me|by myself|small team|one person|side project|team of",
+);
 /// Tools named in requests, as the user would write them; the label shown is the first.
-const TOOLS: &[(&[&str], &str)] = &[
-    (&["slack", "슬랙"], "Slack"),
-    (&["notion", "노션"], "Notion"),
-    (&["google sheets", "google sheet", "구글 시트", "구글시트", "스프레드시트"], "Google Sheets"),
-    (&["gmail", "지메일"], "Gmail"),
-    (&["jira", "지라"], "Jira"),
-    (&["github", "깃허브"], "GitHub"),
-    (&["discord", "디스코드"], "Discord"),
-    (&["teams", "팀즈"], "Teams"),
-    (&["airtable", "에어테이블"], "Airtable"),
-    (&["excel", "엑셀"], "Excel"),
-    (&["telegram", "텔레그램"], "Telegram"),
-    (&["kakaotalk", "카카오톡", "카톡"], "KakaoTalk"),
-    (&["confluence", "컨플루언스"], "Confluence"),
-    (&["s3", "bigquery", "postgres*"], "the data store"),
+const TOOLS: &[(WordList, &str)] = &[
+    (WordList("slack|슬랙"), "Slack"),
+    (WordList("notion|노션"), "Notion"),
+    (WordList("google sheets|google sheet|구글 시트|구글시트|스프레드시트"), "Google Sheets"),
+    (WordList("gmail|지메일"), "Gmail"),
+    (WordList("jira|지라"), "Jira"),
+    (WordList("github|깃허브"), "GitHub"),
+    (WordList("discord|디스코드"), "Discord"),
+    (WordList("teams|팀즈"), "Teams"),
+    (WordList("airtable|에어테이블"), "Airtable"),
+    (WordList("excel|엑셀"), "Excel"),
+    (WordList("telegram|텔레그램"), "Telegram"),
+    (WordList("kakaotalk|카카오톡|카톡"), "KakaoTalk"),
+    (WordList("confluence|컨플루언스"), "Confluence"),
+    (WordList("s3|bigquery|postgres*"), "the data store"),
 ];
 
 impl Needs {
     /// The needs a text states.
     pub fn read(text: &str) -> Needs {
-        let found = |words: &[&str]| words.iter().find(|w| mentions(text, w)).map(|w| stated_word(text, w));
+        let found = |words: WordList| words.iter().find(|w| mentions(text, w)).map(|w| stated_word(text, w));
         let money = money_phrase(text);
         Needs {
             budget: money.or_else(|| found(BUDGET_WORDS)),
@@ -527,7 +433,7 @@ impl Needs {
                 .filter(|(words, _)| words.iter().any(|w| mentions(text, w)))
                 .map(|(_, label)| label.to_string())
                 .collect(),
-            subject: SOURCES.iter().find(|(keys, _)| mentions_any(text, keys)).map(|(_, labels)| *labels),
+            subject: SOURCES.iter().find(|(keys, _)| keys.any(|k| mentions(text, k))).map(|(_, labels)| *labels),
             complexity_cue: complexity_cue(text),
         }
     }
@@ -593,7 +499,7 @@ fn money_phrase(text: &str) -> Option<String> {
             let rest = &text[i..];
             let digits = rest.find(|d: char| !(d.is_ascii_digit() || d == ',')).unwrap_or(rest.len());
             let unit = rest[digits..].trim_start();
-            if let Some(u) = ["만원", "원", "달러", "천원"].iter().find(|u| unit.starts_with(*u)) {
+            if let Some(u) = WordList("만원|원|달러|천원").iter().find(|u| unit.starts_with(u)) {
                 best = Some(format!("{}{u}", &rest[..digits]));
                 break;
             }
@@ -611,7 +517,7 @@ fn team_phrase(text: &str) -> Option<String> {
             return Some(format!("team of {n}"));
         }
     }
-    for marker in ["명 팀", "명짜리 팀", "명이서"] {
+    for marker in WordList("명 팀|명짜리 팀|명이서") {
         if let Some(at) = text.find(marker) {
             let digits: String = text[..at]
                 .chars()
@@ -859,7 +765,7 @@ pub fn parse_designs(raw: &str) -> Result<Vec<DesignProposal>, String> {
     let items: Vec<Value> = match &value {
         Value::Array(items) => items.clone(),
         Value::Object(map) => {
-            let list = ["designs", "proposals", "options"].iter().find_map(|k| map.get(*k)).and_then(Value::as_array);
+            let list = WordList("designs|proposals|options").iter().find_map(|k| map.get(k)).and_then(Value::as_array);
             match list {
                 Some(items) => items.clone(),
                 None if map.contains_key("name") => vec![value.clone()],
@@ -1024,35 +930,24 @@ pub struct Refinement {
 
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
 const CHEAPER: WordList = WordList("저렴|싸게|비용|예산|cheap|cost|budget|expensive|pric*");
-const MORE_CHECKS: &[&str] = &[
-    "검증", // verify
-    "정확", // accurate
-    "신뢰", // reliable
-    "환각", // hallucination
-    "validat*",
-    "accura*",
-    "reliab*",
-    "hallucinat*",
-    "verif*",
-    "fact",
-];
-const SIMPLER: &[&str] =
-    &["단순", "간단", "줄여", "가볍", "simple", "simpler", "fewer", "lighter", "leaner", "too complex"];
-const FASTER: &[&str] = &["빠르", "속도", "병렬", "지연", "fast", "speed", "latency", "parallel*", "quicker"];
-const SAFER: &[&str] = &["보안", "개인정보", "민감", "security", "secure", "privacy", "pii", "sensitive"];
-const HUMAN: &[&str] = &["사람이", "사람 검토", "승인", "검수", "human", "manual review", "approval", "sign-off"];
-const SCALE: &[&str] = &["대량", "확장", "규모", "scal*", "volume", "throughput", "thousands"];
+// 검증: verify; 정확: accurate; 신뢰: reliable; 환각: hallucination
+const MORE_CHECKS: WordList = WordList("검증|정확|신뢰|환각|validat*|accura*|reliab*|hallucinat*|verif*|fact");
+const SIMPLER: WordList = WordList("단순|간단|줄여|가볍|simple|simpler|fewer|lighter|leaner|too complex");
+const FASTER: WordList = WordList("빠르|속도|병렬|지연|fast|speed|latency|parallel*|quicker");
+const SAFER: WordList = WordList("보안|개인정보|민감|security|secure|privacy|pii|sensitive");
+const HUMAN: WordList = WordList("사람이|사람 검토|승인|검수|human|manual review|approval|sign-off");
+const SCALE: WordList = WordList("대량|확장|규모|scal*|volume|throughput|thousands");
 
 /// Revises designs from feedback by rules: cheaper models, added validation, fewer
 /// steps, parallel collection, a privacy guard, human review, batching, or a new output
 /// format. Feedback it cannot read is recorded on each design rather than dropped.
 pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
-    let asks = |list: &[&str]| mentions_any(feedback, list);
+    let asks = |list: WordList| list.any(|w| mentions(feedback, w));
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
     let ko = lang == Lang::Ko;
 
-    if CHEAPER.any(|w| mentions_any(feedback, &[w])) {
+    if asks(CHEAPER) {
         for d in &mut designs {
             for a in &mut d.agents {
                 if a.model == "large" || is_expensive_model(&a.model) {
@@ -1290,9 +1185,7 @@ pub fn is_expensive_model(model: &str) -> bool {
     if m.contains("mini") || m.contains("nano") || m.contains("haiku") || m.contains("flash") || m == "small" {
         return false;
     }
-    ["gpt-4", "gpt-5", "o1", "o3", "opus", "sonnet", "gemini-pro", "gemini-1.5-pro", "gemini-2.5-pro", "ultra"]
-        .iter()
-        .any(|k| m.contains(k))
+    WordList("gpt-4|gpt-5|o1|o3|opus|sonnet|gemini-pro|gemini-1.5-pro|gemini-2.5-pro|ultra").any(|k| m.contains(k))
 }
 
 /// Halves the dollar figures of a cost estimate: "~$0.15-0.30" → "~$0.08-0.15".

@@ -11,6 +11,7 @@ use super::security::{isolate, DEFAULT_TAG};
 use super::slots::{
     is_correction, parse_format, parse_party_size, parse_place, read_when, validate_party_size, SlotError, When,
 };
+use super::words::WordList;
 
 /// After this many questions about one slot, the gate offers choices or a default
 /// instead of asking the same thing again.
@@ -46,20 +47,10 @@ pub struct SlotSpec {
 }
 
 /// Lunch planning keywords that select the lunch intent. Korean entries glossed.
-const LUNCH_WORDS: &[&str] = &[
-    "점심",      // lunch
-    "맛집",      // good restaurant
-    "식당",      // restaurant
-    "밥 먹",     // eat a meal
-    "밥먹",      // eat a meal
-    "저녁 먹",   // eat dinner
-    "메뉴 추천", // menu recommendation
-    "lunch",
-    "restaurant",
-    "place to eat",
-    "where to eat",
-    "dinner spot",
-];
+// 점심: lunch; 맛집: good restaurant; 식당: restaurant; 밥 먹: eat a meal; 밥먹: eat a meal; 저녁 먹: eat dinner;
+// 메뉴 추천: menu recommendation
+const LUNCH_WORDS: WordList =
+    WordList("점심|맛집|식당|밥 먹|밥먹|저녁 먹|메뉴 추천|lunch|restaurant|place to eat|where to eat|dinner spot");
 
 impl Intent {
     /// The registry name, as in the seed.
@@ -94,7 +85,7 @@ impl Intent {
     /// Which intent a first message expresses, by rules.
     pub fn classify(text: &str) -> Intent {
         let lower = text.to_ascii_lowercase();
-        if LUNCH_WORDS.iter().any(|w| lower.contains(w)) {
+        if LUNCH_WORDS.any(|w| lower.contains(w)) {
             Intent::LunchRecommendation
         } else {
             Intent::DiscussionRequest

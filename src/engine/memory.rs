@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::critique::Critique;
 use super::design::DesignProposal;
 use super::lang::clip;
+use super::words::WordList;
 
 /// The designs shown in one round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,31 +151,19 @@ impl Memory {
 
 /// Preference themes read from feedback: (theme key, Korean/English triggers, value in
 /// Korean and English).
-const PREFERENCE_RULES: &[(&str, &[&str], (&str, &str))] = &[
-    (
-        "cost",
-        &["저렴", "싸게", "비용", "예산", "cheap", "cost", "budget", "expensive"],
-        ("비용을 낮게", "keep cost low"),
-    ),
+const PREFERENCE_RULES: &[(&str, WordList, (&str, &str))] = &[
+    ("cost", WordList("저렴|싸게|비용|예산|cheap|cost|budget|expensive"), ("비용을 낮게", "keep cost low")),
     (
         "accuracy",
-        &["정확", "검증", "신뢰", "환각", "accura", "validat", "reliab", "hallucinat"],
+        WordList("정확|검증|신뢰|환각|accura|validat|reliab|hallucinat"),
         ("정확성과 검증 우선", "prefer accuracy and validation"),
     ),
-    (
-        "simplicity",
-        &["단순", "간단", "가볍", "simple", "fewer", "lighter"],
-        ("단계는 적게", "prefer fewer moving parts"),
-    ),
-    ("speed", &["빠르", "속도", "지연", "fast", "speed", "latency"], ("지연은 짧게", "prefer low latency")),
-    (
-        "security",
-        &["보안", "개인정보", "민감", "security", "privacy", "pii"],
-        ("민감 정보 보호", "protect sensitive data"),
-    ),
+    ("simplicity", WordList("단순|간단|가볍|simple|fewer|lighter"), ("단계는 적게", "prefer fewer moving parts")),
+    ("speed", WordList("빠르|속도|지연|fast|speed|latency"), ("지연은 짧게", "prefer low latency")),
+    ("security", WordList("보안|개인정보|민감|security|privacy|pii"), ("민감 정보 보호", "protect sensitive data")),
     (
         "review",
-        &["사람이", "검수", "human", "manual review", "approval"],
+        WordList("사람이|검수|human|manual review|approval"),
         ("사람이 결과를 검토", "a person reviews the output"),
     ),
 ];

@@ -14,6 +14,7 @@ use super::provider::{HttpRequest, Method, ProviderConfig, ProviderKind};
 use super::wire::str_field;
 use crate::engine::call::{FailureKind, LlmFailure};
 use crate::engine::lang::{group_thousands, Lang};
+use crate::engine::words::WordList;
 
 /// The window assumed when nothing better is known.
 pub const DEFAULT_WINDOW: u32 = 8192;
@@ -209,32 +210,20 @@ pub fn parse_model_list_window(body: &str, model: &str) -> Option<u32> {
     let items = value.get("data").or_else(|| value.get("models")).and_then(Value::as_array)?;
     let wanted = model.trim();
     let item = items.iter().find(|m| str_field(m, "id").or_else(|| str_field(m, "name")) == Some(wanted))?;
-    ["loaded_context_length", "max_model_len", "context_length", "max_context_length", "context_window"]
+    WordList("loaded_context_length|max_model_len|context_length|max_context_length|context_window")
         .iter()
-        .find_map(|key| positive(item.get(*key)))
+        .find_map(|key| positive(item.get(key)))
 }
 
-/// Phrases servers use when a prompt does not fit the window (compared in lower case).
-const OVERFLOW_PHRASES: &[&str] = &[
-    // llama.cpp server
-    "exceeds the available context size",
-    "exceed_context_size",
-    "context size has been exceeded",
-    "input is too large to process",
-    // OpenAI, vLLM, OpenRouter
-    "context_length_exceeded",
-    "maximum context length",
-    "longer than the maximum model length",
-    // Anthropic
-    "prompt is too long",
-    "exceed context limit",
-    // LM Studio
-    "context length of only",
-    "context overflow",
-    // Others
-    "context window",
-    "too many tokens",
-];
+/// Phrases servers use when a prompt does not fit the window (compared in lower case): from
+/// llama.cpp server the first four, then OpenAI, vLLM and OpenRouter three, Anthropic two,
+/// LM Studio two, and two from others.
+const OVERFLOW_PHRASES: WordList = WordList(
+    "exceeds the available context size|exceed_context_size|context size has been exceeded|\
+    input is too large to process|context_length_exceeded|maximum context length|\
+    longer than the maximum model length|prompt is too long|exceed context limit|context length of only|\
+    context overflow|context window|too many tokens",
+);
 
 /// True when a failure's text says the prompt did not fit the model's context window.
 pub fn is_context_overflow(failure: &LlmFailure) -> bool {

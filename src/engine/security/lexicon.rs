@@ -2,6 +2,7 @@
 //! Kept out of rustfmt so each list stays a compact paragraph; `rules` explains matching.
 
 use super::rules::Rule;
+use crate::engine::words::WordList;
 use super::InjectionKind::*;
 
 // ---- English concepts ----
@@ -264,24 +265,25 @@ pub const MARKUP: &[&str] = &[
 ];
 /// Phrases that fake the end of the user's text when they stand alone on a decorated line
 /// (`### END OF USER INPUT ###`); in running prose they are ordinary words.
-pub const BOUNDARY_LINES: &[&str] = &[
-    "end of user input", "end of document", "end of input", "end of context", "end of prompt", "end of user message",
-    "begin system prompt", "system prompt begins", "new system prompt", "사용자 입력 끝", "입력 끝", "문서 끝",
-    "시스템 프롬프트 시작",
-];
+// 사용자 입력 끝: end of user input; 입력 끝: end of input; 문서 끝: end of document; 시스템 프롬프트 시작: system prompt begins
+pub const BOUNDARY_LINES: WordList = WordList(
+    "end of user input|end of document|end of input|end of context|end of prompt|end of user message|\
+    begin system prompt|system prompt begins|new system prompt|사용자 입력 끝|입력 끝|문서 끝|시스템 프롬프트 시작",
+);
 
 /// Role headers that open a line in pasted text (`System: …`).
-pub const ROLE_HEADERS: &[&str] = &[
-    "시스템:", "관리자:", "어시스턴트:", "<!-- ai", "<!--ai", "<!-- assistant", "<!-- system", "<!-- note to",
-    "system:", "system note:", "system update", "assistant:", "developer:", "admin:", "[system",
-];
+// 시스템: system; 관리자: administrator; 어시스턴트: assistant
+pub const ROLE_HEADERS: WordList = WordList(
+    "시스템:|관리자:|어시스턴트:|<!-- ai|<!--ai|<!-- assistant|<!-- system|<!-- note to|system:|system note:|system update|\
+    assistant:|developer:|admin:|[system",
+);
 
 /// What makes such a header an order rather than a log line.
-pub const HEADER_ORDERS: &[&str] = &[
-    "허용", "권한", "무시", "지시", "너는", "모든 요청", "출력",
-    "you are", "you may", "you must", "you will", "you should", "the user is", "new instruction", "ignore", "grant",
-    "reveal", "admin", "password", "append", "here is the", "allow all", "disable", "override", "sure,",
-];
+// 허용: allow; 권한: permission; 무시: ignore; 지시: instruction; 너는: you are; 모든 요청: every request; 출력: output
+pub const HEADER_ORDERS: WordList = WordList(
+    "허용|권한|무시|지시|너는|모든 요청|출력|you are|you may|you must|you will|you should|the user is|new instruction|ignore|grant|\
+    reveal|admin|password|append|here is the|allow all|disable|override|sure,",
+);
 
 /// Subjects that, with a question, mark talk about attacks rather than an attack.
 /// 인젝션/주입 공격/공격자/방어/막는/탐지/대응/보안 교육: injection, injection attack, attacker, defend,

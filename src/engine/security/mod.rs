@@ -123,7 +123,7 @@ fn fake_markup(folded: &str) -> bool {
         let line = raw.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '#' | '-' | '*' | '>' | '='));
         let bare = raw.trim_matches(|c: char| c.is_whitespace() || "#-=*[]<>|_~".contains(c));
         let decorated = bare.len() < raw.trim().len();
-        (decorated && BOUNDARY_LINES.contains(&bare))
+        (decorated && BOUNDARY_LINES.contains(bare))
             || ROLE_HEADERS.iter().any(|h| line.starts_with(h)) && HEADER_ORDERS.iter().any(|o| line.contains(o))
     })
 }
