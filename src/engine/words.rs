@@ -184,11 +184,6 @@ fn ends_compound(before: &str, after: &str) -> bool {
         && (tail.is_empty() || tail.chars().count() >= 2 || KO_PARTICLES.iter().any(|p| tail.starts_with(p)))
 }
 
-/// True when `text` mentions any of `terms` (see [`mentions`]).
-pub fn mentions_any(text: &str, terms: &[&str]) -> bool {
-    terms.iter().any(|t| mentions(text, t))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
