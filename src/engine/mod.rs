@@ -17,6 +17,7 @@ pub mod lang;
 pub mod lunch;
 pub mod memory;
 pub mod order;
+pub mod pattern;
 pub mod plan;
 pub mod prompt;
 pub mod reply;

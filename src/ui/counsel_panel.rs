@@ -22,6 +22,9 @@ pub fn PartStepper() -> impl IntoView {
     let shell = expect_context::<Shell>();
     let part = Memo::new(move |_| shell.session.with(|s| s.counseling().map(|m| m.state.part).unwrap_or_default()));
     let lang = shell.ui_lang;
+    // The stepper shows whenever the counseling mode does: build the crisis check's patterns
+    // while the user writes the first message, not when it is sent.
+    request_idle_callback(crate::engine::counsel::crisis::prepare);
     view! {
         <nav class="stepper part-stepper" aria-label=move || counsel_strings(lang.get()).parts_label>
             <ol>
