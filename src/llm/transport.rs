@@ -282,13 +282,16 @@ async fn chat_once(
             let bytes = Uint8Array::new(&value).to_vec();
             let before = acc.text().len();
             acc.push_bytes(&bytes);
+            if acc.is_finished() {
+                // The whole answer is here: it goes to the engine at once. Showing its text
+                // first would only re-render the page in the way of the next call (a short
+                // answer, such as a counseling check, often comes in a single chunk).
+                let _ = reader.cancel();
+                break;
+            }
             if acc.text().len() != before {
                 on_text(acc.text());
             }
-        }
-        if acc.is_finished() {
-            let _ = reader.cancel();
-            break;
         }
     }
     acc.finish().map_err(|f| (f, None))

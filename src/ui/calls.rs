@@ -69,11 +69,13 @@ impl CallRunner {
         self.controls.update_value(|m| {
             m.insert(id, control.clone());
         });
+        // Only a call streamed into a message of its own shows its text as it comes.
+        let shown = call.stream_into.is_some();
         spawn_local(async move {
             let first_paint = std::cell::Cell::new(false);
             let on_text = |so_far: &str| {
                 text.set(so_far.to_string());
-                if !first_paint.replace(true) {
+                if shown && !first_paint.replace(true) {
                     mark_first_text_paint(id);
                 }
             };
