@@ -33,6 +33,33 @@ impl IntoIterator for WordList {
     }
 }
 
+/// What kinds of characters a text holds, to skip searches that cannot succeed: a Korean
+/// word cannot occur in an all-ASCII message, nor an English one in a message without a
+/// single ASCII letter. Checking a word against it is cheaper than setting up a search for it
+/// (the crisis check looks for about 2,000 words and phrases in every counseling message).
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    ascii: bool,
+    letters: bool,
+}
+
+impl Shape {
+    /// The shape of `text`.
+    pub fn of(text: &str) -> Shape {
+        Shape { ascii: text.is_ascii(), letters: text.bytes().any(|b| b.is_ascii_alphabetic()) }
+    }
+
+    /// False when `needle` cannot occur in a text of this shape; true when it may.
+    pub fn may_hold(self, needle: &str) -> bool {
+        (!self.ascii || needle.is_ascii()) && (self.letters || !needle.bytes().any(|b| b.is_ascii_alphabetic()))
+    }
+
+    /// Whether the text has an ASCII letter.
+    pub fn has_letters(self) -> bool {
+        self.letters
+    }
+}
+
 /// English words that carry no subject.
 const EN_STOP: WordList = WordList(
     "a|an|the|and|or|but|to|of|for|in|on|at|by|with|from|into|about|i|me|my|we|\
@@ -189,6 +216,25 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_shape_refuses_only_needles_that_cannot_occur() {
+        let texts = ["i want to sleep forever", "사라지고 싶어요", "요즘 burnout이 심해요", "119", "", "2024년"];
+        let needles = ["sleep", "사라지", "burnout", "심해", "11", "년", "out이", "", " "];
+        for text in texts {
+            let shape = Shape::of(text);
+            for needle in needles {
+                if text.contains(needle) {
+                    assert!(shape.may_hold(needle), "{needle:?} occurs in {text:?}");
+                }
+            }
+        }
+        assert!(!Shape::of("i want to sleep").may_hold("사라지"));
+        assert!(!Shape::of("사라지고 싶어요").may_hold("sleep"));
+        assert!(!Shape::of("사라지고 싶어요 2024").may_hold("sleep 2"));
+        assert!(Shape::of("사라지고 싶어요 2024").may_hold("2024"));
+        assert!(!Shape::of("사라지고").has_letters());
+    }
 
     #[test]
     fn topic_keeps_subject_words_in_both_languages() {

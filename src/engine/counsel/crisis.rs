@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::crisis_cues;
 use crate::engine::lang::Lang;
-use crate::engine::words::WordList;
+use crate::engine::words::{Shape, WordList};
 
 /// What kind of danger the words point at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -422,8 +422,9 @@ const EN_COOCCURRENCE_SPAN: usize = 8;
 /// denial. Catches indirect wording the patterns do not list ("제가 사라지면 엄마도
 /// 편해지겠죠", "I think about dying all the time").
 fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
+    let (ko, en) = (Shape::of(compact), Shape::of(spaced));
     let korean = || {
-        if KO_DEATH_IDIOMS.iter().any(|i| compact.contains(i)) {
+        if KO_DEATH_IDIOMS.iter().any(|i| ko.may_hold(i) && compact.contains(i)) {
             return None;
         }
         // Byte offset of every character, and of the end: slices instead of copies.
@@ -431,7 +432,7 @@ fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
         let count = starts.len() - 1;
         (0..count).find_map(|i| {
             let rest = &compact[starts[i]..];
-            let death = KO_DEATH_WORDS.iter().find(|d| rest.starts_with(*d))?;
+            let death = KO_DEATH_WORDS.iter().find(|d| ko.may_hold(d) && rest.starts_with(*d))?;
             let end = (i + death.chars().count() + KO_COOCCURRENCE_SPAN).min(count);
             let window = &compact[starts[i]..starts[end]];
             if KO_NEGATED_TAILS.iter().any(|t| window.contains(t)) {
@@ -441,7 +442,7 @@ fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
         })
     };
     let english = || {
-        if EN_DEATH_IDIOMS.iter().any(|i| spaced.contains(i)) {
+        if !en.has_letters() || EN_DEATH_IDIOMS.iter().any(|i| spaced.contains(i)) {
             return None;
         }
         let words: Vec<&str> =
@@ -498,9 +499,9 @@ const EN_NEGATED_BEFORE: WordList = WordList(
     not going to |never going to |won't |wouldn't |don't really |do not really ",
 );
 
-/// Builds the check's English patterns now rather than on the first message: compiling them
-/// takes tens of milliseconds (about 20 ms natively, 35 ms in the page), which the first
-/// counseling turn would otherwise wait for. The page calls it while the user types.
+/// Builds the check's English patterns now rather than on the first message, which would
+/// otherwise wait for them (about 3 ms natively, 7–10 ms in the page). The page calls it
+/// while the user types.
 pub fn prepare() {
     for pattern in [en_suicide, en_self_harm, en_harm_others] {
         pattern();
@@ -516,116 +517,120 @@ static SUICIDE: OnceLock<Regex> = OnceLock::new();
 static SELF_HARM: OnceLock<Regex> = OnceLock::new();
 static HARM_OTHERS: OnceLock<Regex> = OnceLock::new();
 
+/// English wording about suicide, direct and indirect (matched on the lower-case text).
+const EN_SUICIDE: &str = concat!(
+    r"\b(kill|killing) myself\b|\bsuicid(e|al)\b|\bend(ing)? (my life|it all)\b|\btake my (own )?life\b",
+    r"|\b(want|wanna|wanted|going|ready) to die\b|\bwish i (was|were) (dead|never born|gone)\b",
+    r"|\bbetter off (dead|without me)\b",
+    r"|\b(don'?t|do not|no longer) want to (live|be alive|exist|be here anymore)\b",
+    r"|\bno (reason|point) (to|in) (live|living|go on|going on)\b|\b(can'?t|cannot) go on (living|anymore)\b",
+    r"|\b(if|wish|hope) i (just )?(didn'?t|did not|wouldn'?t|would not|never|don'?t) wake up\b",
+    r"|\bnever wake up again\b|\bnot (to )?wake up (ever )?again\b|\b(sleep|asleep) and (never|not) wake up\b",
+    r"|\b(want to|wanna|wish i could|just want to)( go to)?( sleep and)? sleep forever\b",
+    r"|\b(happier|better|easier)( off)? (if|when) i('m| am| was| were) (gone|dead|not around|not here)\b",
+    r"|\b(no|(don'?t|can'?t|cannot) (see|find|have) any) reason to (live|keep living|go on|keep going|be alive|stay alive)\b",
+    r"|\bpoint (of|in) (living|being alive|going on)\b|\b(it all|everything) to (stop|end),? (permanently|forever)\b",
+    r"|\b(stockpil|sav|hoard|collect)\w* (up )?(my |some |all )?(sleeping )?(pills|tablets|meds|medication)\b",
+    r"|\b(crash|crashing|drive|driving)\b.{0,40}\bon purpose\b",
+    r"|\b(want to|wanna|wish i could( just)?) disappear\b",
+    r"|\b(jump|jumping) (off|from) (a|the) (bridge|roof|building|balcony|cliff)\b",
+    r"|\bhang(ing)? myself\b|\boverdos(e|ing)\b|\bgoodbye (letter|note)s?\b",
+    r"|\b(nobody|no one) would (even )?(care|notice|miss me)\b|\bunalive\b",
+    r"|\b(ways|how) to (die|kill myself|end (it|my life))\b|\bbetter without me\b",
+    r"|\bwish i('d| had| was| were)? never (been )?born\b|\b(not|isn'?t|no longer) worth living\b",
+    r"|\bstop (existing|being alive)\b|\bexcept death\b|\bno way out but\b|\brather (be )?dead\b",
+    r"|\b(feel like|thinking (of|about)|going to|want to|planning on) end(ing)? it\b",
+    r"|\b(take|taking|swallow|swallowing|took) (all|a handful of|the whole bottle of) (of )?(my |the )?(sleeping )?(pills|tablets|meds|medication)\b",
+    r"|\bgiv(e|ing) away (all )?(my|of my) (things|stuff|belongings|possessions)\b|\bhow many (pills|tablets)\b",
+    r"|\b(can'?t|cannot|can) keep (living|going on)\b|\b(if|when) i (wasn'?t|weren'?t|was not|were not) (around|here|alive)\b",
+    r"|\btired of (being alive|living)\b|\bmy (own )?funeral\b|\bsay(ing)? goodbye to (my family|everyone|everybody)\b",
+    r"|\b(don'?t|do not) want to wake up (anymore|again|ever)\b|\bend(ed|ing)? everything\b|\bbought (a )?rope\b",
+    r"|\bdone (living|with life|being alive)\b|\bout of (this )?life\b|\bno reason (for me )?to (be here|be alive|exist)\b",
+    r"|\brather die than (keep|go on|live|feel)|\b(think|thinking|thought) about (dying|death|being dead)\b",
+    r"|\bi (had )?never existed\b|\b(relieved|better off|happier|easier) if i (died|was dead|were dead)\b",
+    r"|\b(jump|step|walk) in front of (a|the) (train|car|bus|truck)\b",
+    r"|\bthinking about jumping\b|\b(roof|bridge|building|balcony|ledge|cliff)\b.{0,60}\bjump",
+    // Ending: "this is where my story ends", "I'm thinking of ending things".
+    r"|\bwhere (my story|my life|it all|everything) ends\b|\bmy story (is over|ends here)\b",
+    r"|\b(ready|want|wanna|going|planning|plan|decided|thinking( of| about)?|time) (to )?end(ing)? (things|my pain|my suffering)\b",
+    r"|\b(life|living) (isn'?t|is not|'s not|is no longer|isn'?t really) worth (it|living|the (pain|effort|fight))\b",
+    r"|\b(it|life|this) to be over\b|\bwant (it all|everything|this|the pain) to (stop|end|be over) (for good|forever|permanently)\b",
+    r"|\bthe pain to (stop|end) (for good|forever|permanently)\b|\b(today|tonight|this) (is|will be) my last (day|night)\b",
+    // Disappearing and not waking: "vanish for good", "sleep and not come back".
+    r"|\b(disappear|vanish)(ing)?( and (never|not) come back| for good| forever| permanently)\b",
+    r"|\b(fall asleep|go to sleep|sleep) and (just )?(stay there|not come back|never come back|stay asleep)\b",
+    r"|\bcheck(ing)? out (for good|permanently|of life)\b|\bmade my peace\b",
+    r"|\b(after|when|once) i'?m (gone|dead|not here|no longer here)\b",
+    r"|\b(don'?t|can'?t|cannot) see myself (being )?(around|alive|here) (next|in|much|by|for)\b",
+    r"|\b(tired of|can'?t keep|done) (fighting|trying|struggling) to (stay alive|live|keep going|go on)\b",
+    r"|\bkeep wishing i (was|were) (dead|gone|never born)\b",
+    // Burden: "I'm nothing but a weight on my family", "simpler without me".
+    r"|\b(nothing but|only|just) a (burden|weight|drain|problem) (on|to|for) (my|everyone|everybody|them|people|the people)\b",
+    r"|\b(simpler|easier|lighter|happier|calmer) without me\b|\bwon'?t be a (problem|burden) (for|to) (anyone|anybody|everyone|you|them)\b",
+    r"|\bfavou?r by (disappearing|dying|being gone|not being here)\b",
+    // Goodbyes and preparations, means: "letters for everyone I love", "how high the bridge is".
+    r"|\b(letters|notes) (for|to) (everyone|everybody|all the people|the people) i love\b",
+    r"|\bhow (high|tall|far down) (the|that|this) (bridge|building|roof|cliff|balcony)\b",
+    r"|\bmy (own )?(grave|burial)\b|\bcount(ing)? (them|my pills|the pills)\b.{0,10}$|\b(pills|tablets)\b.{0,40}\bcount(ing)? them\b",
+    r"|\b(step|stepping|walk|walking) in front( of)?\b.{0,20}$|\btrain tracks\b.{0,40}\b(step|stepping|jump|lie|lying)"
+);
+
 fn en_suicide() -> &'static Regex {
-    SUICIDE.get_or_init(|| {
-        crate::engine::pattern::whole_match(concat!(
-            r"\b(kill|killing) myself\b|\bsuicid(e|al)\b|\bend(ing)? (my life|it all)\b|\btake my (own )?life\b",
-            r"|\b(want|wanna|wanted|going|ready) to die\b|\bwish i (was|were) (dead|never born|gone)\b",
-            r"|\bbetter off (dead|without me)\b",
-            r"|\b(don'?t|do not|no longer) want to (live|be alive|exist|be here anymore)\b",
-            r"|\bno (reason|point) (to|in) (live|living|go on|going on)\b|\b(can'?t|cannot) go on (living|anymore)\b",
-            r"|\b(if|wish|hope) i (just )?(didn'?t|did not|wouldn'?t|would not|never|don'?t) wake up\b",
-            r"|\bnever wake up again\b|\bnot (to )?wake up (ever )?again\b|\b(sleep|asleep) and (never|not) wake up\b",
-            r"|\b(want to|wanna|wish i could|just want to)( go to)?( sleep and)? sleep forever\b",
-            r"|\b(happier|better|easier)( off)? (if|when) i('m| am| was| were) (gone|dead|not around|not here)\b",
-            r"|\b(no|(don'?t|can'?t|cannot) (see|find|have) any) reason to (live|keep living|go on|keep going|be alive|stay alive)\b",
-            r"|\bpoint (of|in) (living|being alive|going on)\b|\b(it all|everything) to (stop|end),? (permanently|forever)\b",
-            r"|\b(stockpil|sav|hoard|collect)\w* (up )?(my |some |all )?(sleeping )?(pills|tablets|meds|medication)\b",
-            r"|\b(crash|crashing|drive|driving)\b.{0,40}\bon purpose\b",
-            r"|\b(want to|wanna|wish i could( just)?) disappear\b",
-            r"|\b(jump|jumping) (off|from) (a|the) (bridge|roof|building|balcony|cliff)\b",
-            r"|\bhang(ing)? myself\b|\boverdos(e|ing)\b|\bgoodbye (letter|note)s?\b",
-            r"|\b(nobody|no one) would (even )?(care|notice|miss me)\b|\bunalive\b",
-            r"|\b(ways|how) to (die|kill myself|end (it|my life))\b|\bbetter without me\b",
-            r"|\bwish i('d| had| was| were)? never (been )?born\b|\b(not|isn'?t|no longer) worth living\b",
-            r"|\bstop (existing|being alive)\b|\bexcept death\b|\bno way out but\b|\brather (be )?dead\b",
-            r"|\b(feel like|thinking (of|about)|going to|want to|planning on) end(ing)? it\b",
-            r"|\b(take|taking|swallow|swallowing|took) (all|a handful of|the whole bottle of) (of )?(my |the )?(sleeping )?(pills|tablets|meds|medication)\b",
-            r"|\bgiv(e|ing) away (all )?(my|of my) (things|stuff|belongings|possessions)\b|\bhow many (pills|tablets)\b",
-            r"|\b(can'?t|cannot|can) keep (living|going on)\b|\b(if|when) i (wasn'?t|weren'?t|was not|were not) (around|here|alive)\b",
-            r"|\btired of (being alive|living)\b|\bmy (own )?funeral\b|\bsay(ing)? goodbye to (my family|everyone|everybody)\b",
-            r"|\b(don'?t|do not) want to wake up (anymore|again|ever)\b|\bend(ed|ing)? everything\b|\bbought (a )?rope\b",
-            r"|\bdone (living|with life|being alive)\b|\bout of (this )?life\b|\bno reason (for me )?to (be here|be alive|exist)\b",
-            r"|\brather die than (keep|go on|live|feel)|\b(think|thinking|thought) about (dying|death|being dead)\b",
-            r"|\bi (had )?never existed\b|\b(relieved|better off|happier|easier) if i (died|was dead|were dead)\b",
-            r"|\b(jump|step|walk) in front of (a|the) (train|car|bus|truck)\b",
-            r"|\bthinking about jumping\b|\b(roof|bridge|building|balcony|ledge|cliff)\b.{0,60}\bjump",
-            // Ending: "this is where my story ends", "I'm thinking of ending things".
-            r"|\bwhere (my story|my life|it all|everything) ends\b|\bmy story (is over|ends here)\b",
-            r"|\b(ready|want|wanna|going|planning|plan|decided|thinking( of| about)?|time) (to )?end(ing)? (things|my pain|my suffering)\b",
-            r"|\b(life|living) (isn'?t|is not|'s not|is no longer|isn'?t really) worth (it|living|the (pain|effort|fight))\b",
-            r"|\b(it|life|this) to be over\b|\bwant (it all|everything|this|the pain) to (stop|end|be over) (for good|forever|permanently)\b",
-            r"|\bthe pain to (stop|end) (for good|forever|permanently)\b|\b(today|tonight|this) (is|will be) my last (day|night)\b",
-            // Disappearing and not waking: "vanish for good", "sleep and not come back".
-            r"|\b(disappear|vanish)(ing)?( and (never|not) come back| for good| forever| permanently)\b",
-            r"|\b(fall asleep|go to sleep|sleep) and (just )?(stay there|not come back|never come back|stay asleep)\b",
-            r"|\bcheck(ing)? out (for good|permanently|of life)\b|\bmade my peace\b",
-            r"|\b(after|when|once) i'?m (gone|dead|not here|no longer here)\b",
-            r"|\b(don'?t|can'?t|cannot) see myself (being )?(around|alive|here) (next|in|much|by|for)\b",
-            r"|\b(tired of|can'?t keep|done) (fighting|trying|struggling) to (stay alive|live|keep going|go on)\b",
-            r"|\bkeep wishing i (was|were) (dead|gone|never born)\b",
-            // Burden: "I'm nothing but a weight on my family", "simpler without me".
-            r"|\b(nothing but|only|just) a (burden|weight|drain|problem) (on|to|for) (my|everyone|everybody|them|people|the people)\b",
-            r"|\b(simpler|easier|lighter|happier|calmer) without me\b|\bwon'?t be a (problem|burden) (for|to) (anyone|anybody|everyone|you|them)\b",
-            r"|\bfavou?r by (disappearing|dying|being gone|not being here)\b",
-            // Goodbyes and preparations, means: "letters for everyone I love", "how high the bridge is".
-            r"|\b(letters|notes) (for|to) (everyone|everybody|all the people|the people) i love\b",
-            r"|\bhow (high|tall|far down) (the|that|this) (bridge|building|roof|cliff|balcony)\b",
-            r"|\bmy (own )?(grave|burial)\b|\bcount(ing)? (them|my pills|the pills)\b.{0,10}$|\b(pills|tablets)\b.{0,40}\bcount(ing)? them\b",
-            r"|\b(step|stepping|walk|walking) in front( of)?\b.{0,20}$|\btrain tracks\b.{0,40}\b(step|stepping|jump|lie|lying)"
-        ))
-    })
+    SUICIDE.get_or_init(|| crate::engine::pattern::whole_match(EN_SUICIDE))
 }
+
+/// English wording about self-harm.
+const EN_SELF_HARM: &str = concat!(
+    r"\bself[- ]?harm|\b(harm|harming|cutting|burning) myself\b|\bslit(ting)? my wrists?\b",
+    r"|\b(want|wanna|going|urge|need|tempted|started) (to )?(hurt|harm|cut|burn|punish)(ing)? myself\b",
+    r"|\bcut myself (again|on purpose)\b|\bstarted cutting\b",
+    r"|\b(burn|burned|burnt|hit|hitting|punch|punched|punching|scratch|scratched|hurt|hurting|harm|harming) myself (again|on purpose|with|until|when|to cope|every)\b",
+    r"|\buntil (it|they|i) bleeds?\b|\bcut again\b|\brelapsed\b.{0,20}\b(cut|cutting|self[- ]?harm)",
+    r"|\b(want|wanna|going|urge|need|tempted) (to )?(hurt|harm|cut|burn|damage) my (own )?(body|arms?|legs?|wrists?|skin)\b",
+    r"|\b(cut|cutting|slash|slashed|slashing|burn|burning|burned|burnt|scratch|scratching) (into )?my (arms?|wrists?|legs?|thighs?|skin)\b",
+    r"|\b(keep|kept) (hurting|harming|cutting|burning) myself\b",
+    r"|\bpunish myself\b|\burge to (cut|hurt|harm|burn)\b|\buntil .{0,20}bleed",
+    r"|\b(press|pressed|pressing|put|held|hold|took) (a |the |my )?(blade|razor|knife|lighter|cigarette)\b.{0,12}\b(to|against|on|into) my (arm|wrist|skin|leg|thigh)s?\b",
+    r"|\b(hurting|cutting|burning|harming) (my body|myself)\b.{0,30}\b(only thing|calms|helps me|relief|feel something)",
+    r"|\bcut myself\b.{0,30}\bto feel\b",
+    r"|\b(bang|banged|banging|hit|hitting|slam|slammed|slamming) my head (against|on|into)\b.{0,40}\b(on purpose|until|to feel|to punish)"
+);
 
 fn en_self_harm() -> &'static Regex {
-    SELF_HARM.get_or_init(|| {
-        crate::engine::pattern::whole_match(concat!(
-            r"\bself[- ]?harm|\b(harm|harming|cutting|burning) myself\b|\bslit(ting)? my wrists?\b",
-            r"|\b(want|wanna|going|urge|need|tempted|started) (to )?(hurt|harm|cut|burn|punish)(ing)? myself\b",
-            r"|\bcut myself (again|on purpose)\b|\bstarted cutting\b",
-            r"|\b(burn|burned|burnt|hit|hitting|punch|punched|punching|scratch|scratched|hurt|hurting|harm|harming) myself (again|on purpose|with|until|when|to cope|every)\b",
-            r"|\buntil (it|they|i) bleeds?\b|\bcut again\b|\brelapsed\b.{0,20}\b(cut|cutting|self[- ]?harm)",
-            r"|\b(want|wanna|going|urge|need|tempted) (to )?(hurt|harm|cut|burn|damage) my (own )?(body|arms?|legs?|wrists?|skin)\b",
-            r"|\b(cut|cutting|slash|slashed|slashing|burn|burning|burned|burnt|scratch|scratching) (into )?my (arms?|wrists?|legs?|thighs?|skin)\b",
-            r"|\b(keep|kept) (hurting|harming|cutting|burning) myself\b",
-            r"|\bpunish myself\b|\burge to (cut|hurt|harm|burn)\b|\buntil .{0,20}bleed",
-            r"|\b(press|pressed|pressing|put|held|hold|took) (a |the |my )?(blade|razor|knife|lighter|cigarette)\b.{0,12}\b(to|against|on|into) my (arm|wrist|skin|leg|thigh)s?\b",
-            r"|\b(hurting|cutting|burning|harming) (my body|myself)\b.{0,30}\b(only thing|calms|helps me|relief|feel something)",
-            r"|\bcut myself\b.{0,30}\bto feel\b",
-            r"|\b(bang|banged|banging|hit|hitting|slam|slammed|slamming) my head (against|on|into)\b.{0,40}\b(on purpose|until|to feel|to punish)"
-        ))
-    })
+    SELF_HARM.get_or_init(|| crate::engine::pattern::whole_match(EN_SELF_HARM))
 }
 
+/// English wording about harming someone else.
+const EN_HARM_OTHERS: &str = concat!(
+    r"\b(want|wanna|going|gonna|planning|plan|ready) (to )?(kill|murder|stab|shoot|hurt|strangle|beat up) ",
+    r"(him|her|them|you|someone|somebody|people|everyone|everybody|that (guy|man|woman|person)|",
+    r"my (step)?(boss|dad|mom|father|mother|husband|wife|brother|sister|roommate|coworker|colleague|neighbou?r|ex|partner|friend|teacher|son|daughter|kids?|uncle|aunt|cousin|classmates?|manager|landlord))\b",
+    r"|\bi('?ll| will) (kill|murder|stab|shoot) (him|her|them|you|someone|somebody)\b",
+    r"|\bbring(ing)? a (gun|knife) to (school|work|the office)\b",
+    r"|\b(imagin\w*|fantasi\w*|thinking about|think about|dream\w* about) (killing|murdering|stabbing|shooting|hurting) ",
+    r"(him|her|them|someone|somebody|people|everyone|my \w+)\b",
+    r"|\bshoot up (my|the|a) (school|office|work|class)\b|\buntil (he|she|they) stops? breathing\b",
+    r"|\bmake (him|her|them) pay\b.{0,40}\b(gun|knife|weapon)\b|\bbought a (gun|weapon)\b.{0,40}\b(him|her|them)\b",
+    r"|\b(want|wanna|going|gonna) (to )?(kill|murder|stab|shoot|strangle) the (guy|man|woman|girl|boy|kid|person|people) (who|that)\b",
+    r"|\b(thought|thinking|think|dream\w*) about (killing|murdering|stabbing|shooting|poisoning|strangling) (him|her|them|my \w+)\b",
+    r"|\bput (him|her|them|someone|my \w+) in (the )?(hospital|a coma|the ground|the grave)\b",
+    r"|\b(want|wanna|going|gonna|love) to (see|watch|make) (him|her|them|my \w+|that \w+) (bleed|suffer)\b"
+);
+
 fn en_harm_others() -> &'static Regex {
-    HARM_OTHERS.get_or_init(|| {
-        crate::engine::pattern::whole_match(concat!(
-            r"\b(want|wanna|going|gonna|planning|plan|ready) (to )?(kill|murder|stab|shoot|hurt|strangle|beat up) ",
-            r"(him|her|them|you|someone|somebody|people|everyone|everybody|that (guy|man|woman|person)|",
-            r"my (step)?(boss|dad|mom|father|mother|husband|wife|brother|sister|roommate|coworker|colleague|neighbou?r|ex|partner|friend|teacher|son|daughter|kids?|uncle|aunt|cousin|classmates?|manager|landlord))\b",
-            r"|\bi('?ll| will) (kill|murder|stab|shoot) (him|her|them|you|someone|somebody)\b",
-            r"|\bbring(ing)? a (gun|knife) to (school|work|the office)\b",
-            r"|\b(imagin\w*|fantasi\w*|thinking about|think about|dream\w* about) (killing|murdering|stabbing|shooting|hurting) ",
-            r"(him|her|them|someone|somebody|people|everyone|my \w+)\b",
-            r"|\bshoot up (my|the|a) (school|office|work|class)\b|\buntil (he|she|they) stops? breathing\b",
-            r"|\bmake (him|her|them) pay\b.{0,40}\b(gun|knife|weapon)\b|\bbought a (gun|weapon)\b.{0,40}\b(him|her|them)\b",
-            r"|\b(want|wanna|going|gonna) (to )?(kill|murder|stab|shoot|strangle) the (guy|man|woman|girl|boy|kid|person|people) (who|that)\b",
-            r"|\b(thought|thinking|think|dream\w*) about (killing|murdering|stabbing|shooting|poisoning|strangling) (him|her|them|my \w+)\b",
-            r"|\bput (him|her|them|someone|my \w+) in (the )?(hospital|a coma|the ground|the grave)\b",
-            r"|\b(want|wanna|going|gonna|love) to (see|watch|make) (him|her|them|my \w+|that \w+) (bleed|suffer)\b"
-        ))
-    })
+    HARM_OTHERS.get_or_init(|| crate::engine::pattern::whole_match(EN_HARM_OTHERS))
 }
 
 /// The first crisis cue in `text`, if any: suicide before self-harm before harming others.
 pub fn detect(text: &str) -> Option<Crisis> {
     let mut lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
-    for mention in TOPIC_MENTIONS {
+    let shape = Shape::of(&lower);
+    for mention in TOPIC_MENTIONS.iter().filter(|m| shape.may_hold(m)) {
         lower = lower.replace(mention, " ");
     }
     // "유서 깊은" and "자살 예방" are written with a space; match their compact forms too.
     let mut compact: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
-    for mention in TOPIC_MENTIONS {
+    for mention in TOPIC_MENTIONS.iter().filter(|m| shape.may_hold(m)) {
         compact = compact.replace(&mention.replace(' ', ""), "");
     }
     // "내일이 안 왔으면 좋겠어, 발표가 너무 떨려": dread of a day's ordeal, not of living.
@@ -635,6 +640,8 @@ pub fn detect(text: &str) -> Option<Crisis> {
         }
     }
     let spaced: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Korean words are looked for in `compact`, English ones in `spaced`.
+    let ko = Shape::of(&compact);
 
     let chars: Vec<char> = compact.chars().collect();
     // Character index of every byte offset that starts a character (and of the end).
@@ -647,6 +654,9 @@ pub fn detect(text: &str) -> Option<Crisis> {
     // Whether `a` and `b` occur at most `gap` characters apart, in either order, with no
     // denial right after the later one.
     let near_within = |a: &str, b: &str, gap: usize| {
+        if !(ko.may_hold(a) && ko.may_hold(b)) {
+            return false;
+        }
         compact.match_indices(a).any(|(ia, _)| {
             compact.match_indices(b).any(|(ib, _)| {
                 let (sa, ea) = (char_at(ia), char_at(ia) + a.chars().count());
@@ -664,7 +674,7 @@ pub fn detect(text: &str) -> Option<Crisis> {
         })
     };
     let stem_rule = |kind: CrisisKind| -> Option<String> {
-        KO_STEM_RULES.iter().filter(|r| r.0 == kind).find_map(|(_, stem, intents, idioms)| {
+        KO_STEM_RULES.iter().filter(|r| r.0 == kind && ko.may_hold(r.1)).find_map(|(_, stem, intents, idioms)| {
             compact.match_indices(stem).find_map(|(at, _)| {
                 let start = char_at(at) + stem.chars().count();
                 let window: String = chars[start.min(chars.len())..].iter().take(8).collect();
@@ -681,7 +691,7 @@ pub fn detect(text: &str) -> Option<Crisis> {
     let korean = |cues: WordList, pairs: &[(&str, &str)], kind: CrisisKind| -> Option<String> {
         let paired = pairs.iter().find(|(a, b)| near(a, b)).map(|(a, b)| format!("{a}…{b}"));
         paired.or_else(|| stem_rule(kind)).or_else(|| family(kind)).or_else(|| {
-            cues.iter().find_map(|cue| {
+            cues.iter().filter(|cue| ko.may_hold(cue)).find_map(|cue| {
                 compact.match_indices(cue).find_map(|(at, _)| {
                     let tail: String = compact[at + cue.len()..].chars().take(8).collect();
                     let negated = KO_NEGATED_TAILS.iter().any(|t| tail.contains(t));
@@ -690,7 +700,12 @@ pub fn detect(text: &str) -> Option<Crisis> {
             })
         })
     };
+    // Every alternative of the English patterns has an English word in it (a test holds it).
+    let latin = Shape::of(&spaced).has_letters();
     let english = |re: &Regex| -> Option<String> {
+        if !latin {
+            return None;
+        }
         re.find_iter(&spaced).find_map(|m| {
             let before = &spaced[..m.start()];
             let after = &spaced[m.end()..];
@@ -766,6 +781,62 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
     use CrisisKind::*;
+
+    /// The top-level alternatives of a pattern.
+    fn alternatives(pattern: &str) -> Vec<String> {
+        let (mut out, mut current, mut depth, mut in_class) = (Vec::new(), String::new(), 0, false);
+        let mut chars = pattern.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    current.push(c);
+                    current.extend(chars.next());
+                    continue;
+                }
+                '[' => in_class = true,
+                ']' => in_class = false,
+                '(' if !in_class => depth += 1,
+                ')' if !in_class => depth -= 1,
+                '|' if !in_class && depth == 0 => {
+                    out.push(std::mem::take(&mut current));
+                    continue;
+                }
+                _ => {}
+            }
+            current.push(c);
+        }
+        out.push(current);
+        out
+    }
+
+    #[test]
+    fn every_english_alternative_needs_an_english_word() {
+        // `detect` skips the English patterns on a message without an ASCII letter: that is
+        // right only while no alternative can match without one.
+        for pattern in [EN_SUICIDE, EN_SELF_HARM, EN_HARM_OTHERS] {
+            let all = alternatives(pattern);
+            assert!(all.len() > 10);
+            for alternative in all {
+                let mut literal = String::new();
+                let mut chars = alternative.chars();
+                let mut longest = 0;
+                while let Some(c) = chars.next() {
+                    if c == '\\' {
+                        chars.next();
+                        literal.clear();
+                    } else if c.is_ascii_lowercase() {
+                        literal.push(c);
+                        longest = longest.max(literal.len());
+                    } else {
+                        literal.clear();
+                    }
+                }
+                // A run of letters (none of the alternatives makes its only words optional).
+                assert!(longest >= 2, "no word in {alternative:?}");
+            }
+        }
+        assert!(detect("죽고 싶어요").is_some() && detect("I want to die").is_some());
+    }
 
     #[test]
     fn korean_crisis_language_is_detected_direct_and_indirect() {

@@ -7,7 +7,7 @@
 
 use super::crisis::CrisisKind;
 use crate::engine::order;
-use crate::engine::words::WordList;
+use crate::engine::words::{Shape, WordList};
 
 /// The score (in tenths) a message needs.
 const THRESHOLD: u16 = 20;
@@ -459,12 +459,13 @@ struct Hit {
 /// `spaced` is the lower-case text with single spaces, `compact` the same with no spaces or
 /// punctuation.
 pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String)> {
-    let everyday_en = EN_EVERYDAY.iter().any(|w| en_find(spaced, w, &[], false).is_some());
-    let everyday_ko = KO_EVERYDAY.iter().any(|w| compact.contains(w));
+    let (en, ko) = (Shape::of(spaced), Shape::of(compact));
+    let everyday_en = EN_EVERYDAY.iter().any(|w| en.may_hold(w) && en_find(spaced, w, &[], false).is_some());
+    let everyday_ko = KO_EVERYDAY.iter().any(|w| ko.may_hold(w) && compact.contains(w));
     [CrisisKind::Suicide, CrisisKind::SelfHarm, CrisisKind::HarmOthers].into_iter().find_map(|kind| {
         // The strongest cue of each concept.
         let mut best: Vec<Hit> = Vec::new();
-        for (table, text, english) in [(EN_CUES, spaced, true), (KO_CUES, compact, false)] {
+        for (table, text, english, shape) in [(EN_CUES, spaced, true, en), (KO_CUES, compact, false, ko)] {
             // The strongest groups first: "뒤지고싶" is a death wish before "고싶" is a wish.
             let mut groups: Vec<&Cues> = table.iter().filter(|c| c.0 == kind).collect();
             order::sort_by_key(&mut groups, |g| u128::from(order::descending(u64::from(g.2))));
@@ -472,7 +473,7 @@ pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String
                 // Spans other concepts took in this text: "sleep forever" is not also "forever".
                 let taken: Vec<(usize, usize)> =
                     best.iter().filter(|b| b.concept != *concept && b.english == english).map(|b| b.span).collect();
-                let hit = cues.split('|').find_map(|cue| {
+                let hit = cues.split('|').filter(|cue| shape.may_hold(cue)).find_map(|cue| {
                     if english {
                         en_find(text, cue, &taken, kind == CrisisKind::Suicide)
                     } else {
