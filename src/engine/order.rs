@@ -11,6 +11,25 @@ pub fn sort_by_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u128) {
     items.extend(keys.into_iter().filter_map(|(_, i)| slots[i].take()));
 }
 
+/// Sorts strings in the standard order (by their bytes): the shared sort on their first 16
+/// bytes, then an insertion pass that only has to order strings sharing those bytes.
+pub fn sort_strings(items: &mut Vec<String>) {
+    sort_by_key(items, |s| {
+        let mut prefix = [0u8; 16];
+        let bytes = s.as_bytes();
+        let n = bytes.len().min(16);
+        prefix[..n].copy_from_slice(&bytes[..n]);
+        u128::from_be_bytes(prefix)
+    });
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && items[j - 1] > items[j] {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 /// A key that sorts `high` first and `low` among equal `high`s.
 pub fn pair(high: u64, low: u64) -> u128 {
     (u128::from(high) << 64) | u128::from(low)
@@ -39,6 +58,37 @@ mod tests {
         let mut none: Vec<u8> = Vec::new();
         sort_by_key(&mut none, |i| u128::from(*i));
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn strings_sort_as_the_standard_sort_does() {
+        let words = [
+            "gpt-4o",
+            "gpt-4o-mini",
+            "",
+            "a",
+            "ab",
+            "ab\0",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopa",
+            "abcdefghijklmnop",
+            "claude-3-5-sonnet-20241022",
+            "claude-3-5-sonnet-20240620",
+            "llama3.1:8b",
+            "상담",
+            "상",
+            "Z",
+            "z",
+            "a",
+        ];
+        let mut items: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        let mut expected = items.clone();
+        expected.sort();
+        sort_strings(&mut items);
+        assert_eq!(items, expected);
+        items.reverse();
+        sort_strings(&mut items);
+        assert_eq!(items, expected);
     }
 
     #[test]

@@ -114,7 +114,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
         refs.retain(|r| !r.described);
     }
     let mut chosen: Vec<usize> = refs.iter().filter(|r| !r.rejected).map(|r| r.index).collect();
-    chosen.sort_unstable();
+    crate::engine::order::sort_by_key(&mut chosen, |&i| i as u128);
     chosen.dedup();
     let rejected_any = refs.iter().any(|r| r.rejected);
     let single = if chosen.len() == 1 { chosen.first().copied() } else { None };
@@ -155,7 +155,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     if chosen.is_empty() && rejected_any {
         // "C안은 별로예요": turned down and nothing else named.
         let mut turned_down: Vec<usize> = refs.iter().map(|r| r.index).collect();
-        turned_down.sort_unstable();
+        crate::engine::order::sort_by_key(&mut turned_down, |&i| i as u128);
         turned_down.dedup();
         return Reading::Feedback(if turned_down.len() == 1 { turned_down.first().copied() } else { None });
     }
@@ -945,7 +945,7 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
     }
     // A description that fits two designs names neither.
     let mut indexes: Vec<usize> = out.iter().map(|r| r.2).collect();
-    indexes.sort_unstable();
+    crate::engine::order::sort_by_key(&mut indexes, |&i| i as u128);
     indexes.dedup();
     if indexes.len() > 1 {
         return Vec::new();

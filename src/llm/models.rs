@@ -47,7 +47,7 @@ pub fn parse_model_list(body: &str) -> Result<Vec<String>, LlmFailure> {
         .filter(|id| !id.is_empty())
         .map(String::from)
         .collect();
-    ids.sort();
+    crate::engine::order::sort_strings(&mut ids);
     ids.dedup();
     Ok(ids)
 }

@@ -149,7 +149,7 @@ pub fn arrange(headers: &[Header], query: &str) -> Vec<(ModeKind, Vec<Header>)> 
                 headers.iter().filter(|h| h.mode == mode && h.matches(query)).cloned().collect();
             // Ties in the order of their ids.
             let mut ids: Vec<String> = group.iter().map(|h| h.id.clone()).collect();
-            ids.sort();
+            order::sort_strings(&mut ids);
             let rank = |id: &str| ids.binary_search_by(|i| i.as_str().cmp(id)).unwrap_or(0) as u64;
             order::sort_by_key(&mut group, |h| order::pair(order::descending(h.last_used), rank(&h.id)));
             (!group.is_empty()).then_some((mode, group))

@@ -290,7 +290,7 @@ pub fn going_in_circles(latest: &str, earlier: &[String]) -> bool {
 fn bigrams(text: &str) -> Vec<(char, char)> {
     let chars: Vec<char> = normalize(text).chars().filter(|c| !c.is_whitespace()).collect();
     let mut out: Vec<(char, char)> = chars.windows(2).map(|w| (w[0], w[1])).collect();
-    out.sort_unstable();
+    crate::engine::order::sort_by_key(&mut out, |&(a, b)| crate::engine::order::pair(a.into(), b.into()));
     out.dedup();
     out
 }

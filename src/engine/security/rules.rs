@@ -144,7 +144,9 @@ impl Trie {
                 j += 1;
             }
         }
-        hits.sort_unstable();
+        crate::engine::order::sort_by_key(&mut hits, |&(needle, at)| {
+            crate::engine::order::pair(needle.into(), at.into())
+        });
         hits
     }
 }
