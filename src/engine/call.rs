@@ -58,8 +58,10 @@ impl From<CounselPurpose> for Purpose {
 }
 
 /// The stored form of a purpose: one flat tagged enum, as journals have always held it.
+/// Read through `WireForm`, a plain struct: serde reads an internally tagged enum by
+/// buffering the whole object first, which cost about 5 KB of wasm for this one type.
 #[derive(Clone, Copy, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[serde(rename_all = "snake_case", tag = "kind", try_from = "WireForm")]
 enum WirePurpose {
     Contract,
     Question,
@@ -76,6 +78,60 @@ enum WirePurpose {
     CounselModule,
     CounselReply,
     CounselSupervisor,
+}
+
+/// A stored purpose as read: its kind and, for a critique, the design.
+#[derive(Deserialize)]
+struct WireForm {
+    kind: WireKind,
+    design: Option<usize>,
+}
+
+/// The kinds of `WirePurpose`, by the same names.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum WireKind {
+    Contract,
+    Question,
+    Worker,
+    Designs,
+    Critique,
+    Refine,
+    Plan,
+    ChatTurn,
+    ChatFold,
+    CounselChecker,
+    CounselDetector,
+    CounselPlanner,
+    CounselModule,
+    CounselReply,
+    CounselSupervisor,
+}
+
+impl TryFrom<WireForm> for WirePurpose {
+    type Error = &'static str;
+
+    fn try_from(form: WireForm) -> Result<Self, Self::Error> {
+        use WireKind as K;
+        use WirePurpose as W;
+        Ok(match form.kind {
+            K::Contract => W::Contract,
+            K::Question => W::Question,
+            K::Worker => W::Worker,
+            K::Designs => W::Designs,
+            K::Critique => W::Critique { design: form.design.ok_or("missing field `design`")? },
+            K::Refine => W::Refine,
+            K::Plan => W::Plan,
+            K::ChatTurn => W::ChatTurn,
+            K::ChatFold => W::ChatFold,
+            K::CounselChecker => W::CounselChecker,
+            K::CounselDetector => W::CounselDetector,
+            K::CounselPlanner => W::CounselPlanner,
+            K::CounselModule => W::CounselModule,
+            K::CounselReply => W::CounselReply,
+            K::CounselSupervisor => W::CounselSupervisor,
+        })
+    }
 }
 
 impl From<WirePurpose> for Purpose {
@@ -226,6 +282,13 @@ mod tests {
             assert_eq!(serde_json::from_str::<Purpose>(stored).unwrap(), purpose, "{stored}");
         }
         assert!(serde_json::from_str::<Purpose>(r#"{"kind":"designer"}"#).is_err());
+        // Read as before: the tag anywhere, other fields ignored, a critique needs its design.
+        let critique = Purpose::from(D::Critique { design: 1 });
+        assert_eq!(serde_json::from_str::<Purpose>(r#"{"design":1,"kind":"critique"}"#).unwrap(), critique);
+        assert_eq!(serde_json::from_str::<Purpose>(r#"{"kind":"plan","design":1,"x":[1]}"#).unwrap(), D::Plan.into());
+        assert!(serde_json::from_str::<Purpose>(r#"{"kind":"critique"}"#).is_err());
+        assert!(serde_json::from_str::<Purpose>(r#"{"design":1}"#).is_err());
+        assert!(serde_json::from_str::<Purpose>(r#""plan""#).is_err());
     }
 
     /// Each mode's roles decide the endpoint: the discussion's critic and the counseling
