@@ -313,8 +313,12 @@ pub struct Settled<M: Mode> {
 }
 
 /// Something that happened: the engine's input.
+///
+/// Stored externally tagged, a mode's action in its own form beside the core's events. The
+/// derive reads and writes the core's events; `Serialize` and `Deserialize` below add the
+/// mode's actions, reading by the tag first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", bound = "")]
+#[serde(rename_all = "snake_case", bound = "", remote = "Self")]
 pub enum Event<M: Mode> {
     /// The user sent a message.
     UserMessage { text: String },
@@ -343,9 +347,74 @@ pub enum Event<M: Mode> {
     /// After a security warning the user judged a false alarm: the blocked message goes on
     /// to the mode once, still inside the isolation delimiters of every prompt.
     SendAnyway,
-    /// A mode-specific user event.
-    #[serde(untagged)]
+    /// A mode-specific user event, stored in its own form (untagged here).
+    #[serde(skip)]
     Mode(M::Action),
+}
+
+/// The tags of the core's events (the variants above but `Mode`).
+const CORE_EVENTS: [&str; 11] = [
+    "user_message",
+    "answer",
+    "llm_result",
+    "stop",
+    "retry",
+    "skip_llm",
+    "restart",
+    "resume",
+    "reopened",
+    "settings",
+    "send_anyway",
+];
+
+impl<M: Mode> Serialize for Event<M> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Event::Mode(action) => action.serialize(serializer),
+            event => Event::serialize(event, serializer),
+        }
+    }
+}
+
+impl<'de, M: Mode> Deserialize<'de> for Event<M> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(EventVisitor(std::marker::PhantomData))
+    }
+}
+
+/// Reads an event by its tag: a core event's own reader, else the mode's action reader.
+struct EventVisitor<M>(std::marker::PhantomData<M>);
+
+impl<'de, M: Mode> serde::de::Visitor<'de> for EventVisitor<M> {
+    type Value = Event<M>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an event")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, tag: &str) -> Result<Event<M>, E> {
+        use serde::de::IntoDeserializer;
+        if CORE_EVENTS.contains(&tag) {
+            Event::deserialize(tag.into_deserializer())
+        } else {
+            M::Action::deserialize(tag.into_deserializer()).map(Event::Mode)
+        }
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Event<M>, A::Error> {
+        use super::tagged::{end, Resumed, UnderKey};
+        let Some(tag) = map.next_key::<String>()? else {
+            return Err(serde::de::Error::custom("an event has a tag"));
+        };
+        let value = Resumed { tag: &tag, value: UnderKey(&mut map) };
+        let event = if CORE_EVENTS.contains(&tag.as_str()) {
+            Event::deserialize(value)?
+        } else {
+            Event::Mode(M::Action::deserialize(value)?)
+        };
+        end(map)?;
+        Ok(event)
+    }
 }
 
 /// Something the shell must do: the engine's output.

@@ -28,6 +28,7 @@ pub mod slots;
 pub mod source;
 pub mod state_machine;
 pub mod step;
+pub mod tagged;
 pub mod title;
 pub mod tokens;
 pub mod words;

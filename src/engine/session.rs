@@ -218,17 +218,54 @@ impl From<DiscussionArtifact> for AppArtifact {
     }
 }
 
-/// User events that belong to a mode, or switch modes.
+/// User events that belong to a mode, or switch modes. Stored externally tagged, the
+/// discussion's actions untagged (as the first builds wrote them); read by tag, like `Event`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", remote = "Self")]
 pub enum AppAction {
     /// Switch the session to another mode.
     SwitchMode { to: ModeKind },
     /// An event of the chat.
     Chat(ChatAction),
-    /// An event of the discussion.
-    #[serde(untagged)]
+    /// An event of the discussion, stored in its own form (untagged here).
+    #[serde(skip)]
     Discussion(DiscussionAction),
+}
+
+impl Serialize for AppAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AppAction::Discussion(action) => action.serialize(serializer),
+            action => AppAction::serialize(action, serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AppAction {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_enum("AppAction", &["switch_mode", "chat", "choose_design"], ActionVisitor)
+    }
+}
+
+/// Reads an action by its tag: switching modes and the chat's own, else the discussion's.
+struct ActionVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ActionVisitor {
+    type Value = AppAction;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a mode's action")
+    }
+
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<AppAction, A::Error> {
+        use super::tagged::Resumed;
+        let (tag, value) = data.variant::<String>()?;
+        let resumed = Resumed { tag: &tag, value };
+        match tag.as_str() {
+            "switch_mode" | "chat" => AppAction::deserialize(resumed),
+            _ => DiscussionAction::deserialize(resumed).map(AppAction::Discussion),
+        }
+    }
 }
 
 impl core::Artifact for AppArtifact {
@@ -518,6 +555,64 @@ pub struct Reviewed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Events are stored as every earlier build wrote them: the core's externally tagged, a
+    /// mode's action in its own form at the same level (the discussion's untagged). Each
+    /// writes that form and reads back as itself; a value that is no event is refused.
+    #[test]
+    fn events_keep_their_stored_form() {
+        use super::super::call::{FailureKind, LlmFailure, LlmOutcome};
+        use crate::engine::chat::tools::CommandOutcome;
+        let failure = LlmFailure { kind: FailureKind::Network, detail: "down".into(), status: None, partial: None };
+        let table: Vec<(Event, &str)> = vec![
+            (Event::UserMessage { text: "hi".into() }, r#"{"user_message":{"text":"hi"}}"#),
+            (Event::Answer { card: 3, answers: vec!["a".into()] }, r#"{"answer":{"card":3,"answers":["a"]}}"#),
+            (
+                Event::LlmResult { call: 2, outcome: LlmOutcome::Failed(failure) },
+                r#"{"llm_result":{"call":2,"outcome":{"failed":{"kind":"network","detail":"down","status":null,"partial":null}}}}"#,
+            ),
+            (Event::Stop { partials: vec![(1, "par".into())] }, r#"{"stop":{"partials":[[1,"par"]]}}"#),
+            (Event::Retry { purpose: None }, r#"{"retry":{"purpose":null}}"#),
+            (Event::SkipLlm, r#""skip_llm""#),
+            (Event::Restart, r#""restart""#),
+            (Event::Resume, r#""resume""#),
+            (Event::Reopened { partials: vec![] }, r#"{"reopened":{"partials":[]}}"#),
+            (Event::SendAnyway, r#""send_anyway""#),
+            (Event::switch_mode(ModeKind::Chat), r#"{"switch_mode":{"to":"chat"}}"#),
+            (
+                Event::Mode(AppAction::Discussion(DiscussionAction::ChooseDesign { index: 1 })),
+                r#"{"choose_design":{"index":1}}"#,
+            ),
+            (
+                Event::Mode(AppAction::Chat(ChatAction::CommandDone { message: 4, outcome: CommandOutcome::Declined })),
+                r#"{"chat":{"command_done":{"message":4,"outcome":"declined"}}}"#,
+            ),
+        ];
+        for (event, stored) in &table {
+            assert_eq!(&serde_json::to_string(event).unwrap(), stored);
+            assert_eq!(&serde_json::from_str::<Event>(stored).unwrap(), event, "{stored}");
+        }
+        let settings = Event::Settings { settings: Settings::default() };
+        let stored = serde_json::to_string(&settings).unwrap();
+        assert!(stored.starts_with(r#"{"settings":{"#), "{stored}");
+        assert_eq!(serde_json::from_str::<Event>(&stored).unwrap(), settings);
+        // Whitespace and key order inside a value do not matter.
+        let spaced = r#" { "answer" : { "answers" : [ ] , "card" : 1 } } "#;
+        assert_eq!(serde_json::from_str::<Event>(spaced).unwrap(), Event::Answer { card: 1, answers: vec![] });
+        for bad in [
+            r#"{}"#,
+            r#"{"nope":{}}"#,
+            r#""nope""#,
+            r#"{"user_message":{"text":"a"},"restart":null}"#,
+            r#"{"user_message":{}}"#,
+            r#"{"choose_design":{"index":"x"}}"#,
+            r#"{"switch_mode":{"to":"nowhere"}}"#,
+            r#"[1]"#,
+            r#"7"#,
+        ] {
+            assert!(serde_json::from_str::<Event>(bad).is_err(), "{bad}");
+        }
+    }
 
     /// Settings are stored flat, as earlier builds wrote them; fields an older build lacked
     /// read as their defaults, and each mode's knob lands in that mode's group.
