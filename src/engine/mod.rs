@@ -2,6 +2,7 @@
 //! as arguments, LLM requests go out as effects and their answers come back as events.
 
 pub mod call;
+pub mod case;
 pub mod chat;
 pub mod contract;
 pub mod core;

@@ -3,6 +3,7 @@
 //! refusal). Without a model, or when its answer is not a title, the sessions list keeps the
 //! title made from the request itself (`store::sessions::title_of`).
 
+use super::case::Lower;
 use super::lang::clip;
 use super::prompt::{Prompt, Turn};
 use super::security::{isolate, DEFAULT_TAG};
@@ -45,15 +46,14 @@ pub fn read_title(answer: &str) -> Option<String> {
     };
     let mut text = text.trim().trim_start_matches('#').trim().to_string();
     for label in ["title:", "title -", "제목:", "제목 :", "name:"] {
-        if text.get(..label.len()).is_some_and(|head| head.to_lowercase() == label) {
+        if text.get(..label.len()).is_some_and(|head| head.lower() == label) {
             text = text[label.len()..].trim().to_string();
         }
     }
     let quotes: &[char] = &['"', '\'', '“', '”', '‘', '’', '「', '」', '『', '』', '*', '_', '`'];
     let text = text.trim_matches(quotes).trim().trim_end_matches(['.', '。']).trim_matches(quotes).trim();
-    let refusal = ["i can't", "i cannot", "sorry", "as an ai", "죄송", "할 수 없"]
-        .iter()
-        .any(|r| text.to_lowercase().contains(r));
+    let refusal =
+        ["i can't", "i cannot", "sorry", "as an ai", "죄송", "할 수 없"].iter().any(|r| text.lower().contains(r));
     let words = text.split_whitespace().count();
     let fits = (1..=MAX_TITLE_WORDS).contains(&words) && text.chars().count() <= MAX_TITLE_CHARS;
     let one_sentence = !text.contains(". ") && !text.contains("? ") && !text.contains("! ");

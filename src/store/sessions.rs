@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::case::Lower;
 use crate::engine::lang::clip;
 use crate::engine::order;
 use crate::engine::session::{Body, Event, ModeKind, Role, Session};
@@ -94,8 +95,8 @@ impl Header {
     /// True when `query` is in the title or in the user's words (case-insensitive); an
     /// empty query matches everything.
     pub fn matches(&self, query: &str) -> bool {
-        let query = query.trim().to_lowercase();
-        query.is_empty() || self.title.to_lowercase().contains(&query) || self.text.to_lowercase().contains(&query)
+        let query = query.trim().lower();
+        query.is_empty() || self.title.lower().contains(&query) || self.text.lower().contains(&query)
     }
 }
 

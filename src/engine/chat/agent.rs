@@ -11,6 +11,7 @@ use super::tools::{
     CommandKind, CommandOutcome, QuestionAnswer, ToolError, OUTPUT_LIMIT,
 };
 use crate::engine::call::LlmOutcome;
+use crate::engine::case::Lower;
 use crate::engine::chat::ChatPurpose;
 use crate::engine::core::{CallRequest, CardId, Conversation, Effects, MessageId, Settled};
 use crate::engine::danger::{assess_markdown, Danger};
@@ -347,7 +348,7 @@ const CONSTRAINT_WORDS: &[&str] = &[
 ];
 
 fn is_constraint(text: &str) -> bool {
-    let lower = format!("{} ", text.to_lowercase());
+    let lower = format!("{} ", text.lower());
     CONSTRAINT_WORDS.iter().any(|w| lower.contains(w))
 }
 

@@ -4,6 +4,7 @@
 //! with a question card of options; a chosen option proposes a command with its danger check.
 
 use super::tools::CommandKind;
+use crate::engine::case::Lower;
 use crate::engine::lang::Lang;
 use crate::engine::words::WordList;
 
@@ -74,7 +75,7 @@ const KEYWORDS: &[(Topic, WordList)] = &[
 
 /// The topic a message is about, if the no-key assistant knows it.
 pub fn recognise(text: &str) -> Option<Topic> {
-    let lower = format!("{} ", text.to_lowercase());
+    let lower = format!("{} ", text.lower());
     KEYWORDS.iter().find(|(_, words)| words.iter().any(|w| contains_word(&lower, w))).map(|(topic, _)| *topic)
 }
 
@@ -123,10 +124,10 @@ fn package_name(text: &str) -> String {
         |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '.').to_string();
     let valid = |w: &String| !w.is_empty() && w.is_ascii() && w.len() <= 40;
     for (i, w) in words.iter().enumerate() {
-        let lw = w.to_lowercase();
+        let lw = w.lower();
         if lw == "install" || lw == "installing" {
             if let Some(next) = words.get(i + 1).map(|n| clean(n)).filter(valid) {
-                if !WordList("a|the|some|my").contains(next.to_lowercase()) {
+                if !WordList("a|the|some|my").contains(next.lower()) {
                     return next;
                 }
                 if let Some(after) = words.get(i + 2).map(|n| clean(n)).filter(valid) {
@@ -361,8 +362,8 @@ pub fn asked_attachments<'a>(
     request: &str,
     attachments: &'a [super::tools::Attachment],
 ) -> Vec<&'a super::tools::Attachment> {
-    let lower = request.to_lowercase();
-    let named: Vec<_> = attachments.iter().filter(|a| lower.contains(&a.name.to_lowercase())).collect();
+    let lower = request.lower();
+    let named: Vec<_> = attachments.iter().filter(|a| lower.contains(&a.name.lower())).collect();
     if !named.is_empty() {
         return named;
     }
@@ -411,7 +412,7 @@ pub fn read_back(attachment: &super::tools::Attachment, request: &str, limit: us
         }
     }
     let words: Vec<String> = request
-        .to_lowercase()
+        .lower()
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 3 && !FILE_QUESTION_WORDS.iter().any(|f| w.contains(f)))
         .map(str::to_string)
@@ -419,7 +420,7 @@ pub fn read_back(attachment: &super::tools::Attachment, request: &str, limit: us
     let matching: Vec<&str> = read
         .lines()
         .filter(|l| {
-            let lower = l.to_lowercase();
+            let lower = l.lower();
             words.iter().any(|w| lower.contains(w.as_str()))
         })
         .take(MATCHING_LINES)

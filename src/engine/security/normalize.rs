@@ -80,7 +80,7 @@ fn fold_char(c: char) -> Option<char> {
         '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{2032}' => '\'',
         _ => c,
     };
-    let lower = c.to_lowercase().next().unwrap_or(c);
+    let lower = crate::engine::case::lower_char(c);
     Some(HOMOGLYPHS.iter().find(|(from, _)| *from == lower).map_or(lower, |(_, to)| *to))
 }
 
