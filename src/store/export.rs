@@ -109,9 +109,9 @@ pub fn export_markdown(session: &Session) -> String {
                 }
                 if let Some(Some(r)) = d.critiques.get(i) {
                     out.push_str(&format!(
-                        "- **{}:** {:.0}/100 — {}\n",
+                        "- **{}:** {}/100 — {}\n",
                         lang.pick("비판 점수", "Critique score"),
-                        r.critique.overall_score * 100.0,
+                        (r.critique.overall_score * 100.0).round() as u32,
                         r.critique.recommendation
                     ));
                 }

@@ -357,7 +357,7 @@ pub fn parse_state(raw: &str) -> Result<UserState, String> {
         None | Some(Value::Null) => 0,
         Some(_) => match f64_field(&value, "intensity") {
             Some(n) if (0.0..=10.0).contains(&n) => n.round() as u8,
-            Some(n) => return Err(format!("intensity {n} is outside 0..10")),
+            Some(_) => return Err(format!("intensity {} is outside 0..10", value["intensity"])),
             None => return Err("intensity is not a number".into()),
         },
     };
@@ -502,6 +502,8 @@ mod tests {
         for raw in bad {
             assert!(parse_state(raw).is_err(), "{raw}");
         }
+        let err = parse_state(r#"{"emotion": "sad", "intensity": 11}"#).unwrap_err();
+        assert_eq!(err, "intensity 11 is outside 0..10");
         let prompt = state_prompt(&[Turn::user("그만 물어보세요")], &[Topic::Work], Lang::Ko);
         assert!(prompt.system.starts_with("# role: counsel-state-detector"));
         assert!(prompt.turns[0].text.contains("<user_input>") && prompt.turns[0].text.contains("work"));

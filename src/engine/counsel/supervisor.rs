@@ -93,7 +93,7 @@ pub fn parse_feedback(raw: &str, at_user_message: u32) -> Result<SupervisorFeedb
     }
     let score = match f64_field(&value, "score") {
         Some(n) if (0.0..=10.0).contains(&n) => n.round() as u8,
-        Some(n) => return Err(format!("score {n} is outside 0..10")),
+        Some(_) => return Err(format!("score {} is outside 0..10", value["score"])),
         None => return Err("the answer has no numeric score".into()),
     };
     let key = if value.get("improvements").is_some() { "improvements" } else { "points_to_improve" };
@@ -206,6 +206,8 @@ mod tests {
         for raw in bad {
             assert!(parse_feedback(raw, 3).is_err(), "{raw}");
         }
+        assert_eq!(parse_feedback(r#"{"score": 12.5}"#, 3).unwrap_err(), "score 12.5 is outside 0..10");
+        assert_eq!(parse_feedback(r#"{"score": "-3"}"#, 3).unwrap_err(), r#"score "-3" is outside 0..10"#);
     }
 
     #[test]
