@@ -18,6 +18,7 @@ pub mod lang;
 pub mod lunch;
 pub mod memory;
 pub mod order;
+pub mod pairs;
 pub mod pattern;
 pub mod plan;
 pub mod prompt;

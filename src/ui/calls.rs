@@ -2,7 +2,6 @@
 //! streamed text kept in a signal of its own (so only that message re-renders), its abort
 //! handle kept for Stop; the outcome is handed back to whoever started it.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -10,6 +9,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::engine::call::{CallId, FailureKind, LlmCall, LlmFailure, LlmOutcome};
+use crate::engine::pairs::Pairs;
 use crate::llm::transport::{run_chat, CallControl, CallOptions};
 use crate::llm::ProviderConfig;
 
@@ -17,9 +17,9 @@ use crate::llm::ProviderConfig;
 #[derive(Clone, Copy)]
 pub struct CallRunner {
     /// Text received so far for each call in flight.
-    pub streams: RwSignal<HashMap<CallId, RwSignal<String>>>,
+    pub streams: RwSignal<Pairs<CallId, RwSignal<String>>>,
     /// Abort handles of the calls in flight.
-    controls: StoredValue<HashMap<CallId, Rc<CallControl>>, LocalStorage>,
+    controls: StoredValue<Pairs<CallId, Rc<CallControl>>, LocalStorage>,
     /// The app's reactive owner: per-call signals belong to it, not to whichever card's
     /// button started the call (a card re-renders when answered, disposing its signals).
     owner: StoredValue<Owner, LocalStorage>,
@@ -30,8 +30,8 @@ impl CallRunner {
     pub fn new() -> Self {
         watch_page_leaving();
         CallRunner {
-            streams: RwSignal::new(HashMap::new()),
-            controls: StoredValue::new_local(HashMap::new()),
+            streams: RwSignal::new(Pairs::new()),
+            controls: StoredValue::new_local(Pairs::new()),
             owner: StoredValue::new_local(Owner::current().unwrap_or_default()),
         }
     }
@@ -119,7 +119,7 @@ impl CallRunner {
 
     /// Forgets every stream (a new conversation).
     pub fn clear(&self) {
-        self.streams.set(HashMap::new());
+        self.streams.set(Pairs::new());
     }
 
     /// The live text of a call, if it is in flight.

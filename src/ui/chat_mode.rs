@@ -264,7 +264,7 @@ pub fn ContextMeter() -> impl IntoView {
 thread_local! {
     /// The window each server reported, by base URL and model; None while asking or when it
     /// told none (asked once per endpoint and model for the page's life).
-    static SERVER_WINDOWS: std::cell::RefCell<std::collections::HashMap<String, Option<u32>>> =
+    static SERVER_WINDOWS: std::cell::RefCell<crate::engine::pairs::Pairs<String, Option<u32>>> =
         Default::default();
 }
 
