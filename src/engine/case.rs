@@ -40,6 +40,8 @@ pub fn lower_char(c: char) -> char {
         0x2160..=0x216F => code + 0x10,
         0x24B6..=0x24CF => code + 0x1A,
         0xFF21..=0xFF3A => code + 0x20,
+        // Capital script g, whose small form the injection filter reads as a look-alike of g.
+        0xA7AC => 0x261,
         _ => code,
     };
     char::from_u32(to).unwrap_or(c)
@@ -112,6 +114,7 @@ mod tests {
         assert_eq!(lower_char('가'), '가');
         assert_eq!(lower_char('Ⅻ'), 'ⅻ');
         assert_eq!(lower_char('Ⓘ'), 'ⓘ');
+        assert_eq!(lower_char('\u{A7AC}'), std_lower('\u{A7AC}'));
     }
 
     #[test]

@@ -263,6 +263,15 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
+    fn every_look_alike_reads_the_same_in_capitals() {
+        for (small, latin) in HOMOGLYPHS {
+            for capital in small.to_uppercase().filter(|c| c != small) {
+                assert_eq!(fold_char(capital), Some(*latin), "{capital} (U+{:04X})", capital as u32);
+            }
+        }
+    }
+
+    #[test]
     fn evasions_normalize_to_plain_words() {
         let cases: &[(&str, &str)] = &[
             ("ㅅㅣㅅㅡㅌㅔㅁ ㅍㅡㄹㅗㅁㅍㅡㅌㅡ", "시스템 프롬프트"),
