@@ -24,6 +24,17 @@ pub fn dist_dir() -> PathBuf {
     dir
 }
 
+/// A copy of the release build's files that a test may change, in a directory of its own.
+pub fn dist_copy(name: &str) -> crate::tempdir::TempDir {
+    let dir = crate::tempdir::TempDir::new(name).expect("a temporary directory");
+    for entry in std::fs::read_dir(dist_dir()).expect("the release build is readable").flatten() {
+        if entry.path().is_file() {
+            std::fs::copy(entry.path(), dir.path().join(entry.file_name())).expect("a file of the build copies");
+        }
+    }
+    dir
+}
+
 /// The workspace's root directory.
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap_or_else(|_| PathBuf::from("."))

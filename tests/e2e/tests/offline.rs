@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use deliberate_e2e::app::{dist_dir, is_panic_message, workspace_root, STEP};
+use deliberate_e2e::app::{dist_copy, dist_dir, is_panic_message, workspace_root, STEP};
 use deliberate_e2e::http::send;
 use deliberate_e2e::mock_llm::{MockConfig, MockLlm};
 use deliberate_e2e::static_server::StaticServer;
@@ -33,17 +33,6 @@ fn browser(language: &str) -> Browser {
         .window_size(1280, 900)
         .launch()
         .expect("Chromium starts")
-}
-
-/// A copy of the release build that a test may change (a "new deploy").
-fn dist_copy() -> TempDir {
-    let dir = TempDir::new("offline-dist").unwrap();
-    for entry in fs::read_dir(dist_dir()).unwrap().flatten() {
-        if entry.path().is_file() {
-            fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-        }
-    }
-    dir
 }
 
 /// Waits until a service worker controls the page.
@@ -185,7 +174,7 @@ if (!link) { done({error: 'no manifest link'}); return; }
 #[test]
 fn a_new_deploy_is_offered_as_a_reload_and_taken_only_when_asked() {
     let _one = one_browser();
-    let site = dist_copy();
+    let site = dist_copy("offline-dist");
     let server = StaticServer::start(site.path()).unwrap();
     let browser = browser("ko-KR");
     browser.goto(&server.url()).unwrap();
@@ -311,7 +300,7 @@ fn the_hook_leaves_debug_builds_without_a_worker_and_refuses_odd_builds() {
 #[test]
 fn llm_requests_pass_the_service_worker_by() {
     let _one = one_browser();
-    let dist = dist_copy();
+    let dist = dist_copy("offline-dist");
     let sw_path = dist.path().join("sw.js");
     let sw = fs::read_to_string(&sw_path).unwrap();
     let anchor = "const request = event.request;";

@@ -7,8 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use deliberate_e2e::app::{dist_dir, workspace_root};
-use deliberate_e2e::tempdir::TempDir;
+use deliberate_e2e::app::{dist_copy, dist_dir, workspace_root};
 
 fn built(suffix: &str) -> PathBuf {
     fs::read_dir(dist_dir())
@@ -46,16 +45,6 @@ fn the_release_glue_names_no_import_by_its_hash() {
     assert!(hashed("__wbg_setTimeout_4eb823e8b72fbe79") && !hashed("__wbg_ptr"), "the check itself");
 }
 
-fn copy_of_dist() -> TempDir {
-    let dir = TempDir::new("short-imports").unwrap();
-    for entry in fs::read_dir(dist_dir()).unwrap().flatten() {
-        if entry.path().is_file() {
-            fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-        }
-    }
-    dir
-}
-
 fn run(dir: &Path) -> (bool, String) {
     let out = Command::new("node").arg(workspace_root().join("tools/short_imports.mjs")).arg(dir).output().unwrap();
     (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
@@ -63,7 +52,7 @@ fn run(dir: &Path) -> (bool, String) {
 
 #[test]
 fn a_glue_it_cannot_read_stops_the_build_and_changes_nothing() {
-    let dir = copy_of_dist();
+    let dir = dist_copy("short-imports");
     let js_name = built(".js").file_name().unwrap().to_owned();
     let wasm_name = built("_bg.wasm").file_name().unwrap().to_owned();
     let js = fs::read_to_string(dir.path().join(&js_name)).unwrap();
