@@ -88,6 +88,11 @@ impl CallRunner {
             // flight in what was saved, and the next page reports it interrupted, with Retry.
             if !control.is_stopped() && !PAGE_LEAVING.load(Relaxed) {
                 done(id, LlmOutcome::from(result));
+                // An answer that came whole in one read was never drawn live: its first text
+                // is painted with the step that takes the answer.
+                if shown && !first_paint.get() {
+                    mark_first_text_paint(id);
+                }
             }
             runner.drop_stream(id);
         });
