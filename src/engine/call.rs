@@ -18,7 +18,7 @@ pub type BatchId = u32;
 /// Stored and exported in the flat form earlier builds wrote (`{"kind":"critique","design":1}`),
 /// so their journals keep reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "WirePurpose", into = "WirePurpose")]
+#[serde(try_from = "WireForm", into = "WireForm")]
 pub enum Purpose {
     /// A call of the discussion (seeds 000, 002, 003).
     Discussion(DiscussionPurpose),
@@ -57,38 +57,18 @@ impl From<CounselPurpose> for Purpose {
     }
 }
 
-/// The stored form of a purpose: one flat tagged enum, as journals have always held it.
-/// Read through `WireForm`, a plain struct: serde reads an internally tagged enum by
-/// buffering the whole object first, which cost about 5 KB of wasm for this one type.
-#[derive(Clone, Copy, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind", try_from = "WireForm")]
-enum WirePurpose {
-    Contract,
-    Question,
-    Worker,
-    Designs,
-    Critique { design: usize },
-    Refine,
-    Plan,
-    ChatTurn,
-    ChatFold,
-    CounselChecker,
-    CounselDetector,
-    CounselPlanner,
-    CounselModule,
-    CounselReply,
-    CounselSupervisor,
-}
-
-/// A stored purpose as read: its kind and, for a critique, the design.
-#[derive(Deserialize)]
+/// The stored form of a purpose, as journals have always held it: `{"kind":"critique","design":1}`,
+/// `{"kind":"plan"}`. A plain struct rather than an internally tagged enum: serde reads those
+/// by buffering the whole object first, which cost about 5 KB of wasm for this one type.
+#[derive(Serialize, Deserialize)]
 struct WireForm {
     kind: WireKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     design: Option<usize>,
 }
 
-/// The kinds of `WirePurpose`, by the same names.
-#[derive(Clone, Copy, Deserialize)]
+/// The kinds of stored purpose, by their stored names.
+#[derive(Clone, Copy, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum WireKind {
     Contract,
@@ -108,75 +88,56 @@ enum WireKind {
     CounselSupervisor,
 }
 
-impl TryFrom<WireForm> for WirePurpose {
+impl TryFrom<WireForm> for Purpose {
     type Error = &'static str;
 
     fn try_from(form: WireForm) -> Result<Self, Self::Error> {
-        use WireKind as K;
-        use WirePurpose as W;
+        use {ChatPurpose as Ch, CounselPurpose as Co, DiscussionPurpose as D, WireKind as K};
         Ok(match form.kind {
-            K::Contract => W::Contract,
-            K::Question => W::Question,
-            K::Worker => W::Worker,
-            K::Designs => W::Designs,
-            K::Critique => W::Critique { design: form.design.ok_or("missing field `design`")? },
-            K::Refine => W::Refine,
-            K::Plan => W::Plan,
-            K::ChatTurn => W::ChatTurn,
-            K::ChatFold => W::ChatFold,
-            K::CounselChecker => W::CounselChecker,
-            K::CounselDetector => W::CounselDetector,
-            K::CounselPlanner => W::CounselPlanner,
-            K::CounselModule => W::CounselModule,
-            K::CounselReply => W::CounselReply,
-            K::CounselSupervisor => W::CounselSupervisor,
+            K::Contract => D::Contract.into(),
+            K::Question => D::Question.into(),
+            K::Worker => D::LunchAnswer.into(),
+            K::Designs => D::Designs.into(),
+            K::Critique => D::Critique { design: form.design.ok_or("missing field `design`")? }.into(),
+            K::Refine => D::Refine.into(),
+            K::Plan => D::Plan.into(),
+            K::ChatTurn => Ch::Turn.into(),
+            K::ChatFold => Ch::Fold.into(),
+            K::CounselChecker => Co::Checker.into(),
+            K::CounselDetector => Co::Detector.into(),
+            K::CounselPlanner => Co::Planner.into(),
+            K::CounselModule => Co::Module.into(),
+            K::CounselReply => Co::Reply.into(),
+            K::CounselSupervisor => Co::Supervisor.into(),
         })
     }
 }
 
-impl From<WirePurpose> for Purpose {
-    fn from(w: WirePurpose) -> Self {
-        use {ChatPurpose as Ch, CounselPurpose as Co, DiscussionPurpose as D};
-        match w {
-            WirePurpose::Contract => D::Contract.into(),
-            WirePurpose::Question => D::Question.into(),
-            WirePurpose::Worker => D::LunchAnswer.into(),
-            WirePurpose::Designs => D::Designs.into(),
-            WirePurpose::Critique { design } => D::Critique { design }.into(),
-            WirePurpose::Refine => D::Refine.into(),
-            WirePurpose::Plan => D::Plan.into(),
-            WirePurpose::ChatTurn => Ch::Turn.into(),
-            WirePurpose::ChatFold => Ch::Fold.into(),
-            WirePurpose::CounselChecker => Co::Checker.into(),
-            WirePurpose::CounselDetector => Co::Detector.into(),
-            WirePurpose::CounselPlanner => Co::Planner.into(),
-            WirePurpose::CounselModule => Co::Module.into(),
-            WirePurpose::CounselReply => Co::Reply.into(),
-            WirePurpose::CounselSupervisor => Co::Supervisor.into(),
-        }
-    }
-}
-
-impl From<Purpose> for WirePurpose {
+impl From<Purpose> for WireForm {
     fn from(p: Purpose) -> Self {
-        use {ChatPurpose as Ch, CounselPurpose as Co, DiscussionPurpose as D};
-        match p {
-            Purpose::Discussion(D::Contract) => WirePurpose::Contract,
-            Purpose::Discussion(D::Question) => WirePurpose::Question,
-            Purpose::Discussion(D::LunchAnswer) => WirePurpose::Worker,
-            Purpose::Discussion(D::Designs) => WirePurpose::Designs,
-            Purpose::Discussion(D::Critique { design }) => WirePurpose::Critique { design },
-            Purpose::Discussion(D::Refine) => WirePurpose::Refine,
-            Purpose::Discussion(D::Plan) => WirePurpose::Plan,
-            Purpose::Chat(Ch::Turn) => WirePurpose::ChatTurn,
-            Purpose::Chat(Ch::Fold) => WirePurpose::ChatFold,
-            Purpose::Counseling(Co::Checker) => WirePurpose::CounselChecker,
-            Purpose::Counseling(Co::Detector) => WirePurpose::CounselDetector,
-            Purpose::Counseling(Co::Planner) => WirePurpose::CounselPlanner,
-            Purpose::Counseling(Co::Module) => WirePurpose::CounselModule,
-            Purpose::Counseling(Co::Reply) => WirePurpose::CounselReply,
-            Purpose::Counseling(Co::Supervisor) => WirePurpose::CounselSupervisor,
-        }
+        use {ChatPurpose as Ch, CounselPurpose as Co, DiscussionPurpose as D, WireKind as K};
+        let kind = match p {
+            Purpose::Discussion(D::Contract) => K::Contract,
+            Purpose::Discussion(D::Question) => K::Question,
+            Purpose::Discussion(D::LunchAnswer) => K::Worker,
+            Purpose::Discussion(D::Designs) => K::Designs,
+            Purpose::Discussion(D::Critique { .. }) => K::Critique,
+            Purpose::Discussion(D::Refine) => K::Refine,
+            Purpose::Discussion(D::Plan) => K::Plan,
+            Purpose::Chat(Ch::Turn) => K::ChatTurn,
+            Purpose::Chat(Ch::Fold) => K::ChatFold,
+            Purpose::Counseling(Co::Checker) => K::CounselChecker,
+            Purpose::Counseling(Co::Detector) => K::CounselDetector,
+            Purpose::Counseling(Co::Planner) => K::CounselPlanner,
+            Purpose::Counseling(Co::Module) => K::CounselModule,
+            Purpose::Counseling(Co::Reply) => K::CounselReply,
+            Purpose::Counseling(Co::Supervisor) => K::CounselSupervisor,
+        };
+        let design = match p {
+            Purpose::Discussion(D::Critique { design }) => Some(design),
+            _ => None,
+        };
+        WireForm { kind, design }
     }
 }
 
