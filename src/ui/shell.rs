@@ -206,17 +206,23 @@ impl Shell {
             self.session.with_untracked(|s| s.pending.iter().any(sibling))
         });
         let wait_for_siblings = starts_nothing && siblings_running;
-        if wait_for_siblings {
-            // Nor is it saved yet: a write marks the page as writing, and the frame that draws
-            // it delayed the sibling's answer the same way. The batch's last answer saves both.
-            effects.retain(|e| !matches!(e, Effect::Save));
-        }
+        let save = effects.iter().any(|e| matches!(e, Effect::Save));
         self.run(effects);
+        // Nor is such an answer saved yet: a write marks the page as writing, and the frame
+        // that draws it delayed the sibling's answer the same way. The batch's last answer
+        // saves both.
         if !wait_for_siblings {
             self.session.notify();
+            // The journal is written once the page has re-rendered the step (the re-render
+            // just queued runs first): a reply is in the page before the write starts.
+            if save {
+                let saver = self.saver;
+                leptos::task::spawn_local(async move { saver.save() });
+            }
         }
     }
 
+    /// Starts and cancels calls; the save is the caller's (`dispatch` orders it).
     fn run(&self, effects: Vec<Effect>) {
         for effect in effects {
             match effect {
@@ -236,10 +242,7 @@ impl Shell {
                         self.calls.stop(id);
                     }
                 }
-                Effect::Save => {
-                    let saver = self.saver;
-                    leptos::task::spawn_local(async move { saver.save() });
-                }
+                Effect::Save => {}
             }
         }
     }
