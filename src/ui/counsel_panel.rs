@@ -8,12 +8,56 @@ use super::artifacts::CallsPanel;
 use super::i18n::{counsel_strings, strings};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
+use crate::engine::counsel::module::{Module, ModuleChange};
 use crate::engine::counsel::task::{Part, TaskStatus};
 use crate::engine::counsel::Counseling;
 
-/// The counseling state, when the session is in counseling mode.
-fn counseling(shell: Shell) -> Memo<Option<Counseling>> {
-    Memo::new(move |_| shell.session.with(|s| s.counseling().map(|m| m.state.clone())))
+/// What the side panel shows of the counseling state (None outside counseling mode). The
+/// conversation itself is left out: a reply changes none of this, so it re-renders none of
+/// the panel.
+#[derive(Clone, PartialEq)]
+struct PanelState {
+    part: Part,
+    crisis: bool,
+    tasks: Vec<TaskRow>,
+    module: Module,
+    change: Option<ModuleChange>,
+    scores: Vec<u8>,
+    summary: Option<String>,
+}
+
+/// A task as the panel lists it.
+#[derive(Clone, PartialEq)]
+struct TaskRow {
+    id: String,
+    part: Part,
+    title: String,
+    status: TaskStatus,
+    current: bool,
+}
+
+impl PanelState {
+    fn of(s: &Counseling) -> Self {
+        PanelState {
+            part: s.part,
+            crisis: !s.crises.is_empty(),
+            tasks: s
+                .tasks
+                .iter()
+                .map(|task| TaskRow {
+                    id: task.id.clone(),
+                    part: task.part,
+                    title: task.title.clone(),
+                    status: task.status,
+                    current: s.current_task.as_deref() == Some(task.id.as_str()),
+                })
+                .collect(),
+            module: s.module,
+            change: s.module_changes.last().cloned(),
+            scores: s.supervision.iter().map(|f| f.score).collect(),
+            summary: (s.part == Part::Ended).then(|| s.summary_markdown()),
+        }
+    }
 }
 
 /// Part 1 … Part 3 in a row, the current part highlighted, all done once the session ended.
@@ -64,13 +108,13 @@ pub fn PartStepper() -> impl IntoView {
 #[component]
 pub fn CounselPanel() -> impl IntoView {
     let shell = expect_context::<Shell>();
-    let state = counseling(shell);
     let lang = shell.ui_lang;
     let t = move || counsel_strings(lang.get());
+    let state = Memo::new(move |_| shell.session.with(|s| s.counseling().map(|m| PanelState::of(&m.state))));
     let part = move || {
         state.with(|s| s.as_ref().map(|s| (s.part.label(lang.get()).to_string(), s.part.goal(lang.get()).to_string())))
     };
-    let crisis = move || state.with(|s| s.as_ref().is_some_and(|s| !s.crises.is_empty()));
+    let crisis = move || state.with(|s| s.as_ref().is_some_and(|s| s.crisis));
     let tasks = move || {
         let lang = lang.get();
         state.with(|s| {
@@ -78,7 +122,6 @@ pub fn CounselPanel() -> impl IntoView {
             s.tasks
                 .iter()
                 .map(|task| {
-                    let current = s.current_task.as_deref() == Some(task.id.as_str());
                     let status = match task.status {
                         TaskStatus::Pending => "pending",
                         TaskStatus::InProgress => "in_progress",
@@ -88,10 +131,10 @@ pub fn CounselPanel() -> impl IntoView {
                     view! {
                         <li
                             class=format!("task status-{status}")
-                            class:current=current
+                            class:current=task.current
                             data-task=task.id.clone()
                             data-status=status
-                            aria-current=current.then_some("step")
+                            aria-current=task.current.then_some("step")
                         >
                             <span class="task-part">{format!("P{}", task.part.number())}</span>
                             <span class="task-title">{task.title.clone()}</span>
@@ -106,7 +149,7 @@ pub fn CounselPanel() -> impl IntoView {
         let lang = lang.get();
         state.with(|s| {
             let s = s.as_ref()?;
-            let why = match s.module_changes.last() {
+            let why = match &s.change {
                 Some(change) => {
                     format!("{} ({} → {})", change.reason.describe(lang), change.from.name(lang), change.to.name(lang))
                 }
@@ -115,13 +158,8 @@ pub fn CounselPanel() -> impl IntoView {
             Some((s.module.name(lang).to_string(), s.module.activity(lang).to_string(), why))
         })
     };
-    let scores = Memo::new(move |_| {
-        state.with(|s| {
-            s.as_ref().map(|s| s.supervision.iter().map(|f| f.score).collect::<Vec<u8>>()).unwrap_or_default()
-        })
-    });
-    let summary =
-        Memo::new(move |_| state.with(|s| s.as_ref().filter(|s| s.part == Part::Ended).map(|s| s.summary_markdown())));
+    let scores = Memo::new(move |_| state.with(|s| s.as_ref().map(|s| s.scores.clone()).unwrap_or_default()));
+    let summary = Memo::new(move |_| state.with(|s| s.as_ref().and_then(|s| s.summary.clone())));
     view! {
         <section class="panel counsel-part-panel" aria-labelledby="counsel-part-title">
             <div class="panel-head">
