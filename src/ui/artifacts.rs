@@ -247,9 +247,18 @@ fn PlanPanel() -> impl IntoView {
 pub fn CallsPanel() -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
-    let calls = Memo::new(move |_| shell.session.with(|s| s.calls.clone()));
+    // Calls are only ever added to a conversation: the panel follows their count (and which
+    // conversation it is), so a step that adds none leaves it alone, and no step copies the
+    // whole list.
+    let conversation = Memo::new(move |_| shell.session.with(|s| s.id.clone()));
+    let count = Memo::new(move |_| shell.session.with(|s| s.calls.len()));
+    let changed = move || {
+        conversation.track();
+        count.track();
+    };
     let total = move || {
-        let u = shell.session.with(|s| s.total_usage());
+        changed();
+        let u = shell.session.with_untracked(|s| s.total_usage());
         format!("{} {}", group_thousands(u64::from(u.input_tokens) + u64::from(u.output_tokens)), t().tokens)
     };
     // One row per finished call, keyed: a new call adds its row and leaves the others alone.
@@ -291,7 +300,7 @@ pub fn CallsPanel() -> impl IntoView {
         }
     };
     view! {
-        <Show when=move || calls.with(|c| !c.is_empty())>
+        <Show when=move || count.get() != 0>
             <section class="panel calls-panel" aria-labelledby="calls-title">
                 <div class="panel-head">
                     <h2 id="calls-title">{tr(shell.ui_lang, |s| s.calls_title)}</h2>
@@ -306,7 +315,17 @@ pub fn CallsPanel() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        <For each=move || calls.get() key=|c| (c.call, c.started_at, c.finished_at) children=row />
+                        <For
+                            each=move || {
+                                changed();
+                                shell.session.with_untracked(|s| {
+                                    let row = |(at, c): (usize, &CallRecord)| (c.call, c.started_at, c.finished_at, at);
+                                    s.calls.iter().enumerate().map(row).collect::<Vec<_>>()
+                                })
+                            }
+                            key=|&(call, started, finished, _)| (call, started, finished)
+                            children=move |(.., at)| shell.session.with_untracked(|s| s.calls.get(at).cloned()).map(row)
+                        />
                     </tbody>
                 </table>
             </section>
