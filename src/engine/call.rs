@@ -68,8 +68,7 @@ struct WireForm {
 }
 
 /// The kinds of stored purpose, by their stored names.
-#[derive(Clone, Copy, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy)]
 enum WireKind {
     Contract,
     Question,
@@ -87,6 +86,24 @@ enum WireKind {
     CounselReply,
     CounselSupervisor,
 }
+
+crate::engine::named::by_name!(WireKind {
+    Contract = "contract",
+    Question = "question",
+    Worker = "worker",
+    Designs = "designs",
+    Critique = "critique",
+    Refine = "refine",
+    Plan = "plan",
+    ChatTurn = "chat_turn",
+    ChatFold = "chat_fold",
+    CounselChecker = "counsel_checker",
+    CounselDetector = "counsel_detector",
+    CounselPlanner = "counsel_planner",
+    CounselModule = "counsel_module",
+    CounselReply = "counsel_reply",
+    CounselSupervisor = "counsel_supervisor",
+});
 
 impl TryFrom<WireForm> for Purpose {
     type Error = &'static str;
@@ -152,8 +169,7 @@ pub struct Usage {
 }
 
 /// The broad cause of a failed call; the UI turns it into an actionable message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureKind {
     /// 401/403: the key is missing, wrong or lacks permission.
     Auth,
@@ -180,6 +196,21 @@ pub enum FailureKind {
     /// The user pressed Stop or left the session.
     Aborted,
 }
+
+crate::engine::named::by_name!(FailureKind {
+    Auth = "auth",
+    NotFound = "not_found",
+    RateLimited = "rate_limited",
+    Server = "server",
+    BadRequest = "bad_request",
+    Timeout = "timeout",
+    Network = "network",
+    Interrupted = "interrupted",
+    Malformed = "malformed",
+    Empty = "empty",
+    Unusable = "unusable",
+    Aborted = "aborted",
+});
 
 /// A failed call: its kind, what the provider or transport said, and any partial text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

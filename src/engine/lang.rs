@@ -1,15 +1,14 @@
 //! Languages and text helpers shared by the engine's rules.
 
-use serde::{Deserialize, Serialize};
-
 /// A language the app speaks: the UI and the engine's own wording.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Lang {
     Ko,
     #[default]
     En,
 }
+
+crate::engine::named::by_name!(Lang { Ko = "ko", En = "en" });
 
 impl Lang {
     /// Korean when the text has any Hangul syllable or jamo, else English.

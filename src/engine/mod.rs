@@ -17,6 +17,7 @@ pub mod json;
 pub mod lang;
 pub mod lunch;
 pub mod memory;
+pub mod named;
 pub mod order;
 pub mod pairs;
 pub mod pattern;

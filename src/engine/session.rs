@@ -139,8 +139,7 @@ impl From<Settings> for WireSettings {
 }
 
 /// The modes a session can be in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ModeKind {
     /// Talk a request into an agreed plan (seed 000 with 002 and 003).
     #[default]
@@ -150,6 +149,8 @@ pub enum ModeKind {
     /// Part–Task–Module counseling (seed 004).
     Counseling,
 }
+
+crate::engine::named::by_name!(ModeKind { Discussion = "discussion", Chat = "chat", Counseling = "counseling" });
 
 impl ModeKind {
     /// Every mode, in the order the switch shows them.

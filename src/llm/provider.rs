@@ -5,18 +5,17 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// The wire protocol an endpoint speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProviderKind {
     /// api.openai.com: chat completions.
-    #[serde(rename = "openai")]
     OpenAi,
     /// api.anthropic.com: messages.
-    #[serde(rename = "anthropic")]
     Anthropic,
     /// Any server speaking OpenAI chat completions: Ollama, llama.cpp, LM Studio, vLLM, OpenRouter.
-    #[serde(rename = "openai_compatible")]
     OpenAiCompatible,
 }
+
+crate::engine::named::by_name!(ProviderKind { OpenAi = "openai", Anthropic = "anthropic", OpenAiCompatible = "openai_compatible" });
 
 impl ProviderKind {
     /// The base URL used when the user has not entered one.
