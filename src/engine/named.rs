@@ -15,28 +15,38 @@ pub fn pick<'de, D: Deserializer<'de>>(d: D, names: &'static [&'static str]) -> 
 }
 
 /// Implements `Serialize` and `Deserialize` for an enum of unit variants, each stored as
-/// the name given: `by_name!(Lang { Ko = "ko", En = "en" });`. The enum's `NAMES` lists
-/// the names in variant order.
+/// the name given: `by_name!(Lang { Ko = "ko", En = "en" });`. The same names are the
+/// enum's `name()` and `from_name()` (a form's option values use them too).
 macro_rules! by_name {
     ($ty:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
+        #[allow(dead_code)]
         impl $ty {
-            /// Every variant's stored name, in variant order.
-            #[allow(dead_code)]
-            pub const NAMES: &'static [&'static str] = &[$($name),+];
+            /// Every variant, and its stored name, in variant order.
+            const VARIANTS: &'static [$ty] = &[$($ty::$variant),+];
+            const NAMES: &'static [&'static str] = &[$($name),+];
+
+            /// The variant's stored name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)+
+                }
+            }
+
+            /// The variant stored as `name`, if any.
+            pub fn from_name(name: &str) -> Option<Self> {
+                Self::NAMES.iter().position(|n| *n == name).map(|at| Self::VARIANTS[at])
+            }
         }
 
         impl serde::Serialize for $ty {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(match self {
-                    $($ty::$variant => $name,)+
-                })
+                s.serialize_str(self.name())
             }
         }
 
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                const ALL: &[$ty] = &[$($ty::$variant),+];
-                $crate::engine::named::pick(d, <$ty>::NAMES).map(|at| ALL[at])
+                $crate::engine::named::pick(d, Self::NAMES).map(|at| Self::VARIANTS[at])
             }
         }
     };
@@ -65,6 +75,9 @@ mod tests {
                 fruit
             );
         }
+        assert_eq!(Fruit::BloodOrange.name(), "blood_orange");
+        assert_eq!(Fruit::from_name("blood_orange"), Some(Fruit::BloodOrange));
+        assert_eq!(Fruit::from_name("pear"), None);
         let err = serde_json::from_str::<Fruit>("\"pear\"").unwrap_err().to_string();
         assert!(err.contains("unknown variant `pear`") && err.contains("blood_orange"), "{err}");
         assert!(serde_json::from_str::<Fruit>("3").is_err());

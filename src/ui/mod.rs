@@ -139,11 +139,11 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>, sessions_o
                             act::dispatch(shell, Event::switch_mode(to));
                         }
                     }
-                    prop:value=move || shell.session.with(|s| mode_value(s.mode_kind()))
+                    prop:value=move || shell.session.with(|s| s.mode_kind().name())
                 >
                     {ModeKind::ALL
                         .into_iter()
-                        .map(|m| view! { <option value=mode_value(m)>{move || m.label(shell.ui_lang.get())}</option> })
+                        .map(|m| view! { <option value=m.name()>{move || m.label(shell.ui_lang.get())}</option> })
                         .collect_view()}
                 </select>
                 <button
@@ -248,15 +248,6 @@ pub(crate) fn perf_mark(name: &str) {
 /// screen reader pronounces Korean inside an English UI (and the reverse) right.
 pub(crate) fn text_lang(text: &str) -> &'static str {
     Lang::detect(text).tag()
-}
-
-/// The value of a mode in the switch (what `ModeKind::parse` reads back).
-fn mode_value(mode: ModeKind) -> &'static str {
-    match mode {
-        ModeKind::Discussion => "discussion",
-        ModeKind::Chat => "chat",
-        ModeKind::Counseling => "counseling",
-    }
 }
 
 /// Trouble keeping the conversation in the browser, until dismissed.

@@ -245,7 +245,7 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
                     groups
                         .into_iter()
                         .map(|(mode, headers)| {
-                            let heading = format!("sessions-mode-{}", super::mode_value(mode));
+                            let heading = format!("sessions-mode-{}", mode.name());
                             let labelled_by = heading.clone();
                             view! {
                                 <section class="sessions-group" aria-labelledby=labelled_by>

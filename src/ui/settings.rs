@@ -34,22 +34,6 @@ fn endpoint_mut(s: &mut LlmSettings, which: Which) -> &mut Endpoint {
     }
 }
 
-fn kind_value(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::OpenAi => "openai",
-        ProviderKind::Anthropic => "anthropic",
-        ProviderKind::OpenAiCompatible => "openai_compatible",
-    }
-}
-
-fn kind_from_value(value: &str) -> ProviderKind {
-    match value {
-        "anthropic" => ProviderKind::Anthropic,
-        "openai_compatible" => ProviderKind::OpenAiCompatible,
-        _ => ProviderKind::OpenAi,
-    }
-}
-
 /// The dialog; edits a draft and applies it on Save.
 #[component]
 pub fn SettingsDialog(open: RwSignal<bool>) -> impl IntoView {
@@ -411,8 +395,8 @@ fn EndpointEditor(draft: RwSignal<LlmSettings>, which: Which) -> impl IntoView {
             <span>{tr(shell.ui_lang, |s| s.provider)}</span>
             <select
                 id=format!("{prefix}-kind")
-                prop:value=move || draft.with(|d| kind_value(endpoint(d, which).kind))
-                on:change=move |ev| draft.update(|d| endpoint_mut(d, which).kind = kind_from_value(&event_target_value(&ev)))
+                prop:value=move || draft.with(|d| endpoint(d, which).kind.name())
+                on:change=move |ev| draft.update(|d| endpoint_mut(d, which).kind = ProviderKind::from_name(&event_target_value(&ev)).unwrap_or(ProviderKind::OpenAi))
             >
                 <option value="openai">"OpenAI"</option>
                 <option value="anthropic">"Anthropic"</option>
