@@ -317,7 +317,8 @@ fn the_settings_dialog_is_filled_and_saved_by_keyboard_and_gives_focus_back() {
     press(b, &[ENTER]);
     b.wait_for(STEP, "the dialog closes", |b| Ok(b.try_find(".dialog.settings")?.is_none().then_some(())))
         .expect("Save closes it");
-    assert!(on_settings(&where_focus(b)), "focus returns to Settings: {}", where_focus(b));
+    b.wait_for(STEP, "focus back on Settings", |b| Ok(on_settings(&where_focus(b)).then_some(())))
+        .unwrap_or_else(|e| panic!("focus returns to Settings: {e:?}; it is on {}", where_focus(b)));
     // Opened again from the keyboard, it shows what was saved; Escape closes it.
     press(b, &[ENTER]);
     b.wait_for_element(".dialog.settings", STEP).expect("the dialog opens again");
@@ -325,7 +326,8 @@ fn the_settings_dialog_is_filled_and_saved_by_keyboard_and_gives_focus_back() {
     press(b, &[ESCAPE]);
     b.wait_for(STEP, "the dialog closes", |b| Ok(b.try_find(".dialog.settings")?.is_none().then_some(())))
         .expect("Escape closes it");
-    assert!(on_settings(&where_focus(b)), "focus returns to Settings: {}", where_focus(b));
+    b.wait_for(STEP, "focus back on Settings", |b| Ok(on_settings(&where_focus(b)).then_some(())))
+        .unwrap_or_else(|e| panic!("focus returns to Settings: {e:?}; it is on {}", where_focus(b)));
 }
 
 /// Asks the no-key chat to delete the build folder and picks `rm -rf` with the key 1: the
@@ -366,7 +368,8 @@ fn the_chat_confirmation_of_a_dangerous_command_is_a_modal_dialog() {
     b.wait_for(STEP, "the dialog closes", |b| Ok(b.try_find(".dialog.danger-confirm")?.is_none().then_some(())))
         .expect("Escape closes it");
     b.wait_for_element(".command-card[data-open=false]", STEP).expect("the command is declined");
-    assert!(is_composer(&where_focus(b)), "focus back in the conversation: {}", where_focus(b));
+    b.wait_for(STEP, "focus back in the composer", |b| Ok(is_composer(&where_focus(b)).then_some(())))
+        .unwrap_or_else(|e| panic!("focus back in the conversation: {e:?}; it is on {}", where_focus(b)));
     let inert = b.execute("return document.querySelector('.app > .layout').hasAttribute('inert');", vec![]).unwrap();
     assert_eq!(inert, Value::Bool(false), "the page is usable again");
 
