@@ -72,6 +72,23 @@ const EARLIER: &str = "const done = arguments[arguments.length - 1]; \
      const t0 = performance.now(); button.click(); \
      requestAnimationFrame(() => setTimeout(() => done(performance.now() - t0), 0));";
 
+/// The database's own floor on this machine: ms from the start of one read-write
+/// transaction (a read and a write of one small record, as a step's save does) to its
+/// commit, in a scratch database of the same page, with nothing else running. Five in a
+/// row, then the scratch database is deleted.
+const DATABASE_FLOOR: &str = "const done = arguments[arguments.length - 1]; \
+     const req = indexedDB.open('deliberate-bench-floor', 1); \
+     req.onupgradeneeded = () => req.result.createObjectStore('s', { keyPath: 'id' }); \
+     req.onerror = () => done(null); \
+     req.onsuccess = () => { const db = req.result; const times = []; \
+       const one = () => { if (times.length === 5) { db.close(); indexedDB.deleteDatabase('deliberate-bench-floor'); \
+           done(times); return; } \
+         const t0 = performance.now(); const tx = db.transaction(['s'], 'readwrite'); const st = tx.objectStore('s'); \
+         st.get('x'); st.put({ id: 'x', text: 'y'.repeat(300), n: times.length }); \
+         tx.oncomplete = () => { times.push(performance.now() - t0); setTimeout(one, 20); }; \
+         tx.onabort = () => done(null); }; \
+       one(); };";
+
 /// Figures of one conversation size.
 struct Figures {
     messages: usize,
@@ -81,6 +98,10 @@ struct Figures {
     earlier_ms: Option<f64>,
     open_ms: Vec<f64>,
     save_ms: Vec<f64>,
+    /// The page's own part of each save: from its start to the write handed to the database.
+    save_page_ms: Vec<f64>,
+    /// The database floor (`DATABASE_FLOOR`), measured after the saves.
+    floor_ms: Vec<f64>,
     keystroke_ms: Vec<f64>,
     /// Where each open's time went: the page's marks (ms since the navigation started).
     open_marks: Vec<String>,
@@ -157,9 +178,30 @@ fn measure(turns: usize) -> Result<Figures, Error> {
         vec![],
     )?;
     let save_ms = saves.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+    let page_part = page.browser.execute(
+        "const s = performance.getEntriesByName('deliberate:save-start'); \
+         const q = performance.getEntriesByName('deliberate:save-queued'); \
+         return s.slice(-5).map(m => { const end = q.find(x => x.startTime >= m.startTime); \
+           return end ? end.startTime - m.startTime : null; });",
+        vec![],
+    )?;
+    let save_page_ms = page_part.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+    let floor = page.browser.execute_async(DATABASE_FLOOR, vec![])?;
+    let floor_ms = floor.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
     let save_marks = page.browser.execute(SAVE_MARKS, vec![])?.to_string();
     let earlier_ms = page.browser.execute_async(EARLIER, vec![])?.as_f64();
-    Ok(Figures { messages, shown, open_ms, save_ms, keystroke_ms, open_marks, save_marks, earlier_ms })
+    Ok(Figures {
+        messages,
+        shown,
+        open_ms,
+        save_ms,
+        save_page_ms,
+        floor_ms,
+        keystroke_ms,
+        open_marks,
+        save_marks,
+        earlier_ms,
+    })
 }
 
 /// The bench's section: open, save and keystroke figures at about 20 and 2,000 messages.
@@ -189,6 +231,14 @@ pub fn report() -> String {
                     out.push_str(&format!("  open marks: {marks}\n"));
                 }
                 out.push_str(&format!("  save marks: {}\n", f.save_marks));
+                out.push_str(&format!(
+                    "  save: the page's part (start → write handed to the database) median {:.1} ms; the \
+                     database's floor (one read-write transaction of one small record, nothing else running) \
+                     median {:.1} ms (n = {})\n",
+                    median(&mut f.save_page_ms),
+                    median(&mut f.floor_ms),
+                    f.floor_ms.len()
+                ));
                 out.push_str(&format!("  {}\n", native_open(turns)));
             }
             Err(e) => out.push_str(&format!("{turns} turns: not measured ({e:?})\n")),
