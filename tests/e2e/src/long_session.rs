@@ -89,6 +89,23 @@ const DATABASE_FLOOR: &str = "const done = arguments[arguments.length - 1]; \
          tx.onabort = () => done(null); }; \
        one(); };";
 
+/// The same bare transaction, started together with a step: the question `arguments[0]` is
+/// put in the composer, the transaction begins, and Enter is dispatched at once (the step
+/// runs and queues its own save in that handler). ms from the transaction's start to the
+/// page hearing of its commit: what any write started with a step waits for.
+const FLOOR_WITH_STEP: &str = "const done = arguments[arguments.length - 1]; \
+     const req = indexedDB.open('deliberate-bench-floor', 1); \
+     req.onupgradeneeded = () => req.result.createObjectStore('s', { keyPath: 'id' }); \
+     req.onerror = () => done(null); \
+     req.onsuccess = () => { const db = req.result; const area = document.querySelector('#composer-input'); \
+       area.value = arguments[0]; area.dispatchEvent(new Event('input', { bubbles: true })); \
+       const t0 = performance.now(); const tx = db.transaction(['s'], 'readwrite'); const st = tx.objectStore('s'); \
+       st.get('x'); st.put({ id: 'x', text: 'y'.repeat(300) }); \
+       tx.oncomplete = () => { const t = performance.now() - t0; db.close(); \
+         indexedDB.deleteDatabase('deliberate-bench-floor'); done(t); }; \
+       tx.onabort = () => done(null); \
+       area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true })); };";
+
 /// Figures of one conversation size.
 struct Figures {
     messages: usize,
@@ -102,6 +119,8 @@ struct Figures {
     save_page_ms: Vec<f64>,
     /// The database floor (`DATABASE_FLOOR`), measured after the saves.
     floor_ms: Vec<f64>,
+    /// The same transaction started with a step (`FLOOR_WITH_STEP`).
+    floor_with_step_ms: Vec<f64>,
     keystroke_ms: Vec<f64>,
     /// Where each open's time went: the page's marks (ms since the navigation started).
     open_marks: Vec<String>,
@@ -188,6 +207,17 @@ fn measure(turns: usize) -> Result<Figures, Error> {
     let save_page_ms = page_part.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
     let floor = page.browser.execute_async(DATABASE_FLOOR, vec![])?;
     let floor_ms = floor.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+    let mut floor_with_step_ms = Vec::new();
+    for i in 0..5 {
+        let question = format!("And one more {i}: which folder is the largest?");
+        floor_with_step_ms
+            .extend(page.browser.execute_async(FLOOR_WITH_STEP, vec![Value::String(question.clone())])?.as_f64());
+        page.browser.wait_for(STEP, "the step's messages", |b| {
+            let after = b.execute(ANSWERED, vec![Value::String(question.clone())])?;
+            Ok((after == Value::Bool(true)).then_some(()))
+        })?;
+        page.wait_saved()?;
+    }
     let save_marks = page.browser.execute(SAVE_MARKS, vec![])?.to_string();
     let earlier_ms = page.browser.execute_async(EARLIER, vec![])?.as_f64();
     Ok(Figures {
@@ -197,6 +227,7 @@ fn measure(turns: usize) -> Result<Figures, Error> {
         save_ms,
         save_page_ms,
         floor_ms,
+        floor_with_step_ms,
         keystroke_ms,
         open_marks,
         save_marks,
@@ -234,10 +265,13 @@ pub fn report() -> String {
                 out.push_str(&format!(
                     "  save: the page's part (start → write handed to the database) median {:.1} ms; the \
                      database's floor (one read-write transaction of one small record, nothing else running) \
+                     median {:.1} ms (n = {}); the same transaction started with a step is heard of after \
                      median {:.1} ms (n = {})\n",
                     median(&mut f.save_page_ms),
                     median(&mut f.floor_ms),
-                    f.floor_ms.len()
+                    f.floor_ms.len(),
+                    median(&mut f.floor_with_step_ms),
+                    f.floor_with_step_ms.len()
                 ));
                 out.push_str(&format!("  {}\n", native_open(turns)));
             }
