@@ -73,38 +73,51 @@ const EARLIER: &str = "const done = arguments[arguments.length - 1]; \
      requestAnimationFrame(() => setTimeout(() => done(performance.now() - t0), 0));";
 
 /// The database's own floor on this machine: ms from the start of one read-write
-/// transaction (a read and a write of one small record, as a step's save does) to its
-/// commit, in a scratch database of the same page, with nothing else running. Five in a
-/// row, then the scratch database is deleted.
+/// transaction (a read and a write of one small record, as a step's save does) to the page
+/// hearing of its commit, in a scratch database of the same page (deleted afterwards).
+/// With no argument: five in a row, with nothing else running. With a question
+/// (`arguments[0]`): one, started together with a step — the question is put in the
+/// composer, the transaction begins, and Enter is dispatched in the same task (the step runs
+/// and queues its own save in that handler): what any write begun with a step waits for.
 const DATABASE_FLOOR: &str = "const done = arguments[arguments.length - 1]; \
+     const question = typeof arguments[0] === 'string' ? arguments[0] : null; \
+     const area = document.querySelector('#composer-input'); \
      const req = indexedDB.open('deliberate-bench-floor', 1); \
      req.onupgradeneeded = () => req.result.createObjectStore('s', { keyPath: 'id' }); \
      req.onerror = () => done(null); \
      req.onsuccess = () => { const db = req.result; const times = []; \
-       const one = () => { if (times.length === 5) { db.close(); indexedDB.deleteDatabase('deliberate-bench-floor'); \
-           done(times); return; } \
+       const one = () => { if (times.length === (question ? 1 : 5)) { db.close(); \
+           indexedDB.deleteDatabase('deliberate-bench-floor'); done(times); return; } \
+         if (question) { area.value = question; area.dispatchEvent(new Event('input', { bubbles: true })); } \
          const t0 = performance.now(); const tx = db.transaction(['s'], 'readwrite'); const st = tx.objectStore('s'); \
          st.get('x'); st.put({ id: 'x', text: 'y'.repeat(300), n: times.length }); \
          tx.oncomplete = () => { times.push(performance.now() - t0); setTimeout(one, 20); }; \
-         tx.onabort = () => done(null); }; \
+         tx.onabort = () => done(null); \
+         if (question) area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true })); }; \
        one(); };";
 
-/// The same bare transaction, started together with a step: the question `arguments[0]` is
-/// put in the composer, the transaction begins, and Enter is dispatched at once (the step
-/// runs and queues its own save in that handler). ms from the transaction's start to the
-/// page hearing of its commit: what any write started with a step waits for.
-const FLOOR_WITH_STEP: &str = "const done = arguments[arguments.length - 1]; \
-     const req = indexedDB.open('deliberate-bench-floor', 1); \
-     req.onupgradeneeded = () => req.result.createObjectStore('s', { keyPath: 'id' }); \
-     req.onerror = () => done(null); \
-     req.onsuccess = () => { const db = req.result; const area = document.querySelector('#composer-input'); \
-       area.value = arguments[0]; area.dispatchEvent(new Event('input', { bubbles: true })); \
-       const t0 = performance.now(); const tx = db.transaction(['s'], 'readwrite'); const st = tx.objectStore('s'); \
-       st.get('x'); st.put({ id: 'x', text: 'y'.repeat(300) }); \
-       tx.oncomplete = () => { const t = performance.now() - t0; db.close(); \
-         indexedDB.deleteDatabase('deliberate-bench-floor'); done(t); }; \
-       tx.onabort = () => done(null); \
-       area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true })); };";
+/// ms from each of the last five saves' start to its mark `arguments[0]` (the end of the
+/// write, or the write handed to the database).
+const SAVE_SPANS: &str = "const s = performance.getEntriesByName('deliberate:save-start'); \
+     const e = performance.getEntriesByName(arguments[0]); \
+     return s.slice(-5).map(m => { const end = e.find(x => x.startTime >= m.startTime); \
+       return end ? end.startTime - m.startTime : null; });";
+
+/// The numbers in a script's array answer (none when it gave something else).
+fn numbers(answer: &Value) -> Vec<f64> {
+    answer.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default()
+}
+
+/// Waits until the step asked with `question` is answered on the page. (A long
+/// conversation draws a window of its newest rows, so the count of rows may stay the same:
+/// the step is done when its answer follows the question.) Then until it is saved.
+fn wait_answered(page: &AppPage, question: &str) -> Result<(), Error> {
+    page.browser.wait_for(STEP, "the step's messages", |b| {
+        let after = b.execute(ANSWERED, vec![Value::String(question.to_string())])?;
+        Ok((after == Value::Bool(true)).then_some(()))
+    })?;
+    page.wait_saved()
+}
 
 /// Figures of one conversation size.
 struct Figures {
@@ -119,7 +132,7 @@ struct Figures {
     save_page_ms: Vec<f64>,
     /// The database floor (`DATABASE_FLOOR`), measured after the saves.
     floor_ms: Vec<f64>,
-    /// The same transaction started with a step (`FLOOR_WITH_STEP`).
+    /// The same transaction started with a step (`DATABASE_FLOOR` with a question).
     floor_with_step_ms: Vec<f64>,
     keystroke_ms: Vec<f64>,
     /// Where each open's time went: the page's marks (ms since the navigation started).
@@ -178,45 +191,20 @@ fn measure(turns: usize) -> Result<Figures, Error> {
     }
     page.browser.execute("document.querySelector('#composer-input').value = ''; return true;", vec![])?;
     // Steps of the conversation: each save from its start to the write's commit.
-    // (A long conversation draws a window of its newest rows, so the count of rows may stay
-    // the same: the step is done when its answer follows the question.)
     for i in 0..5 {
         let question = format!("One more question {i}: what else should I clean?");
         page.send(&question)?;
-        page.browser.wait_for(STEP, "the step's messages", |b| {
-            let after = b.execute(ANSWERED, vec![Value::String(question.clone())])?;
-            Ok((after == Value::Bool(true)).then_some(()))
-        })?;
-        page.wait_saved()?;
+        wait_answered(&page, &question)?;
     }
-    let saves = page.browser.execute(
-        "const s = performance.getEntriesByName('deliberate:save-start'); \
-         const e = performance.getEntriesByName('deliberate:save-end'); \
-         return s.slice(-5).map((m, i) => { const end = e.find(x => x.startTime >= m.startTime); \
-           return end ? end.startTime - m.startTime : null; });",
-        vec![],
-    )?;
-    let save_ms = saves.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
-    let page_part = page.browser.execute(
-        "const s = performance.getEntriesByName('deliberate:save-start'); \
-         const q = performance.getEntriesByName('deliberate:save-queued'); \
-         return s.slice(-5).map(m => { const end = q.find(x => x.startTime >= m.startTime); \
-           return end ? end.startTime - m.startTime : null; });",
-        vec![],
-    )?;
-    let save_page_ms = page_part.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
-    let floor = page.browser.execute_async(DATABASE_FLOOR, vec![])?;
-    let floor_ms = floor.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+    let save_ms = numbers(&page.browser.execute(SAVE_SPANS, vec![Value::from("deliberate:save-end")])?);
+    let save_page_ms = numbers(&page.browser.execute(SAVE_SPANS, vec![Value::from("deliberate:save-queued")])?);
+    let floor_ms = numbers(&page.browser.execute_async(DATABASE_FLOOR, vec![])?);
     let mut floor_with_step_ms = Vec::new();
     for i in 0..5 {
         let question = format!("And one more {i}: which folder is the largest?");
         floor_with_step_ms
-            .extend(page.browser.execute_async(FLOOR_WITH_STEP, vec![Value::String(question.clone())])?.as_f64());
-        page.browser.wait_for(STEP, "the step's messages", |b| {
-            let after = b.execute(ANSWERED, vec![Value::String(question.clone())])?;
-            Ok((after == Value::Bool(true)).then_some(()))
-        })?;
-        page.wait_saved()?;
+            .extend(numbers(&page.browser.execute_async(DATABASE_FLOOR, vec![Value::from(question.as_str())])?));
+        wait_answered(&page, &question)?;
     }
     let save_marks = page.browser.execute(SAVE_MARKS, vec![])?.to_string();
     let earlier_ms = page.browser.execute_async(EARLIER, vec![])?.as_f64();
