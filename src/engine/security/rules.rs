@@ -15,7 +15,7 @@
 
 use std::sync::OnceLock;
 
-use super::lexicon::{ATTACK_TOPICS, CARRY_OUT, QUESTION_CUES, QUOTE_TOPICS};
+use super::lexicon::{ABOUT_COMMAND, ATTACK_TOPICS, CARRY_OUT, QUESTION_CUES, QUOTE_TOPICS, RUN_ORDERS};
 use super::InjectionKind;
 
 pub use super::lexicon::RULES;
@@ -36,8 +36,9 @@ pub struct Rule {
 /// Most characters allowed between the parts of a several-part stem.
 const PART_GAP: usize = 7;
 
-/// Concepts `screen` asks about directly (talk about attacks), compiled with the rules'.
-const MENTIONED: [&str; 4] = [QUESTION_CUES, CARRY_OUT, QUOTE_TOPICS, ATTACK_TOPICS];
+/// Concepts `screen` asks about directly (talk about attacks, questions about a command),
+/// compiled with the rules'.
+const MENTIONED: [&str; 6] = [QUESTION_CUES, CARRY_OUT, QUOTE_TOPICS, ATTACK_TOPICS, RUN_ORDERS, ABOUT_COMMAND];
 
 /// Byte trie of every distinct stem part (its `$` dropped); walked from every position of a
 /// skeleton, it finds all occurrences of all parts in one pass.
