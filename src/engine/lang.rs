@@ -127,12 +127,25 @@ pub fn group_thousands(n: u64) -> String {
     out
 }
 
-/// At most `max` characters of `text`, with an ellipsis when cut.
+/// At most `max` characters of `text`, with an ellipsis when cut. The cut falls between
+/// words when a space lies in the kept text's second half, so no word is left in pieces
+/// ("stressed at work lat…" reads as "stressed at work…").
 pub fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    let keep = max.saturating_sub(1);
+    let mut out: String = text.chars().take(keep).collect();
+    let next_starts_word = text.chars().nth(keep).is_some_and(|c| !c.is_whitespace());
+    if next_starts_word {
+        if let Some((at, _)) = out.char_indices().rev().find(|(_, c)| c.is_whitespace()) {
+            if out[..at].chars().count() >= keep / 2 {
+                out.truncate(at);
+            }
+        }
+    }
+    let end = out.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '-' | '—')).len();
+    out.truncate(end);
     out.push('…');
     out
 }
@@ -194,5 +207,11 @@ mod tests {
         assert_eq!(clip("abcdef", 4), "abc…");
         assert_eq!(clip("abc", 4), "abc");
         assert_eq!(clip("가나다라마", 3), "가나…");
+        assert_eq!(clip("I have been really stressed at work lately", 25), "I have been really…");
+        assert_eq!(clip("요즘 회사 일 때문에 너무 힘들어요", 12), "요즘 회사 일 때문에…");
+        // A word boundary right at the cut keeps every kept word whole.
+        assert_eq!(clip("one two three four", 9), "one two…");
+        // One long word is cut inside it: there is no space to fall back to.
+        assert_eq!(clip("supercalifragilistic and more", 10), "supercali…");
     }
 }

@@ -191,7 +191,7 @@ mod tests {
             (vec!["Plan a trip", "second"], "Plan a trip"),
             (vec!["/mode chat", "How do I clean the build folder?"], "How do I clean the build folder?"),
             (vec!["/mode counseling"], ""),
-            (vec![long], "매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해 주는 파이프라인을 …"),
+            (vec![long], "매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해 주는 파이프라인을…"),
         ] {
             let (_, journal) = played("s", &texts);
             let got = title_of(&journal);
