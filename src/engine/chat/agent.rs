@@ -1084,12 +1084,11 @@ impl Chat {
         if !asked.is_empty() {
             let text: Vec<String> =
                 asked.iter().take(3).map(|a| nokey::read_back(a, request, OUTPUT_LIMIT, lang)).collect();
-            let text = text.join("\n\n");
-            self.history.push(Turn::assistant(text.clone()));
-            c.say(Body::Text { text, source: Some(source) }, env.now);
-            self.state = LoopState::Idle;
-            self.meter_notice(c, env);
-            return;
+            return self.nokey_answer_text(c, text.join("\n\n"), source, env);
+        }
+        // A question about a destructive command: what it would do, not an offer to run things.
+        if let Some(text) = nokey::explain_command(request, lang) {
+            return self.nokey_answer_text(c, text, source, env);
         }
         match nokey::recognise(request) {
             Some(topic) => self.nokey_offer(c, topic, request, source, lang, env),
@@ -1112,6 +1111,14 @@ impl Chat {
             }
         }
         self.fold_if_full(c, env, None, false);
+        self.meter_notice(c, env);
+    }
+
+    /// A no-key answer that is only text: said, kept in the history, and the loop idle.
+    fn nokey_answer_text(&mut self, c: &mut C, text: String, source: Source, env: &Env) {
+        self.history.push(Turn::assistant(text.clone()));
+        c.say(Body::Text { text, source: Some(source) }, env.now);
+        self.state = LoopState::Idle;
         self.meter_notice(c, env);
     }
 

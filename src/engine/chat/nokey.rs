@@ -163,6 +163,69 @@ pub fn intro(lang: Lang) -> &'static str {
     )
 }
 
+/// Words that make a message a question about something rather than a request to do it.
+/// 뜻/뭐/무슨/왜/어떻게/설명/위험/안전: meaning, what, which, why, how, explain, danger, safe.
+const QUESTION_WORDS: WordList = WordList("what|why|how|explain|mean|safe|danger|뜻|뭐|무슨|왜|어떻게|설명|위험|안전");
+
+/// Longest message searched for a command to explain (the search tries every word).
+const EXPLAIN_MAX_WORDS: usize = 40;
+
+/// The answer to a question about a destructive command ("what does rm -rf / do?", "`DROP
+/// TABLE users` 하면 어떻게 돼?"): the command, why it is dangerous, and a warning; `None` when
+/// the message asks nothing or names no command the danger check flags.
+pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    if !text.contains('?') && !QUESTION_WORDS.any(|w| lower.contains(w)) {
+        return None;
+    }
+    let (command, danger) = match text.split('`').nth(1).filter(|_| text.matches('`').count() >= 2) {
+        // A command in backticks is the one asked about.
+        Some(quoted) => (quoted.trim().to_string(), crate::engine::danger::assess(quoted.trim())?),
+        None => flagged_words(text)?,
+    };
+    let reason = danger.message(lang);
+    Some(match lang {
+        Lang::Ko => format!(
+            "`{command}` 명령은 위험합니다. {reason}\n\n무엇이 영향을 받는지 확실히 알기 전에는 실행하지 마세요. \
+             이 도우미는 이 명령을 제안하지 않습니다. 설정에서 API 키를 넣으면 모델이 더 자세히 설명합니다."
+        ),
+        Lang::En => format!(
+            "`{command}` is dangerous. {reason}\n\nDo not run it before you are sure what it touches; \
+             the no-key assistant will not propose it. Add an API key in Settings and a model explains it in more detail."
+        ),
+    })
+}
+
+/// Words that end a command written inside a question ("what does rm -rf / do?").
+const AFTER_COMMAND: WordList = WordList("do|does|mean|means|safe|dangerous|work|works|actually|really|exactly|then");
+
+/// The first run of words the danger check flags, as the user wrote it: from the earliest
+/// word that starts one, through its arguments, up to a question word or a word not in ASCII.
+fn flagged_words(text: &str) -> Option<(String, crate::engine::danger::Danger)> {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | '“' | '”')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() > EXPLAIN_MAX_WORDS {
+        return None;
+    }
+    let bare = |w: &str| w.trim_end_matches(['?', '.', '!', ',']).to_string();
+    (0..words.len()).filter(|&i| words[i].starts_with(|c: char| c.is_ascii_alphabetic())).find_map(|i| {
+        let shortest = (i + 1..=words.len())
+            .find_map(|j| crate::engine::danger::assess(&bare(&words[i..j].join(" "))).map(|d| (j, d)));
+        let (mut end, danger) = shortest?;
+        while end > i && end < words.len() && !words[end - 1].ends_with('?') {
+            let next = bare(words[end]);
+            if next.is_empty() || !next.is_ascii() || AFTER_COMMAND.contains(next.to_ascii_lowercase()) {
+                break;
+            }
+            end += 1;
+        }
+        Some((bare(&words[i..end].join(" ")), danger))
+    })
+}
+
 /// The offer for a topic, in `lang`; `text` is the user's request (for a package name).
 pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
     use CommandKind::{Shell, Sql};
@@ -465,6 +528,22 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(recognise(text), *want, "{text}");
         }
+    }
+
+    #[test]
+    fn a_question_about_a_destructive_command_is_answered_with_its_danger() {
+        let en = explain_command("what does rm -rf / do?", Lang::En).expect("explained");
+        assert!(en.starts_with("`rm -rf /` is dangerous.") && en.contains("recursively"), "{en}");
+        let ko = explain_command("`DROP TABLE users` 하면 어떻게 돼?", Lang::Ko).expect("explained");
+        assert!(ko.starts_with("`DROP TABLE users` 명령은 위험합니다."), "{ko}");
+        let ko = explain_command("rm -rf / 하면 어떻게 돼?", Lang::Ko).expect("explained");
+        assert!(ko.starts_with("`rm -rf /` 명령은 위험합니다."), "{ko}");
+        let push = explain_command("Is git push --force safe?", Lang::En).expect("explained");
+        assert!(push.starts_with("`git push --force` is dangerous."), "{push}");
+        // A request to do it, a harmless command, or no command: not this answer.
+        assert_eq!(explain_command("delete the old logs in /var/log", Lang::En), None);
+        assert_eq!(explain_command("what does ls -la do?", Lang::En), None);
+        assert_eq!(explain_command("what should I clean up first?", Lang::En), None);
     }
 
     #[test]

@@ -309,6 +309,13 @@ fn an_english_no_key_chat_answers_in_english_only() {
     page.browser.wait_for_text(".messages", "Got the output", STEP).unwrap();
     page.send("what a nice day").unwrap();
     page.browser.wait_for_text(".question-card[data-open=true]", "What would you like to do?", STEP).unwrap();
+    // A question about a destructive command is answered with its danger: not refused as an
+    // injection, and no card of things to run.
+    page.send("what does rm -rf / do?").unwrap();
+    page.browser.wait_for_text(".messages", "rm -rf / is dangerous", STEP).unwrap();
+    page.browser.wait_for_text(".messages", "cannot be undone", STEP).unwrap();
+    assert!(!has(&page, ".message[data-kind=security]"), "the question was not refused");
+    assert!(!has(&page, ".question-card[data-open=true]"), "no card follows the answer");
     let hangul = page
         .browser
         .execute(
