@@ -410,6 +410,27 @@ Today you talked with the simple no-key partner, which answers with fixed rules.
     .into()
 }
 
+/// The offer to close when the user asks to stop: a yes closes, anything else goes on.
+pub fn closing_offer(lang: Lang) -> String {
+    lang.pick(
+        "오늘은 여기서 마무리할까요? 마무리하시려면 ‘네’라고 답해 주세요. 더 이야기하고 싶으시면 그대로 이어서 말씀하셔도 괜찮아요.",
+        "Shall we close here for today? Answer “yes” to close, or simply go on if you'd like to keep talking.",
+    )
+    .into()
+}
+
+/// The last reply when the user closes the session before its last part.
+pub fn early_farewell(lang: Lang) -> String {
+    lang.pick(
+        "네, 오늘 대화는 여기서 마무리할게요. 이야기 나눠 주셔서 고마워요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. \
+다시 이야기하고 싶으시면 언제든 새 대화를 시작해 주세요. 힘들 때는 가까운 상담 전화나 긴급 번호에 연락해 주세요. 몸과 마음 잘 챙기세요.",
+        "All right, we'll close today's conversation here. Thank you for talking with me. You can download a summary of it \
+from the side panel, and start a new conversation whenever you want to talk again. If things get hard, reach out to a local \
+crisis line or emergency number. Take good care of yourself.",
+    )
+    .into()
+}
+
 /// The reply once the session has ended.
 pub fn ended_reply(lang: Lang) -> String {
     lang.pick(

@@ -152,6 +152,10 @@ impl CounselMode {
             self.finish_reply(c, counselor::ended_reply(c.lang), None, env, fx);
             return;
         }
+        if let Some(reply) = self.state.closing_reply(text) {
+            self.finish_reply(c, reply, None, env, fx);
+            return;
+        }
         let checked = self.state.current().is_none();
         self.step = TurnStep::Checks { text: text.to_string(), checked, verdict: None, state: None };
         self.advance(c, env, fx);

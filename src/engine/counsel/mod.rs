@@ -9,6 +9,7 @@ pub mod checker;
 pub mod counselor;
 pub mod crisis;
 mod crisis_cues;
+pub mod ending;
 pub mod flow;
 pub mod module;
 pub mod selector;
@@ -88,6 +89,9 @@ pub struct Counseling {
     pub turn_module_change: Option<ModuleChange>,
     /// This turn's part transition: goes into this turn's counselor prompt only.
     pub turn_part_transition: Option<(Part, Part)>,
+    /// The counselor offered to close early (the user asked to stop) and awaits the answer.
+    #[serde(default)]
+    pub end_offered: bool,
 }
 
 /// What the steps after the checker and the detector decided this turn.
@@ -144,6 +148,7 @@ impl Counseling {
             recent: Vec::new(),
             turn_module_change: None,
             turn_part_transition: None,
+            end_offered: false,
         }
     }
 
@@ -208,6 +213,27 @@ impl Counseling {
             self.crises.push(CrisisRecord { kind: found.kind, at_user_message: self.user_messages });
         }
         crisis
+    }
+
+    /// The user asking to close early, answered before the turn's checks: the first wish gets
+    /// an offer to close; a yes to it (or the wish again) ends the session with a farewell.
+    /// `None` when the message is not about closing: the turn goes on as usual.
+    pub fn closing_reply(&mut self, user_text: &str) -> Option<String> {
+        if self.part == Part::Ended {
+            return None;
+        }
+        if std::mem::take(&mut self.end_offered) {
+            if ending::accepts_closing(user_text) {
+                self.enter_part(Part::Ended, Vec::new());
+                return Some(counselor::early_farewell(self.lang));
+            }
+            return None;
+        }
+        if ending::wants_to_end(user_text) {
+            self.end_offered = true;
+            return Some(counselor::closing_offer(self.lang));
+        }
+        None
     }
 
     /// The user's messages before the latest one (the detector's snapshot).
@@ -494,6 +520,9 @@ impl Counseling {
             outcome.reply = crisis::safety_response(lang);
         } else if self.part == Part::Ended {
             outcome.reply = counselor::ended_reply(lang);
+        } else if let Some(reply) = self.closing_reply(user_text) {
+            outcome.reply = reply;
+            outcome.plan.part_transition = self.turn_part_transition;
         } else {
             // Both read the same snapshot and neither needs the other: they could run at once.
             let state = self.heuristic_state(user_text);

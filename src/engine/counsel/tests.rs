@@ -283,3 +283,29 @@ fn an_llm_turn_runs_the_same_steps_with_parsed_answers_and_falls_back_to_twins()
     session.record_feedback(feedback);
     assert!(session.counselor_prompt(&history).system.contains("Slow down"), "applies from the next prompt");
 }
+
+#[test]
+fn a_user_who_asks_to_stop_is_offered_to_close_and_a_yes_ends_the_session() {
+    let (session, _, outcomes) =
+        run(Lang::Ko, &["요즘 회사 일 때문에 잠을 잘 못 자요", "그만할래요", "네", "하나 더 물어봐도 돼요?"]);
+    assert_eq!(outcomes[1].0.reply, counselor::closing_offer(Lang::Ko));
+    assert_eq!(outcomes[1].1, Part::Start, "an offer only: nothing closed yet");
+    assert_eq!(outcomes[2].0.reply, counselor::early_farewell(Lang::Ko));
+    assert_eq!((outcomes[2].1, outcomes[2].0.plan.part_transition), (Part::Ended, Some((Part::Start, Part::Ended))));
+    assert_eq!(session.turn_part_transition.map(|(_, to)| to), None, "the next turn cleared it");
+    assert_eq!(outcomes[3].0.reply, counselor::ended_reply(Lang::Ko));
+}
+
+#[test]
+fn a_user_who_goes_on_after_the_offer_keeps_talking_and_can_ask_again() {
+    let (session, _, outcomes) = run(
+        Lang::En,
+        &["work has been rough", "ok, let's stop here for today", "actually, one more thing about my boss"],
+    );
+    assert_eq!(outcomes[1].0.reply, counselor::closing_offer(Lang::En));
+    assert_ne!(outcomes[2].0.reply, counselor::early_farewell(Lang::En));
+    assert_ne!(outcomes[2].0.reply, counselor::closing_offer(Lang::En));
+    assert!(outcomes[2].0.state.is_some(), "the turn ran its checks as usual");
+    assert_ne!(session.part, Part::Ended);
+    assert!(!session.end_offered);
+}

@@ -124,6 +124,29 @@ fn a_counseling_session_against_the_mock_llm() {
     page.screenshot("counsel-03-mock-llm").unwrap();
 }
 
+#[test]
+fn a_user_who_asks_to_stop_closes_the_session_with_a_yes_and_no_model_call() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
+    let settings = mock.app_settings(10);
+    let page = AppPage::open_with_llm("ko-KR", &settings, &json!({})).expect("the page opens");
+    switch_to_counseling(&page).unwrap();
+    let reply = send_and_wait(&page, "회사 일 때문에 힘들어서 왔어요").unwrap();
+    assert!(reply.contains("(mock counselor)"), "{reply}");
+    let counselor_calls =
+        |mock: &MockLlm| mock.requests().iter().filter(|r| r.role.as_deref() == Some("counselor")).count();
+    mock.wait_for_finished(1, Duration::from_secs(10));
+    let before = counselor_calls(&mock);
+    let offer = send_and_wait(&page, "오늘은 여기까지 할게요").unwrap();
+    assert!(offer.contains("마무리할까요"), "{offer}");
+    assert!(page.browser.try_find(".counsel-summary").unwrap().is_none(), "an offer only: nothing closed yet");
+    let farewell = send_and_wait(&page, "네").unwrap();
+    assert!(farewell.contains("마무리할게요") && farewell.contains("요약"), "{farewell}");
+    page.browser.wait_for_element(".counsel-summary", STEP).unwrap();
+    assert_eq!(counselor_calls(&mock), before, "the closing is the app's own text, not the model's");
+    page.assert_no_panic();
+}
+
 /// The mock counselor's whole reply.
 const MOCK_REPLY: &str = "(mock counselor) Thank you for telling me. What feels most important right now?";
 

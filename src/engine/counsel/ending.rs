@@ -1,0 +1,159 @@
+//! The user closing a session early ("그만할래요", "let's stop here for today"): the
+//! counselor offers to close, and a yes (or the wish said again) ends the session with a
+//! farewell and the summary. Without this the counselor asked its next question as if nothing
+//! had been said. The crisis check reads every message first, so a message that is also a
+//! crisis cue gets the safety response, never an offer to close.
+
+use crate::engine::case::Lower;
+use crate::engine::words::WordList;
+
+/// Closing phrases in Korean, read with at most filler words before them; each is a
+/// will or a suggestion to stop talking now, never "I want to end it" (a crisis cue).
+/// 그만할래/그만할게/그만하자: I'll stop, let's stop; 여기까지: up to here; 마무리: wrap up;
+/// 이만: this much; 다음에 또: next time again; 상담/대화 종료·끝: end of the session.
+const KO_CLOSING: WordList = WordList(
+    "그만할래|그만 할래|그만할게|그만 할게|그만하자|그만 하자|그만 얘기할래|그만 이야기할래|여기까지 할게|여기까지 할래|\
+     여기까지만 할게|여기까지 하자|여기까지 해요|오늘은 여기까지|마무리할게|마무리 할게|마무리할래|마무리하고 싶|마무리하자|\
+     마무리해 주세요|이만 할게|이만할게|이만 줄일게|이만 가볼게|다음에 또 올게|다음에 또 이야기|다음에 이야기할게|\
+     다음에 얘기할게|상담 종료|대화 종료|상담 끝낼게|대화 끝낼게|상담을 끝낼게|대화를 끝낼게",
+);
+
+/// Words that may come before a Korean closing phrase: now, today, um, I, just, yes, then, …
+const KO_FILLER: WordList = WordList(
+    "이제|오늘은|오늘|음|저|저는|그냥|네|넵|아|일단|우선|그럼|그러면|좀|그래서|근데|상담은|대화는|이야기는|얘기는",
+);
+
+/// English closing phrases: the whole message, once the fillers around it are dropped.
+const EN_CLOSING: WordList = WordList(
+    "stop|i want to stop|i'd like to stop|i would like to stop|let's stop|can we stop|could we stop|let's end|\
+     can we end|end the session|end this session|end the conversation|i want to end the session|\
+     i want to end the conversation|i'd like to end the session|that's enough|enough|i'm done|i am done|\
+     let's wrap up|can we wrap up|wrap up|i have to go|i need to go|i gotta go|gotta go|i should go|bye|goodbye|\
+     bye bye|talk later|talk to you later|see you|see you later|see you next time",
+);
+
+/// Words dropped before an English closing phrase.
+const EN_LEAD: WordList = WordList("ok|okay|well|um|uh|so|hmm|actually|alright|yeah|fine|anyway|i think");
+
+/// Words dropped after an English closing phrase.
+const EN_TAIL: WordList =
+    WordList("here|now|today|tonight|please|thanks|then|for|thank you|for now|for today|this time");
+
+/// Short answers that accept the offer to close. 네/넵/예/응/그래/좋아/그럴게/그렇게: yes, sure, OK.
+const YES: WordList = WordList(
+    "yes|yeah|yep|sure|ok|okay|please|alright|all right|fine|sounds good|let's|네|넵|예|응|그래|좋아|좋아요|그럴게|그렇게|마무리",
+);
+
+/// The message in lower case with straight apostrophes, trimmed of trailing marks.
+fn normalized(text: &str) -> String {
+    let lower = text.lower().replace('’', "'");
+    lower
+        .trim()
+        .trim_end_matches(|c: char| {
+            c.is_whitespace() || c.is_ascii_punctuation() || matches!(c, '…' | 'ㅠ' | 'ㅜ' | 'ㅎ')
+        })
+        .to_string()
+}
+
+/// The English words of a message, letters, digits and apostrophes only.
+fn english_words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect()
+}
+
+/// True when the message asks to close the session now.
+pub fn wants_to_end(text: &str) -> bool {
+    let t = normalized(text);
+    let korean = KO_CLOSING.any(|phrase| {
+        t.find(phrase).is_some_and(|at| t[..at].split_whitespace().all(|w| KO_FILLER.contains(w.trim_matches(','))))
+    });
+    if korean {
+        return true;
+    }
+    let mut words = english_words(&t);
+    loop {
+        let two = words.len() >= 2 && EN_LEAD.contains(format!("{} {}", words[0], words[1]));
+        if two {
+            words.drain(..2);
+        } else if words.first().is_some_and(|w| EN_LEAD.contains(w)) {
+            words.remove(0);
+        } else {
+            break;
+        }
+    }
+    loop {
+        let n = words.len();
+        let two = n >= 2 && EN_TAIL.contains(format!("{} {}", words[n - 2], words[n - 1]));
+        if two {
+            words.truncate(n - 2);
+        } else if words.last().is_some_and(|w| EN_TAIL.contains(w)) {
+            words.pop();
+        } else {
+            break;
+        }
+    }
+    !words.is_empty() && EN_CLOSING.contains(words.join(" "))
+}
+
+/// True when a short answer accepts the offer to close (or says the wish again).
+pub fn accepts_closing(text: &str) -> bool {
+    if wants_to_end(text) {
+        return true;
+    }
+    let t = normalized(text);
+    let short = english_words(&t).len() <= 4 && t.chars().count() <= 16;
+    let first = t.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
+    short && (YES.contains(first) || YES.contains(&t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn closing_wishes_are_heard_in_both_languages() {
+        for text in [
+            "그만할래요",
+            "오늘은 여기까지 할게요",
+            "이제 마무리할게요~",
+            "음 상담 종료",
+            "네 그만할게요ㅠㅠ",
+            "I want to stop.",
+            "ok, let's stop here for today",
+            "That's enough for today, thank you",
+            "Let’s wrap up",
+            "bye",
+            "I have to go now",
+        ] {
+            assert!(wants_to_end(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn talk_about_stopping_something_else_is_not_a_wish_to_close() {
+        for text in [
+            "회사 그만할래요",
+            "다 그만하고 싶어요",
+            "여기까지 오는 데 너무 힘들었어요",
+            "이제 다 끝내고 싶어요",
+            "I want to stop procrastinating",
+            "I can't stop thinking about it",
+            "my boss said that's enough from me",
+            "I said goodbye to my old job",
+        ] {
+            assert!(!wants_to_end(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_short_yes_accepts_and_anything_else_goes_on() {
+        for text in ["네", "네, 마무리해 주세요", "응", "yes", "Yeah, sure", "ok", "그만할래요"] {
+            assert!(accepts_closing(text), "{text}");
+        }
+        for text in ["아니요", "no, wait", "네, 그런데 하나만 더 이야기하고 싶어요", "actually I have one more thing"]
+        {
+            assert!(!accepts_closing(text), "{text}");
+        }
+    }
+}
