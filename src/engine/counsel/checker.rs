@@ -77,8 +77,9 @@ pub fn name_in(text: &str) -> Option<String> {
     for marker in WordList("my name is |call me |i'm |i am ") {
         if let Some(at) = lower.find(marker) {
             let word: String = text[at + marker.len()..].chars().take_while(|c| c.is_alphabetic()).collect();
-            // "I'm tired" is not a name; names are written with a capital.
-            let capital = word.chars().next().is_some_and(|c| c.is_uppercase());
+            // "I'm tired" is not a name; names are written with a capital (one that has a
+            // small form: core's upper-case table is not needed for that).
+            let capital = word.chars().next().is_some_and(|c| crate::engine::case::lower_char(c) != c);
             if !word.is_empty() && (capital || marker != "i'm " && marker != "i am ") {
                 return Some(word);
             }
