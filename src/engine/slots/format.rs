@@ -21,6 +21,10 @@ pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
     (r"(?i)\b(?:e-?mails?|mail)\b", Format::Email),
     (r"(?i)\b(?:diagrams?|flow\s*charts?|charts?|mermaid|uml|graphviz|mind\s*maps?|wireframes?)\b", Format::Diagram),
     (r"(?i)\b(?:spreadsheets?|excel|xlsx|google\s+sheets?|gsheets?)\b", Format::Spreadsheet),
+    (
+        r"(?i)\b(?:slack|discord|telegram|whatsapp|kakao\s*talk|sms|(?:text|chat)\s+messages?|teams\s+(?:channel|chat|messages?|posts?))\b",
+        Format::Message,
+    ),
 ];
 
 pub(super) fn en_format_patterns() -> &'static [(Regex, Format)] {
@@ -93,6 +97,15 @@ pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
     ("스프레드시트", Format::Spreadsheet, KoBound::Free),           // spreadsheet
     ("구글 시트", Format::Spreadsheet, KoBound::Free),              // Google Sheets
     ("구글시트", Format::Spreadsheet, KoBound::Free),               // Google Sheets
+    ("슬랙", Format::Message, KoBound::Free),                       // Slack
+    ("디스코드", Format::Message, KoBound::Free),                   // Discord
+    ("텔레그램", Format::Message, KoBound::Free),                   // Telegram
+    ("카톡", Format::Message, KoBound::Free),                       // KakaoTalk (short)
+    ("카카오톡", Format::Message, KoBound::Free),                   // KakaoTalk
+    ("팀즈", Format::Message, KoBound::Free),                       // Teams
+    ("문자 메시지", Format::Message, KoBound::Free),                // text message
+    ("문자메시지", Format::Message, KoBound::Free),                 // text message
+    ("메신저", Format::Message, KoBound::Free),                     // messenger
 ];
 
 /// What may follow a bounded Korean format word: particles 로/으로 (as), 를/을 (object),

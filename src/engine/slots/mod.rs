@@ -310,6 +310,8 @@ pub enum Format {
     Email,
     Diagram,
     Spreadsheet,
+    /// A post to a chat app: Slack, Teams, Discord, Telegram, KakaoTalk, a text message.
+    Message,
 }
 
 impl Format {
@@ -328,6 +330,7 @@ impl Format {
             Format::Email => lang.pick("이메일", "Email"),
             Format::Diagram => lang.pick("다이어그램", "Diagram"),
             Format::Spreadsheet => lang.pick("스프레드시트", "Spreadsheet"),
+            Format::Message => lang.pick("메신저 메시지", "Chat message"),
         }
     }
 
@@ -346,6 +349,7 @@ impl Format {
             Format::Email,
             Format::Diagram,
             Format::Spreadsheet,
+            Format::Message,
         ]
     }
 
@@ -359,7 +363,7 @@ impl Format {
             Format::Python => 0,
             Format::Code => 1,
             Format::Spreadsheet | Format::Slides | Format::Json | Format::Csv => 2,
-            Format::Email | Format::Proposal | Format::Report => 3,
+            Format::Email | Format::Message | Format::Proposal | Format::Report => 3,
             Format::Table | Format::Diagram => 4,
             Format::Markdown => 5,
         }

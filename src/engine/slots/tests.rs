@@ -536,6 +536,14 @@ fn format_reads_korean_and_english_names() {
         ("an Excel file", Some(Format::Spreadsheet)),
         ("update the README", Some(Format::Markdown)),
         ("코드 블록 포함해서 README 작성", Some(Format::Markdown)),
+        ("회의록을 요약해서 슬랙으로 보내주는 자동화", Some(Format::Message)),
+        ("post the summary to Slack every Monday", Some(Format::Message)),
+        ("카톡으로 알려줘", Some(Format::Message)),
+        ("send me a text message when it is done", Some(Format::Message)),
+        ("a Teams post for the channel", Some(Format::Message)),
+        // What is read is not what is made.
+        ("summarize our Slack threads into a report", Some(Format::Report)),
+        ("슬랙 메시지를 요약해서 이메일로 보내줘", Some(Format::Email)),
     ];
     for (text, want) in cases {
         assert_eq!(parse_format(text), want, "{text}");
@@ -608,7 +616,7 @@ fn format_stated_as_the_output_wins_over_a_named_deliverable() {
 
 #[test]
 fn format_labels_cover_every_format_in_both_languages() {
-    assert_eq!(Format::all().len(), 12);
+    assert_eq!(Format::all().len(), 13);
     for format in Format::all() {
         assert!(!format.label(Lang::Ko).is_empty());
         assert!(!format.label(Lang::En).is_empty());
