@@ -495,6 +495,21 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
 }
 
 #[test]
+fn the_no_key_assistant_introduces_itself_once_per_chat() {
+    let mut d = offline_chat();
+    d.say("please delete the old build files");
+    d.say("what a nice day");
+    d.say("install ripgrep");
+    let intros = texts(&d).iter().filter(|t| t.contains("no-key assistant")).count();
+    assert_eq!(intros, 1, "{:?}", texts(&d));
+    assert_eq!(d.open_card().expect("the install card").questions[0].header.as_deref(), Some("Install"));
+    d.step(Event::Restart);
+    d.say("check disk usage");
+    let intros = texts(&d).iter().filter(|t| t.contains("no-key assistant")).count();
+    assert_eq!(intros, 2, "a chat started over introduces it again");
+}
+
+#[test]
 fn no_key_assistant_works_in_korean() {
     let mut d = offline_chat();
     d.say("디스크 용량 확인하고 싶어");

@@ -206,6 +206,9 @@ pub struct Chat {
     /// window, which the chat cannot: it never sees the model's name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     env_window: Option<u32>,
+    /// The no-key assistant has said what it is; later answers go without the introduction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    introduced: bool,
     /// The conversation before the last `/reset`, for undo: kept as values, not as JSON,
     /// so the page needs no reader for messages (a reload rebuilds it by replaying).
     #[serde(skip)]
@@ -1093,9 +1096,15 @@ impl Chat {
         match nokey::recognise(request) {
             Some(topic) => self.nokey_offer(c, topic, request, source, lang, env),
             None => {
-                let intro = nokey::intro(lang);
                 let ask = lang.pick("어떤 일을 도와드릴까요?", "What would you like to do?");
-                c.say(Body::Text { text: format!("{intro}\n\n{ask}"), source: Some(source.clone()) }, env.now);
+                // The card asks the question; a text goes before it only the first time.
+                match self.nokey_intro(lang) {
+                    Some(intro) => {
+                        c.say(Body::Text { text: format!("{intro}\n\n{ask}"), source: Some(source.clone()) }, env.now);
+                        self.history.push(Turn::assistant(format!("{intro} {ask}")));
+                    }
+                    None => self.history.push(Turn::assistant(ask)),
+                }
                 let question = Question {
                     text: ask.to_string(),
                     options: Topic::ALL.iter().map(|t| t.label(lang).to_string()).collect(),
@@ -1104,7 +1113,6 @@ impl Chat {
                     header: Some(lang.pick("할 일", "Task").to_string()),
                     ..Default::default()
                 };
-                self.history.push(Turn::assistant(format!("{intro} {ask}")));
                 let card = c.post_card(CardKind::Clarify, vec![question], source, env.now);
                 self.awaiting = Some(Awaiting::NoKeyCard { card, topic: None, text: request.to_string() });
                 self.state = LoopState::User;
@@ -1122,9 +1130,17 @@ impl Chat {
         self.meter_notice(c, env);
     }
 
+    /// What the no-key assistant is, said once per chat: `None` once it has been said.
+    fn nokey_intro(&mut self, lang: Lang) -> Option<&'static str> {
+        (!std::mem::replace(&mut self.introduced, true)).then(|| nokey::intro(lang))
+    }
+
     fn nokey_offer(&mut self, c: &mut C, topic: Topic, request: &str, source: Source, lang: Lang, env: &Env) {
         let offer = nokey::offer(topic, request, lang);
-        c.say(Body::Text { text: offer.intro.clone(), source: Some(source.clone()) }, env.now);
+        let intro = self.nokey_intro(lang);
+        if let Some(intro) = intro {
+            c.say(Body::Text { text: intro.to_string(), source: Some(source.clone()) }, env.now);
+        }
         let question = Question {
             text: offer.question.clone(),
             options: offer.choices.iter().map(|ch| ch.label.clone()).collect(),
@@ -1134,7 +1150,10 @@ impl Chat {
             descriptions: offer.choices.iter().map(|ch| ch.description.clone()).collect(),
             multi_select: false,
         };
-        self.history.push(Turn::assistant(format!("{} {}", offer.intro, offer.question)));
+        self.history.push(Turn::assistant(match intro {
+            Some(intro) => format!("{intro} {}", offer.question),
+            None => offer.question.clone(),
+        }));
         let card = c.post_card(CardKind::Clarify, vec![question], source, env.now);
         self.awaiting = Some(Awaiting::NoKeyCard { card, topic: Some(topic), text: request.to_string() });
         self.state = LoopState::User;

@@ -104,11 +104,9 @@ pub struct Choice {
     pub why: String,
 }
 
-/// What the no-key assistant offers for a topic: its intro, question, and choices.
+/// What the no-key assistant offers for a topic: its question and choices.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Offer {
-    /// The opening text (it says it is the no-key assistant).
-    pub intro: String,
     /// A short header for the question card.
     pub header: String,
     /// The question.
@@ -155,7 +153,7 @@ fn choice(label: &str, description: &str, command: &str, kind: CommandKind, why:
     }
 }
 
-/// The intro every no-key answer starts with.
+/// The introduction of the no-key assistant, said before its first answer in a chat.
 pub fn intro(lang: Lang) -> &'static str {
     lang.pick(
         "키 없이 동작하는 기본 도우미입니다(LLM을 쓰지 않습니다). 자주 하는 요청 몇 가지만 알아듣고, 선택지와 실행할 명령을 제안합니다. 설정에서 API 키를 넣으면 모델이 직접 답합니다.",
@@ -385,7 +383,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             ],
         ),
     };
-    Offer { intro: intro(lang).to_string(), header: header.to_string(), question: question.to_string(), choices }
+    Offer { header: header.to_string(), question: question.to_string(), choices }
 }
 
 /// What the no-key assistant says back once the user reports a command's outcome.
@@ -557,13 +555,13 @@ mod tests {
     }
 
     #[test]
-    fn every_offer_has_two_to_ten_choices_and_says_it_is_the_no_key_assistant() {
+    fn every_offer_has_two_to_ten_choices_and_the_intro_says_it_is_the_no_key_assistant() {
         for lang in [Lang::Ko, Lang::En] {
             for topic in Topic::ALL {
                 let o = offer(topic, "", lang);
                 assert!((2..=10).contains(&o.choices.len()), "{topic:?}");
-                assert!(o.intro.contains(lang.pick("키 없이", "no-key")));
             }
+            assert!(intro(lang).contains(lang.pick("키 없이", "no-key")));
         }
         let delete = offer(Topic::Delete, "", Lang::En);
         assert!(crate::engine::danger::assess(&delete.choices[0].command.0).is_some(), "rm -rf is flagged");

@@ -415,7 +415,9 @@ fn drawn(page: &AppPage) -> (usize, Option<String>) {
 #[test]
 fn a_long_conversation_draws_its_newest_rows_and_the_earlier_ones_on_the_way_up() {
     let _one = one_browser();
-    let (journal, messages) = deliberate_e2e::long_session::chat_journal(70);
+    // Two messages a turn (the question and the assistant's card), the introduction once.
+    let turns = 105;
+    let (journal, messages) = deliberate_e2e::long_session::chat_journal(turns);
     assert!(messages > 200, "{messages} messages");
     let page = AppPage::open("en-US").unwrap();
     page.browser
@@ -432,7 +434,7 @@ fn a_long_conversation_draws_its_newest_rows_and_the_earlier_ones_on_the_way_up(
     let (rows, button) = drawn(&page);
     assert_eq!(rows, 50);
     assert_eq!(button.as_deref(), Some(format!("Show {} earlier messages", messages - 50).as_str()));
-    assert!(user_messages(&page).last().unwrap().starts_with("Question 69:"));
+    assert!(user_messages(&page).last().unwrap().starts_with(&format!("Question {}:", turns - 1)));
     let at_bottom =
         "const l = document.querySelector('.messages'); return l.scrollHeight - l.scrollTop - l.clientHeight;";
     let gap = page.browser.execute(at_bottom, vec![]).unwrap().as_f64().unwrap();
