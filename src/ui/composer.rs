@@ -10,7 +10,18 @@ use super::i18n::{strings, tr};
 use super::shell::Shell;
 use crate::engine::call::Purpose;
 use crate::engine::lang::Lang;
-use crate::engine::session::{CallKind, Event};
+use crate::engine::session::{CallKind, Event, ModeKind};
+
+/// Which hint the empty composer shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Placeholder {
+    /// A discussion's first request.
+    Request,
+    /// An answer or feedback later in a discussion.
+    Reply,
+    Chat,
+    Counsel,
+}
 
 /// Text area, send and stop.
 #[component]
@@ -24,7 +35,15 @@ pub fn Composer() -> impl IntoView {
     // Set by an Enter pressed while the IME was composing: send when composition ends.
     let send_when_composed = StoredValue::new(false);
     let busy = Memo::new(move |_| shell.busy());
-    let fresh = Memo::new(move |_| shell.session.with(|s| s.is_fresh()));
+    // What the composer invites: a request, a reply in a discussion, a chat or a counseling message.
+    let placeholder = Memo::new(move |_| {
+        shell.session.with(|s| match s.mode_kind() {
+            ModeKind::Chat => Placeholder::Chat,
+            ModeKind::Counseling => Placeholder::Counsel,
+            ModeKind::Discussion if s.is_fresh() => Placeholder::Request,
+            ModeKind::Discussion => Placeholder::Reply,
+        })
+    });
 
     let send = move || {
         let Some(el) = area.get_untracked() else {
@@ -113,7 +132,15 @@ pub fn Composer() -> impl IntoView {
                 node_ref=area
                 rows="2"
                 autofocus
-                placeholder=move || if fresh.get() { t().placeholder_request } else { t().placeholder_reply }
+                placeholder=move || {
+                    let s = t();
+                    match placeholder.get() {
+                        Placeholder::Request => s.placeholder_request,
+                        Placeholder::Reply => s.placeholder_reply,
+                        Placeholder::Chat => s.placeholder_chat,
+                        Placeholder::Counsel => s.placeholder_counsel,
+                    }
+                }
                 on:keydown=on_keydown
                 on:compositionend=on_composition_end
                 on:input=on_input

@@ -300,6 +300,8 @@ fn an_english_no_key_chat_answers_in_english_only() {
     let page = AppPage::open("en-US").expect("the page opens");
     page.send("/mode chat").unwrap();
     page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    let hint = page.browser.find("#composer-input").unwrap().attr("placeholder").unwrap().unwrap_or_default();
+    assert!(hint.starts_with("Write a message"), "the chat's own hint: {hint}");
     page.send("please delete the old build files").unwrap();
     page.browser.wait_for_text(".messages", "no-key assistant", STEP).unwrap();
     page.click_text(".question-card[data-open=true] .option-label", "Old logs").unwrap();
