@@ -155,7 +155,7 @@ pub fn CounselPanel() -> impl IntoView {
                 }
                 None => counsel_strings(lang).module_initial.to_string(),
             };
-            Some((s.module.name(lang).to_string(), s.module.activity(lang).to_string(), why))
+            Some((s.module.name(lang).to_string(), s.module.summary(lang).to_string(), why))
         })
     };
     let scores = Memo::new(move |_| state.with(|s| s.as_ref().map(|s| s.scores.clone()).unwrap_or_default()));
@@ -184,11 +184,11 @@ pub fn CounselPanel() -> impl IntoView {
             <div class="panel-head">
                 <h2 id="counsel-module-title">{move || t().module_title}</h2>
             </div>
-            {move || module().map(|(name, activity, why)| view! {
+            {move || module().map(|(name, summary, why)| view! {
                 <p class="counsel-module" data-testid="counsel-module">
                     <strong>{name}</strong>
                     " — "
-                    {activity}
+                    {summary}
                 </p>
                 <p class="counsel-module-why">
                     <span class="muted">{move || t().module_why}": "</span>

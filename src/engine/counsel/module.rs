@@ -83,6 +83,12 @@ impl Module {
         }
     }
 
+    /// What the module does, in one sentence for the side panel: its guideline's first line.
+    pub fn summary(self, lang: Lang) -> &'static str {
+        let first = self.guideline(lang).lines().next().unwrap_or("");
+        first.trim_start_matches('-').trim()
+    }
+
     /// The guideline summary the counselor prompt carries (3–5 lines).
     pub fn guideline(self, lang: Lang) -> &'static str {
         match (self, lang) {
@@ -269,6 +275,21 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn every_module_has_a_one_line_summary_that_says_more_than_its_name() {
+        for lang in [Lang::Ko, Lang::En] {
+            for module in Module::ALL {
+                let summary = module.summary(lang);
+                assert!(summary.chars().count() > 10 && !summary.starts_with('-'), "{module:?}: {summary}");
+                assert!(!summary.contains('\n') && !summary.contains(module.activity(lang)), "{module:?}: {summary}");
+            }
+        }
+        assert_eq!(
+            Module::InformationGathering.summary(Lang::En),
+            "Ask one open question at a time about the concrete situation."
+        );
+    }
 
     #[test]
     fn every_module_has_a_three_to_five_line_guideline_in_both_languages() {

@@ -30,6 +30,12 @@ fn a_whole_counseling_session_through_the_page_without_a_key() {
     assert!(opening.contains("not a licensed counselor") && opening.contains("no-key"), "{opening}");
     assert!(text_of(&page, ".counsel-part").contains("Part 1"));
     assert_eq!(page.browser.find_all(".counsel-tasks .task").unwrap().len(), 3, "Part 1's fixed tasks");
+    // The composer invites a counseling message, not a discussion's answer or feedback.
+    let hint = page.browser.find("#composer-input").unwrap().attr("placeholder").unwrap().unwrap_or_default();
+    assert!(hint.starts_with("Say what's on your mind"), "{hint}");
+    // The module reads as its name and what it does, not its name twice.
+    let module = text_of(&page, ".counsel-module");
+    assert!(module.starts_with("rapport building module — Greet warmly"), "{module}");
     page.screenshot("counsel-00-opening").unwrap();
 
     // Crisis language gets the fixed safety response at once.
