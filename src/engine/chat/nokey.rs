@@ -178,8 +178,8 @@ const EXPLAIN_MAX_WORDS: usize = 40;
 /// the message asks nothing or names no command the danger check flags.
 pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
     let lower = text.lower();
-    let asks = text.contains('?') || QUESTION_WORDS.any(|w| lower.contains(w));
-    if !asks || ACT_WORDS.any(|w| lower.contains(w)) {
+    let asks = text.contains('?') || QUESTION_WORDS.any(|w| contains_word(&lower, w));
+    if !asks || ACT_WORDS.any(|w| contains_word(&lower, w)) {
         return None;
     }
     let (command, danger) = match text.split('`').nth(1).filter(|_| text.matches('`').count() >= 2) {
@@ -547,6 +547,8 @@ mod tests {
         // A request to do it, a harmless command, or no command: not this answer.
         assert_eq!(explain_command("delete the old logs in /var/log", Lang::En), None);
         assert_eq!(explain_command("rm -rf ./build now, I know what it does", Lang::En), None);
+        // "know" is not "now", nor "show" "how".
+        assert!(explain_command("what do you know about rm -rf /?", Lang::En).is_some());
         assert_eq!(explain_command("can you delete it with rm -rf ./build?", Lang::En), None);
         assert_eq!(explain_command("rm -rf ./build 실행해 줘, 뭐가 지워지는지 알아", Lang::Ko), None);
         assert_eq!(explain_command("what does ls -la do?", Lang::En), None);
