@@ -216,6 +216,9 @@ fn flagged_words(text: &str) -> Option<(String, crate::engine::danger::Danger)> 
     }
     let bare = |w: &str| w.trim_end_matches(['?', '.', '!', ',']).to_string();
     (0..words.len()).filter(|&i| words[i].starts_with(|c: char| c.is_ascii_alphabetic())).find_map(|i| {
+        // Most starts begin no command: one check of the rest of the message rules them out,
+        // so a long question costs one check per word, not one per pair of words.
+        crate::engine::danger::assess(&bare(&words[i..].join(" ")))?;
         let shortest = (i + 1..=words.len())
             .find_map(|j| crate::engine::danger::assess(&bare(&words[i..j].join(" "))).map(|d| (j, d)));
         let (mut end, danger) = shortest?;
