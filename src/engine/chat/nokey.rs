@@ -233,16 +233,53 @@ fn flagged_words(text: &str) -> Option<(String, crate::engine::danger::Danger)> 
     })
 }
 
+/// The first folder a request names ("/var/log", "~/logs", "./tmp"), if its characters are
+/// safe to put in a shell command as they are.
+fn request_folder(text: &str) -> Option<String> {
+    text.split_whitespace()
+        .map(|w| {
+            w.trim_start_matches(['`', '"', '\'', '(']).trim_end_matches(['`', '"', '\'', ',', '.', '?', '!', ')'])
+        })
+        .map(|w| w.trim_end_matches(['에', '의', '서', '을', '를', '은', '는', '로']))
+        .find(|w| {
+            (w.starts_with('/') || w.starts_with("~/") || w.starts_with("./"))
+                && w.len() > 1
+                && w.len() <= 100
+                && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '~'))
+        })
+        .map(str::to_string)
+}
+
+/// The age in days a request names ("older than 30 days", "30일 지난"), 1 to 3,650.
+fn request_days(text: &str) -> Option<u32> {
+    let lower = text.lower();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+        let rest = &w[digits.len()..];
+        let unit = if rest.is_empty() { words.get(i + 1).copied().unwrap_or("") } else { rest };
+        let days = unit.starts_with("day") || unit.starts_with('일');
+        digits.parse::<u32>().ok().filter(|n| days && (1..=3650).contains(n))
+    })
+}
+
 /// The offer for a topic, in `lang`; `text` is the user's request (for a package name).
 pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
     use CommandKind::{Shell, Sql};
     let ko = lang == Lang::Ko;
     let t = |k: &'static str, e: &'static str| if ko { k } else { e };
     let (header, question, choices) = match topic {
-        Topic::Delete => (
-            t("삭제 대상", "Delete"),
-            t("무엇을 지울까요?", "What should be deleted?"),
-            vec![
+        Topic::Delete => {
+            // The folder and the age the request names, where it names them.
+            let folder = request_folder(text);
+            let logs = folder.as_deref().unwrap_or("./logs");
+            let days = request_days(text).unwrap_or(7);
+            let logs_said = if ko {
+                format!("{logs}에서 {days}일 지난 .log 파일을 먼저 목록으로 봅니다")
+            } else {
+                format!("Lists .log files older than {days} days in {logs} first")
+            };
+            let mut choices = vec![
                 choice(
                     t("빌드 결과물", "Build output"),
                     t("./build 폴더 전체를 지웁니다", "Removes the whole ./build folder"),
@@ -252,8 +289,8 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
                 choice(
                     t("오래된 로그", "Old logs"),
-                    t("7일 지난 .log 파일을 먼저 목록으로 봅니다", "Lists .log files older than 7 days first"),
-                    "find ./logs -name '*.log' -mtime +7 -print",
+                    &logs_said,
+                    &format!("find {logs} -name '*.log' -mtime +{days} -print"),
                     Shell,
                     t("지우기 전에 대상 파일을 확인합니다.", "Shows which files would go before anything is deleted."),
                 ),
@@ -264,8 +301,19 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("도커가 쓰지 않는 자원을 정리합니다.", "Frees space Docker no longer uses."),
                 ),
-            ],
-        ),
+            ];
+            // What the request names goes first, where a card puts its recommended option.
+            let lower = text.lower();
+            if let Some(named) = [(1, WordList("log|로그")), (2, WordList("docker|도커|container|컨테이너"))]
+                .iter()
+                .find(|(_, words)| words.any(|w| lower.contains(w)))
+                .map(|(at, _)| *at)
+            {
+                let first = choices.remove(named);
+                choices.insert(0, first);
+            }
+            (t("삭제 대상", "Delete"), t("무엇을 지울까요?", "What should be deleted?"), choices)
+        }
         Topic::Install => {
             let pkg = package_name(text);
             let cmd = |prefix: &str| format!("{prefix} {pkg}");
@@ -556,6 +604,25 @@ mod tests {
         assert_eq!(explain_command("rm -rf ./build 실행해 줘, 뭐가 지워지는지 알아", Lang::Ko), None);
         assert_eq!(explain_command("what does ls -la do?", Lang::En), None);
         assert_eq!(explain_command("what should I clean up first?", Lang::En), None);
+    }
+
+    #[test]
+    fn a_delete_offer_takes_the_folder_and_age_the_request_names_and_puts_that_choice_first() {
+        let o = offer(Topic::Delete, "delete all the log files older than 30 days in /var/log", Lang::En);
+        assert_eq!(o.choices[0].label, "Old logs");
+        assert_eq!(o.choices[0].command.0, "find /var/log -name '*.log' -mtime +30 -print");
+        assert_eq!(o.choices[0].description, "Lists .log files older than 30 days in /var/log first");
+        let o = offer(Topic::Delete, "/srv/app/logs에서 14일 지난 로그 좀 지워 줘", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "find /srv/app/logs -name '*.log' -mtime +14 -print");
+        let o = offer(Topic::Delete, "clean up docker", Lang::En);
+        assert_eq!(o.choices[0].label, "Docker leftovers");
+        // A relative folder stays relative.
+        let o = offer(Topic::Delete, "remove old logs in ./tmp/logs.", Lang::En);
+        assert_eq!(o.choices[0].command.0, "find ./tmp/logs -name '*.log' -mtime +7 -print");
+        // Nothing named: the usual order and defaults; a folder unsafe to paste is not taken.
+        let o = offer(Topic::Delete, "delete the old stuff in /tmp;reboot", Lang::En);
+        assert_eq!(o.choices[0].label, "Build output");
+        assert_eq!(o.choices[1].command.0, "find ./logs -name '*.log' -mtime +7 -print");
     }
 
     #[test]
