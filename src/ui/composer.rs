@@ -12,24 +12,12 @@ use crate::engine::call::Purpose;
 use crate::engine::lang::Lang;
 use crate::engine::session::{CallKind, Event, ModeKind};
 
-/// Which hint the empty composer shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Placeholder {
-    /// A discussion's first request.
-    Request,
-    /// An answer or feedback later in a discussion.
-    Reply,
-    Chat,
-    Counsel,
-}
-
 /// Text area, send and stop.
 #[component]
 pub fn Composer() -> impl IntoView {
     let shell = expect_context::<Shell>();
     // Every mode fits its prompts into the server's window: ask for it whatever the mode.
     super::chat_mode::ask_server_window(shell);
-    let t = move || strings(shell.ui_lang.get());
     let area = NodeRef::<leptos::html::Textarea>::new();
     let has_text = RwSignal::new(false);
     // Set by an Enter pressed while the IME was composing: send when composition ends.
@@ -37,11 +25,12 @@ pub fn Composer() -> impl IntoView {
     let busy = Memo::new(move |_| shell.busy());
     // What the composer invites: a request, a reply in a discussion, a chat or a counseling message.
     let placeholder = Memo::new(move |_| {
+        let t = strings(shell.ui_lang.get());
         shell.session.with(|s| match s.mode_kind() {
-            ModeKind::Chat => Placeholder::Chat,
-            ModeKind::Counseling => Placeholder::Counsel,
-            ModeKind::Discussion if s.is_fresh() => Placeholder::Request,
-            ModeKind::Discussion => Placeholder::Reply,
+            ModeKind::Chat => t.placeholder_chat,
+            ModeKind::Counseling => t.placeholder_counsel,
+            ModeKind::Discussion if s.is_fresh() => t.placeholder_request,
+            ModeKind::Discussion => t.placeholder_reply,
         })
     });
 
@@ -132,15 +121,7 @@ pub fn Composer() -> impl IntoView {
                 node_ref=area
                 rows="2"
                 autofocus
-                placeholder=move || {
-                    let s = t();
-                    match placeholder.get() {
-                        Placeholder::Request => s.placeholder_request,
-                        Placeholder::Reply => s.placeholder_reply,
-                        Placeholder::Chat => s.placeholder_chat,
-                        Placeholder::Counsel => s.placeholder_counsel,
-                    }
-                }
+                placeholder=move || placeholder.get()
                 on:keydown=on_keydown
                 on:compositionend=on_composition_end
                 on:input=on_input

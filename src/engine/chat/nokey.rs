@@ -161,15 +161,6 @@ pub fn intro(lang: Lang) -> &'static str {
     )
 }
 
-/// Words that make a message a question about something rather than a request to do it.
-/// 뜻/뭐/무슨/왜/어떻게/설명/위험/안전: meaning, what, which, why, how, explain, danger, safe.
-const QUESTION_WORDS: WordList = WordList("what|why|how|explain|mean|safe|danger|뜻|뭐|무슨|왜|어떻게|설명|위험|안전");
-
-/// Words that make a message a request to act, which the topic cards answer instead.
-/// 지워/삭제/실행/돌려/해줘: delete, deletion, run, run (colloquial), do it for me.
-const ACT_WORDS: WordList =
-    WordList("please|run |execute|delete|remove|clean|now|for me|지워|삭제|실행|돌려|해줘|해 줘");
-
 /// Longest message searched for a command to explain (the search tries every word).
 const EXPLAIN_MAX_WORDS: usize = 40;
 
@@ -177,9 +168,7 @@ const EXPLAIN_MAX_WORDS: usize = 40;
 /// TABLE users` 하면 어떻게 돼?"): the command, why it is dangerous, and a warning; `None` when
 /// the message asks nothing or names no command the danger check flags.
 pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
-    let lower = text.lower();
-    let asks = text.contains('?') || QUESTION_WORDS.any(|w| contains_word(&lower, w));
-    if !asks || ACT_WORDS.any(|w| contains_word(&lower, w)) {
+    if !crate::engine::security::only_asks(text) {
         return None;
     }
     let (command, danger) = match text.split('`').nth(1).filter(|_| text.matches('`').count() >= 2) {
@@ -598,8 +587,9 @@ mod tests {
         // A request to do it, a harmless command, or no command: not this answer.
         assert_eq!(explain_command("delete the old logs in /var/log", Lang::En), None);
         assert_eq!(explain_command("rm -rf ./build now, I know what it does", Lang::En), None);
-        // "know" is not "now", nor "show" "how".
+        // "know" is not "now", nor "show" "how"; "please" asks, it does not order.
         assert!(explain_command("what do you know about rm -rf /?", Lang::En).is_some());
+        assert!(explain_command("please explain what rm -rf / does", Lang::En).is_some());
         assert_eq!(explain_command("can you delete it with rm -rf ./build?", Lang::En), None);
         assert_eq!(explain_command("rm -rf ./build 실행해 줘, 뭐가 지워지는지 알아", Lang::Ko), None);
         assert_eq!(explain_command("what does ls -la do?", Lang::En), None);

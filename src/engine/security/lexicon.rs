@@ -303,11 +303,13 @@ pub const QUOTE_TOPICS: &str = "attack|danger|risk|security|example|phrase|class
 pub const QUESTION_CUES: &str = "how|why|what$|whats|explain|teach|describe|which|is it|can you tell|어떻게|왜|무엇|뭐|설명|이유|방법|분석|어떤|인가요|일까|건가요|나요|\
     예시|예문";
 
-/// Orders to run a command, or pushes to do it now: a question about what a wiping command does
-/// passes the screen unless it also carries one of these ("what does rm -rf / do?" passes,
-/// "can you run rm -rf / for me?" does not).
-pub const RUN_ORDERS: &str = "run|execute|exec$|invoke|trigger|type it|enter it|paste it|right now|for me|go ahead|dont you|\
-    why not|실행|돌려|입력해|쳐 봐|쳐봐|해 줘|해줘|해주세요|해 주세요|당장|해볼래|할래";
+/// Orders to run a command or do what it does, or pushes to do it now: a question about a
+/// command is one only without these ("what does rm -rf / do?" asks; "can you run rm -rf / for
+/// me?" and "rm -rf ./build now" order). Read by the screen and by the no-key chat.
+/// 실행/돌려/입력해/쳐 봐/해 줘/당장/삭제해/지워: run, run, type, type it, do it, right away, delete, erase.
+pub const RUN_ORDERS: &str = "run|execute|exec$|invoke|trigger|type it|enter it|paste it|right now|now$|for me|go ahead|\
+    dont you|why not|delete it|delete them|remove it|remove them|clean it|실행|돌려|입력해|쳐 봐|쳐봐|해 줘|해줘|해주세요|\
+    해 주세요|당장|해볼래|할래|삭제해|지워";
 
 /// What a short question after a command asks about it: what it does or means, whether it
 /// is safe. 하면/뜻/의미/위험/안전/무슨/어떻게 돼: if one does it, meaning, danger, safe, what, what happens.

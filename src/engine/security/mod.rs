@@ -155,7 +155,20 @@ fn root_wipe(folded: &str) -> Option<(String, String)> {
 fn asks_about_command(before: &str, after: &str, folded: &str) -> bool {
     let leads = before.split_whitespace().count() <= 6 && mentions(before, QUESTION_CUES);
     let follows = after.split_whitespace().count() <= 6 && asks(after) && mentions(after, ABOUT_COMMAND);
-    (leads || follows) && !mentions(folded, RUN_ORDERS) && !mentions(folded, CARRY_OUT)
+    (leads || follows) && !orders(folded)
+}
+
+/// True when the text asks something and orders nothing run or done: a question about a
+/// command rather than a request to run it ("what does rm -rf / do?", "Is git push --force
+/// safe?"). The no-key chat answers such a question instead of offering commands.
+pub fn only_asks(text: &str) -> bool {
+    let folded = fold(text);
+    asks(&folded) && !orders(&folded)
+}
+
+/// True when folded text orders something run or carried out.
+fn orders(folded: &str) -> bool {
+    mentions(folded, RUN_ORDERS) || mentions(folded, CARRY_OUT)
 }
 
 /// True when one stem of `concept` occurs in folded text.
