@@ -163,6 +163,31 @@ pub fn most_recent(headers: &[Header]) -> Option<&Header> {
     headers.iter().max_by_key(|h| h.last_used)
 }
 
+/// What a tab does when another tab wrote the conversation it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Follow {
+    /// Nothing new to show, or stored less than this tab saw (deleted, or put back).
+    Nothing,
+    /// The same steps, a new header (a rename): take the stored header.
+    Header,
+    /// Steps this tab has not seen, and nothing of its own at stake: open it again.
+    Reopen,
+    /// Steps this tab has not seen while it has its own (unsaved, or a call or write in
+    /// flight): it keeps them, and its next write is refused as stale and says so.
+    Keep,
+}
+
+/// What a tab that saved `saved` events of a conversation does when the database holds
+/// `stored` of them after another tab's write; `busy`: it has a step of its own at stake.
+pub fn follow(stored: u64, saved: u64, busy: bool) -> Follow {
+    match (stored.cmp(&saved), busy) {
+        (std::cmp::Ordering::Equal, _) => Follow::Header,
+        (std::cmp::Ordering::Greater, false) => Follow::Reopen,
+        (std::cmp::Ordering::Greater, true) => Follow::Keep,
+        (std::cmp::Ordering::Less, _) => Follow::Nothing,
+    }
+}
+
 /// Every conversation at once: the file "export all" writes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bundle {
@@ -180,6 +205,15 @@ mod tests {
 
     fn played(id: &str, texts: &[&str]) -> (Session, Journal) {
         crate::scenario::played(id, Lang::Ko, texts.iter().map(|t| Event::UserMessage { text: (*t).into() }))
+    }
+
+    #[test]
+    fn a_tab_follows_another_tabs_steps_only_with_nothing_of_its_own_at_stake() {
+        assert_eq!(follow(5, 3, false), Follow::Reopen, "behind and idle: shows the other tab's steps");
+        assert_eq!(follow(5, 3, true), Follow::Keep, "behind with its own step at stake: keeps it");
+        assert_eq!(follow(3, 3, false), Follow::Header, "a rename elsewhere: the same steps");
+        assert_eq!(follow(3, 3, true), Follow::Header);
+        assert_eq!(follow(0, 3, false), Follow::Nothing, "deleted elsewhere: nothing is dropped here");
     }
 
     #[test]

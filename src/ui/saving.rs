@@ -12,7 +12,7 @@ use crate::engine::session::{Env, Event, Session};
 use crate::store::idb::{Db, StoreError};
 use crate::store::local::load_journal;
 use crate::store::saved::{DecodeError, Journal, Logged, VERSION};
-use crate::store::sessions::Header;
+use crate::store::sessions::{follow, Follow, Header};
 
 /// Something wrong with keeping the conversation in the browser, shown until dismissed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +35,18 @@ pub enum StorageProblem {
 thread_local! {
     /// The open database, once opened.
     static DB: RefCell<Option<Db>> = const { RefCell::new(None) };
+    /// Where this page tells the other tabs of the app which conversation it wrote (a
+    /// channel does not hear its own messages).
+    static TABS: RefCell<Option<web_sys::BroadcastChannel>> = const { RefCell::new(None) };
+}
+
+/// Tells the other tabs that the saved conversation `id` changed.
+fn announce(id: &str) {
+    TABS.with(|t| {
+        if let Some(channel) = t.borrow().as_ref() {
+            let _ = channel.post_message(&wasm_bindgen::JsValue::from_str(id));
+        }
+    });
 }
 
 fn db() -> Option<Db> {
@@ -135,6 +147,7 @@ impl Saver {
             });
             match db.append(&header, &journal.events, None).await {
                 Ok(()) => {
+                    announce(&header.id);
                     self.saved.set_value(header.events);
                     self.header.set_value(Some(header));
                     crate::store::local::forget_journal();
@@ -183,6 +196,60 @@ impl Saver {
                 self.problem.set(Some(StorageProblem::Unavailable));
                 None
             }
+        }
+    }
+
+    /// Hears the other tabs of the app: `wrote` gets the id of every conversation another
+    /// tab writes. Without `BroadcastChannel` a tab still never overwrites another's
+    /// steps: its write is refused as stale.
+    pub fn hear_other_tabs(&self, wrote: impl Fn(String) + 'static) {
+        use wasm_bindgen::JsCast;
+        let Ok(channel) = web_sys::BroadcastChannel::new("deliberate") else { return };
+        let on_message = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                if let Some(id) = event.data().as_string() {
+                    wrote(id);
+                }
+            },
+        );
+        channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        TABS.with(|t| *t.borrow_mut() = Some(channel));
+    }
+
+    /// True when this tab has a step of its own at stake: not saved yet, being written, or
+    /// (`calls_here`) waiting for a call it runs.
+    fn busy(&self, calls_here: bool) -> bool {
+        calls_here
+            || self.writing.get_untracked()
+            || self.journal.with_value(|j| j.events.len() as u64) != self.saved.get_value()
+    }
+
+    /// Another tab wrote the conversation `id`: the list is read again, a rename of the
+    /// current conversation is taken, and when the current one has steps this tab has not
+    /// seen (and none of its own at stake; `calls_here`: whether this tab runs a call) its
+    /// stored journal is returned, to show.
+    pub async fn other_tab_wrote(&self, id: &str, calls_here: impl Fn() -> bool) -> Option<Journal> {
+        if self.state.get_untracked() != StoreState::Open {
+            return None;
+        }
+        let headers = db()?.headers().await.ok()?;
+        self.sessions.set(headers.clone());
+        if id != self.current_id() {
+            return None;
+        }
+        let stored = headers.into_iter().find(|h| h.id == id)?;
+        match follow(stored.events, self.saved.get_value(), self.busy(calls_here())) {
+            Follow::Header => {
+                self.header.set_value(Some(stored));
+                None
+            }
+            Follow::Reopen => {
+                let journal = self.read(&stored).await?;
+                // The user may have taken a step while the database read.
+                (!self.busy(calls_here()) && self.current_id() == id).then_some(journal)
+            }
+            Follow::Keep | Follow::Nothing => None,
         }
     }
 
@@ -266,6 +333,7 @@ impl Saver {
             match result {
                 Ok(()) => {
                     super::perf_mark("deliberate:save-end");
+                    announce(&header.id);
                     if still_current {
                         saver.saved.set_value(header.events);
                         saver.header.set_value(Some(header.clone()));
@@ -335,7 +403,11 @@ impl Saver {
         let Some(db) = db() else { return };
         let saver = *self;
         spawn_local(async move {
-            if let Err(error) = db.append(&header, &[], Some(header.events)).await {
+            let written = db.append(&header, &[], Some(header.events)).await;
+            if written.is_ok() {
+                announce(&header.id);
+            }
+            if let Err(error) = written {
                 saver.problem.set(Some(if error == StoreError::Stale {
                     StorageProblem::Stale
                 } else {
@@ -352,6 +424,7 @@ impl Saver {
         let events = db.events(id).await.ok()?;
         match db.delete(id).await {
             Ok(()) => {
+                announce(id);
                 self.sessions.update(|l| l.retain(|h| h.id != id));
                 Some((header, events))
             }
@@ -366,7 +439,10 @@ impl Saver {
     pub async fn undelete(&self, header: Header, events: Vec<Logged>) {
         let Some(db) = db() else { return };
         match db.append(&header, &events, None).await {
-            Ok(()) => self.remember(header),
+            Ok(()) => {
+                announce(&header.id);
+                self.remember(header)
+            }
             Err(_) => self.problem.set(Some(StorageProblem::SaveFailed)),
         }
     }
@@ -400,6 +476,7 @@ impl Saver {
         let header = Header::of(session, journal, None, crate::ui::shell::now_ms());
         match db.append(&header, &journal.events, Some(0)).await {
             Ok(()) => {
+                announce(&header.id);
                 self.remember(header);
                 true
             }

@@ -100,6 +100,15 @@ impl Shell {
             }
             saver.ready.set(true);
         });
+        // A step another tab takes in the conversation shown here shows here too.
+        saver.hear_other_tabs(move |id| {
+            leptos::task::spawn_local(async move {
+                let calls_here = || shell.calls.streams.with_untracked(|m| m.keys().next().is_some());
+                if let Some(journal) = shell.saver.other_tab_wrote(&id, calls_here).await {
+                    shell.show_other_tabs_steps(journal);
+                }
+            })
+        });
         shell
     }
 
@@ -129,6 +138,15 @@ impl Shell {
         } else {
             self.saver.save();
         }
+    }
+
+    /// Shows the steps another tab took in the conversation shown here. The same
+    /// conversation, so the rows already drawn stay; a call it waits for runs in the other
+    /// tab, so it is not reported interrupted here, and nothing is written.
+    fn show_other_tabs_steps(self, journal: Journal) {
+        let session = journal.replay();
+        self.saver.adopt(journal, true);
+        self.session.set(session);
     }
 
     /// Keeps the text the calls in flight streamed so far (the page is going away).

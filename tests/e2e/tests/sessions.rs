@@ -1,7 +1,7 @@
 //! Conversations kept in IndexedDB, against the release build: the localStorage journal
 //! of an older build moves in once, a reload mid-flow resumes, the sessions list (new,
-//! switch, rename, search, delete with undo), and a second tab's change is never
-//! silently overwritten.
+//! switch, rename, search, delete with undo), and a second tab's step shows in an idle
+//! tab and is never silently overwritten by a busy one.
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -311,8 +311,18 @@ fn a_conversation_with_a_damaged_step_is_neither_opened_nor_left_out_of_an_expor
     page.assert_no_panic();
 }
 
+/// Opens a second tab on the app and makes it the current window; returns the first's handle.
+fn second_tab(page: &AppPage) -> Value {
+    let first = page.browser.command("GET", "/window", None).unwrap();
+    let second = page.browser.command("POST", "/window/new", Some(json!({"type": "tab"}))).unwrap();
+    page.browser.command("POST", "/window", Some(json!({"handle": second["handle"]}))).unwrap();
+    page.browser.goto(&page.server.url()).unwrap();
+    page.wait_saved().unwrap();
+    first
+}
+
 #[test]
-fn a_second_tab_changing_the_conversation_is_never_silently_overwritten() {
+fn a_step_another_tab_takes_shows_in_an_idle_tab_which_goes_on_from_it() {
     let _one = one_browser();
     let page = AppPage::open("en-US").unwrap();
     page.wait_saved().unwrap();
@@ -320,30 +330,75 @@ fn a_second_tab_changing_the_conversation_is_never_silently_overwritten() {
     page.wait_stage("DEBATE").unwrap();
     page.wait_saved().unwrap();
     // A second tab opens the same conversation and takes a step in it.
-    let first = page.browser.command("GET", "/window", None).unwrap();
-    let second = page.browser.command("POST", "/window/new", Some(json!({"type": "tab"}))).unwrap();
-    page.browser.command("POST", "/window", Some(json!({"handle": second["handle"]}))).unwrap();
-    page.browser.goto(&page.server.url()).unwrap();
-    page.wait_saved().unwrap();
+    let first = second_tab(&page);
     wait_user_messages(&page, &["Classify support tickets into a table".to_string()]);
     page.send("too expensive, make it cheaper").unwrap();
     page.browser.wait_for_text(".stepper .round", "1/", STEP).unwrap();
     page.wait_saved().unwrap();
-    // Back in the first tab, which did not see that step.
+    // Back in the first tab, with no reload: the step shows there too.
+    page.browser.command("POST", "/window", Some(json!({"handle": first}))).unwrap();
+    wait_user_messages(
+        &page,
+        &["Classify support tickets into a table".to_string(), "too expensive, make it cheaper".to_string()],
+    );
+    page.browser.wait_for_text(".stepper .round", "1/", STEP).unwrap();
+    // And this tab goes on from it: its step is saved after the other tab's, nothing refused.
+    page.send("make it simpler").unwrap();
+    page.browser
+        .wait_for(STEP, "the third step saved", |_| {
+            let events = page.stored("events")?;
+            Ok((events.len() == 3).then_some(events))
+        })
+        .unwrap();
+    let events = page.stored("events").unwrap();
+    let said: Vec<&Value> = events.iter().map(|e| &e["logged"]["event"]["user_message"]["text"]).collect();
+    assert_eq!(said, ["Classify support tickets into a table", "too expensive, make it cheaper", "make it simpler"]);
+    assert!(page.browser.try_find(".alert-storage").unwrap().is_none(), "nothing was refused");
+    // A conversation begun in the other tab is listed here, while the list is open.
+    open_list(&page);
+    assert_eq!(titles(&page), vec!["Classify support tickets into a table"]);
+    let second = page.browser.command("GET", "/window/handles", None).unwrap();
+    let other = second.as_array().unwrap().iter().find(|h| **h != first).unwrap().clone();
+    page.browser.command("POST", "/window", Some(json!({"handle": other}))).unwrap();
+    page.browser.find(".new-conversation").unwrap().click().unwrap();
+    page.send("Plan a weekend trip to Busan").unwrap();
+    page.wait_saved().unwrap();
     page.browser.command("POST", "/window", Some(json!({"handle": first}))).unwrap();
     page.browser
-        .wait_for(STEP, "the second tab saved its step", |_| {
+        .wait_for(STEP, "the other tab's new conversation listed", |_| Ok((titles(&page).len() == 2).then_some(())))
+        .unwrap();
+    assert_eq!(titles(&page), vec!["Plan a weekend trip to Busan", "Classify support tickets into a table"]);
+    page.assert_no_panic();
+}
+
+#[test]
+fn a_tab_waiting_for_a_call_when_another_tab_steps_never_overwrites_it() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).unwrap();
+    // The first tab's call is still out when the second tab opens the conversation.
+    mock.set_pacing(Pacing { latency_ms: 6_000, chunk_delay_ms: 0, chunk_bytes: 0 });
+    let page = AppPage::open_with_llm("en-US", &mock.app_settings(15), &Value::Object(Default::default())).unwrap();
+    page.wait_saved().unwrap();
+    page.send("Build a daily IT news digest as a Markdown document").unwrap();
+    page.browser.wait_for_element(".composer .stop", STEP).unwrap();
+    page.wait_saved().unwrap();
+    // The second tab finds the call cut off (it cannot know the first tab still runs it)
+    // and records that: a step the first tab has not seen.
+    let first = second_tab(&page);
+    page.browser.wait_for_text(".message.notice", "reloaded", STEP).unwrap();
+    page.browser
+        .wait_for(STEP, "the second tab's step saved", |_| {
             let events = page.stored("events")?;
             Ok((events.len() == 2).then_some(()))
         })
         .unwrap();
-    // This tab did not see that step: its next step is refused with a clear message.
-    page.send("the first one").unwrap();
+    // The first tab keeps its own step (the call's answer) and is refused when it writes it.
+    page.browser.command("POST", "/window", Some(json!({"handle": first}))).unwrap();
     let alert = page.browser.wait_for_text(".alert-storage", "another tab", STEP).unwrap();
     assert!(alert.contains("reload"), "{alert}");
     let events = page.stored("events").unwrap();
     assert_eq!(events.len(), 2, "the other tab's step is kept: {events:?}");
-    assert_eq!(events[1]["logged"]["event"]["user_message"]["text"], "too expensive, make it cheaper");
+    assert!(events[1]["logged"]["event"].get("reopened").is_some(), "{:?}", events[1]);
     page.assert_no_panic();
 }
 
