@@ -484,7 +484,8 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
     let mut d = offline_chat();
     d.say("what a nice day");
     let card = d.open_card().expect("the topic picker");
-    assert_eq!(card.questions[0].options.len(), 5);
+    assert_eq!(card.questions[0].options.len(), 7);
+    assert_eq!(card.questions[0].options[5..], ["Find files".to_string(), "Work with git".to_string()]);
     d.answer(&["Install something"]);
     assert!(d.open_card().unwrap().questions[0].options.contains(&"Homebrew".to_string()));
     d.answer(&["Homebrew"]);
@@ -492,6 +493,16 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
     assert!(card.command.starts_with("brew install"));
     d.step(Event::chat(ChatAction::CommandDone { message: id, outcome: CommandOutcome::Declined }));
     assert!(texts(&d).last().unwrap().contains("nothing was run"));
+
+    // Finding large files: the size and folder asked for, read only, so it can be copied.
+    let mut d = offline_chat();
+    d.say("find files bigger than 100MB in my home directory");
+    let card = d.open_card().expect("a card of options");
+    assert_eq!(card.questions[0].options[0], "Large files");
+    d.answer(&["Large files"]);
+    let (_, card) = command(&d);
+    assert_eq!(card.command, "find ~ -type f -size +100M -exec ls -lh {} +");
+    assert!(card.danger.is_none() && card.can_copy());
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The no-key assistant: with no LLM configured (or after a failed call) the chat still
 //! recognises a few common requests (deleting files, installing something, querying a
-//! database, setting up a project, checking disk usage) in Korean and English, and answers
+//! database, setting up a project, checking disk usage, finding files, everyday git) in
+//! Korean and English, and answers
 //! with a question card of options; a chosen option proposes a command with its danger check.
 
 use super::tools::CommandKind;
@@ -22,11 +23,16 @@ pub enum Topic {
     Setup,
     /// Check disk usage.
     Disk,
+    /// List or find files: by size, by name, by what they contain.
+    Files,
+    /// Everyday git: what changed, undo a commit, a branch, put changes aside.
+    Git,
 }
 
 impl Topic {
     /// Every topic, in the order the topic card lists them.
-    pub const ALL: [Topic; 5] = [Topic::Delete, Topic::Install, Topic::Database, Topic::Setup, Topic::Disk];
+    pub const ALL: [Topic; 7] =
+        [Topic::Delete, Topic::Install, Topic::Database, Topic::Setup, Topic::Disk, Topic::Files, Topic::Git];
 
     /// The topic's name on the topic card.
     pub fn label(self, lang: Lang) -> &'static str {
@@ -36,17 +42,36 @@ impl Topic {
             Topic::Database => lang.pick("데이터베이스 조회", "Query a database"),
             Topic::Setup => lang.pick("프로젝트 만들기", "Set up a project"),
             Topic::Disk => lang.pick("디스크 사용량 확인", "Check disk usage"),
+            Topic::Files => lang.pick("파일 찾기", "Find files"),
+            Topic::Git => lang.pick("Git 작업", "Work with git"),
         }
     }
 }
 
-/// Keywords per topic, checked in this order (disk before delete: "디스크 정리" is about space).
-/// Korean words carry an English gloss.
+/// Keywords per topic, checked in this order: large or listed files before disk (a large
+/// file is found, not a disk measured), disk before delete ("디스크 정리" is about space),
+/// git before delete ("delete the branch"). Korean words carry an English gloss.
 const KEYWORDS: &[(Topic, WordList)] = &[
+    (
+        Topic::Files,
+        // 큰 파일: large files; 용량이 큰/용량 큰: large in size; 파일 목록: file list; 파일 찾/파일을 찾: find
+        // files; 파일 검색: file search; 어디 있: where is
+        WordList(
+            "large files|big files|biggest files|largest files|huge files|bigger than|larger than|\
+            list files|list the files|list all files|list my files|show the files|show me the files|\
+            find files|find a file|find the file|find file|search files|search for files|grep|\
+            큰 파일|용량이 큰|용량 큰|파일 목록|파일 찾|파일을 찾|파일 검색|파일이 어디",
+        ),
+    ),
     (
         Topic::Disk,
         // 디스크: disk; 용량: capacity; 저장 공간: storage space
         WordList("disk usage|disk space|free space|storage|df -h|du -sh|디스크|용량|저장 공간"),
+    ),
+    (
+        Topic::Git,
+        // 커밋: commit; 브랜치: branch; 깃: git
+        WordList("git|commit|branch|rebase|stash|pull request|커밋|브랜치|깃"),
     ),
     (
         Topic::Database,
@@ -65,10 +90,10 @@ const KEYWORDS: &[(Topic, WordList)] = &[
     ),
     (
         Topic::Setup,
-        // 프로젝트: project; 초기화: initialize; 세팅: setting up
+        // 프로젝트: project; 초기화: initialize; 세팅: setting up; 가상 환경/가상환경: virtual environment
         WordList(
             "set up a project|setup a project|new project|scaffold|bootstrap|initialize|init |\
-            프로젝트|초기화|세팅",
+            virtual environment|virtualenv|venv|프로젝트|초기화|세팅|가상 환경|가상환경",
         ),
     ),
 ];
@@ -252,6 +277,44 @@ fn request_days(text: &str) -> Option<u32> {
     })
 }
 
+/// The size a request names ("bigger than 100MB", "1 GB", "500메가"), as `find -size`
+/// writes it ("+100M", "+1G").
+fn request_size(text: &str) -> Option<String> {
+    let lower = text.lower();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+        let rest = &w[digits.len()..];
+        let unit = if rest.is_empty() { words.get(i + 1).copied().unwrap_or("") } else { rest };
+        // 메가: mega; 기가: giga
+        let suffix = [("kb", 'k'), ("mb", 'M'), ("gb", 'G'), ("메가", 'M'), ("기가", 'G'), ("m", 'M'), ("g", 'G')]
+            .iter()
+            .find(|(u, _)| unit.starts_with(u) && !unit[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
+            .map(|(_, s)| *s)?;
+        let n = digits.parse::<u32>().ok().filter(|n| (1..=100_000).contains(n))?;
+        Some(format!("+{n}{suffix}"))
+    })
+}
+
+/// Where a search starts: the folder the request names, the home folder when it says so,
+/// else this folder.
+fn search_root(text: &str) -> String {
+    let lower = text.lower();
+    // 홈 폴더/홈 디렉/홈에서/홈: home folder, home directory, in home, home
+    let home = WordList("home directory|home folder|home dir|my home|홈 폴더|홈 디렉|홈에서|홈 ");
+    request_folder(text).unwrap_or_else(|| if home.any(|w| lower.contains(w)) { "~".into() } else { ".".into() })
+}
+
+/// Moves the first choice whose words the request names to the front, where a card puts
+/// its recommended option; `named` pairs a choice's index with its words.
+fn named_first(choices: &mut Vec<Choice>, text: &str, named: &[(usize, WordList)]) {
+    let lower = text.lower();
+    if let Some(at) = named.iter().find(|(_, words)| words.any(|w| lower.contains(w))).map(|(at, _)| *at) {
+        let first = choices.remove(at);
+        choices.insert(0, first);
+    }
+}
+
 /// The offer for a topic, in `lang`; `text` is the user's request (for a package name).
 pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
     use CommandKind::{Shell, Sql};
@@ -292,15 +355,11 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
             ];
             // What the request names goes first, where a card puts its recommended option.
-            let lower = text.lower();
-            if let Some(named) = [(1, WordList("log|로그")), (2, WordList("docker|도커|container|컨테이너"))]
-                .iter()
-                .find(|(_, words)| words.any(|w| lower.contains(w)))
-                .map(|(at, _)| *at)
-            {
-                let first = choices.remove(named);
-                choices.insert(0, first);
-            }
+            named_first(
+                &mut choices,
+                text,
+                &[(1, WordList("log|로그")), (2, WordList("docker|도커|container|컨테이너"))],
+            );
             (t("삭제 대상", "Delete"), t("무엇을 지울까요?", "What should be deleted?"), choices)
         }
         Topic::Install => {
@@ -371,10 +430,23 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
             ],
         ),
-        Topic::Setup => (
-            t("프로젝트", "Project"),
-            t("어떤 종류의 프로젝트인가요?", "What kind of project is it?"),
-            vec![
+        Topic::Setup => {
+            // A virtual environment for the project at hand is made here, not in a new folder
+            // (가상 환경/가상환경: virtual environment).
+            let lower = text.lower();
+            let venv_here =
+                WordList("virtual environment|virtualenv|venv|가상 환경|가상환경").any(|w| lower.contains(w));
+            let python =
+                if venv_here { "python3 -m venv .venv" } else { "mkdir my-app && cd my-app && python3 -m venv .venv" };
+            let python_why = if venv_here {
+                t("이 폴더에 .venv 가상 환경을 만듭니다.", "Creates a .venv virtual environment in this folder.")
+            } else {
+                t(
+                    "가상 환경이 있는 파이썬 프로젝트를 만듭니다.",
+                    "Creates a Python project with a virtual environment.",
+                )
+            };
+            let mut choices = vec![
                 choice(
                     "Rust",
                     "cargo",
@@ -389,18 +461,20 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("새 Node.js 프로젝트를 만듭니다.", "Creates a new Node.js project."),
                 ),
-                choice(
-                    "Python",
-                    "venv",
-                    "mkdir my-app && cd my-app && python3 -m venv .venv",
-                    Shell,
-                    t(
-                        "가상 환경이 있는 파이썬 프로젝트를 만듭니다.",
-                        "Creates a Python project with a virtual environment.",
-                    ),
-                ),
-            ],
-        ),
+                choice("Python", "venv", python, Shell, python_why),
+            ];
+            // 파이썬: Python; 가상: virtual; 자바스크립트/타입스크립트: JavaScript/TypeScript; 러스트: Rust
+            named_first(
+                &mut choices,
+                text,
+                &[
+                    (2, WordList("python|파이썬|venv|virtual environment|virtualenv|가상")),
+                    (1, WordList("node|npm|javascript|typescript|자바스크립트|타입스크립트")),
+                    (0, WordList("rust|cargo|러스트")),
+                ],
+            );
+            (t("프로젝트", "Project"), t("어떤 종류의 프로젝트인가요?", "What kind of project is it?"), choices)
+        }
         Topic::Disk => (
             t("디스크", "Disk"),
             t("어디의 사용량을 볼까요?", "Where should I look at usage?"),
@@ -428,6 +502,122 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
             ],
         ),
+        Topic::Files => {
+            let root = search_root(text);
+            let size = request_size(text).unwrap_or_else(|| "+100M".into());
+            // "+100M" reads "100 MB".
+            let (amount, unit) = size[1..].split_at(size.len() - 2);
+            let unit = match unit {
+                "k" => "KB",
+                "G" => "GB",
+                _ => "MB",
+            };
+            let large_said = if ko {
+                format!("{root}에서 {amount} {unit}보다 큰 파일")
+            } else {
+                format!("Files over {amount} {unit} in {root}")
+            };
+            let mut choices = vec![
+                choice(
+                    t("이 폴더 목록", "List this folder"),
+                    t("숨김 파일까지, 크기와 날짜와 함께", "Hidden files too, with sizes and dates"),
+                    &if root == "." { "ls -la".to_string() } else { format!("ls -la {root}") },
+                    Shell,
+                    t("폴더에 무엇이 있는지 봅니다(읽기만).", "Shows what is in the folder (read only)."),
+                ),
+                choice(
+                    t("큰 파일", "Large files"),
+                    &large_said,
+                    &format!("find {root} -type f -size {size} -exec ls -lh {{}} +"),
+                    Shell,
+                    t("공간을 차지하는 파일을 찾습니다(읽기만).", "Finds the files that take the space (read only)."),
+                ),
+                choice(
+                    t("이름으로", "By name"),
+                    t("이름에 단어가 들어간 파일", "Files whose name has a word in it"),
+                    &format!("find {root} -iname '*<name>*'"),
+                    Shell,
+                    t("<name>을 찾을 단어로 바꾸세요.", "Replace <name> with the word to look for."),
+                ),
+                choice(
+                    t("내용으로", "By content"),
+                    t("안에 글자가 들어간 파일과 그 줄", "Files, and the lines, that contain a text"),
+                    &format!("grep -rn '<text>' {root}"),
+                    Shell,
+                    t("<text>를 찾을 글자로 바꾸세요.", "Replace <text> with the text to look for."),
+                ),
+            ];
+            // 큰: large; 용량: size; 내용: content; 문자열: string; 들어간 파일: files containing; 이름: name
+            named_first(
+                &mut choices,
+                text,
+                &[
+                    (1, WordList("large|big|huge|bigger|larger|큰|용량")),
+                    (3, WordList("contain|inside|grep|text in|내용|문자열|들어간 파일")),
+                    (2, WordList("named|name|이름")),
+                ],
+            );
+            (t("파일 찾기", "Find files"), t("무엇을 찾을까요?", "What are you looking for?"), choices)
+        }
+        Topic::Git => {
+            let mut choices = vec![
+                choice(
+                    t("바뀐 것 보기", "What changed"),
+                    t("커밋하지 않은 변경 사항", "Changes not committed yet"),
+                    "git status && git diff --stat",
+                    Shell,
+                    t("무엇이 바뀌었는지 봅니다(읽기만).", "Shows what changed (read only)."),
+                ),
+                choice(
+                    t("마지막 커밋 취소", "Undo the last commit"),
+                    t("커밋만 취소하고 변경 사항은 남깁니다", "The commit goes; its changes stay, staged"),
+                    "git reset --soft HEAD~1",
+                    Shell,
+                    t(
+                        "마지막 커밋을 되돌리되 파일은 그대로 둡니다. 이미 push한 커밋이면 다른 사람과 어긋납니다.",
+                        "Takes the last commit back and keeps the files as they are; if it was pushed, others will diverge.",
+                    ),
+                ),
+                choice(
+                    t("변경 사항 치워 두기", "Put changes aside"),
+                    t("git stash: 나중에 git stash pop으로 되돌립니다", "git stash: bring them back later with git stash pop"),
+                    "git stash push --include-untracked",
+                    Shell,
+                    t("작업을 잃지 않고 깨끗한 상태로 돌아갑니다.", "Gets a clean tree without losing the work."),
+                ),
+                choice(
+                    t("새 브랜치", "New branch"),
+                    t("지금 위치에서 새 브랜치로 전환", "Switch to a new branch from here"),
+                    "git switch -c <branch>",
+                    Shell,
+                    t("<branch>를 브랜치 이름으로 바꾸세요.", "Replace <branch> with the branch's name."),
+                ),
+                choice(
+                    t("브랜치 지우기", "Delete a branch"),
+                    t("합쳐진 브랜치만 지웁니다", "Only a branch that was merged"),
+                    "git branch -d <branch>",
+                    Shell,
+                    t(
+                        "합치지 않은 커밋이 있으면 git이 거절하므로 작업을 잃지 않습니다. <branch>를 이름으로 바꾸세요.",
+                        "Git refuses if it holds commits not merged, so no work is lost. Replace <branch> with its name.",
+                    ),
+                ),
+            ];
+            // Deleting a branch is asked with words apart ("delete the feature branch"). 삭제: deletion;
+            // 지우/지워: erase; 브랜치: branch; 취소: cancel; 되돌: revert; 버리: discard; 치워: put away;
+            // 임시: for now.
+            let lower = text.lower();
+            let deleting = WordList("delete|remove|삭제|지우|지워").any(|w| lower.contains(w));
+            let delete_branch = (4, WordList("branch|브랜치"));
+            let asked = [
+                (1, WordList("undo|revert|take back|uncommit|취소|되돌")),
+                (2, WordList("stash|aside|discard|throw away|clean|버리|치워|임시")),
+                (3, WordList("branch|브랜치")),
+            ];
+            let named: Vec<(usize, WordList)> = deleting.then_some(delete_branch).into_iter().chain(asked).collect();
+            named_first(&mut choices, text, &named);
+            (t("Git", "Git"), t("무엇을 할까요?", "What would you like to do?"), choices)
+        }
     };
     Offer { header: header.to_string(), question: question.to_string(), choices }
 }
@@ -564,6 +754,16 @@ mod tests {
             ("새 프로젝트 세팅하고 싶어", Some(Topic::Setup)),
             ("how much disk space is left?", Some(Topic::Disk)),
             ("디스크 용량 확인", Some(Topic::Disk)),
+            ("list the files in my project folder", Some(Topic::Files)),
+            ("find files bigger than 100MB in my home directory", Some(Topic::Files)),
+            ("내 프로젝트 폴더의 파일 목록 보여줘", Some(Topic::Files)),
+            ("용량 큰 파일 찾아줘", Some(Topic::Files)),
+            ("how do I undo my last git commit?", Some(Topic::Git)),
+            ("delete the feature branch", Some(Topic::Git)),
+            ("커밋 취소하고 싶어", Some(Topic::Git)),
+            ("create a python virtual environment for this project", Some(Topic::Setup)),
+            ("가상환경 만들어줘", Some(Topic::Setup)),
+            ("I pushed to github yesterday", None),
             ("what a nice day", None),
             ("오늘 점심 뭐 먹지", None),
             ("my feedback is good", None),
@@ -613,6 +813,55 @@ mod tests {
         let o = offer(Topic::Delete, "delete the old stuff in /tmp;reboot", Lang::En);
         assert_eq!(o.choices[0].label, "Build output");
         assert_eq!(o.choices[1].command.0, "find ./logs -name '*.log' -mtime +7 -print");
+    }
+
+    #[test]
+    fn a_files_offer_takes_the_size_and_folder_the_request_names() {
+        let o = offer(Topic::Files, "find files bigger than 100MB in my home directory", Lang::En);
+        assert_eq!(o.choices[0].label, "Large files");
+        assert_eq!(o.choices[0].command.0, "find ~ -type f -size +100M -exec ls -lh {} +");
+        assert_eq!(o.choices[0].description, "Files over 100 MB in ~");
+        let o = offer(Topic::Files, "/srv/data에서 2GB 넘는 큰 파일 찾아줘", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "find /srv/data -type f -size +2G -exec ls -lh {} +");
+        assert_eq!(o.choices[0].description, "/srv/data에서 2 GB보다 큰 파일");
+        let o = offer(Topic::Files, "search files containing TODO", Lang::En);
+        assert_eq!(o.choices[0].label, "By content");
+        assert_eq!(o.choices[0].command.0, "grep -rn '<text>' .");
+        // Nothing named: listing this folder first, the default size.
+        let o = offer(Topic::Files, "list the files", Lang::En);
+        assert_eq!(o.choices[0].command.0, "ls -la");
+        assert_eq!(o.choices[1].command.0, "find . -type f -size +100M -exec ls -lh {} +");
+        assert_eq!(request_size("files over 500 mb"), Some("+500M".into()));
+        assert_eq!(request_size("500메가 넘는 파일"), Some("+500M".into()));
+        assert_eq!(request_size("the 3 biggest files"), None);
+        assert_eq!(request_size("10 minutes ago"), None);
+    }
+
+    #[test]
+    fn a_git_offer_puts_what_is_asked_first_and_nothing_it_offers_is_destructive() {
+        let o = offer(Topic::Git, "how do I undo my last git commit?", Lang::En);
+        assert_eq!(o.choices[0].command.0, "git reset --soft HEAD~1");
+        let o = offer(Topic::Git, "로컬 변경 사항 버리고 싶어", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "git stash push --include-untracked");
+        let o = offer(Topic::Git, "delete the feature branch", Lang::En);
+        assert_eq!(o.choices[0].command.0, "git branch -d <branch>");
+        let o = offer(Topic::Git, "make a new branch", Lang::En);
+        assert_eq!(o.choices[0].command.0, "git switch -c <branch>");
+        for ch in &o.choices {
+            assert_eq!(crate::engine::danger::assess(&ch.command.0), None, "{}", ch.command.0);
+        }
+    }
+
+    #[test]
+    fn a_virtual_environment_for_this_project_is_made_here_and_python_comes_first() {
+        let o = offer(Topic::Setup, "create a python virtual environment for this project", Lang::En);
+        assert_eq!(o.choices[0].label, "Python");
+        assert_eq!(o.choices[0].command.0, "python3 -m venv .venv");
+        let o = offer(Topic::Setup, "set up a new node project", Lang::En);
+        assert_eq!(o.choices[0].label, "Node.js");
+        let o = offer(Topic::Setup, "set up a project", Lang::En);
+        assert_eq!(o.choices[0].label, "Rust");
+        assert_eq!(o.choices[2].command.0, "mkdir my-app && cd my-app && python3 -m venv .venv");
     }
 
     #[test]
