@@ -101,6 +101,61 @@ pub fn name_in(text: &str) -> Option<String> {
     None
 }
 
+/// Korean words that answer "what should I call you?" without a name: 비밀: a secret;
+/// 괜찮: no need; 아무: anything; 몰라: don't know; 싫: rather not; 그냥/그래: just, sure; 글쎄: well;
+/// 패스/넘어/생략: skip; 없: none; 됐: never mind; 아니: no. And what a reason to come may be
+/// instead: 걱정: worry; 고민: concern; 불안: anxiety; 우울: low mood; 외로: lonely; 공부: study;
+/// 시험: exam; 연애: dating; 친구: friend; 가족: family; 학교: school; 직장: job.
+const NOT_NAMES_KO: WordList = WordList(
+    "비밀|괜찮|아무|몰라|싫|그냥|그래|글쎄|패스|넘어|생략|없|됐|아니|걱정|고민|불안|우울|외로|공부|시험|연애|친구|가족|학교|직장",
+);
+/// English words that answer it without a name.
+const NOT_NAMES_EN: WordList = WordList(
+    "yes|no|nope|yeah|yep|sure|ok|okay|skip|pass|hi|hello|hey|thanks|nothing|none|idk|whatever|later|fine|anything|nah",
+);
+
+/// The name in an answer to "what should I call you?": what `name_in` reads, or the name
+/// alone ("민지예요", "민지라고 불러 주세요", "김민지입니다", "Sam", "it's Sam", "just sam").
+pub fn name_answer(text: &str) -> Option<String> {
+    if let Some(name) = name_in(text) {
+        return Some(name);
+    }
+    // The first clause: "민지예요. 회사 일 때문에요" names, then says why.
+    let clause = text.split(['.', '!', '?', ',', '\n']).next().unwrap_or("").trim();
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    let hangul = |w: &str| (1..=4).contains(&w.chars().count()) && w.chars().all(crate::engine::lang::is_hangul);
+    // 일: work (a word of its own, not a syllable of a name)
+    let not_name_ko = |w: &str| w == "일" || NOT_NAMES_KO.any(|n| w.contains(n)) || states_purpose(w);
+    // 이에요/예요/입니다/이고요/이라고/라고: it is, called
+    for word in words.iter().take(4) {
+        for ending in WordList("이에요|예요|입니다|이고요|이라고|라고") {
+            if let Some(name) = word.strip_suffix(ending) {
+                if hangul(name) && !not_name_ko(name) {
+                    return Some(name.to_string());
+                }
+            }
+        }
+    }
+    let lower = clause.to_ascii_lowercase();
+    let rest =
+        ["it's ", "it is ", "just ", "name's "].iter().find_map(|p| lower.strip_prefix(p).map(|_| &clause[p.len()..]));
+    let alone: Vec<&str> = rest.unwrap_or(clause).split_whitespace().collect();
+    match alone[..] {
+        [word] if hangul(word) && !not_name_ko(word) && !word.ends_with(['요', '다', '까', '죠', '네']) => {
+            Some(word.to_string())
+        }
+        [word]
+            if word.len() <= 20
+                && word.chars().all(|c| c.is_ascii_alphabetic())
+                && !NOT_NAMES_EN.contains(word.to_ascii_lowercase()) =>
+        {
+            let mut chars = word.chars();
+            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        }
+        _ => None,
+    }
+}
+
 /// Heuristic twin of the checker, keyword and rule based. `task.turns` counts the user
 /// messages answered while this task was in progress, this one included; no task is held
 /// for more than three of them, so a no-key session never stalls.
@@ -327,6 +382,41 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(name_in(text).as_deref(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_answer_to_a_question_for_the_name_may_be_the_name_alone() {
+        let cases = [
+            ("민지예요", Some("민지")),
+            ("민지라고 불러 주세요", Some("민지")),
+            ("김민지입니다. 회사 일 때문에 왔어요", Some("김민지")),
+            ("그냥 민지라고 해요", Some("민지")),
+            ("지은이에요", Some("지은")),
+            ("민지", Some("민지")),
+            ("Sam", Some("Sam")),
+            ("it's sam", Some("Sam")),
+            ("just Alex.", Some("Alex")),
+            ("call me Jo", Some("Jo")),
+            // Not names: a refusal, a feeling, a yes, a sentence.
+            ("비밀이에요", None),
+            ("괜찮아요", None),
+            ("몰라요", None),
+            ("피곤해요", None),
+            ("네", None),
+            ("그래", None),
+            ("skip", None),
+            ("no", None),
+            ("I'd rather not", None),
+            ("work has been hard", None),
+            // A reason to come, said instead of a name.
+            ("회사 문제예요", None),
+            ("스트레스예요", None),
+            ("가족 일이에요", None),
+            ("걱정이에요", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(name_answer(text).as_deref(), want, "{text}");
         }
     }
 

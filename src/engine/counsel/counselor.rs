@@ -122,6 +122,9 @@ pub struct ReplyNotes<'a> {
     pub turn: u32,
     /// The previous turn was a crisis: check in first.
     pub check_in: bool,
+    /// The user's name is not known and was never asked for (the first message said why
+    /// they came, so the name-and-purpose question was skipped): ask once, gently.
+    pub ask_name: bool,
 }
 
 /// The first message of a session: a welcome that says what this is (an AI conversation
@@ -301,6 +304,16 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     } else {
         let mut chars = body.chars();
         chars.next().map(|c| c.to_ascii_lowercase().to_string() + chars.as_str()).unwrap_or_default()
+    };
+    // One question at a time: the name, asked once, takes this turn's question.
+    let body = if notes.ask_name && task_id == RAPPORT {
+        lang.pick(
+            "이야기를 더 나누기 전에, 제가 어떻게 불러 드리면 좋을까요? 말하고 싶지 않으시면 그냥 넘어가셔도 괜찮아요.",
+            "Before we go on, what should I call you? It's fine to skip this if you'd rather not say.",
+        )
+        .into()
+    } else {
+        body
     };
     parts.push(format!("{greeting}{body}"));
     parts.join(" ")

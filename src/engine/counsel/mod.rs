@@ -21,7 +21,7 @@ pub use self::calls::{CounselPurpose, CounselRole};
 
 use serde::{Deserialize, Serialize};
 
-use self::checker::{heuristic_check, name_in, states_goal, Verdict};
+use self::checker::{heuristic_check, name_answer, name_in, states_goal, Verdict};
 use self::counselor::{CounselorContext, ReplyNotes};
 use self::crisis::{Crisis, CrisisKind};
 use self::module::{ChangeReason, Module, ModuleChange};
@@ -77,6 +77,10 @@ pub struct Counseling {
     pub user_messages: u32,
     /// The user's name, if given.
     pub user_name: Option<String>,
+    /// The user message count when the no-key counselor asked for the name on its own
+    /// (the name-and-purpose question having been skipped); asked once.
+    #[serde(default)]
+    pub name_asked_at: Option<u32>,
     /// Topics talked about, in order of first mention.
     pub topics: Vec<Topic>,
     /// Goals the user set in Part 3.
@@ -142,6 +146,7 @@ impl Counseling {
             crises: Vec::new(),
             user_messages: 0,
             user_name: None,
+            name_asked_at: None,
             topics: Vec::new(),
             goals: Vec::new(),
             said: Vec::new(),
@@ -192,6 +197,8 @@ impl Counseling {
     /// one-time notices, notes the name and topics, and checks for a crisis. A crisis is
     /// recorded; the caller answers with `crisis::safety_response` at once.
     pub fn begin_turn(&mut self, user_text: &str) -> Option<Crisis> {
+        // Read before this message counts: did the last reply ask for the name?
+        let answering_name = self.user_name.is_none() && self.name_question_open();
         self.user_messages += 1;
         self.turn_module_change = None;
         self.turn_part_transition = None;
@@ -201,7 +208,8 @@ impl Counseling {
             }
         }
         if self.user_name.is_none() {
-            self.user_name = name_in(user_text);
+            // The answer to a question for the name may be the name alone ("민지예요", "Sam").
+            self.user_name = if answering_name { name_answer(user_text) } else { name_in(user_text) };
         }
         self.said.push(clip(user_text.trim(), 300));
         if self.said.len() > SAID_KEPT {
@@ -476,10 +484,33 @@ impl Counseling {
         counselor::counselor_prompt(&self.counselor_context(), history)
     }
 
+    /// User messages answered while the task `id` was in progress.
+    fn turns_of(&self, id: &str) -> u32 {
+        self.tasks.iter().find(|t| t.id == id).map_or(0, |t| t.turns)
+    }
+
+    /// True when the last reply asked for the name: the name-and-purpose task's question,
+    /// or the no-key counselor's own question after that task was skipped.
+    fn name_question_open(&self) -> bool {
+        match self.current_task.as_deref() {
+            Some(task::NAME_AND_PURPOSE) => self.turns_of(task::NAME_AND_PURPOSE) == 0,
+            _ => self.name_asked_at == Some(self.user_messages),
+        }
+    }
+
     /// The no-key counselor reply for this turn.
-    pub fn heuristic_reply(&self, user_text: &str, state: &UserState) -> String {
+    pub fn heuristic_reply(&mut self, user_text: &str, state: &UserState) -> String {
         if self.turn_part_transition.is_some_and(|(_, to)| to == Part::Ended) {
             return counselor::farewell(self.lang);
+        }
+        // Asked once, when the name-and-purpose question was skipped.
+        let ask_name = self.user_name.is_none()
+            && self.name_asked_at.is_none()
+            && self.current_task.as_deref() == Some(task::RAPPORT)
+            && self.turns_of(task::NAME_AND_PURPOSE) == 0
+            && self.turns_of(task::RAPPORT) == 0;
+        if ask_name {
+            self.name_asked_at = Some(self.user_messages);
         }
         let notes = ReplyNotes {
             name: self.user_name.as_deref(),
@@ -487,6 +518,7 @@ impl Counseling {
             goals: &self.goals,
             turn: self.user_messages,
             check_in: self.crises.last().is_some_and(|c| c.at_user_message + 1 == self.user_messages),
+            ask_name,
         };
         counselor::heuristic_reply(&self.counselor_context(), user_text, state, &notes)
     }

@@ -309,3 +309,32 @@ fn a_user_who_goes_on_after_the_offer_keeps_talking_and_can_ask_again() {
     assert_ne!(session.part, Part::Ended);
     assert!(!session.end_offered);
 }
+
+#[test]
+fn a_name_never_asked_for_is_asked_once_gently_and_a_given_name_is_not() {
+    let ask_ko = "제가 어떻게 불러 드리면 좋을까요";
+    // The first message says why the user came: the name question was skipped, so the
+    // next reply asks for the name once, and the one after does not ask again.
+    let (session, _, outcomes) =
+        run(Lang::Ko, &["요즘 회사 일 때문에 잠을 잘 못 자요", "그냥 매일 피곤해요", "네 그래요"]);
+    let asked: Vec<bool> = outcomes.iter().map(|(o, _)| o.reply.contains(ask_ko)).collect();
+    assert_eq!(asked, [true, false, false], "{outcomes:?}");
+    assert_eq!(session.user_name, None, "\"그냥 매일 피곤해요\" is no name");
+    // The answer may be the name alone; the counselor then uses it.
+    let (session, _, outcomes) = run(Lang::Ko, &["요즘 회사 일 때문에 잠을 잘 못 자요", "민지예요"]);
+    assert_eq!(session.user_name.as_deref(), Some("민지"));
+    assert!(outcomes[1].0.reply.contains("민지님"), "{:?}", outcomes[1].0.reply);
+    // So may the answer to the name-and-purpose question.
+    let (session, _, _) = run(Lang::En, &["hi", "sam", "work has been hard"]);
+    assert_eq!(session.user_name.as_deref(), Some("Sam"));
+    // Anywhere else a lone word is no name.
+    let (session, _, _) = run(Lang::En, &["work has been hard lately", "sure", "Tired"]);
+    assert_eq!(session.user_name, None);
+    // A name already given is used, not asked for.
+    let (_, _, outcomes) = run(Lang::Ko, &["저는 민지예요. 요즘 회사 일 때문에 잠을 잘 못 자요", "그냥 매일 피곤해요"]);
+    assert!(outcomes.iter().all(|(o, _)| !o.reply.contains(ask_ko)), "{outcomes:?}");
+    // A greeting without a reason gets the name-and-purpose question, and then not this one.
+    let (_, _, outcomes) = run(Lang::En, &["hi", "I don't know", "work has been hard"]);
+    assert!(outcomes[0].0.reply.contains("what should I call you"), "{:?}", outcomes[0].0.reply);
+    assert!(outcomes[1..].iter().all(|(o, _)| !o.reply.contains("Before we go on")), "{outcomes:?}");
+}
