@@ -5,7 +5,11 @@ use crate::engine::words::WordList;
 
 /// English names of each format; ASCII word boundaries keep "code" out of "encode".
 pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
-    (r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b", Format::Markdown),
+    // A page in Notion, Confluence, Obsidian or a wiki is written as Markdown.
+    (
+        r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b|\b(?:in|to|into|on)\s+(?:notion|confluence|obsidian)\b|\b(?:notion|confluence|obsidian|wiki)\s+(?:pages?|docs?|notes?|database|workspace|space)\b",
+        Format::Markdown,
+    ),
     (r"(?i)\b(?:tables?|tabular)\b", Format::Table),
     // JSON Lines is still JSON records.
     (r"(?i)\bjson(?:l|\s+lines)?\b", Format::Json),
@@ -62,6 +66,10 @@ pub(super) const KO_TABLE_PREFIXES: WordList = WordList(
 /// Korean names of each format, with an English gloss.
 pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
     ("마크다운", Format::Markdown, KoBound::Free),                  // markdown
+    ("노션", Format::Markdown, KoBound::Free),                      // Notion (pages are Markdown)
+    ("컨플루언스", Format::Markdown, KoBound::Free),                // Confluence
+    ("옵시디언", Format::Markdown, KoBound::Free),                  // Obsidian
+    ("위키", Format::Markdown, KoBound::Word),                      // wiki
     ("표", Format::Table, KoBound::WordOrAfter(KO_TABLE_PREFIXES)), // table
     ("파이썬", Format::Python, KoBound::Free),                      // Python
     ("파이선", Format::Python, KoBound::Free),                      // Python (common misspelling)

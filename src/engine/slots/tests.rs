@@ -537,6 +537,11 @@ fn format_reads_korean_and_english_names() {
         ("update the README", Some(Format::Markdown)),
         ("코드 블록 포함해서 README 작성", Some(Format::Markdown)),
         ("회의록을 요약해서 슬랙으로 보내주는 자동화", Some(Format::Message)),
+        ("우리 팀 주간 회의록을 정리해서 노션에 올리는 자동화를 만들고 싶어", Some(Format::Markdown)),
+        ("사내 위키에 올릴 온보딩 가이드", Some(Format::Markdown)),
+        ("Summarize our standups into a Notion page every Friday", Some(Format::Markdown)),
+        ("post the release notes to Confluence", Some(Format::Markdown)),
+        ("I have a notion of what I want: a weekly report", Some(Format::Report)),
         ("post the summary to Slack every Monday", Some(Format::Message)),
         ("카톡으로 알려줘", Some(Format::Message)),
         ("send me a text message when it is done", Some(Format::Message)),
@@ -544,6 +549,8 @@ fn format_reads_korean_and_english_names() {
         // What is read is not what is made.
         ("summarize our Slack threads into a report", Some(Format::Report)),
         ("슬랙 메시지를 요약해서 이메일로 보내줘", Some(Format::Email)),
+        ("노션에 있는 회의록을 요약해서 슬랙으로 보내줘", Some(Format::Message)),
+        ("summarize the notes in Notion into a Slack message", Some(Format::Message)),
     ];
     for (text, want) in cases {
         assert_eq!(parse_format(text), want, "{text}");
