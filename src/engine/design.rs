@@ -173,6 +173,8 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
     let work = lang.pick(domain.work.0, domain.work.1);
     let format =
         if format_label.trim().is_empty() { lang.pick("결과 문서", "the requested output") } else { format_label };
+    // Inside an English sentence: "report as an email", not "report as Email".
+    let said = super::slots::Format::in_sentence(format);
     let ko = lang == Lang::Ko;
 
     let agent = |name: String, role: &str, model: &str, description: String| AgentSpec {
@@ -225,7 +227,7 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
             if ko {
                 format!("결과를 {} 정리합니다.", with_instrumental(format))
             } else {
-                format!("Writes the result as {format}.")
+                format!("Writes the result as {said}.")
             },
         )
     };
@@ -235,7 +237,7 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
         description: if ko {
             format!("{} 모아 {work}하고 {} 내는 가장 짧은 경로입니다.", with_object(src), with_instrumental(format))
         } else {
-            format!("The shortest path: collect {src}, {work} them, write {format}.")
+            format!("The shortest path: collect {src}, {work} them, write {said}.")
         },
         agents: vec![collector(), worker("processor", "small"), output("formatter")],
         pros: if ko {
@@ -272,7 +274,7 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
         description: if ko {
             format!("{} 모은 뒤 검증을 거쳐 {work}하고, {} 보고합니다.", with_object(src), with_instrumental(format))
         } else {
-            format!("Collect {src}, validate them, {work} them, and report as {format}.")
+            format!("Collect {src}, validate them, {work} them, and report as {said}.")
         },
         agents: vec![collector(), validator(), worker("analyzer", "large"), output("reporter")],
         pros: if ko {
@@ -310,7 +312,7 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
                 with_instrumental(format)
             )
         } else {
-            format!("Validate and {work} the {src}, cross-check the findings, synthesize them, and report as {format}.")
+            format!("Validate and {work} the {src}, cross-check the findings, synthesize them, and report as {said}.")
         },
         agents: vec![
             collector(),
@@ -1126,7 +1128,7 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
                 last.description = if ko {
                     format!("결과를 {} 정리합니다.", with_instrumental(label))
                 } else {
-                    format!("Writes the result as {label}.")
+                    format!("Writes the result as {}.", format.phrase_en())
                 };
             }
         }
@@ -1304,6 +1306,15 @@ mod tests {
         assert!(en[0].recommended, "a quick prototype asks for the simple design");
         let reviews = fallback_designs("고객 리뷰 분석", "", Lang::Ko);
         assert_ne!(reviews[0].agents[0].name, ko[0].agents[0].name);
+        // An English sentence says a format as a phrase; an agent's name keeps the label.
+        let chat = fallback_designs("summarize the standup notes", "Chat message", Lang::En);
+        assert!(chat[1].description.ends_with("and report as a chat message."), "{}", chat[1].description);
+        assert!(chat[0].description.ends_with("write a chat message."), "{}", chat[0].description);
+        assert_eq!(chat[0].agents.last().unwrap().name, "Chat message writer");
+        assert_eq!(chat[0].agents.last().unwrap().description, "Writes the result as a chat message.");
+        assert!(en[1].description.ends_with("report as a table."), "{}", en[1].description);
+        let free = fallback_designs("summarize the standup notes", "one-page brief", Lang::En);
+        assert!(free[1].description.ends_with("report as one-page brief."), "{}", free[1].description);
     }
 
     #[test]

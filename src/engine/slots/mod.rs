@@ -334,6 +334,32 @@ impl Format {
         }
     }
 
+    /// The format inside an English sentence ("report as a chat message").
+    pub fn phrase_en(self) -> &'static str {
+        match self {
+            Format::Markdown => "a Markdown document",
+            Format::Table => "a table",
+            Format::Json => "JSON",
+            Format::Python => "Python code",
+            Format::Code => "code",
+            Format::Slides => "slides",
+            Format::Report => "a report",
+            Format::Proposal => "a proposal",
+            Format::Csv => "CSV",
+            Format::Email => "an email",
+            Format::Diagram => "a diagram",
+            Format::Spreadsheet => "a spreadsheet",
+            Format::Message => "a chat message",
+        }
+    }
+
+    /// A format name as an English sentence says it: a known label becomes its phrase
+    /// ("Email" → "an email"); anything else is kept as written.
+    pub fn in_sentence(label: &str) -> &str {
+        let label = label.trim();
+        Format::all().iter().find(|f| f.label(Lang::En).eq_ignore_ascii_case(label)).map_or(label, |f| f.phrase_en())
+    }
+
     /// Every format, in declaration order.
     pub fn all() -> &'static [Format] {
         &[
