@@ -7,7 +7,7 @@ use crate::engine::words::WordList;
 pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
     // A page in Notion, Confluence, Obsidian or a wiki is written as Markdown.
     (
-        r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b|\b(?:in|to|into|on)\s+(?:notion|confluence|obsidian)\b|\b(?:notion|confluence|obsidian|wiki)\s+(?:pages?|docs?|notes?|database|workspace|space)\b",
+        r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b|\b(?:in|to|into|on)\s+(?:(?:our|my|the|a|your|their)\s+)?(?:(?:team|company|internal)\s+)?(?:notion|confluence|obsidian|wiki)\b|\b(?:notion|confluence|obsidian|wiki)\s+(?:pages?|docs?|notes?|database|workspace|space|wiki)\b",
         Format::Markdown,
     ),
     (r"(?i)\b(?:tables?|tabular)\b", Format::Table),

@@ -541,6 +541,11 @@ fn format_reads_korean_and_english_names() {
         ("사내 위키에 올릴 온보딩 가이드", Some(Format::Markdown)),
         ("Summarize our standups into a Notion page every Friday", Some(Format::Markdown)),
         ("post the release notes to Confluence", Some(Format::Markdown)),
+        ("posts a daily digest of new bugs to our Notion wiki", Some(Format::Markdown)),
+        ("keep the onboarding steps in the team wiki", Some(Format::Markdown)),
+        // A format named beside the place it goes is what is made.
+        ("노션에 붙여넣을 수 있게 마크다운 표로", Some(Format::Table)),
+        ("weekly report 작성해서 금요일까지 Notion에 올려 주세요.", Some(Format::Report)),
         ("I have a notion of what I want: a weekly report", Some(Format::Report)),
         ("post the summary to Slack every Monday", Some(Format::Message)),
         ("카톡으로 알려줘", Some(Format::Message)),
