@@ -107,6 +107,44 @@ fn feedback_refines_and_satisfaction_confirms_in_both_languages() {
 }
 
 #[test]
+fn what_a_good_result_would_be_is_kept_as_a_criterion_not_taken_for_a_choice() {
+    let cases = [
+        (
+            "I want a tool that watches our GitHub issues and posts a daily digest of new bugs to our Notion wiki",
+            "it's good if every new bug from the last 24 hours is listed with its link",
+            "every new bug from the last 24 hours is listed with its link",
+            "Added to the acceptance criteria",
+        ),
+        (
+            "깃허브 이슈를 보고 새 버그를 매일 노션에 정리해 주는 도구를 만들고 싶어",
+            "지난 24시간 동안 생긴 버그가 링크와 함께 다 나오면 좋겠어요",
+            "지난 24시간 동안 생긴 버그가 링크와 함께 다 나오면 좋겠어요",
+            "수용 기준에 더했습니다",
+        ),
+    ];
+    for (request, reply, criterion, notice) in cases {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.stage(), Stage::Debate, "{request}");
+        d.say(reply);
+        assert_eq!(d.stage(), Stage::Debate, "{reply}: no design was picked");
+        assert_eq!(d.discussion().selected, None);
+        assert_eq!(d.discussion().machine.round(), 1, "{reply} is feedback");
+        let criteria = &d.discussion().contract.as_ref().unwrap().criteria;
+        assert!(criteria.iter().any(|c| c == criterion), "{criteria:?}");
+        let notices: Vec<&str> = d
+            .bodies()
+            .into_iter()
+            .filter_map(|b| match b {
+                Body::Notice { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(notices.iter().any(|t| t.starts_with(notice) && t.contains(criterion)), "{notices:?}");
+    }
+}
+
+#[test]
 fn satisfaction_without_a_choice_asks_which_design() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");

@@ -448,6 +448,44 @@ pub fn add_criteria(contract: &mut Contract, answer: &str, lang: Lang) {
     }
 }
 
+/// What a reply says a good result is, if it says one: "it's good if every new bug is
+/// listed with its link" → "every new bug is listed with its link"; "지난 24시간 버그가 링크와
+/// 함께 다 나오면 좋겠어요" (it would be good if …) whole. A clause of fewer than three words
+/// ("싸면 좋겠어요", "fine if cheap") is a preference, not a criterion.
+pub fn stated_criterion(text: &str) -> Option<String> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    let en = EN.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:good|fine|ok|okay|great|perfect|done|success|successful|enough|acceptable)\b(?:\s+[a-z']+){0,2}?\s+(?:if|when|whenever|once|as long as|so long as|provided(?:\s+that)?)\s+([^.!?\n]+)",
+        )
+        .expect("criterion pattern compiles")
+    });
+    let clause = match en.captures(text).and_then(|c| c.get(1)) {
+        Some(m) => m.as_str().trim().to_string(),
+        None => {
+            // 면 좋겠/좋아/좋을/돼/충분/성공/만족: it would be good / is enough / is a success if …
+            let ko = WordList("면 좋겠|면 좋아|면 좋을|면 돼|면 충분|면 성공|면 만족");
+            let sentence = text.split(['.', '!', '?', '\n']).map(str::trim).find(|s| ko.any(|k| s.contains(k)))?;
+            let at = ko.iter().filter_map(|k| sentence.find(k)).min()?;
+            if sentence[..at].split_whitespace().count() < 3 {
+                return None;
+            }
+            sentence.to_string()
+        }
+    };
+    (clause.split_whitespace().count() >= 3).then(|| super::lang::clip(&clause, 160))
+}
+
+/// Adds one criterion as stated (see [`stated_criterion`]), without repeats and bounded to
+/// `CRITERIA_ASKED`; true when it was added.
+pub fn add_criterion(contract: &mut Contract, criterion: &str) -> bool {
+    let fits = contract.criteria.len() < CRITERIA_ASKED && !contract.criteria.iter().any(|c| c == criterion);
+    if fits {
+        contract.criteria.push(criterion.to_string());
+    }
+    fits
+}
+
 /// The sentence that sets the scene, if the text has one.
 pub fn context_in(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
@@ -818,6 +856,30 @@ mod tests {
         assert_eq!(c.criteria, vec!["the sales lead signs it off"]);
         add_criteria(&mut c, "  ", Lang::En);
         assert_eq!(c.criteria.len(), 1);
+    }
+
+    #[test]
+    fn a_reply_saying_what_a_good_result_is_states_a_criterion() {
+        let cases: &[(&str, Option<&str>)] = &[
+            (
+                "it's good if every new bug from the last 24 hours is listed with its link",
+                Some("every new bug from the last 24 hours is listed with its link"),
+            ),
+            ("Fine as long as it runs before 9am every day.", Some("it runs before 9am every day")),
+            ("지난 24시간 버그가 링크와 함께 나오면 좋겠어요", Some("지난 24시간 버그가 링크와 함께 나오면 좋겠어요")),
+            // Preferences, approvals and plain feedback state none.
+            ("fine if cheap", None),
+            ("싸면 좋겠어요", None),
+            ("looks good, option 2", None),
+            ("add a validator", None),
+            ("", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(stated_criterion(text).as_deref(), *want, "{text}");
+        }
+        let mut c = Contract::default();
+        assert!(add_criterion(&mut c, "every bug is listed"));
+        assert!(!add_criterion(&mut c, "every bug is listed"), "no repeats");
     }
 
     #[test]

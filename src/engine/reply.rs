@@ -477,6 +477,10 @@ fn en_approval(lower: &str) -> Polarity {
             if words[i.saturating_sub(3)..i].iter().any(|p| NEG.contains(p)) {
                 return Polarity::Negative;
             }
+            // "it's good if every bug is listed" states what a good result is; it approves nothing.
+            if crate::engine::signals::conditional_follows(&words[i + 1..]) {
+                continue;
+            }
             any = true;
         }
     }
@@ -732,15 +736,20 @@ const LAST_WORDS: WordList = WordList("마지막|last");
 
 /// Nouns for a step inside a design, which an ordinal can also count: 단계 (step),
 /// 에이전트 (agent), 스텝 (step), 과정 (process), and English ones.
+/// And what an ordinal counts in the thing to build: 날 (day), 시간 (hours), 줄 (line), 페이지
+/// (page), 항목 (item); hours, days, runs, results ("the last 24 hours", "the first 10 results").
 const STEP_NOUNS: WordList = WordList(
-    "단계|에이전트|스텝|과정|step|agent|stage|part|phase|point|thing|time|place|priority|of all|draft|round|version|\
-    question",
+    "단계|에이전트|스텝|과정|날|시간|줄|페이지|항목|step|agent|stage|part|phase|point|thing|time|place|priority|of all|\
+    draft|round|version|question|hour|day|week|month|year|night|minute|sprint|quarter|release|commit|run|line|page|\
+    item|result|row|entr|bug|issue|message|email|mail",
 );
 
 fn ordinal_is_design(lower: &str, _start: usize, end: usize) -> bool {
     let after = lower[end..].trim_start();
     let next: String = after.chars().take_while(|c| c.is_alphanumeric()).collect();
-    !STEP_NOUNS.iter().any(|n| after.starts_with(n) || next == n)
+    // A count after it ("the last 24 hours", "first 10 rows") makes it count those.
+    !next.starts_with(|c: char| c.is_ascii_digit())
+        && !STEP_NOUNS.iter().any(|n| after.starts_with(n) || next == n)
         && !lower[..end].ends_with("at first")
         && !lower[..end].ends_with("first of all")
 }
@@ -1239,6 +1248,11 @@ mod tests {
             ("어느 게 제일 싸요?", Lang::Ko, "question"),
             ("which one is cheapest?", Lang::En, "question"),
             ("could you add a privacy filter?", Lang::En, "feedback:all"),
+            // What a good result would be, and a count of hours: no design picked.
+            ("it's good if every new bug from the last 24 hours is listed with its link", Lang::En, "feedback:all"),
+            ("ok only if it costs under a dollar a day", Lang::En, "feedback:all"),
+            ("perfect when the first 10 results have their links", Lang::En, "feedback:all"),
+            ("마지막 날 결과만 보여 주면 돼요", Lang::Ko, "feedback:all"),
             ("처음부터 다시 할게요", Lang::Ko, "start_over"),
             ("let's start over", Lang::En, "start_over"),
             ("", Lang::En, "unclear"),

@@ -112,7 +112,24 @@ fn english_satisfied(text: &str) -> bool {
     if en_change_marker().is_match(text) {
         return false;
     }
-    en_keyword().find_iter(text).any(|m| !en_negation_before().is_match(&text[..m.start()]))
+    en_keyword().find_iter(text).any(|m| {
+        let after: Vec<String> = text[m.end()..]
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect();
+        !en_negation_before().is_match(&text[..m.start()]) && !conditional_follows(&after)
+    })
+}
+
+/// True when a condition opens within the next three words ("good if …", "fine as long
+/// as …", "ok only when …"): the word then says what would be good, not that this is.
+pub(crate) fn conditional_follows(words: &[String]) -> bool {
+    const CONDITIONS: WordList = WordList("if|when|whenever|unless|provided|providing|once|as long|so long");
+    let next: Vec<&str> = words.iter().take(3).map(String::as_str).collect();
+    next.iter().enumerate().any(|(i, w)| {
+        CONDITIONS.contains(*w) || next.get(i + 1).is_some_and(|n| CONDITIONS.contains(format!("{w} {n}")))
+    })
 }
 
 /// Which design a reply points at, if exactly one: by number ("2번", "option 2",

@@ -17,7 +17,7 @@ pub use self::calls::{DiscussionPurpose, DiscussionRole};
 use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
-use super::contract::{empty_request_question, Contract, Field};
+use super::contract::{add_criterion, empty_request_question, stated_criterion, Contract, Field};
 use super::core::{Conversation, Settled};
 use super::design::{estimate_complexity, Complexity, DesignProposal};
 use super::gate::slot_label;
@@ -560,6 +560,16 @@ impl Discussing<'_> {
         }
         for (key, value) in preferences_in(text, self.c.lang) {
             self.d.memory.prefer(key, value);
+        }
+        // "it's good if every new bug is listed": what a good result is joins the contract.
+        if let (Some(criterion), Some(contract)) = (stated_criterion(text), self.d.contract.as_mut()) {
+            if add_criterion(contract, &criterion) {
+                let note = match self.c.lang {
+                    Lang::Ko => format!("수용 기준에 더했습니다: {criterion}"),
+                    Lang::En => format!("Added to the acceptance criteria: {criterion}"),
+                };
+                self.c.notice(note, env.now);
+            }
         }
         self.d.feedback = Some(text.to_string());
         self.d.fire(Transition::FeedbackReceived);
