@@ -119,7 +119,10 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     let rejected_any = refs.iter().any(|r| r.rejected);
     let single = if chosen.len() == 1 { chosen.first().copied() } else { None };
     let named_recommended = refs.iter().any(|r| r.recommended && !r.rejected);
-    let change = has_change(text, &lower);
+    let commits = commits(text, &lower);
+    // "the first step should fetch from the API" states a requirement, unless it commits
+    // ("we should go with 2").
+    let change = has_change(text, &lower) || (states_requirement(&lower) && !commits);
 
     if question {
         if change && request_question(text, &lower) {
@@ -129,7 +132,6 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     }
 
     let polarity = approval(text, &lower, !refs.is_empty());
-    let commits = commits(text, &lower);
 
     if let Some(i) = single {
         if change {
@@ -285,7 +287,13 @@ fn is_question(text: &str, lower: &str) -> bool {
         return true;
     }
     if !text.chars().any(is_hangul) {
-        let start = lower.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+        let mut start = lower.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+        // An opener before the question: "first, tell me …", "ok, which …".
+        if let Some((word, rest)) = start.split_once(',') {
+            if WordList("first|so|ok|okay|also|then|now|btw|um|hmm|well").contains(word.trim()) {
+                start = rest.trim_start();
+            }
+        }
         return EN_QUESTION_OPENINGS.iter().any(|o| start.starts_with(o))
             && !start.starts_with("how about")
             && !start.starts_with("what about adding")
@@ -312,8 +320,15 @@ fn request_question(text: &str, lower: &str) -> bool {
         "수 있나요|수 있을까|수 있어요|수 있어?|주실 수|줄 수|면 안 될까|면 안될까|\
         면 어떨까|면 어때|면 좋을까|줄래|주시겠",
     );
-    let start = lower.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
-    KO.iter().any(|k| text.contains(k)) || polite_request(start)
+    // Any clause may be the request: "the standard one looks right, but can we skip the validator?"
+    let clause_request = lower.split([',', ';', '.']).any(|clause| {
+        let mut start = clause.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+        for joiner in ["but ", "and ", "so ", "also ", "then ", "though "] {
+            start = start.strip_prefix(joiner).unwrap_or(start);
+        }
+        polite_request(start)
+    });
+    KO.iter().any(|k| text.contains(k)) || clause_request
 }
 
 /// A question that asks about the designs rather than for a change: "which is cheaper",
@@ -365,6 +380,14 @@ fn has_change(text: &str, lower: &str) -> bool {
         return !(hits > 0 && uses_only && benign.iter().any(|b| lower.contains(b)));
     }
     false
+}
+
+/// English words that state what something must do: "should", "must", "has to".
+fn states_requirement(lower: &str) -> bool {
+    let padded = format!(" {} ", ascii_words(lower).join(" "));
+    WordList("should|must|ought to|has to|have to|needs to|need it to")
+        .iter()
+        .any(|w| padded.contains(&format!(" {w} ")))
 }
 
 fn ascii_words(lower: &str) -> Vec<String> {
@@ -518,8 +541,8 @@ fn commits(text: &str, lower: &str) -> bool {
 
 /// "이걸로", "that one": approval pointing at what is shown.
 fn deictic(text: &str, lower: &str) -> bool {
-    // 이걸로/그걸로/이것으로 (with this/that one), 그대로 (as it is).
-    WordList("이걸로|그걸로|이것으로|그대로").iter().any(|w| text.contains(w))
+    // 이걸로/그걸로/이것으로 (with this/that one), 그대로/이대로 (as it is).
+    WordList("이걸로|그걸로|이것으로|그대로|이대로").iter().any(|w| text.contains(w))
         || WordList("that one|this one|as is|as it is").iter().any(|w| lower.contains(w))
 }
 
@@ -544,7 +567,7 @@ const KO_FILLERS: WordList = WordList(
 );
 const EN_FILLERS: WordList = WordList(
     "the|a|one|option|design|plan|pipeline|please|just|then|ok|okay|so|um|\
-    uh|hmm|i|guess|think|maybe|number|choice",
+    uh|hmm|i|guess|think|maybe|number|choice|with",
 );
 
 fn is_filler(word: &str) -> bool {
@@ -704,7 +727,10 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
     if refs.is_empty() && text.split_whitespace().count() <= 3 {
         let names: Vec<&str> = designs.iter().map(|d| d.name).collect();
         if let Some(i) = parse_choice(text, &names, None) {
-            refs.push((0, 0, i, false));
+            // A reply that is only a number word ("two", "둘": two) is all reference.
+            let bare = text.trim().trim_end_matches(['.', '!', ')']).to_ascii_lowercase();
+            let whole = WordList("one|two|three|하나|둘|셋").contains(&bare);
+            refs.push((0, if whole { text.len() } else { 0 }, i, false));
         }
     }
     let mut out: Vec<Ref> = refs
@@ -723,10 +749,10 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
     out
 }
 
-/// Ordinal words for the first three designs: 첫 번째/첫째 (first), 두 번째/둘째 (second),
-/// 세 번째/셋째 (third), and English.
+/// Ordinal words for the first three designs: 첫 번째/첫째/처음 거/맨 앞 (first), 두 번째/둘째
+/// (second), 세 번째/셋째 (third), and English.
 const ORDINALS: [WordList; 3] = [
-    WordList("첫 번째|첫번째|첫째|첫 번|첫번|first|1st"),
+    WordList("첫 번째|첫번째|첫째|첫 번|첫번|처음 거|처음 것|처음 꺼|맨 처음|맨 앞|first|1st"),
     WordList("두 번째|두번째|둘째|second|2nd"),
     WordList("세 번째|세번째|셋째|third|3rd"),
 ];
@@ -744,11 +770,14 @@ const STEP_NOUNS: WordList = WordList(
     item|result|row|entr|bug|issue|message|email|mail",
 );
 
-fn ordinal_is_design(lower: &str, _start: usize, end: usize) -> bool {
+fn ordinal_is_design(lower: &str, start: usize, end: usize) -> bool {
     let after = lower[end..].trim_start();
     let next: String = after.chars().take_while(|c| c.is_alphanumeric()).collect();
+    // "First, tell me …" orders what is said; it names no design.
+    let opener = lower[..end].trim_start().len() == end - start && lower[end..].starts_with(',');
     // A count after it ("the last 24 hours", "first 10 rows") makes it count those.
-    !next.starts_with(|c: char| c.is_ascii_digit())
+    !opener
+        && !next.starts_with(|c: char| c.is_ascii_digit())
         && !STEP_NOUNS.iter().any(|n| after.starts_with(n) || next == n)
         && !lower[..end].ends_with("at first")
         && !lower[..end].ends_with("first of all")
@@ -1248,6 +1277,16 @@ mod tests {
             ("어느 게 제일 싸요?", Lang::Ko, "question"),
             ("which one is cheapest?", Lang::En, "question"),
             ("could you add a privacy filter?", Lang::En, "feedback:all"),
+            // A request in a later clause, a requirement, a number word, "the one with".
+            ("the standard one looks right, but can we skip the validator?", Lang::En, "feedback:2"),
+            ("ok so the first step should fetch from the GitHub API", Lang::En, "feedback:all"),
+            ("I think we should go with 2", Lang::En, "choose:2"),
+            ("two", Lang::En, "choose:2"),
+            ("the one with validation", Lang::En, "choose:2"),
+            ("first, tell me how much each costs", Lang::En, "question"),
+            ("처음 거로 할게요", Lang::Ko, "choose:1"),
+            ("이대로 진행해 주세요", Lang::Ko, "approve_rec"),
+            ("둘", Lang::Ko, "choose:2"),
             // What a good result would be, and a count of hours: no design picked.
             ("it's good if every new bug from the last 24 hours is listed with its link", Lang::En, "feedback:all"),
             ("ok only if it costs under a dollar a day", Lang::En, "feedback:all"),

@@ -184,9 +184,12 @@ pub fn parse_choice(text: &str, names: &[&str], recommended: Option<usize>) -> O
         }
     }
     if found.is_empty() {
-        // A bare number is a choice: "2", "2!".
-        let digits: String = text.trim().trim_end_matches(['.', '!', ')']).to_string();
-        if let Ok(n) = digits.parse::<usize>() {
+        // A bare number is a choice: "2", "2!", "two", "둘" (two).
+        let bare = text.trim().trim_end_matches(['.', '!', ')']).to_ascii_lowercase();
+        // 하나: one; 둘: two; 셋: three
+        let word =
+            [WordList("one|하나"), WordList("two|둘"), WordList("three|셋")].iter().position(|w| w.contains(&bare));
+        if let Some(n) = bare.parse::<usize>().ok().or(word.map(|i| i + 1)) {
             if n >= 1 {
                 add(&mut found, count, n - 1);
             }
