@@ -10,6 +10,7 @@ use super::task::{Part, Task, Topic, NAME_AND_PURPOSE, RAPPORT, SUMMARY, WELCOME
 use crate::engine::grounding::system_prompt;
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::{Prompt, Turn};
+use crate::engine::words::WordList;
 
 /// Conversation turns the counselor sees (the rest of the state is in the prompt).
 pub const HISTORY_TURNS: usize = 12;
@@ -180,7 +181,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             .into(),
         );
     }
-    let quote = clip(user_text.trim(), 40);
+    let quote = clip(without_greeting(user_text.trim()), 40);
     // Echoing a bare "hi" or "네" sounds mechanical; echo only what carries content.
     let worth_echoing = quote.chars().count() >= 8 && (ko || quote.split_whitespace().count() >= 3);
     let echo = if !worth_echoing {
@@ -317,6 +318,25 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     };
     parts.push(format!("{greeting}{body}"));
     parts.join(" ")
+}
+
+/// The message without a greeting in front: the echo quotes what it says, not "hi,".
+fn without_greeting(text: &str) -> &str {
+    // 안녕하세요/안녕: hello
+    let greetings = WordList("hi there|hello there|hey there|hi|hello|hey|good morning|good evening|안녕하세요|안녕");
+    let lower = text.to_ascii_lowercase();
+    for g in greetings {
+        if lower.starts_with(g) {
+            let rest = &text[g.len()..];
+            if rest.starts_with([',', '.', '!', ' ']) {
+                let rest = rest.trim_start_matches([',', '.', '!', ' ', '~']);
+                if !rest.is_empty() {
+                    return rest;
+                }
+            }
+        }
+    }
+    text
 }
 
 fn topics_text(topics: &[Topic], lang: Lang) -> String {
@@ -635,6 +655,10 @@ mod tests {
             heuristic_reply(&ctx, text, &UserState::default(), &ReplyNotes::default())
         };
         assert!(!short("네").contains('“'), "a bare yes is not echoed");
+        assert_eq!(without_greeting("hi, I've been feeling anxious"), "I've been feeling anxious");
+        assert_eq!(without_greeting("안녕하세요. 회사 일 때문에 왔어요"), "회사 일 때문에 왔어요");
+        assert_eq!(without_greeting("history exams worry me"), "history exams worry me", "a word, not a greeting");
+        assert_eq!(without_greeting("hello"), "hello");
     }
 
     #[test]
