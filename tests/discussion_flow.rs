@@ -145,6 +145,18 @@ fn what_a_good_result_would_be_is_kept_as_a_criterion_not_taken_for_a_choice() {
 }
 
 #[test]
+fn criteria_said_in_another_answer_are_kept() {
+    let mut d = Driver::offline();
+    d.say("고객 문의 메일을 자동으로 분류하고 싶어요");
+    assert!(d.open_card().is_some(), "the format is asked");
+    d.say("엑셀로 주세요. 정확도가 90% 이상이면 좋겠어요");
+    let contract = d.discussion().contract.clone().unwrap();
+    assert_eq!(contract.format, "스프레드시트");
+    assert!(contract.criteria.iter().any(|c| c == "90% 이상"), "{:?}", contract.criteria);
+    assert!(contract.criteria.iter().any(|c| c == "정확성"), "{:?}", contract.criteria);
+}
+
+#[test]
 fn satisfaction_without_a_choice_asks_which_design() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");

@@ -5,8 +5,9 @@ use super::DiscussionPurpose;
 use super::{Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
 use crate::engine::contract::{
-    add_criteria, adjust_confidence, analysis_prompt, field_question, goal_in, heuristic_analysis,
-    parse_analysis_checked, same_question, AnalysisInput, Answered, Confidence, Contract, Field, QUESTIONS_ASKED,
+    add_criteria, add_criterion, adjust_confidence, analysis_prompt, criteria_in, field_question, goal_in,
+    heuristic_analysis, parse_analysis_checked, same_question, AnalysisInput, Answered, Confidence, Contract, Field,
+    QUESTIONS_ASKED,
 };
 use crate::engine::gate::{
     completion_message, slot_label, slot_options, slot_question, GateStatus, Intent, SlotValue, REASK_LIMIT,
@@ -412,6 +413,12 @@ impl Discussing<'_> {
                 }
             }
         }
+        // "엑셀로 주세요. 정확도가 90% 이상이면 좋겠어요" answers the format and states criteria too.
+        if question.target != Target::Field(Field::Criteria) {
+            for criterion in criteria_in(answer, lang) {
+                add_criterion(contract, &criterion);
+            }
+        }
         self.sync_gate_from_contract();
     }
 
@@ -429,6 +436,9 @@ impl Discussing<'_> {
             }
             if contract.goal.is_empty() {
                 contract.goal = goal_in(text);
+            }
+            for criterion in criteria_in(text, lang) {
+                add_criterion(contract, &criterion);
             }
             contract
                 .answered
