@@ -403,16 +403,13 @@ impl Saver {
         let Some(db) = db() else { return };
         let saver = *self;
         spawn_local(async move {
-            let written = db.append(&header, &[], Some(header.events)).await;
-            if written.is_ok() {
-                announce(&header.id);
-            }
-            if let Err(error) = written {
-                saver.problem.set(Some(if error == StoreError::Stale {
+            match db.append(&header, &[], Some(header.events)).await {
+                Ok(()) => announce(&header.id),
+                Err(error) => saver.problem.set(Some(if error == StoreError::Stale {
                     StorageProblem::Stale
                 } else {
                     StorageProblem::SaveFailed
-                }));
+                })),
             }
         });
     }
