@@ -1007,11 +1007,24 @@ fn points_at_design(lower: &str, start: usize, end: usize) -> bool {
                 || tail.starts_with(&format!("적인{n}"))
         });
         let next_ok = words.take(2).any(|w| KO_REF_NOUNS.iter().any(|n| w.starts_with(n) && !w.starts_with("안 ")));
-        return tail_ok || next_ok;
+        // "표준으로 할게요", "고급으로 가죠": the kind itself, taken with 으로/로 (with, as) and a
+        // verb of going with it: 할/하 (do), 갈/가 (go), 해 (do), 결정 (decide), 선택 (choose),
+        // 진행 (proceed); not "검증으로 품질을 높여 주세요" (raise quality with validation).
+        let verb = rest.split_whitespace().nth(usize::from(!rest.starts_with(char::is_whitespace)));
+        let taken = WordList("으로|로").any(|p| tail == p || tail == format!("{p}요"))
+            && verb.is_none_or(|v| WordList("할|하|갈|가|해|결정|선택|진행").any(|s| v.starts_with(s)));
+        return tail_ok || next_ok || taken;
     }
     let after = lower[end..].trim_start();
     let before = lower[..start].trim_end();
-    EN_REF_NOUNS.iter().any(|n| after.starts_with(n) && word_bounded(after, 0, n.len()))
+    // "standard please", "simple", "let's do standard": the kind itself, alone or taken.
+    let alone = before.split_whitespace().chain(after.split_whitespace()).all(is_filler);
+    let taken = after.split_whitespace().all(is_filler)
+        && WordList("do|go with|going with|take|pick|choose|try")
+            .any(|v| before.strip_suffix(v).is_some_and(|b| b.is_empty() || b.ends_with(' ') || b.ends_with('\'')));
+    alone
+        || taken
+        || EN_REF_NOUNS.iter().any(|n| after.starts_with(n) && word_bounded(after, 0, n.len()))
         || before.ends_with("the one with")
         || before.ends_with("one with")
         || before.ends_with("with the")
@@ -1287,6 +1300,14 @@ mod tests {
             ("처음 거로 할게요", Lang::Ko, "choose:1"),
             ("이대로 진행해 주세요", Lang::Ko, "approve_rec"),
             ("둘", Lang::Ko, "choose:2"),
+            // The kind of design alone or taken: "표준으로 할게요", "standard please".
+            ("표준으로 할게요", Lang::Ko, "choose:2"),
+            ("고급으로 가죠", Lang::Ko, "choose:3"),
+            ("검증으로 품질을 높여 주세요", Lang::Ko, "feedback:all"),
+            ("standard please", Lang::En, "choose:2"),
+            ("simple", Lang::En, "choose:1"),
+            ("let's do standard", Lang::En, "choose:2"),
+            ("keep it simple", Lang::En, "feedback:all"),
             // What a good result would be, and a count of hours: no design picked.
             ("it's good if every new bug from the last 24 hours is listed with its link", Lang::En, "feedback:all"),
             ("ok only if it costs under a dollar a day", Lang::En, "feedback:all"),
