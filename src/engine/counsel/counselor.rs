@@ -169,7 +169,10 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             .into(),
         );
     }
-    if let Some((_, to)) = ctx.part_transition {
+    // The summary says "오늘 나눈 이야기를 정리해 볼게요" (let me sum up today) itself: the move to
+    // Closing is not announced a second time before it.
+    let sums_up = matches!(ctx.module, Module::Summarizing) && ctx.task.is_some_and(|t| t.id == SUMMARY);
+    if let Some((_, to)) = ctx.part_transition.filter(|(_, to)| !(*to == Part::Closing && sums_up)) {
         parts.push(
             match to {
                 Part::Exploration => lang.pick("이제 조금 더 깊이 이야기해 볼게요.", "Let's go a little deeper now."),

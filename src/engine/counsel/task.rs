@@ -263,15 +263,19 @@ pub fn topics_in(text: &str) -> Vec<Topic> {
     TOPIC_KEYWORDS
         .iter()
         .filter(|(_, ko, en)| {
-            ko.iter().any(|k| lower.contains(k))
-                || en.iter().any(|k| {
-                    if k.contains(' ') {
-                        lower.contains(k)
-                    } else {
-                        // "stress" finds "stressed", "work" finds "works" but not "worked".
-                        words.iter().any(|w| w.starts_with(k) && (k.len() >= 6 || w.len() <= k.len() + 1))
-                    }
-                })
+            ko.iter().any(|k| {
+                // 친구 (friend) inside 남자친구/여자친구 (boyfriend/girlfriend) is a partner, not a friend.
+                lower
+                    .match_indices(k)
+                    .any(|(at, _)| !(k == "친구" && (lower[..at].ends_with("남자") || lower[..at].ends_with("여자"))))
+            }) || en.iter().any(|k| {
+                if k.contains(' ') {
+                    lower.contains(k)
+                } else {
+                    // "stress" finds "stressed", "work" finds "works" but not "worked".
+                    words.iter().any(|w| w.starts_with(k) && (k.len() >= 6 || w.len() <= k.len() + 1))
+                }
+            })
         })
         .map(|(topic, _, _)| *topic)
         .collect()
@@ -914,6 +918,8 @@ mod tests {
             ("엄마랑 자주 싸워요", &[Topic::Family]),
             ("I can't sleep at night", &[Topic::Health]),
             ("친구가 없어서 외로워요", &[Topic::Friends]),
+            ("요즘 남자친구랑 자주 싸워요", &[Topic::Partner]),
+            ("여자친구도 친구들도 연락이 없어요", &[Topic::Partner, Topic::Friends]),
             ("그냥 안녕하세요", &[]),
             ("hello there", &[]),
             ("I worked out today and feel fine", &[]),

@@ -338,3 +338,26 @@ fn a_name_never_asked_for_is_asked_once_gently_and_a_given_name_is_not() {
     assert!(outcomes[0].0.reply.contains("what should I call you"), "{:?}", outcomes[0].0.reply);
     assert!(outcomes[1..].iter().all(|(o, _)| !o.reply.contains("Before we go on")), "{outcomes:?}");
 }
+
+#[test]
+fn a_boyfriend_is_no_friend_and_the_summary_is_announced_once() {
+    let messages = [
+        "안녕하세요",
+        "서연이에요. 요즘 남자친구랑 자주 싸워서 힘들어요",
+        "사소한 걸로 자꾸 다퉈요. 연락 문제 같은 거요",
+        "제가 너무 예민한 건가 싶기도 하고요",
+        "잘 모르겠어요",
+        "한 달 정도 된 것 같아요",
+        "친구들한테는 말 못 했어요",
+        "그냥 혼자 참는 편이에요",
+        "이 정도면 충분히 얘기한 것 같아요",
+        "네 맞아요",
+    ];
+    let (session, _, outcomes) = run(Lang::Ko, &messages);
+    // Only "친구들한테는" speaks of friends.
+    assert!(outcomes[..6].iter().all(|(o, _)| !o.reply.contains("친구와 인간관계")), "{outcomes:?}");
+    assert_eq!(session.topics.first(), Some(&task::Topic::Partner));
+    let closing = outcomes.iter().find(|(o, _)| o.plan.part_transition.is_some_and(|(_, to)| to == Part::Closing));
+    let (closing, _) = closing.expect("the session reaches Closing");
+    assert_eq!(closing.reply.matches("정리해 볼게요").count(), 1, "{}", closing.reply);
+}
