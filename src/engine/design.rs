@@ -139,6 +139,8 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     (WordList("코드|저장소|code|codebase|repo|repository|pull request|commit"), ("코드 변경", "code changes")),
     (WordList("주식|시장|stock|market"), ("시장 데이터", "market data")),
     (WordList("설문|survey"), ("설문 응답", "survey answers")),
+    // 매출: revenue; 판매: sales; 주문: orders
+    (WordList("매출|판매|주문|sales|revenue|orders"), ("매출 데이터", "sales data")),
     (WordList("티켓|문의|ticket|support"), ("고객 문의", "support tickets")),
 ];
 
@@ -160,7 +162,29 @@ fn detect_domain(text: &str) -> Domain {
     let find = |table: &[(WordList, (&'static str, &'static str))], default| {
         table.iter().find(|(keys, _)| keys.any(|k| mentions(text, k))).map(|(_, labels)| *labels).unwrap_or(default)
     };
-    Domain { source: find(SOURCES, ("입력 자료", "input data")), work: find(WORKS, ("처리", "process")) }
+    Domain {
+        source: subject_of(text).unwrap_or(("입력 자료", "input data")), work: find(WORKS, ("처리", "process"))
+    }
+}
+
+/// What the request reads: of the sources it mentions, the one it mentions first ("pull
+/// last week's sales from Postgres and email a summary" reads sales, not emails;
+/// "회의록을 요약해서 이메일로 보내줘" reads meeting notes).
+fn subject_of(text: &str) -> Option<(&'static str, &'static str)> {
+    let lower = text.to_ascii_lowercase();
+    let at = |key: &str| {
+        let stem = key.trim_end_matches('*');
+        mentions(text, key).then(|| lower.find(stem)).flatten()
+    };
+    let mut best: Option<(usize, (&'static str, &'static str))> = None;
+    for (keys, labels) in SOURCES {
+        if let Some(pos) = keys.iter().filter_map(at).min() {
+            if best.is_none_or(|(b, _)| pos < b) {
+                best = Some((pos, *labels));
+            }
+        }
+    }
+    best.map(|(_, labels)| labels)
 }
 
 /// The three fallback designs of seed 000 (simple, standard with validation, advanced
@@ -416,7 +440,10 @@ const TOOLS: &[(WordList, &str)] = &[
     (WordList("telegram|텔레그램"), "Telegram"),
     (WordList("kakaotalk|카카오톡|카톡"), "KakaoTalk"),
     (WordList("confluence|컨플루언스"), "Confluence"),
-    (WordList("s3|bigquery|postgres*"), "the data store"),
+    (WordList("postgres*"), "PostgreSQL"),
+    (WordList("mysql"), "MySQL"),
+    (WordList("bigquery"), "BigQuery"),
+    (WordList("s3"), "S3"),
 ];
 
 impl Needs {
@@ -435,7 +462,7 @@ impl Needs {
                 .filter(|(words, _)| words.iter().any(|w| mentions(text, w)))
                 .map(|(_, label)| label.to_string())
                 .collect(),
-            subject: SOURCES.iter().find(|(keys, _)| keys.any(|k| mentions(text, k))).map(|(_, labels)| *labels),
+            subject: subject_of(text),
             complexity_cue: complexity_cue(text),
         }
     }
@@ -1139,6 +1166,16 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
         });
     }
     if changes.is_empty() {
+        if let Some(criterion) = super::contract::stated_criterion(feedback) {
+            // What a good result is went into the contract's criteria (the discussion adds
+            // it); the designs are judged against it, not rewritten with the sentence.
+            changes.push(if ko {
+                format!("설계안은 그대로 두고, 새 수용 기준으로 다시 평가했습니다: {criterion}")
+            } else {
+                format!("Kept the designs and judged them again against the new acceptance criterion: {criterion}")
+            });
+            return Refinement { designs, changes };
+        }
         let note = super::lang::clip(feedback.trim(), 120);
         for d in &mut designs {
             d.description = if ko {
@@ -1428,7 +1465,13 @@ mod tests {
     #[test]
     fn subjects_are_matched_as_words_not_substrings() {
         let cases = [
-            ("weekly report on sales", "input data collector"),
+            ("weekly report on sales", "sales data collector"),
+            // The source mentioned first is what is read; the rest is where the result goes.
+            (
+                "Every Monday, pull last week's sales from our Postgres database and email a summary",
+                "sales data collector",
+            ),
+            ("export the db every night and email it to me", "database records collector"),
             ("summarize customer feedback", "input data collector"),
             ("review the repo's pull requests", "customer reviews collector"),
             ("scan our repos for secrets", "code changes collector"),
@@ -1442,6 +1485,7 @@ mod tests {
             ("블로그 글 정리", "입력 자료 수집기"),
             ("서버 로그 분석", "로그 수집기"),
             ("경제뉴스요약", "뉴스 기사 수집기"),
+            ("회의록을 요약해서 이메일로 보내줘", "회의록 수집기"),
         ];
         for (request, want) in ko {
             assert_eq!(fallback_designs(request, "", Lang::Ko)[0].agents[0].name, want, "{request}");
@@ -1488,6 +1532,16 @@ mod tests {
         let unknown = refine_heuristic(&base, "use purple branding", Lang::En);
         assert!(unknown.designs[0].description.contains("purple branding"));
         assert_eq!(unknown.designs.len(), 3);
+        // A criterion is judged against, not written into every design.
+        let judged = refine_heuristic(&base, "it's good if the top 5 products are in it", Lang::En);
+        assert_eq!(judged.designs, base);
+        assert_eq!(
+            judged.changes,
+            ["Kept the designs and judged them again against the new acceptance criterion: the top 5 products are in it"]
+        );
+        // A database named in the request is named in its step.
+        let tools = Needs::read("pull last week's sales from our Postgres database").tools;
+        assert_eq!(tools, ["PostgreSQL"]);
     }
 
     #[test]
