@@ -401,6 +401,8 @@ pub struct Needs {
     pub team: Option<String>,
     /// Tools the result must go to or come from ("Slack", "노션").
     pub tools: Vec<String>,
+    /// Of `tools`, those the request reads from ("from our Postgres database", "노션에 있는").
+    pub sources: Vec<String>,
     /// What the request works on, (Korean, English): ("뉴스 기사", "news articles").
     pub subject: Option<(&'static str, &'static str)>,
     /// The request's words that set how much machinery it calls for ("간단한", "real-time").
@@ -462,6 +464,11 @@ impl Needs {
                 .filter(|(words, _)| words.iter().any(|w| mentions(text, w)))
                 .map(|(_, label)| label.to_string())
                 .collect(),
+            sources: TOOLS
+                .iter()
+                .filter(|(words, _)| words.iter().any(|w| mentions(text, w)) && read_from(text, *words))
+                .map(|(_, label)| label.to_string())
+                .collect(),
             subject: subject_of(text),
             complexity_cue: complexity_cue(text),
         }
@@ -489,6 +496,25 @@ impl Needs {
     pub fn is_empty(&self) -> bool {
         Needs { subject: None, complexity_cue: None, ..self.clone() } == Needs::default()
     }
+}
+
+/// True when the request reads from a tool it names: "from our Postgres database", "watches
+/// our GitHub issues", "노션에서" (from Notion), "노션에 있는" (that is in Notion).
+fn read_from(text: &str, words: WordList) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let reading = WordList(
+        "from|watch|watches|watching|read|reads|pull|pulls|fetch|fetches|monitor|monitors|query|queries|export|exports",
+    );
+    words.iter().filter_map(|w| lower.find(w.trim_end_matches('*'))).any(|at| {
+        let before: Vec<&str> = lower[..at].split_whitespace().rev().take(3).collect();
+        let rest = &lower[at..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (word, next) = (&rest[..end], rest[end..].trim_start());
+        before.iter().any(|w| reading.contains(*w))
+            || word.ends_with("에서")
+            || next.starts_with("에서")
+            || (word.ends_with('에') && next.starts_with("있"))
+    })
 }
 
 /// The user's word for a term: a stem ("accura*") grows to the word said ("accurate").
@@ -578,7 +604,8 @@ pub fn fallback_designs_for_contract(contract: &Contract, lang: Lang) -> Vec<Des
 /// Changes designs for stated needs: a budget keeps every agent on small models and
 /// favours the simple design; privacy puts a privacy guard into the designs that can
 /// carry it and says the simple one has none; speed and a small team count against long
-/// chains; accuracy counts for cross-checking; named tools get a delivery step. Pros and
+/// chains; accuracy counts for cross-checking; named tools get a delivery step (or, when
+/// the request reads from them, a source step first). Pros and
 /// cons quote what the user said.
 pub fn shape_for_needs(designs: &mut [DesignProposal], needs: &Needs, lang: Lang) {
     let ko = lang == Lang::Ko;
@@ -719,7 +746,27 @@ pub fn shape_for_needs(designs: &mut [DesignProposal], needs: &Needs, lang: Lang
     }
     for tool in &needs.tools {
         for d in designs.iter_mut() {
-            if d.agents.iter().any(|a| a.role == "publisher" && a.name.contains(tool.as_str())) {
+            if d.agents
+                .iter()
+                .any(|a| matches!(a.role.as_str(), "publisher" | "source") && a.name.contains(tool.as_str()))
+            {
+                continue;
+            }
+            if needs.sources.contains(tool) {
+                // What the request reads from comes first, where the pipeline starts.
+                d.agents.insert(
+                    0,
+                    AgentSpec {
+                        name: if ko { format!("{tool} 입력") } else { format!("{tool} source") },
+                        role: "source".into(),
+                        model: String::new(),
+                        description: if ko {
+                            format!("{tool}에서 입력을 가져옵니다.")
+                        } else {
+                            format!("Reads the input from {tool}.")
+                        },
+                    },
+                );
                 continue;
             }
             d.agents.push(AgentSpec {
@@ -1405,6 +1452,24 @@ mod tests {
         assert_eq!(n.accuracy.as_deref(), Some("accurate"));
         assert_eq!(n.team.as_deref(), Some("team of 2"));
         assert_eq!(n.tools, vec!["Notion".to_string()]);
+        assert!(n.sources.is_empty(), "into Notion is where the result goes");
+        // What the request reads from, and what it only delivers to.
+        let n = Needs::read("pull last week's sales from our Postgres database and post a summary to Slack");
+        assert_eq!(
+            (n.tools.clone(), n.sources),
+            (vec!["Slack".to_string(), "PostgreSQL".to_string()], vec!["PostgreSQL".to_string()])
+        );
+        assert_eq!(Needs::read("노션에 있는 회의록을 요약해서 슬랙으로 보내줘").sources, ["Notion"]);
+        assert_eq!(Needs::read("watches our GitHub issues and posts a digest to our Notion wiki").sources, ["GitHub"]);
+        let mut designs = fallback_designs("summarize sales", "Email", Lang::En);
+        shape_for_needs(
+            &mut designs,
+            &Needs::read("pull sales from our Postgres database, then post to Slack"),
+            Lang::En,
+        );
+        let chain: Vec<&str> = designs[0].agents.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(chain.first(), Some(&"PostgreSQL source"), "{chain:?}");
+        assert_eq!(chain.last(), Some(&"Slack delivery"), "{chain:?}");
         assert!(Needs::read("build a news digest").is_empty());
         assert_eq!(Needs::read("build a news digest").subject, Some(("뉴스 기사", "news articles")));
         assert_eq!(Needs::read("간단한 뉴스 요약").complexity_cue.as_deref(), Some("간단"));
