@@ -752,33 +752,24 @@ pub fn shape_for_needs(designs: &mut [DesignProposal], needs: &Needs, lang: Lang
             {
                 continue;
             }
-            if needs.sources.contains(tool) {
-                // What the request reads from comes first, where the pipeline starts.
-                d.agents.insert(
-                    0,
-                    AgentSpec {
-                        name: if ko { format!("{tool} 입력") } else { format!("{tool} source") },
-                        role: "source".into(),
-                        model: String::new(),
-                        description: if ko {
-                            format!("{tool}에서 입력을 가져옵니다.")
-                        } else {
-                            format!("Reads the input from {tool}.")
-                        },
-                    },
-                );
-                continue;
+            let source = needs.sources.contains(tool);
+            let (name, role, description) = match (source, ko) {
+                (true, true) => (format!("{tool} 입력"), "source", format!("{tool}에서 입력을 가져옵니다.")),
+                (true, false) => (format!("{tool} source"), "source", format!("Reads the input from {tool}.")),
+                (false, true) => {
+                    (format!("{tool} 연동"), "publisher", format!("결과를 {tool}에 보내거나 {tool}에서 가져옵니다."))
+                }
+                (false, false) => {
+                    (format!("{tool} delivery"), "publisher", format!("Sends the result to {tool}, or reads from it."))
+                }
+            };
+            let step = AgentSpec { name, role: role.into(), model: String::new(), description };
+            // What the request reads from comes first, where the pipeline starts.
+            if source {
+                d.agents.insert(0, step);
+            } else {
+                d.agents.push(step);
             }
-            d.agents.push(AgentSpec {
-                name: if ko { format!("{tool} 연동") } else { format!("{tool} delivery") },
-                role: "publisher".into(),
-                model: String::new(),
-                description: if ko {
-                    format!("결과를 {tool}에 보내거나 {tool}에서 가져옵니다.")
-                } else {
-                    format!("Sends the result to {tool}, or reads from it.")
-                },
-            });
         }
     }
     // A budget with no call for accuracy points at the simple design.
