@@ -384,10 +384,13 @@ fn has_change(text: &str, lower: &str) -> bool {
 
 /// English words that state what something must do: "should", "must", "has to".
 fn states_requirement(lower: &str) -> bool {
+    says_any(lower, WordList("should|must|ought to|has to|have to|needs to|need it to"))
+}
+
+/// True when the reply says one of the phrases as whole words.
+fn says_any(lower: &str, phrases: WordList) -> bool {
     let padded = format!(" {} ", ascii_words(lower).join(" "));
-    WordList("should|must|ought to|has to|have to|needs to|need it to")
-        .iter()
-        .any(|w| padded.contains(&format!(" {w} ")))
+    phrases.iter().any(|w| padded.contains(&format!(" {w} ")))
 }
 
 fn ascii_words(lower: &str) -> Vec<String> {
@@ -535,8 +538,7 @@ fn commits(text: &str, lower: &str) -> bool {
         settle on|vote for|we'll use|let's use|lets use|i'll use|confirm|decided|decide on|opt for|please|sold on|\
         i'm going|we'll do|do it|run with|move forward|proceed|lock in",
     );
-    let padded = format!(" {} ", ascii_words(lower).join(" "));
-    EN.iter().any(|w| padded.contains(&format!(" {w} ")))
+    says_any(lower, EN)
 }
 
 /// "이걸로", "that one": approval pointing at what is shown.

@@ -264,36 +264,39 @@ fn request_folder(text: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The age in days a request names ("older than 30 days", "30일 지난"), 1 to 3,650.
-fn request_days(text: &str) -> Option<u32> {
+/// The first number a request writes with a unit that `unit` accepts ("30 days", "30일",
+/// "100MB", "2 GB"): the unit is glued to the number or the next word. `unit` maps the
+/// unit's text to what the caller wants, or `None`.
+fn amount<T>(text: &str, unit: impl Fn(&str) -> Option<T>) -> Option<(u32, T)> {
     let lower = text.lower();
     let words: Vec<&str> = lower.split_whitespace().collect();
     words.iter().enumerate().find_map(|(i, w)| {
         let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
         let rest = &w[digits.len()..];
-        let unit = if rest.is_empty() { words.get(i + 1).copied().unwrap_or("") } else { rest };
-        let days = unit.starts_with("day") || unit.starts_with('일');
-        digits.parse::<u32>().ok().filter(|n| days && (1..=3650).contains(n))
+        let written = if rest.is_empty() { words.get(i + 1).copied().unwrap_or("") } else { rest };
+        let n = digits.parse::<u32>().ok()?;
+        unit(written).map(|u| (n, u))
     })
+}
+
+/// The age in days a request names ("older than 30 days", "30일 지난"), 1 to 3,650.
+fn request_days(text: &str) -> Option<u32> {
+    amount(text, |u| (u.starts_with("day") || u.starts_with('일')).then_some(()))
+        .map(|(n, ())| n)
+        .filter(|n| (1..=3650).contains(n))
 }
 
 /// The size a request names ("bigger than 100MB", "1 GB", "500메가"), as `find -size`
 /// writes it ("+100M", "+1G").
 fn request_size(text: &str) -> Option<String> {
-    let lower = text.lower();
-    let words: Vec<&str> = lower.split_whitespace().collect();
-    words.iter().enumerate().find_map(|(i, w)| {
-        let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
-        let rest = &w[digits.len()..];
-        let unit = if rest.is_empty() { words.get(i + 1).copied().unwrap_or("") } else { rest };
-        // 메가: mega; 기가: giga
-        let suffix = [("kb", 'k'), ("mb", 'M'), ("gb", 'G'), ("메가", 'M'), ("기가", 'G'), ("m", 'M'), ("g", 'G')]
+    // 메가: mega; 기가: giga
+    let suffix = |u: &str| {
+        [("kb", 'k'), ("mb", 'M'), ("gb", 'G'), ("메가", 'M'), ("기가", 'G'), ("m", 'M'), ("g", 'G')]
             .iter()
-            .find(|(u, _)| unit.starts_with(u) && !unit[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
-            .map(|(_, s)| *s)?;
-        let n = digits.parse::<u32>().ok().filter(|n| (1..=100_000).contains(n))?;
-        Some(format!("+{n}{suffix}"))
-    })
+            .find(|(w, _)| u.starts_with(w) && !u[w.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
+            .map(|(_, s)| *s)
+    };
+    amount(text, suffix).filter(|(n, _)| (1..=100_000).contains(n)).map(|(n, s)| format!("+{n}{s}"))
 }
 
 /// Where a search starts: the folder the request names, the home folder when it says so,
@@ -824,7 +827,7 @@ mod tests {
         let o = offer(Topic::Files, "/srv/data에서 2GB 넘는 큰 파일 찾아줘", Lang::Ko);
         assert_eq!(o.choices[0].command.0, "find /srv/data -type f -size +2G -exec ls -lh {} +");
         assert_eq!(o.choices[0].description, "/srv/data에서 2 GB보다 큰 파일");
-        let o = offer(Topic::Files, "search files containing TODO", Lang::En);
+        let o = offer(Topic::Files, "search files containing the word invoice", Lang::En);
         assert_eq!(o.choices[0].label, "By content");
         assert_eq!(o.choices[0].command.0, "grep -rn '<text>' .");
         // Nothing named: listing this folder first, the default size.
