@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use std::sync::{Mutex, MutexGuard};
 
 use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::counsel_turn::switch_to_counseling;
 use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing};
 use serde_json::{json, Value};
 
@@ -30,11 +31,14 @@ const ACTIONS_PER_ROUND: u64 = 60;
 /// each action followed by two turns of the event loop so the page reacts as it would
 /// to a person. Not touched: the buttons that end the conversation on purpose (Restart,
 /// New conversation, the sessions list that switches and deletes conversations), the
-/// settings dialog (it would point the app away from the mock), and links (downloads). Returns what was done, each action with the stage it was done at.
+/// settings dialog (it would point the app away from the mock), links (downloads), and
+/// what the optional second argument names. Returns what was done, each action with the
+/// stage it was done at.
 const MONKEY: &str = r#"
 const budget = arguments[0];
 const done = arguments[arguments.length - 1];
-const skip = '.restart, .new-conversation, .sessions-button, .settings-button, .status-chip, .dialog, .dialog-backdrop, a';
+const skip = '.restart, .new-conversation, .sessions-button, .settings-button, .status-chip, .dialog, .dialog-backdrop, a'
+  + (typeof arguments[1] === 'string' ? ', ' + arguments[1] : '');
 const seen = new Set();
 const turn = () => new Promise(r => setTimeout(r, 0));
 const name = el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim().split(/\s+/).join('.') : '')
@@ -136,8 +140,15 @@ fn wait_idle(page: &AppPage) {
 /// One monkey round, then the checks: no panic, every user message still there, and the
 /// composer still takes a message. Returns the actions, each as `STAGE: action`.
 fn monkey_round(page: &AppPage, stage: &str) -> Vec<String> {
+    monkey_round_leaving(page, stage, None)
+}
+
+/// As `monkey_round`, leaving alone the controls `keep_off` matches too.
+fn monkey_round_leaving(page: &AppPage, stage: &str, keep_off: Option<&str>) -> Vec<String> {
     let before = user_messages(page);
-    let log = page.browser.execute_async(MONKEY, vec![json!(ACTIONS_PER_ROUND)]).unwrap();
+    let mut args = vec![json!(ACTIONS_PER_ROUND)];
+    args.extend(keep_off.map(|css| json!(css)));
+    let log = page.browser.execute_async(MONKEY, args).unwrap();
     let log: Vec<String> = serde_json::from_value(log).unwrap();
     assert!(!log.is_empty(), "{stage}: the monkey found something to do");
     wait_idle(page);
@@ -276,6 +287,46 @@ fn a_monkey_against_an_analyzer_asking_several_questions_breaks_nothing() {
     });
     let analyses = mock.requests().iter().filter(|r| r.role.as_deref() == Some("contract-analyst")).count();
     assert!(analyses >= 1, "the mock's analyzer was asked");
+    page.assert_no_panic();
+}
+
+/// Korean conversations in the chat and counseling modes, with no key: after each message
+/// the monkey clicks every card, option, command button and field the mode shows (the mode
+/// menu left alone, so the round stays in the mode). Each round must leave the page whole.
+#[test]
+fn a_monkey_in_korean_chat_and_counseling_breaks_nothing() {
+    let _one = one_browser();
+    let page = AppPage::open("ko-KR").expect("the page opens");
+    let mut actions = Vec::new();
+    let chat =
+        ["빌드 폴더 좀 지워 줘", "ls -la는 뭐 하는 명령이야?", "git 브랜치 정리하고 싶어", "프로젝트에서 TODO 찾아 줘"];
+    for (n, text) in chat.iter().enumerate() {
+        page.start_over().unwrap();
+        page.send("/mode 채팅").unwrap();
+        page.browser.wait_for_element(".context-meter", STEP).unwrap();
+        page.send(text).unwrap();
+        wait_idle(&page);
+        actions.extend(monkey_round_leaving(&page, &format!("chat {n}"), Some("#mode-select")));
+        assert!(user_messages(&page).iter().any(|m| m == text), "the request {text:?} is still there");
+        assert!(page.browser.try_find(".part-stepper").unwrap().is_none(), "still the chat, not counseling");
+    }
+    page.start_over().unwrap();
+    switch_to_counseling(&page).unwrap();
+    for (n, text) in
+        ["안녕하세요, 민수예요", "요즘 회사 일 때문에 잠을 잘 못 자요", "잘 모르겠어요", "운동을 좀 해 볼까 해요"]
+            .iter()
+            .enumerate()
+    {
+        page.send(text).unwrap();
+        wait_idle(&page);
+        actions.extend(monkey_round_leaving(&page, &format!("counseling {n}"), Some("#mode-select")));
+        assert!(page.browser.try_find(".part-stepper").unwrap().is_some(), "still counseling");
+    }
+    let kinds: BTreeSet<&str> = actions.iter().filter_map(|a| a.split(": ").nth(1)?.split(' ').nth(1)).collect();
+    println!("{} actions on {kinds:?}:\n{}", actions.len(), actions.join("\n"));
+    for control in [".option", ".send", ".copy"] {
+        assert!(kinds.iter().any(|k| k.contains(control)), "the monkey used a {control}: {kinds:?}");
+    }
     page.assert_no_panic();
 }
 
