@@ -189,17 +189,21 @@ pub fn intro(lang: Lang) -> &'static str {
 /// Longest message searched for a command to explain (the search tries every word).
 const EXPLAIN_MAX_WORDS: usize = 40;
 
-/// The answer to a question about a destructive command ("what does rm -rf / do?", "`DROP
-/// TABLE users` 하면 어떻게 돼?"): the command, why it is dangerous, and a warning; `None` when
-/// the message asks nothing or names no command the danger check flags.
+/// The answer to a question about a command ("what does rm -rf / do?", "`DROP TABLE users`
+/// 하면 어떻게 돼?", "ls -la는 뭐 하는 명령이야?"): for one the danger check flags, the command,
+/// why it is dangerous, and a warning; for an everyday one (`KNOWN`), what it does and whether
+/// it changes anything. `None` when the message asks nothing or names no such command.
 pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
     if !crate::engine::security::only_asks(text) {
         return None;
     }
-    let (command, danger) = match text.split('`').nth(1).filter(|_| text.matches('`').count() >= 2) {
+    let flagged = match text.split('`').nth(1).filter(|_| text.matches('`').count() >= 2) {
         // A command in backticks is the one asked about.
-        Some(quoted) => (quoted.trim().to_string(), crate::engine::danger::assess(quoted.trim())?),
-        None => flagged_words(text)?,
+        Some(quoted) => crate::engine::danger::assess(quoted.trim()).map(|d| (quoted.trim().to_string(), d)),
+        None => flagged_words(text),
+    };
+    let Some((command, danger)) = flagged else {
+        return explain_known(text, lang);
     };
     let reason = danger.message(lang);
     Some(match lang {
@@ -211,6 +215,124 @@ pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
             "`{command}` is dangerous. {reason}\n\nDo not run it before you are sure what it touches; \
              the no-key assistant will not propose it. Add an API key in Settings and a model explains it in more detail."
         ),
+    })
+}
+
+/// Everyday commands the no-key assistant explains: the command (a program, or a program
+/// and its sub-command), whether it changes anything, whether it is also an everyday English
+/// word (then it counts only in backticks or followed by an option or a path), and what it
+/// does in Korean and in English.
+const KNOWN: &[(&str, bool, bool, &str, &str)] = &[
+    ("ls", false, false, "폴더(이름을 주지 않으면 현재 폴더)에 있는 파일과 폴더의 목록을 보여 줍니다", "lists the files and folders in a folder (the current one if none is named)"),
+    ("cd", false, false, "셸의 현재 폴더를 옮깁니다. 디스크의 내용은 바뀌지 않습니다", "moves the shell into another folder; nothing on disk changes"),
+    ("pwd", false, false, "현재 폴더의 경로를 출력합니다", "prints the path of the current folder"),
+    ("cat", false, true, "파일의 내용을 그대로 출력합니다", "prints a file's contents"),
+    ("less", false, true, "파일을 한 화면씩 보여 줍니다(q로 나갑니다)", "shows a file one screen at a time (q quits)"),
+    ("head", false, true, "파일의 앞부분(기본 10줄)을 출력합니다", "prints the first lines of a file (10 unless told)"),
+    ("tail", false, true, "파일의 끝부분(기본 10줄)을 출력합니다. -f를 붙이면 늘어나는 내용을 계속 보여 줍니다", "prints the last lines of a file (10 unless told); with -f it keeps printing what is added"),
+    ("grep", false, false, "텍스트에서 패턴과 맞는 줄을 찾아 출력합니다", "prints the lines of text that match a pattern"),
+    ("find", false, true, "폴더 아래에서 이름, 크기, 날짜, 종류로 파일을 찾습니다. -delete나 -exec가 붙으면 찾은 파일을 지우거나 바꿀 수 있습니다", "looks for files under a folder by name, size, age or type; with -delete or -exec it also removes or changes what it finds"),
+    ("du", false, false, "파일과 폴더가 디스크를 얼마나 차지하는지 보여 줍니다", "shows how much disk space files and folders take"),
+    ("df", false, false, "디스크마다 사용한 공간과 남은 공간을 보여 줍니다", "shows the used and free space of each disk"),
+    ("cp", true, false, "파일을 복사합니다. 대상에 같은 이름의 파일이 있으면 묻지 않고 덮어씁니다", "copies files, overwriting a file of the same name at the destination without asking"),
+    ("rm", true, false, "파일을 지웁니다. 휴지통을 거치지 않으므로 되돌릴 수 없습니다", "deletes files; they skip the trash and cannot be brought back"),
+    ("mv", true, false, "파일을 옮기거나 이름을 바꿉니다. 같은 이름의 파일이 있으면 묻지 않고 덮어씁니다", "moves or renames files, overwriting a file of the same name without asking"),
+    ("mkdir", true, false, "새 폴더를 만듭니다", "makes a new folder"),
+    ("touch", true, true, "빈 파일을 만들거나, 있는 파일의 수정 시각을 지금으로 바꿉니다", "creates an empty file, or sets an existing file's time to now"),
+    ("chmod", true, false, "파일을 누가 읽고, 쓰고, 실행할 수 있는지 바꿉니다", "changes who may read, write or run a file"),
+    ("chown", true, false, "파일의 소유자를 바꿉니다", "changes who owns a file"),
+    ("ps", false, false, "실행 중인 프로세스 목록을 보여 줍니다", "lists the running processes"),
+    ("top", false, true, "프로세스와 CPU, 메모리 사용량을 실시간으로 보여 줍니다(q로 나갑니다)", "shows processes and CPU and memory use live (q quits)"),
+    ("kill", true, true, "프로세스에 신호를 보냅니다. 보통 프로세스를 끝낼 때 씁니다", "sends a signal to a process, usually to stop it"),
+    ("curl", false, false, "URL의 내용을 받아 출력합니다", "fetches a URL and prints what comes back"),
+    ("wget", true, false, "URL의 내용을 받아 파일로 저장합니다", "downloads a URL into a file"),
+    ("tar", true, false, "파일을 하나의 묶음으로 만들거나(-c) 묶음을 풉니다(-x). 풀 때 같은 이름의 파일을 덮어씁니다", "packs files into one archive (-c) or unpacks one (-x), overwriting files of the same name when it unpacks"),
+    ("ssh", false, false, "다른 컴퓨터에 접속해 그곳의 셸을 엽니다", "opens a shell on another machine"),
+    ("echo", false, true, "받은 글자를 그대로 출력합니다", "prints its arguments"),
+    ("which", false, true, "명령 이름이 어떤 파일을 실행하는지 알려 줍니다", "tells which file a command name runs"),
+    ("git status", false, false, "바뀐 파일, 커밋할 준비가 된 파일, Git이 모르는 파일을 보여 줍니다", "shows which files changed, which are staged and which git does not track"),
+    ("git log", false, false, "커밋 기록을 최근 것부터 보여 줍니다", "shows the commit history, newest first"),
+    ("git diff", false, false, "아직 커밋하지 않은 변경 내용을 보여 줍니다", "shows the changes not yet committed"),
+    ("git add", true, false, "변경 내용을 다음 커밋에 넣을 준비를 합니다", "stages changes for the next commit"),
+    ("git commit", true, false, "준비된 변경 내용을 하나의 커밋으로 기록합니다", "records the staged changes as a commit"),
+    ("git pull", true, false, "원격 저장소의 새 커밋을 받아 현재 브랜치에 합칩니다", "fetches the remote's new commits and merges them into the current branch"),
+    ("git push", true, false, "내 커밋을 원격 저장소로 보냅니다. --force 없이는 다른 사람의 커밋을 덮어쓰지 않습니다", "sends your commits to the remote; without --force it never overwrites anyone's commits"),
+    ("git fetch", false, false, "원격 저장소의 새 커밋을 받기만 하고, 내 파일은 바꾸지 않습니다", "downloads the remote's new commits without touching your files"),
+    ("git branch", true, false, "브랜치 목록을 보여 줍니다. 이름을 주면 그 이름의 브랜치를 만듭니다", "lists the branches; with a name it makes a branch"),
+    ("git checkout", true, false, "다른 브랜치로 옮겨 갑니다. 파일 이름을 주면 그 파일의 커밋하지 않은 변경을 버립니다", "switches to another branch; given a file, it throws away that file's uncommitted changes"),
+    ("git switch", true, false, "다른 브랜치로 옮겨 갑니다", "switches to another branch"),
+    ("git stash", true, false, "커밋하지 않은 변경을 잠시 치워 둡니다. git stash pop으로 되돌립니다", "puts uncommitted changes aside; git stash pop brings them back"),
+    ("git clone", true, false, "원격 저장소를 새 폴더로 복사해 옵니다", "copies a remote repository into a new folder"),
+    ("npm install", true, false, "프로젝트의 패키지를 node_modules에 설치합니다", "installs the project's packages into node_modules"),
+    ("pip install", true, false, "파이썬 패키지를 설치합니다", "installs Python packages"),
+    ("docker ps", false, false, "실행 중인 컨테이너 목록을 보여 줍니다", "lists the running containers"),
+];
+
+/// Words before a command that ask what it is ("what does ls do", "explain git stash").
+const BEFORE_KNOWN: WordList = WordList("does|is|explain|what's|whats|about");
+
+/// Words after a command that ask what it is ("ls -la do?", "git status가 뭐야", "git stash
+/// 하면 어떻게 돼?"); Korean ones are matched at the start of the word.
+const AFTER_KNOWN: WordList = WordList("do|does|mean|means|뭐|무슨|무엇|하면|명령|어떤");
+
+/// What an everyday command in a question does: see `explain_command`.
+fn explain_known(text: &str, lang: Lang) -> Option<String> {
+    let quoted = text.split('`').nth(1).filter(|_| text.matches('`').count() >= 2);
+    let words: Vec<String> = quoted
+        .unwrap_or(text)
+        .split_whitespace()
+        .map(|w| {
+            let w = w.trim_matches(|c| matches!(c, '"' | '“' | '”')).trim_end_matches(['?', '!', ',']);
+            // A full stop ends a sentence, unless it is the whole word ("find .").
+            if w.len() > 1 { w.trim_end_matches('.') } else { w }.lower()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() > EXPLAIN_MAX_WORDS {
+        return None;
+    }
+    // A word's ASCII start: "status가" is "status" followed by a Korean particle.
+    let ascii = |w: &str| w[..w.find(|c: char| !c.is_ascii()).unwrap_or(w.len())].to_string();
+    (0..words.len()).find_map(|i| {
+        let two = words.get(i + 1).map(|next| format!("{} {}", words[i], ascii(next)));
+        let (key, changes, plain, ko, en) = KNOWN
+            .iter()
+            .find(|k| two.as_deref() == Some(k.0))
+            .or_else(|| KNOWN.iter().find(|k| ascii(&words[i]) == k.0 && !k.0.contains(' ')))?;
+        let mut end = i + key.split(' ').count();
+        // Its options and paths: up to a question word or the first word with Korean in it.
+        while end < words.len() && words[end - 1].is_ascii() {
+            let next = &words[end];
+            if !next.starts_with(|c: char| c.is_ascii()) || AFTER_COMMAND.contains(next) {
+                break;
+            }
+            end += 1;
+        }
+        let command: Vec<String> = words[i..end].iter().map(|w| ascii(w)).filter(|w| !w.is_empty()).collect();
+        let asked = quoted.is_some()
+            || (i > 0 && BEFORE_KNOWN.contains(&words[i - 1]))
+            || words.get(end).is_some_and(|w| AFTER_KNOWN.any(|cue| w.starts_with(cue)))
+            || (end == words.len() && !words[end - 1].is_ascii());
+        let argued = command.len() > key.split(' ').count()
+            && command[key.split(' ').count()..].iter().any(|a| a.starts_with('-') || a.contains('/'));
+        if !asked || (*plain && quoted.is_none() && !argued) {
+            return None;
+        }
+        let command = command.join(" ");
+        // find's -delete removes what it finds (the danger check passes it inside a folder).
+        let changes = *changes || command.contains(" -delete");
+        Some(match lang {
+            Lang::Ko => format!(
+                "`{command}`: {ko}. {}\n\n이름 뒤의 옵션이 동작을 조금씩 바꿉니다. `{key} --help`로 옵션 목록을 볼 수 있습니다. \
+                 설정에서 API 키를 넣으면 모델이 명령 전체를 설명합니다.",
+                if changes { "파일이나 설정을 바꾸므로, 실행하기 전에 대상을 확인하세요." } else { "읽기만 하고 아무것도 바꾸지 않습니다." }
+            ),
+            Lang::En => format!(
+                "`{command}` {en}. {}\n\nThe options after the name change how it does that; `{key} --help` lists them. \
+                 Add an API key in Settings and a model explains the whole command.",
+                if changes { "It changes files or settings, so check what it names before you run it." } else { "It only reads; it changes nothing." }
+            ),
+        })
     })
 }
 
@@ -795,8 +917,43 @@ mod tests {
         assert!(explain_command("please explain what rm -rf / does", Lang::En).is_some());
         assert_eq!(explain_command("can you delete it with rm -rf ./build?", Lang::En), None);
         assert_eq!(explain_command("rm -rf ./build 실행해 줘, 뭐가 지워지는지 알아", Lang::Ko), None);
-        assert_eq!(explain_command("what does ls -la do?", Lang::En), None);
         assert_eq!(explain_command("what should I clean up first?", Lang::En), None);
+    }
+
+    #[test]
+    fn a_question_about_an_everyday_command_says_what_it_does() {
+        let ls = explain_command("what does ls -la do?", Lang::En).expect("explained");
+        assert!(
+            ls.starts_with("`ls -la` lists the files") && ls.contains("changes nothing") && ls.contains("`ls --help`"),
+            "{ls}"
+        );
+        let ko = explain_command("ls -la는 뭐 하는 명령이야?", Lang::Ko).expect("explained");
+        assert!(ko.starts_with("`ls -la`: 폴더") && ko.contains("바꾸지 않습니다"), "{ko}");
+        let status = explain_command("git status가 뭐야?", Lang::Ko).expect("explained");
+        assert!(status.starts_with("`git status`: 바뀐 파일"), "{status}");
+        let push = explain_command("is git push safe?", Lang::En).expect("explained");
+        assert!(push.contains("without --force") && push.contains("check what it names"), "{push}");
+        let stash = explain_command("`git stash` 하면 어떻게 돼?", Lang::Ko).expect("explained");
+        assert!(stash.contains("치워 둡니다"), "{stash}");
+        let find = explain_command("what does find . -name '*.log' do?", Lang::En).expect("explained");
+        assert!(
+            find.starts_with("`find . -name '*.log'` looks for files") && find.contains("changes nothing"),
+            "{find}"
+        );
+        let delete = explain_command("what does find /tmp -name '*.tmp' -delete do?", Lang::En).expect("explained");
+        assert!(delete.contains("check what it names"), "{delete}");
+        let rm = explain_command("rm notes.txt 하면 어떻게 돼?", Lang::Ko).expect("explained");
+        assert!(rm.starts_with("`rm notes.txt`: 파일을 지웁니다") && rm.contains("대상을 확인"), "{rm}");
+        // A flagged form of a known command gets the warning, not the everyday answer.
+        let force = explain_command("what does git push --force do?", Lang::En).expect("explained");
+        assert!(force.starts_with("`git push --force` is dangerous."), "{force}");
+        // How to do something is a request, not a question about a command; an everyday word
+        // without an option is not a command; a request to run one is not a question.
+        assert_eq!(explain_command("how do I undo my last git commit?", Lang::En), None);
+        assert_eq!(explain_command("what should I find first?", Lang::En), None);
+        assert_eq!(explain_command("what does the cat do?", Lang::En), None);
+        assert_eq!(explain_command("run ls -la in my project", Lang::En), None);
+        assert_eq!(explain_command("what is the best way to undo a git commit?", Lang::En), None);
     }
 
     #[test]

@@ -318,6 +318,11 @@ fn an_english_no_key_chat_answers_in_english_only() {
     page.browser.wait_for_text(".messages", "cannot be undone", STEP).unwrap();
     assert!(!has(&page, ".message[data-kind=security]"), "the question was not refused");
     assert!(!has(&page, ".question-card[data-open=true]"), "no card follows the answer");
+    // An everyday command is explained too: what it does, and that it changes nothing.
+    page.send("what does ls -la do?").unwrap();
+    page.browser.wait_for_text(".messages", "ls -la lists the files", STEP).unwrap();
+    page.browser.wait_for_text(".messages", "It only reads; it changes nothing.", STEP).unwrap();
+    assert!(!has(&page, ".question-card[data-open=true]"), "no card follows the explanation");
     let hangul = page
         .browser
         .execute(
