@@ -145,6 +145,32 @@ fn what_a_good_result_would_be_is_kept_as_a_criterion_not_taken_for_a_choice() {
 }
 
 #[test]
+fn a_choice_made_on_a_condition_plans_the_choice_held_to_the_condition() {
+    let cases = [
+        (
+            "Build a daily IT news digest as a Markdown document",
+            "I'd go with 2 if it can run hourly",
+            "it can run hourly",
+        ),
+        ("매일 IT 뉴스를 마크다운 문서로 정리해 줘", "매시간 돌릴 수 있으면 2번으로 할게요", "매시간 돌릴 수 있으면"),
+    ];
+    for (request, reply, condition) in cases {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.stage(), Stage::Debate, "{request}");
+        d.say(reply);
+        assert_eq!(d.stage(), Stage::Plan, "{reply} chooses");
+        assert_eq!(d.discussion().selected, Some(1));
+        let plan = &d.discussion().plan.as_ref().unwrap().markdown;
+        assert!(plan.contains(condition), "the plan's acceptance criteria hold {condition:?}:\n{plan}");
+        assert!(
+            d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains(condition))),
+            "the user is told the condition was kept"
+        );
+    }
+}
+
+#[test]
 fn criteria_said_in_another_answer_are_kept() {
     let mut d = Driver::offline();
     d.say("고객 문의 메일을 자동으로 분류하고 싶어요");

@@ -476,6 +476,38 @@ pub fn stated_criterion(text: &str) -> Option<String> {
     (clause.split_whitespace().count() >= 3).then(|| super::lang::clip(&clause, 160))
 }
 
+/// The condition a choice is made on, as a criterion: "I'd go with 2 if it can run hourly"
+/// → "it can run hourly"; "매시간 돌릴 수 있으면 2번으로 할게요" → "매시간 돌릴 수 있으면". Not
+/// "even if …", nor a clause of fewer than three words ("if possible", "싸면 2번"), nor one
+/// that defers to the other person ("if you think so", "if that's ok", "그렇다면").
+pub fn choice_condition(text: &str) -> Option<String> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    let en = EN.get_or_init(|| {
+        Regex::new(r"(?i)(\w*)\s*\b(?:if|as long as|so long as|provided(?:\s+that)?|on condition that)\s+([^.!?\n,;]+)")
+            .expect("condition pattern compiles")
+    });
+    const DEFERS: WordList = WordList("you|that|that's|thats|it's|its|so|possible|not|any|ok|okay|needed|necessary");
+    let en_clause = en.captures_iter(text).find_map(|c| {
+        let clause = c.get(2)?.as_str().trim();
+        let first = clause.split_whitespace().next()?.to_ascii_lowercase();
+        (!c.get(1)?.as_str().eq_ignore_ascii_case("even") && !DEFERS.contains(&first)).then(|| clause.to_string())
+    });
+    let clause = en_clause.or_else(|| {
+        // 면: if. 그러면/그렇다면/아니면/그럼: then, if so, or else; 괜찮으면/좋으면: if that is ok;
+        // 보면/말하면: looking at it, frankly.
+        const NOT_CONDITIONS: WordList = WordList("그러면|그렇다면|아니면|괜찮으면|좋으면|보면|말하면");
+        // 좋겠/좋을/해요/안 될까: a wish ("…면 좋겠어요"), not a condition.
+        const WISHES: WordList = WordList("좋|해|안");
+        text.split(['.', '!', '?', '\n', ',']).find_map(|sentence| {
+            let words: Vec<&str> = sentence.split_whitespace().collect();
+            let at = words.iter().position(|w| w.ends_with('면') && !NOT_CONDITIONS.contains(*w))?;
+            let wish = words.get(at + 1).is_some_and(|next| WISHES.any(|w| next.starts_with(w)));
+            (!wish).then(|| words[..=at].join(" "))
+        })
+    })?;
+    (clause.split_whitespace().count() >= 3).then(|| super::lang::clip(&clause, 160))
+}
+
 /// Adds one criterion as stated (see [`stated_criterion`]), without repeats and bounded to
 /// `CRITERIA_ASKED`; true when it was added.
 pub fn add_criterion(contract: &mut Contract, criterion: &str) -> bool {
@@ -880,6 +912,28 @@ mod tests {
         let mut c = Contract::default();
         assert!(add_criterion(&mut c, "every bug is listed"));
         assert!(!add_criterion(&mut c, "every bug is listed"), "no repeats");
+    }
+
+    #[test]
+    fn a_choice_made_on_a_condition_states_it() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("I'd go with 2 if it can run hourly", Some("it can run hourly")),
+            ("option 3, as long as it stays under $20 a month.", Some("it stays under $20 a month")),
+            ("매시간 돌릴 수 있으면 2번으로 할게요", Some("매시간 돌릴 수 있으면")),
+            ("2번으로 할게요, 비용이 월 2만 원 안이면", Some("비용이 월 2만 원 안이면")),
+            // No condition, too short to be one, a concession, or deferring to the other person.
+            ("let's go with 2", None),
+            ("2 if possible", None),
+            ("싸면 2번", None),
+            ("I'll take 2 even if it costs more per month", None),
+            ("2, if you think that's best", None),
+            ("그렇다면 2번으로 할게요", None),
+            ("다시 생각해 보면 1번이 나아요", None),
+            ("1번으로 하되 검증기를 넣으면 좋겠어요", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(choice_condition(text).as_deref(), *want, "{text}");
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub use self::calls::{DiscussionPurpose, DiscussionRole};
 use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
-use super::contract::{add_criterion, empty_request_question, stated_criterion, Contract, Field};
+use super::contract::{add_criterion, choice_condition, empty_request_question, stated_criterion, Contract, Field};
 use super::core::{Conversation, Settled};
 use super::design::{estimate_complexity, Complexity, DesignProposal};
 use super::gate::slot_label;
@@ -544,7 +544,13 @@ impl Discussing<'_> {
                 self.d.memory.agree(note);
                 let only = (self.d.designs.len() == 1).then_some(0);
                 match reading.picked().or(only) {
-                    Some(i) => self.choose(i, env, fx),
+                    Some(i) => {
+                        // "I'd go with 2 if it can run hourly": the plan is held to the condition.
+                        if let Some(condition) = choice_condition(text) {
+                            self.add_stated_criterion(&condition, env);
+                        }
+                        self.choose(i, env, fx)
+                    }
                     None => {
                         self.d.fire(Transition::UserSatisfied);
                         self.drive(env, fx);
@@ -562,18 +568,24 @@ impl Discussing<'_> {
             self.d.memory.prefer(key, value);
         }
         // "it's good if every new bug is listed": what a good result is joins the contract.
-        if let (Some(criterion), Some(contract)) = (stated_criterion(text), self.d.contract.as_mut()) {
-            if add_criterion(contract, &criterion) {
-                let note = match self.c.lang {
-                    Lang::Ko => format!("수용 기준에 더했습니다: {criterion}"),
-                    Lang::En => format!("Added to the acceptance criteria: {criterion}"),
-                };
-                self.c.notice(note, env.now);
-            }
+        if let Some(criterion) = stated_criterion(text) {
+            self.add_stated_criterion(&criterion, env);
         }
         self.d.feedback = Some(text.to_string());
         self.d.fire(Transition::FeedbackReceived);
         self.drive(env, fx);
+    }
+
+    /// Adds a criterion the user stated to the contract, and says so.
+    fn add_stated_criterion(&mut self, criterion: &str, env: &Env) {
+        let Some(contract) = self.d.contract.as_mut() else { return };
+        if add_criterion(contract, criterion) {
+            let note = match self.c.lang {
+                Lang::Ko => format!("수용 기준에 더했습니다: {criterion}"),
+                Lang::En => format!("Added to the acceptance criteria: {criterion}"),
+            };
+            self.c.notice(note, env.now);
+        }
     }
 
     // ---- the driver ----
