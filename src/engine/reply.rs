@@ -120,6 +120,9 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     let single = if chosen.len() == 1 { chosen.first().copied() } else { None };
     let named_recommended = refs.iter().any(|r| r.recommended && !r.rejected);
     let commits = commits(text, &lower);
+    // "고급은 너무 비싸고 표준으로 할게요": what turns a design down asks no change of the rest.
+    let (text, lower) = without_turned_down(text, lower, &refs);
+    let text = text.as_str();
     // "the first step should fetch from the API" states a requirement, unless it commits
     // ("we should go with 2").
     let change = has_change(text, &lower) || (states_requirement(&lower) && !commits);
@@ -172,6 +175,23 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
         }
     }
     Reading::Feedback(None)
+}
+
+/// The reply with each "is too much" phrase about a design blanked (`too_much_end`), as
+/// text and lower case; both keep their byte offsets.
+fn without_turned_down(text: &str, mut lower: String, refs: &[Ref]) -> (String, String) {
+    let mut text = text.to_string();
+    for r in refs {
+        if let Some(len) = too_much_end(&lower[r.end..]) {
+            let span = r.start..r.end + len;
+            if text.is_char_boundary(span.end) {
+                let blank = " ".repeat(span.len());
+                text.replace_range(span.clone(), &blank);
+                lower.replace_range(span, &blank);
+            }
+        }
+    }
+    (text, lower)
 }
 
 /// Reads a reply like [`read_reply`] and says whether the rules settled it: a feedback
@@ -295,11 +315,20 @@ fn is_question(text: &str, lower: &str) -> bool {
             }
         }
         return EN_QUESTION_OPENINGS.iter().any(|o| start.starts_with(o))
+            && !imperative_do(start)
             && !start.starts_with("how about")
             && !start.starts_with("what about adding")
             && !polite_request(start);
     }
     KO_QUESTION.iter().any(|w| text.contains(w)) && !text.contains("설명을 추가") && !text.contains("설명 추가")
+}
+
+/// "do simple things first", "do the cheap parts first": an order, where "do you …", "do we
+/// …" and "do these differ" ask.
+fn imperative_do(start: &str) -> bool {
+    let Some(rest) = start.strip_prefix("do ") else { return false };
+    let next = rest.split_whitespace().next().unwrap_or("");
+    !WordList("you|we|i|they|it|he|she|these|those|they're|any|all|both|either|none|u|ya").contains(next)
 }
 
 /// "could you add …", "can we drop …": requests worded as questions.
@@ -358,8 +387,17 @@ const KO_CHANGE: WordList = WordList(
     늘리|수정|고쳐|보완|강화|합쳐|섞어|면 좋겠|했으면|으면 해|면 해요|필요해|필요합|너무|걱정|부족|비싸|느려|복잡해",
 );
 
+/// What 너무 (too, and colloquially "so") praises after it: 좋 (good), 마음/맘 (liked), 괜찮 (fine),
+/// 멋 (nice), 훌륭 (great), 완벽 (perfect), 깔끔 (neat). "너무 좋아요" is "so good".
+const SO_GOOD: WordList = WordList("좋|마음|맘|괜찮|멋|훌륭|완벽|깔끔");
+
 fn has_change(text: &str, lower: &str) -> bool {
-    if KO_CHANGE.iter().any(|m| text.contains(m)) {
+    let praise = |at: usize| SO_GOOD.any(|w| text[at + "너무".len()..].trim_start().starts_with(w));
+    let changes = |m: &str| match m {
+        "너무" => text.match_indices(m).any(|(at, _)| !praise(at)),
+        _ => text.contains(m),
+    };
+    if KO_CHANGE.iter().any(changes) {
         return true;
     }
     const EN: WordList = WordList(
@@ -898,6 +936,7 @@ fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
     ko_after.iter().any(|k| {
         after.trim_start_matches(['번', '안', ' ', '째']).starts_with(k) || after_words.trim_start().starts_with(k)
     }) || WordList("번 말고|안 말고|번째 말고").iter().any(|k| after.starts_with(k))
+        || is_too_much(&lower[end..])
         || en_before.iter().any(|k| {
             before.ends_with(k)
                 || before.ends_with(&format!("{k}the "))
@@ -905,6 +944,39 @@ fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
                 || before.ends_with(&format!("{k}design "))
                 || before.ends_with(&format!("{k}plan "))
         })
+}
+
+/// "고급은 너무 비싸고", "the advanced one is too expensive", "simple is overkill": what
+/// follows a design says it is too much of something (not "너무 좋아요", so good).
+fn is_too_much(after: &str) -> bool {
+    too_much_end(after).is_some()
+}
+
+/// Where the phrase `is_too_much` finds ends, as an offset into `after`.
+fn too_much_end(after: &str) -> Option<usize> {
+    let t = after.trim_start_matches(['번', '안', '째']).trim_start();
+    let base = after.len() - t.len();
+    // The word after `at`, up to a space or a comma.
+    let word_end =
+        |at: usize| at + t[at..].find(|c: char| c.is_whitespace() || c == ',' || c == '.').unwrap_or(t.len() - at);
+    // 은/는/이/가 너무: is too …
+    if let Some(k) = WordList("은 너무 |는 너무 |이 너무 |가 너무 ").iter().find(|k| t.starts_with(*k)) {
+        let good = SO_GOOD.any(|w| t[k.len()..].starts_with(w));
+        return (!good).then(|| base + word_end(k.len()));
+    }
+    // 과해: is excessive; 부담: is a burden.
+    if WordList("은 과해|는 과해|은 부담|는 부담").any(|k| t.starts_with(k)) {
+        return Some(base + word_end(0).max(word_end(t.find(' ')? + 1)));
+    }
+    let noun = t.find(' ').filter(|&at| EN_REF_NOUNS.contains(&t[..at])).map_or(0, |at| at + 1);
+    let clause = &t[noun..];
+    let k = WordList(
+        "is too |'s too |is way too |is a bit too |seems too |looks too |feels too |sounds too |would be too |is overkill",
+    )
+    .iter()
+    .find(|k| clause.starts_with(*k))?;
+    let at = noun + k.len();
+    Some(base + if k.ends_with(' ') { word_end(at) } else { at })
 }
 
 /// Where the reply names a design by its full name, or by its name without a last
@@ -977,14 +1049,16 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
                 if w.is_ascii() && !word_bounded(lower, at, end) {
                     continue;
                 }
-                if points_at_design(lower, at, end) {
+                // "고급은 너무 비싸고": a kind said to be too much is one turned down.
+                if points_at_design(lower, at, end) || is_too_much(&lower[end..]) {
                     out.push((at, end, i, false));
                 }
             }
         }
     }
-    // A description that fits two designs names neither.
-    let mut indexes: Vec<usize> = out.iter().map(|r| r.2).collect();
+    // A description that fits two designs names neither; one turned down ("the advanced one
+    // is too expensive, let's do standard") leaves the other named.
+    let mut indexes: Vec<usize> = out.iter().filter(|r| !is_rejected(lower, r.0, r.1)).map(|r| r.2).collect();
     crate::engine::order::sort_by_key(&mut indexes, |&i| i as u128);
     indexes.dedup();
     if indexes.len() > 1 {
