@@ -309,6 +309,28 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         let mut chars = body.chars();
         chars.next().map(|c| c.to_ascii_lowercase().to_string() + chars.as_str()).unwrap_or_default()
     };
+    // "I guess I could try studying in shorter blocks": an idea the user offers is taken up
+    // before the task's next question, and a goal offered is made concrete.
+    let taken_up = matches!(
+        ctx.module,
+        Module::InformationGathering | Module::EmpathicReflection | Module::RapportBuilding | Module::GoalSetting
+    ) && (ctx.part == Part::Exploration || ctx.module == Module::GoalSetting)
+        && offers_idea(user_text);
+    let body = match (taken_up, ctx.module) {
+        (false, _) => body,
+        (true, Module::GoalSetting) => lang
+            .pick(
+                "좋은 첫걸음 같아요. 언제, 얼마나 자주 해 보실지 함께 정해 볼까요?",
+                "That sounds like a good first step. When, and how often, would you try it?",
+            )
+            .into(),
+        (true, _) => lang
+            .pick(
+                "스스로 해 볼 만한 방법을 떠올리셨네요. 그걸 해 본다면 무엇이 도움이 되고, 무엇이 걸림돌이 될 것 같으세요?",
+                "You've thought of something to try yourself. If you tried it, what would help, and what might get in the way?",
+            )
+            .into(),
+    };
     // One question at a time: the name, asked once, takes this turn's question.
     let body = if notes.ask_name && task_id == RAPPORT {
         lang.pick(
@@ -321,6 +343,20 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     };
     parts.push(format!("{greeting}{body}"));
     parts.join(" ")
+}
+
+/// The user offers something they could do: "I could try …", "maybe I'll …", "…해 볼까 해요".
+fn offers_idea(text: &str) -> bool {
+    let lower = crate::engine::case::lower(text);
+    // 해 볼까/해볼까: shall I try; 해 보려고/해보려고: I mean to try; 해 볼게/해볼게: I'll try; 해 봐야/해봐야:
+    // I should try; 해 보고 싶/해보고 싶: I want to try; 시도해: try; 볼까 해/할까 해/할까 싶: I'm thinking of.
+    const IDEAS: WordList = WordList(
+        "i could try|i might try|maybe i could|maybe i'll|maybe i should|maybe i can|i could start|i'll try|\
+        i will try|i want to try|i'd like to try|i'm thinking of|i am thinking of|i guess i could|i think i could|\
+        i could just|i should try|i can try|해 볼까|해볼까|해 보려고|해보려고|해 볼게|해볼게|해 봐야|해봐야|\
+        해 보고 싶|해보고 싶|시도해|볼까 해|할까 해|할까 싶",
+    );
+    IDEAS.any(|w| lower.contains(w))
 }
 
 /// The message without a greeting in front: the echo quotes what it says, not "hi,".
@@ -662,6 +698,36 @@ mod tests {
         assert_eq!(without_greeting("안녕하세요. 회사 일 때문에 왔어요"), "회사 일 때문에 왔어요");
         assert_eq!(without_greeting("history exams worry me"), "history exams worry me", "a word, not a greeting");
         assert_eq!(without_greeting("hello"), "hello");
+    }
+
+    #[test]
+    fn an_idea_the_user_offers_is_taken_up_not_passed_over() {
+        let tasks = plan_exploration(&["I can't focus when I study"], Lang::En);
+        let reply = |lang, part, module, text| {
+            let ctx = CounselorContext {
+                lang,
+                part,
+                task: Some(&tasks[0]),
+                module,
+                feedback: None,
+                module_change: None,
+                part_transition: None,
+                crisis: None,
+            };
+            heuristic_reply(&ctx, text, &UserState::default(), &ReplyNotes { turn: 5, ..ReplyNotes::default() })
+        };
+        let idea = "I guess I could try studying in shorter blocks";
+        let taken = reply(Lang::En, Part::Exploration, Module::InformationGathering, idea);
+        assert!(taken.contains("thought of something to try") && taken.contains("get in the way"), "{taken}");
+        let asked = reply(Lang::En, Part::Exploration, Module::InformationGathering, "studying makes me tired");
+        assert!(!asked.contains("thought of something to try"), "no idea, the task's question: {asked}");
+        let goal = reply(Lang::En, Part::Exploration, Module::GoalSetting, "maybe I'll go to bed by eleven");
+        assert!(goal.contains("When, and how often"), "{goal}");
+        let ko = reply(Lang::Ko, Part::Exploration, Module::EmpathicReflection, "짧게 끊어서 공부해 볼까 해요");
+        assert!(ko.contains("방법을 떠올리셨네요"), "{ko}");
+        // Summing up and closing keep their own words.
+        let summing = reply(Lang::En, Part::Closing, Module::Closing, idea);
+        assert!(!summing.contains("thought of something to try"), "{summing}");
     }
 
     #[test]
