@@ -126,6 +126,8 @@ pub struct ReplyNotes<'a> {
     /// The user's name is not known and was never asked for (the first message said why
     /// they came, so the name-and-purpose question was skipped): ask once, gently.
     pub ask_name: bool,
+    /// An idea the user offered earlier in the session, which the goal question takes up.
+    pub idea: Option<&'a str>,
 }
 
 /// The first message of a session: a welcome that says what this is (an AI conversation
@@ -292,7 +294,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         Module::RapportBuilding => lang
             .pick("편하게 이야기해 주셔서 고마워요. 조금 더 들려주시겠어요?", "Thank you for telling me. Could you say a bit more?")
             .into(),
-        Module::InformationGathering => information_question(ctx.task, t, lang),
+        Module::InformationGathering => information_question(ctx.task, user_text, t, lang),
     };
     let greeting = match (notes.name, task_id) {
         (Some(name), RAPPORT) if ko => format!("{name}님, "),
@@ -317,6 +319,19 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     ) && (ctx.part == Part::Exploration || ctx.module == Module::GoalSetting)
         && offers_idea(user_text);
     let body = match (taken_up, ctx.module) {
+        (false, Module::GoalSetting) => match notes.idea {
+            Some(idea) => match lang {
+                Lang::Ko => format!(
+                    "앞에서 “{}”라고 하셨어요. 그걸 이번 주 목표로 삼아 볼까요? 그렇다면 언제, 얼마나 자주 해 보실지도 정해 봐요.",
+                    clip(idea, 60)
+                ),
+                Lang::En => format!(
+                    "Earlier you said “{}”. Would you like to make that this week's goal? If so, when, and how often?",
+                    clip(idea, 60)
+                ),
+            },
+            None => body,
+        },
         (false, _) => body,
         (true, Module::GoalSetting) => lang
             .pick(
@@ -346,7 +361,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
 }
 
 /// The user offers something they could do: "I could try …", "maybe I'll …", "…해 볼까 해요".
-fn offers_idea(text: &str) -> bool {
+pub(crate) fn offers_idea(text: &str) -> bool {
     let lower = crate::engine::case::lower(text);
     // 해 볼까/해볼까: shall I try; 해 보려고/해보려고: I mean to try; 해 볼게/해볼게: I'll try; 해 봐야/해봐야:
     // I should try; 해 보고 싶/해보고 싶: I want to try; 시도해: try; 볼까 해/할까 해/할까 싶: I'm thinking of.
@@ -386,8 +401,15 @@ fn topics_text(topics: &[Topic], lang: Lang) -> String {
     labels.join(lang.pick(", ", ", "))
 }
 
-fn information_question(task: Option<&Task>, turn: u32, lang: Lang) -> String {
-    let topic = task.and_then(|t| t.topic);
+/// The information-gathering question of a turn: about the task's topic, or about the topic
+/// this message raises when that is another one ("my parents expect a lot from me" while the
+/// task is about sleep asks about family: the counselor follows the person).
+fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: Lang) -> String {
+    let named = super::task::topics_in(user_text);
+    let topic = match task.and_then(|t| t.topic) {
+        Some(own) if !named.is_empty() && !named.contains(&own) => named.first().copied(),
+        own => own,
+    };
     match (topic, lang) {
         (Some(topic), Lang::Ko) => {
             let label = topic.label(lang);
@@ -733,7 +755,7 @@ mod tests {
     #[test]
     fn korean_topic_questions_read_naturally() {
         let tasks = plan_exploration(&["회사 일이 힘들어요"], Lang::Ko);
-        let got: Vec<String> = (0..3).map(|turn| information_question(Some(&tasks[0]), turn, Lang::Ko)).collect();
+        let got: Vec<String> = (0..3).map(|turn| information_question(Some(&tasks[0]), "", turn, Lang::Ko)).collect();
         assert_eq!(
             got,
             [

@@ -21,7 +21,7 @@ pub use self::calls::{CounselPurpose, CounselRole};
 
 use serde::{Deserialize, Serialize};
 
-use self::checker::{heuristic_check, name_answer, name_in, states_goal, Verdict};
+use self::checker::{agrees, heuristic_check, name_answer, name_in, states_goal, Verdict};
 use self::counselor::{CounselorContext, ReplyNotes};
 use self::crisis::{Crisis, CrisisKind};
 use self::module::{ChangeReason, Module, ModuleChange};
@@ -252,7 +252,19 @@ impl Counseling {
     /// The checker's heuristic twin for this turn (none when no task is in progress).
     pub fn heuristic_verdict(&self, user_text: &str, state: &UserState) -> Option<Verdict> {
         let task = self.current()?;
-        Some(heuristic_check(task, &self.tasks, user_text, state, self.lang))
+        let mut verdict = heuristic_check(task, &self.tasks, user_text, state, self.lang);
+        // "yes" to making an idea the user offered earlier this week's goal sets that goal.
+        if task.id == GOALS && !verdict.is_completed && self.offered_idea().is_some() && agrees(user_text) {
+            verdict.is_completed = true;
+            verdict.new_status = Some(TaskStatus::Completed);
+        }
+        Some(verdict)
+    }
+
+    /// The latest idea the user offered before this message ("I guess I could try studying in
+    /// shorter blocks"), which the goal question comes back to.
+    pub fn offered_idea(&self) -> Option<&str> {
+        self.earlier_messages().iter().rev().find(|s| counselor::offers_idea(s)).map(String::as_str)
     }
 
     /// The detector's heuristic twin for this turn.
@@ -305,9 +317,16 @@ impl Counseling {
                     task.status = task.status.max(if closing { TaskStatus::Completed } else { status });
                 }
                 if verdict.task_id == GOALS {
-                    if let Some(said) = self.said.last().filter(|s| states_goal(s)).cloned() {
-                        self.goals.push(said);
-                    }
+                    let said = self.said.last().cloned().unwrap_or_default();
+                    let goal = if states_goal(&said) {
+                        Some(said)
+                    } else {
+                        // Yes to the idea offered earlier: the idea, with what the answer adds.
+                        let idea = self.offered_idea().filter(|_| agrees(&said)).map(str::to_string);
+                        let detail = said.split_whitespace().count() > 2;
+                        idea.map(|idea| if detail { format!("{idea} — {said}") } else { idea })
+                    };
+                    self.goals.extend(goal);
                 }
             }
             for id in &verdict.also_sufficient {
@@ -519,6 +538,7 @@ impl Counseling {
             turn: self.user_messages,
             check_in: self.crises.last().is_some_and(|c| c.at_user_message + 1 == self.user_messages),
             ask_name,
+            idea: self.offered_idea(),
         };
         counselor::heuristic_reply(&self.counselor_context(), user_text, state, &notes)
     }

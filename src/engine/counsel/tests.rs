@@ -361,3 +361,33 @@ fn a_boyfriend_is_no_friend_and_the_summary_is_announced_once() {
     let (closing, _) = closing.expect("the session reaches Closing");
     assert_eq!(closing.reply.matches("정리해 볼게요").count(), 1, "{}", closing.reply);
 }
+
+#[test]
+fn an_idea_offered_while_exploring_comes_back_as_the_goal() {
+    let idea = "I guess I could try studying in shorter blocks";
+    let messages = [
+        "Hi, I'm Alex. I've been really stressed about my exams",
+        "I have three exams next week and I can't focus when I study",
+        "It started about a month ago when my grades dropped",
+        "I feel anxious all the time and I sleep badly",
+        "my parents expect a lot from me",
+        idea,
+        "maybe 25 minutes at a time with breaks",
+        "I think that's all for today",
+        "yes",
+    ];
+    let (mut session, _, outcomes) = run(Lang::En, &messages);
+    // The counselor follows the topic the person raises, not only the task's.
+    let family = &outcomes[4].0.reply;
+    assert!(family.contains("family") && !family.contains("sleep"), "{family}");
+    let taken = &outcomes[5].0.reply;
+    assert!(taken.contains("thought of something to try"), "the idea is taken up: {taken}");
+    // Goal setting comes back to the idea instead of asking for a new one.
+    let ask = &outcomes[8].0.reply;
+    assert!(ask.contains("Earlier you said “I guess I could try studying in shorter"), "{ask}");
+    assert!(session.goals.is_empty());
+    let agreed = session.heuristic_turn("yes, every weekday after dinner", Lang::En);
+    assert!(!agreed.reply.is_empty());
+    assert_eq!(session.goals, [format!("{idea} — yes, every weekday after dinner")]);
+    assert!(session.summary_markdown().contains("studying in shorter blocks"), "{}", session.summary_markdown());
+}
