@@ -966,7 +966,7 @@ fn too_much_end(after: &str) -> Option<usize> {
     }
     // 과해: is excessive; 부담: is a burden.
     if WordList("은 과해|는 과해|은 부담|는 부담").any(|k| t.starts_with(k)) {
-        return Some(base + word_end(0).max(word_end(t.find(' ')? + 1)));
+        return Some(base + word_end(t.find(' ')? + 1));
     }
     let noun = t.find(' ').filter(|&at| EN_REF_NOUNS.contains(&t[..at])).map_or(0, |at| at + 1);
     let clause = &t[noun..];
