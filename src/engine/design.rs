@@ -427,25 +427,27 @@ const ACCURACY_WORDS: WordList =
 const TEAM_WORDS: WordList = WordList(
     "혼자|1인|소규모 팀|작은 팀|개인 프로젝트|solo|just me|by myself|small team|one person|side project|team of",
 );
-/// Tools named in requests, as the user would write them; the label shown is the first.
-const TOOLS: &[(WordList, &str)] = &[
-    (WordList("slack|슬랙"), "Slack"),
-    (WordList("notion|노션"), "Notion"),
-    (WordList("google sheets|google sheet|구글 시트|구글시트|스프레드시트"), "Google Sheets"),
-    (WordList("gmail|지메일"), "Gmail"),
-    (WordList("jira|지라"), "Jira"),
-    (WordList("github|깃허브"), "GitHub"),
-    (WordList("discord|디스코드"), "Discord"),
-    (WordList("teams|팀즈"), "Teams"),
-    (WordList("airtable|에어테이블"), "Airtable"),
-    (WordList("excel|엑셀"), "Excel"),
-    (WordList("telegram|텔레그램"), "Telegram"),
-    (WordList("kakaotalk|카카오톡|카톡"), "KakaoTalk"),
-    (WordList("confluence|컨플루언스"), "Confluence"),
-    (WordList("postgres*"), "PostgreSQL"),
-    (WordList("mysql"), "MySQL"),
-    (WordList("bigquery"), "BigQuery"),
-    (WordList("s3"), "S3"),
+/// Tools named in requests, as the user would write them; the label shown is the first; and
+/// whether a request that says nothing of the direction reads from it (a repository, a tracker,
+/// a mailbox, a database) rather than delivers to it (a chat, a document).
+const TOOLS: &[(WordList, &str, bool)] = &[
+    (WordList("slack|슬랙"), "Slack", false),
+    (WordList("notion|노션"), "Notion", false),
+    (WordList("google sheets|google sheet|구글 시트|구글시트|스프레드시트"), "Google Sheets", false),
+    (WordList("gmail|지메일"), "Gmail", true),
+    (WordList("jira|지라"), "Jira", true),
+    (WordList("github|깃허브"), "GitHub", true),
+    (WordList("discord|디스코드"), "Discord", false),
+    (WordList("teams|팀즈"), "Teams", false),
+    (WordList("airtable|에어테이블"), "Airtable", false),
+    (WordList("excel|엑셀"), "Excel", false),
+    (WordList("telegram|텔레그램"), "Telegram", false),
+    (WordList("kakaotalk|카카오톡|카톡"), "KakaoTalk", false),
+    (WordList("confluence|컨플루언스"), "Confluence", false),
+    (WordList("postgres*"), "PostgreSQL", true),
+    (WordList("mysql"), "MySQL", true),
+    (WordList("bigquery"), "BigQuery", true),
+    (WordList("s3"), "S3", true),
 ];
 
 impl Needs {
@@ -461,13 +463,18 @@ impl Needs {
             team: team_phrase(text).or_else(|| found(TEAM_WORDS)),
             tools: TOOLS
                 .iter()
-                .filter(|(words, _)| words.iter().any(|w| mentions(text, w)))
-                .map(|(_, label)| label.to_string())
+                .filter(|(words, _, _)| words.iter().any(|w| mentions(text, w)))
+                .map(|(_, label, _)| label.to_string())
                 .collect(),
+            // Read from when the request says so, or says nothing and the tool is read by habit
+            // ("a GitHub and Slack bot" reads GitHub and posts to Slack).
             sources: TOOLS
                 .iter()
-                .filter(|(words, _)| words.iter().any(|w| mentions(text, w)) && read_from(text, *words))
-                .map(|(_, label)| label.to_string())
+                .filter(|(words, _, read)| {
+                    words.iter().any(|w| mentions(text, w))
+                        && (read_from(text, *words) || (*read && !sent_to(text, *words)))
+                })
+                .map(|(_, label, _)| label.to_string())
                 .collect(),
             subject: subject_of(text),
             complexity_cue: complexity_cue(text),
@@ -514,6 +521,30 @@ fn read_from(text: &str, words: WordList) -> bool {
             || word.ends_with("에서")
             || next.starts_with("에서")
             || (word.ends_with('에') && next.starts_with("있"))
+    })
+}
+
+/// True when the request sends something to a tool it names: "save the report to S3",
+/// "store them into MySQL", "깃허브에 올려" (put on GitHub), "지라로 보내" (send to Jira).
+fn sent_to(text: &str, words: WordList) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let sending = WordList(
+        "post|posts|send|sends|share|shares|upload|uploads|save|saves|store|stores|write|writes|publish|publishes|\
+        push|pushes|open|opens|create|creates",
+    );
+    words.iter().filter_map(|w| lower.find(w.trim_end_matches('*'))).any(|at| {
+        let before: Vec<&str> = lower[..at].split_whitespace().rev().take(3).collect();
+        // "to our Slack", "into the database": the word right before, past a determiner.
+        let preposition = before
+            .iter()
+            .find(|w| !WordList("our|the|my|a|an|your|their|its").contains(**w))
+            .is_some_and(|w| WordList("to|into|onto").contains(*w));
+        let rest = &lower[at..];
+        let word = &rest[..rest.find(char::is_whitespace).unwrap_or(rest.len())];
+        // 에/에다/으로/로/에게: to, into (에서 and 에 있는 read from it).
+        preposition
+            || before.iter().any(|w| sending.contains(*w))
+            || WordList("에|에다|으로|로|에게").any(|p| word.ends_with(p) && !word.ends_with("에서"))
     })
 }
 
@@ -756,12 +787,8 @@ pub fn shape_for_needs(designs: &mut [DesignProposal], needs: &Needs, lang: Lang
             let (name, role, description) = match (source, ko) {
                 (true, true) => (format!("{tool} 입력"), "source", format!("{tool}에서 입력을 가져옵니다.")),
                 (true, false) => (format!("{tool} source"), "source", format!("Reads the input from {tool}.")),
-                (false, true) => {
-                    (format!("{tool} 연동"), "publisher", format!("결과를 {tool}에 보내거나 {tool}에서 가져옵니다."))
-                }
-                (false, false) => {
-                    (format!("{tool} delivery"), "publisher", format!("Sends the result to {tool}, or reads from it."))
-                }
+                (false, true) => (format!("{tool} 전달"), "publisher", format!("결과를 {tool}에 보냅니다.")),
+                (false, false) => (format!("{tool} delivery"), "publisher", format!("Sends the result to {tool}.")),
             };
             let step = AgentSpec { name, role: role.into(), model: String::new(), description };
             // What the request reads from comes first, where the pipeline starts.
@@ -1452,6 +1479,16 @@ mod tests {
         );
         assert_eq!(Needs::read("노션에 있는 회의록을 요약해서 슬랙으로 보내줘").sources, ["Notion"]);
         assert_eq!(Needs::read("watches our GitHub issues and posts a digest to our Notion wiki").sources, ["GitHub"]);
+        // Said nothing of the direction: a repository or a database is read, a chat is written to.
+        assert_eq!(Needs::read("a GitHub and Slack bot for our team").sources, ["GitHub"]);
+        assert_eq!(Needs::read("깃허브랑 슬랙 연동 봇").sources, ["GitHub"]);
+        assert_eq!(Needs::read("weekly report from BigQuery numbers").sources, ["BigQuery"]);
+        // Said: sent to a tool that is usually read.
+        assert!(Needs::read("save each day's summary to S3").sources.is_empty());
+        assert!(Needs::read("요약 결과를 지라로 보내 줘").sources.is_empty());
+        assert!(Needs::read("open a GitHub issue for every failed check").sources.is_empty());
+        assert_eq!(Needs::read("I want to summarize GitHub issues every morning").sources, ["GitHub"]);
+        assert_eq!(Needs::read("process the files in S3 nightly").sources, ["S3"]);
         let mut designs = fallback_designs("summarize sales", "Email", Lang::En);
         shape_for_needs(
             &mut designs,
@@ -1461,6 +1498,7 @@ mod tests {
         let chain: Vec<&str> = designs[0].agents.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(chain.first(), Some(&"PostgreSQL source"), "{chain:?}");
         assert_eq!(chain.last(), Some(&"Slack delivery"), "{chain:?}");
+        assert_eq!(designs[0].agents.last().unwrap().description, "Sends the result to Slack.");
         assert!(Needs::read("build a news digest").is_empty());
         assert_eq!(Needs::read("build a news digest").subject, Some(("뉴스 기사", "news articles")));
         assert_eq!(Needs::read("간단한 뉴스 요약").complexity_cue.as_deref(), Some("간단"));
@@ -1501,7 +1539,7 @@ mod tests {
         let shaped = fallback_designs_for_contract(&ko, Lang::Ko);
         assert!(shaped[0].pros[0].contains("'빠르게'"), "{:?}", shaped[0].pros);
         assert!(shaped[2].cons.iter().any(|c| c.contains("'혼자'")), "{:?}", shaped[2].cons);
-        assert!(shaped.iter().all(|d| d.agents.last().is_some_and(|a| a.name == "Notion 연동")));
+        assert!(shaped.iter().all(|d| d.agents.last().is_some_and(|a| a.name == "Notion 전달")));
     }
 
     #[test]
