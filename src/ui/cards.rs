@@ -113,14 +113,22 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
     let shell = expect_context::<Shell>();
     let t = move || strings(shell.ui_lang.get());
     let card_id = card.id;
+    // Per question, the options chosen (one label per line) and the "Other" text, apart: a
+    // multi-select answer is both, a single choice one or the other.
     let answers: Vec<RwSignal<String>> = card.questions.iter().map(|_| RwSignal::new(String::new())).collect();
+    let others: Vec<RwSignal<String>> = card.questions.iter().map(|_| RwSignal::new(String::new())).collect();
     let answered = card.answers.clone();
     let single_choice =
         card.questions.len() == 1 && !card.questions[0].options.is_empty() && !card.questions[0].multi_select;
     let submit = {
         let answers = answers.clone();
+        let others = others.clone();
         move || {
-            let values: Vec<String> = answers.iter().map(|a| a.get_untracked()).collect();
+            let values: Vec<String> = answers
+                .iter()
+                .zip(&others)
+                .map(|(chosen, other)| answer_value(&chosen.get_untracked(), &other.get_untracked()))
+                .collect();
             if values.iter().all(|v| v.trim().is_empty()) {
                 return;
             }
@@ -138,6 +146,7 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
         .enumerate()
         .map(|(qi, q)| {
             let value = answers[qi];
+            let other = others[qi];
             let given = answered.as_ref().and_then(|a| a.get(qi).cloned());
             let group = format!("q-{card_id}-{qi}");
             let multi = q.multi_select;
@@ -195,6 +204,8 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
                                     }
                                     value.set(chosen.join("\n"));
                                 } else {
+                                    // A choice replaces the other answer.
+                                    other.set(String::new());
                                     value.set(label.clone());
                                     if single_choice {
                                         submit();
@@ -267,9 +278,15 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
                             id=other_id.clone()
                             class="other"
                             type="text"
-                            placeholder=move || if value.get().is_empty() { t().other_placeholder } else { "" }
-                            prop:value=move || value.get()
-                            on:input=move |ev| value.set(event_target_value(&ev))
+                            placeholder=move || t().other_placeholder
+                            prop:value=move || other.get()
+                            on:input=move |ev| {
+                                // Written instead of a single choice, or beside several.
+                                if !multi {
+                                    value.set(String::new());
+                                }
+                                other.set(event_target_value(&ev));
+                            }
                             on:keydown={
                                 let submit = submit_other.clone();
                                 move |ev: leptos::ev::KeyboardEvent| {
@@ -317,6 +334,12 @@ fn OpenCard(card: QuestionCard) -> impl IntoView {
             </Show>
         </div>
     }
+}
+
+/// One question's answer: the options chosen (one label per line) and the "Other" text after
+/// them; either may be empty.
+fn answer_value(chosen: &str, other: &str) -> String {
+    [chosen.trim(), other.trim()].into_iter().filter(|v| !v.is_empty()).collect::<Vec<_>>().join("\n")
 }
 
 /// The proposals of one round as cards; the latest round's cards can be chosen.

@@ -1250,6 +1250,14 @@ fn read_answer((q, answer): (&tools::Question, &String)) -> QuestionAnswer {
     let is_label = |p: &&str| q.options.iter().any(|o| o.label == *p);
     if !q.options.is_empty() && parts.iter().all(is_label) {
         QuestionAnswer::Chosen(parts.iter().map(|p| p.to_string()).collect())
+    } else if q.multi_select && parts.iter().any(is_label) {
+        // Options chosen and "Other" written beside them: both, the written one marked.
+        QuestionAnswer::Chosen(
+            parts
+                .iter()
+                .map(|p| if is_label(p) { p.to_string() } else { format!("(in their own words) {p}") })
+                .collect(),
+        )
     } else {
         QuestionAnswer::Typed(answer.to_string())
     }
@@ -1387,5 +1395,32 @@ mod history_tests {
         assert_eq!(back, history);
         history.drain_oldest(100);
         assert_eq!((history.len(), history.tokens), (0, 0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_card_answer_reads_as_choices_own_words_or_both() {
+        let option = |label: &str| tools::QuestionOption { label: label.into(), description: None };
+        let question = |multi_select| tools::Question {
+            header: "Checks".into(),
+            question: "Which checks?".into(),
+            options: vec![option("Lint"), option("Unit tests")],
+            multi_select,
+        };
+        let read = |multi, answer: &str| read_answer((&question(multi), &answer.to_string()));
+        assert_eq!(read(true, "Lint\nUnit tests"), QuestionAnswer::Chosen(vec!["Lint".into(), "Unit tests".into()]));
+        assert_eq!(
+            read(true, "Lint\nSecurity scan"),
+            QuestionAnswer::Chosen(vec!["Lint".into(), "(in their own words) Security scan".into()])
+        );
+        assert_eq!(read(true, "Security scan"), QuestionAnswer::Typed("Security scan".into()));
+        assert_eq!(read(false, "Lint"), QuestionAnswer::Chosen(vec!["Lint".into()]));
+        assert_eq!(read(false, "something else"), QuestionAnswer::Typed("something else".into()));
     }
 }

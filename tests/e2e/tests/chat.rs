@@ -284,14 +284,21 @@ fn a_multi_select_question_card_sends_every_chosen_option_to_the_model() {
     page.click_text(".question-card[data-open=true] .option-label", "Unit tests").unwrap();
     let checked = page.browser.find_all(".question-card[data-open=true] .option[aria-checked=true]").unwrap().len();
     assert_eq!(checked, 2, "two options are chosen");
+    // "Other" is an answer of its own beside the chosen options: empty until typed into, and
+    // typing keeps the choices.
+    let other = page.browser.find(".question-card[data-open=true] input.other").unwrap();
+    assert_eq!(other.prop("value").unwrap(), json!(""), "the choices are not copied into Other");
+    other.send_keys("Security scan").unwrap();
+    let checked = page.browser.find_all(".question-card[data-open=true] .option[aria-checked=true]").unwrap().len();
+    assert_eq!(checked, 2, "typing Other keeps the two choices");
     page.browser.find(".question-card[data-open=true] .submit").unwrap().click().unwrap();
     page.browser.wait_for_text(".messages", "Running the chosen checks", STEP).unwrap();
 
     let bodies = chat_requests(&mock);
     assert_eq!(bodies.len(), 2);
     let answer = &bodies[1];
-    assert!(answer.contains("the user chose: Lint, Unit tests"), "{answer}");
-    assert!(!answer.contains("chose: Lint, Unit tests, Benchmarks"), "only the two chosen");
+    assert!(answer.contains("the user chose: Lint, Unit tests, (in their own words) Security scan"), "{answer}");
+    assert!(!answer.contains(", Benchmarks") && !answer.contains("chose: Benchmarks"), "only what was chosen");
 }
 
 #[test]

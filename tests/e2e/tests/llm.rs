@@ -547,6 +547,8 @@ fn answering_a_two_question_card_with_its_answer_button_does_not_panic() {
     assert!(!options.is_empty(), "the format question offers options");
     options[0].click().unwrap();
     let fields = page.browser.find_all(&format!("{card} input.other")).unwrap();
+    // A single choice is not copied into its question's Other field.
+    assert!(fields.iter().all(|f| f.prop("value").unwrap() == serde_json::json!("")), "Other fields stay empty");
     fields.last().unwrap().send_keys("(mock) the whole team").unwrap();
     page.browser.find(&format!("{card} .submit")).unwrap().click().unwrap();
     page.wait_stage("DEBATE").unwrap();
