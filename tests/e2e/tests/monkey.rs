@@ -14,7 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use deliberate_e2e::app::{AppPage, STEP};
 use deliberate_e2e::counsel_turn::switch_to_counseling;
-use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing};
+use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing, ScriptedReply, ScriptedToolCall};
 use serde_json::{json, Value};
 
 /// One Chromium at a time: the machine has two cores.
@@ -327,6 +327,77 @@ fn a_monkey_in_korean_chat_and_counseling_breaks_nothing() {
     for control in [".option", ".send", ".copy"] {
         assert!(kinds.iter().any(|k| k.contains(control)), "the monkey used a {control}: {kinds:?}");
     }
+    page.assert_no_panic();
+}
+
+/// The chat against the mock model, whose tool calls open cards of several questions,
+/// propose commands (a dangerous one among them), and, like a small local model, call
+/// tools with arguments that mean nothing. After each request the monkey clicks every card,
+/// option and command button; no panic, and every message stays.
+#[test]
+fn a_monkey_against_a_model_calling_tools_in_chat_breaks_nothing() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
+    let endpoint = json!({ "kind": "openai_compatible", "base_url": mock.base_url(), "model": "mock-small" });
+    let settings = json!({
+        "enabled": true, "designer": endpoint, "separate_critic": false, "critic": endpoint,
+        "remember_keys": true, "timeout_secs": 10
+    });
+    let page = AppPage::open_with_llm("en-US", &settings, &Value::Object(Default::default())).expect("the page opens");
+    page.send("/mode chat").unwrap();
+    page.browser.wait_for_element(".context-meter", STEP).unwrap();
+    let tool = |name: &str, arguments: Value| ScriptedReply {
+        role: Some("chat".into()),
+        reply: Value::Null,
+        tool_calls: vec![ScriptedToolCall { name: name.into(), arguments }],
+    };
+    let option = |label: &str| json!({"label": label, "description": format!("{label}, described")});
+    let rounds: Vec<(&str, Vec<ScriptedReply>)> = vec![
+        (
+            "clean up my project",
+            vec![
+                tool(
+                    "AskUserQuestion",
+                    json!({"questions": [
+                        {"header": "Target", "question": "What should be cleaned?", "multiSelect": true,
+                         "options": [option("Cache"), option("Build"), option("Logs")]},
+                        {"header": "When", "question": "When?", "options": [option("Now"), option("Tonight")]}
+                    ]}),
+                ),
+                tool("propose_command", json!({"command": "rm -rf ./build", "why": "Removes the build output."})),
+                tool("propose_command", json!({"command": "git status", "why": "Shows what changed."})),
+                ScriptedReply::text(Some("chat"), "Done."),
+            ],
+        ),
+        (
+            "now tidy the logs",
+            vec![
+                tool("AskUserQuestion", json!({"questions": []})),
+                tool("AskUserQuestion", json!({"questions": [{"question": "", "options": [{"label": "only one"}]}]})),
+                tool("propose_command", json!({"command": ""})),
+                tool("no_such_tool", json!({"anything": 1})),
+                tool("read_attachment", json!({"name": "missing.txt"})),
+                ScriptedReply::text(Some("chat"), "{\"answer\": null}"),
+            ],
+        ),
+    ];
+    let mut actions = Vec::new();
+    for (n, (request, scripts)) in rounds.into_iter().enumerate() {
+        for script in scripts {
+            mock.push_script(script);
+        }
+        page.send(request).unwrap();
+        page.browser
+            .wait_for(STEP, "the model's first answer", |b| Ok(b.try_find(".composer .stop")?.is_none().then_some(())))
+            .unwrap();
+        actions.extend(monkey_round_leaving(&page, &format!("chat round {n}"), Some("#mode-select")));
+        assert!(page.browser.try_find(".context-meter").unwrap().is_some(), "still the chat");
+        assert!(user_messages(&page).iter().any(|m| m == request), "the request {request:?} is still there");
+    }
+    println!("{} actions:\n{}", actions.len(), actions.join("\n"));
+    assert!(actions.iter().any(|a| a.contains("option")), "the monkey answered a card: {actions:?}");
+    let asked = mock.requests().iter().filter(|r| r.role.as_deref() == Some("chat")).count();
+    assert!(asked >= 3, "the model was asked again after its tool calls: {asked}");
     page.assert_no_panic();
 }
 
