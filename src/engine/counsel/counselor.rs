@@ -318,9 +318,28 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         Module::InformationGathering | Module::EmpathicReflection | Module::RapportBuilding | Module::GoalSetting
     ) && (ctx.part == Part::Exploration || ctx.module == Module::GoalSetting)
         && offers_idea(user_text);
+    // The goal this message set while exploring (see `Counseling::commits_to_idea`).
+    let committed =
+        ctx.part == Part::Exploration && notes.goals.last().is_some_and(|g| user_text.trim().ends_with(g.as_str()));
     let body = match (taken_up, ctx.module) {
-        (false, Module::GoalSetting) => match notes.idea {
-            Some(idea) => match lang {
+        _ if committed => lang
+            .pick(
+                "구체적인 계획을 세우셨네요. 목표로 적어 둘게요. 그 밖에 더 나누고 싶은 이야기가 있으세요?",
+                "That's a concrete plan; I'll note it as your goal. Is there anything else you'd like to talk about?",
+            )
+            .into(),
+        (false, Module::GoalSetting) => match (notes.goals.last(), notes.idea) {
+            (Some(goal), _) => match lang {
+                Lang::Ko => format!(
+                    "앞에서 정하신 목표: “{}”. 더하거나 바꾸고 싶은 게 있을까요?",
+                    clip(goal, 60)
+                ),
+                Lang::En => format!(
+                    "The goal you set earlier is “{}”. Is there anything you'd like to add or change?",
+                    clip(goal, 60)
+                ),
+            },
+            (None, Some(idea)) => match lang {
                 Lang::Ko => format!(
                     "앞에서 “{}”라고 하셨어요. 그걸 이번 주 목표로 삼아 볼까요? 그렇다면 언제, 얼마나 자주 해 보실지도 정해 봐요.",
                     clip(idea, 60)
@@ -330,7 +349,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                     clip(idea, 60)
                 ),
             },
-            None => body,
+            (None, None) => body,
         },
         (false, _) => body,
         (true, Module::GoalSetting) => lang
@@ -494,14 +513,19 @@ fn closing_line(notes: &ReplyNotes, lang: Lang) -> String {
 }
 
 /// The last heuristic reply, on the turn the session ends; it says again what answered.
-pub fn farewell(lang: Lang) -> String {
-    lang.pick(
-        "저도 고마워요. 오늘 대화는 여기서 마무리할게요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. \
+pub fn farewell(lang: Lang, user_text: &str) -> String {
+    // 고마/감사: thanks.
+    let thanked = WordList("고마|감사|thank").any(|w| crate::engine::case::lower(user_text).contains(w));
+    let rest = lang.pick(
+        "오늘 대화는 여기서 마무리할게요. 오늘 나눈 이야기의 요약은 옆 패널에서 내려받을 수 있어요. \
 오늘은 API 키 없이 규칙으로 답하는 간단한 대화 상대가 함께했어요. 몸과 마음 잘 챙기세요.",
-        "Thank you too. We'll close today's conversation here. You can download a summary of it from the side panel. \
+        "We'll close today's conversation here. You can download a summary of it from the side panel. \
 Today you talked with the simple no-key partner, which answers with fixed rules. Take good care of yourself.",
-    )
-    .into()
+    );
+    match thanked {
+        true => format!("{} {rest}", lang.pick("저도 고마워요.", "Thank you too.")),
+        false => rest.to_string(),
+    }
 }
 
 /// The offer to close when the user asks to stop: a yes closes, anything else goes on.

@@ -253,8 +253,10 @@ impl Counseling {
     pub fn heuristic_verdict(&self, user_text: &str, state: &UserState) -> Option<Verdict> {
         let task = self.current()?;
         let mut verdict = heuristic_check(task, &self.tasks, user_text, state, self.lang);
-        // "yes" to making an idea the user offered earlier this week's goal sets that goal.
-        if task.id == GOALS && !verdict.is_completed && self.offered_idea().is_some() && agrees(user_text) {
+        // "yes" to making an idea the user offered earlier this week's goal sets that goal; with
+        // a goal set while exploring, any answer to "anything to add or change?" ends the task.
+        let settled = !self.goals.is_empty() || (self.offered_idea().is_some() && agrees(user_text));
+        if task.id == GOALS && !verdict.is_completed && settled {
             verdict.is_completed = true;
             verdict.new_status = Some(TaskStatus::Completed);
         }
@@ -265,6 +267,14 @@ impl Counseling {
     /// shorter blocks"), which the goal question comes back to.
     pub fn offered_idea(&self) -> Option<&str> {
         self.earlier_messages().iter().rev().find(|s| counselor::offers_idea(s)).map(String::as_str)
+    }
+
+    /// True when this message makes the idea of the message before it a plan ("팀장님이랑 따로
+    /// 이야기해 볼까 해요", then "다음 주 월요일에 면담 신청해 볼게요"): a goal, set while exploring.
+    fn commits_to_idea(&self) -> bool {
+        self.part == Part::Exploration
+            && self.earlier_messages().last().is_some_and(|s| counselor::offers_idea(s))
+            && self.said.last().is_some_and(|s| states_goal(s))
     }
 
     /// The detector's heuristic twin for this turn.
@@ -285,6 +295,20 @@ impl Counseling {
     /// Task Selector, so the reply of the same turn already opens the new part instead of
     /// spending a turn on a task that is done.
     pub fn apply_checks(&mut self, verdict: Option<&Verdict>, state: &UserState) -> TurnPlan {
+        if state.crisis.is_none() && self.commits_to_idea() {
+            // Without a filler in front ("음 다음 주 월요일에 …", "well, I'll …").
+            let said = self.said.last().map(String::as_str).unwrap_or_default();
+            let fillers = crate::engine::words::WordList("음|음…|어|흠|um|uh|hmm|well|so|ok|okay");
+            let start = said
+                .split_whitespace()
+                .take_while(|w| fillers.contains(w.trim_end_matches(',').to_ascii_lowercase()))
+                .map(|w| w.len() + 1)
+                .sum::<usize>();
+            let goal = said.get(start.min(said.len())..).unwrap_or(said).trim().to_string();
+            if !self.goals.contains(&goal) {
+                self.goals.push(goal);
+            }
+        }
         let (mut plan, choice) = self.prepare_turn(verdict, state);
         if plan.crisis.is_none() {
             self.apply_module(choice, &mut plan);
@@ -321,8 +345,10 @@ impl Counseling {
                     let goal = if states_goal(&said) {
                         Some(said)
                     } else {
-                        // Yes to the idea offered earlier: the idea, with what the answer adds.
-                        let idea = self.offered_idea().filter(|_| agrees(&said)).map(str::to_string);
+                        // Yes to the idea offered earlier (no goal set yet): the idea, with what
+                        // the answer adds.
+                        let idea =
+                            self.offered_idea().filter(|_| agrees(&said) && self.goals.is_empty()).map(str::to_string);
                         let detail = said.split_whitespace().count() > 2;
                         idea.map(|idea| if detail { format!("{idea} — {said}") } else { idea })
                     };
@@ -520,7 +546,7 @@ impl Counseling {
     /// The no-key counselor reply for this turn.
     pub fn heuristic_reply(&mut self, user_text: &str, state: &UserState) -> String {
         if self.turn_part_transition.is_some_and(|(_, to)| to == Part::Ended) {
-            return counselor::farewell(self.lang);
+            return counselor::farewell(self.lang, user_text);
         }
         // Asked once, when the name-and-purpose question was skipped.
         let ask_name = self.user_name.is_none()

@@ -92,7 +92,10 @@ fn english_heuristic_session_runs_from_greeting_to_closing() {
     assert_eq!(outcomes[2].0.plan.selected_task.as_deref(), Some("task_work_2"));
     assert_eq!(session.goals, ["This week I will take a ten minute walk at lunch every day"]);
     assert_eq!(outcomes[9].1, Part::Ended);
-    assert_eq!(outcomes[9].0.reply, counselor::farewell(Lang::En));
+    assert_eq!(outcomes[9].0.reply, counselor::farewell(Lang::En, "Thank you, see you next time"));
+    assert!(outcomes[9].0.reply.starts_with("Thank you too."), "thanks answered");
+    assert!(!counselor::farewell(Lang::Ko, "네").starts_with("저도 고마워요"), "no thanks to answer");
+    assert!(counselor::farewell(Lang::Ko, "고마워요").starts_with("저도 고마워요."));
     assert!(outcomes[9].0.reply.contains("no-key partner"));
     let summary = session.summary_markdown();
     for needle in ["# Session summary", "Name: Sam", "work", "## Goals set", "ten minute walk", "## Next steps"] {
@@ -390,4 +393,31 @@ fn an_idea_offered_while_exploring_comes_back_as_the_goal() {
     assert!(!agreed.reply.is_empty());
     assert_eq!(session.goals, [format!("{idea} — yes, every weekday after dinner")]);
     assert!(session.summary_markdown().contains("studying in shorter blocks"), "{}", session.summary_markdown());
+}
+
+#[test]
+fn a_plan_made_from_an_idea_while_exploring_is_the_goal_and_is_not_asked_again() {
+    let messages = [
+        "안녕하세요",
+        "요즘 회사에서 팀장님이랑 자꾸 부딪혀서 힘들어요",
+        "한 달쯤 됐어요. 회의 때마다 제 의견을 무시해요",
+        "화가 나고 출근하기가 싫어요",
+        "집에 와서도 계속 생각나서 잠을 못 자요",
+        "친구한테 얘기해 봤는데 별 도움이 안 됐어요",
+        "팀장님이랑 따로 이야기해 볼까 해요",
+        "음 다음 주 월요일에 면담 신청해 볼게요",
+        "그 정도예요",
+        "네 맞아요",
+        "아니요 그거면 돼요",
+    ];
+    let (session, _, outcomes) = run(Lang::Ko, &messages);
+    let goal = "다음 주 월요일에 면담 신청해 볼게요";
+    assert_eq!(session.goals, [goal], "the plan, without the filler in front");
+    let noted = &outcomes[7].0.reply;
+    assert!(noted.contains("구체적인 계획을 세우셨네요") && !noted.contains("떠올리셨네요"), "{noted}");
+    let asked = &outcomes[9].0.reply;
+    assert!(asked.contains(&format!("앞에서 정하신 목표: “{goal}”")), "{asked}");
+    let after = &outcomes[10].0.reply;
+    assert!(!after.contains("앞에서 정하신 목표:"), "the goal question is not asked twice: {after}");
+    assert!(session.summary_markdown().contains(goal));
 }
