@@ -1089,9 +1089,12 @@ impl Chat {
                 asked.iter().take(3).map(|a| nokey::read_back(a, request, OUTPUT_LIMIT, lang)).collect();
             return self.nokey_answer_text(c, text.join("\n\n"), source, env);
         }
-        // A question about a destructive command: what it would do, not an offer to run things.
+        // A question about a command: what it would do, not an offer to run things.
         if let Some(text) = nokey::explain_command(request, lang) {
             return self.nokey_answer_text(c, text, source, env);
+        }
+        if let Some(text) = nokey::thanks_reply(request, lang) {
+            return self.nokey_answer_text(c, text.to_string(), source, env);
         }
         match nokey::recognise(request) {
             Some(topic) => self.nokey_offer(c, topic, request, source, lang, env),

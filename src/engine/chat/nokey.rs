@@ -27,12 +27,22 @@ pub enum Topic {
     Files,
     /// Everyday git: what changed, undo a commit, a branch, put changes aside.
     Git,
+    /// Docker containers: which run, their logs, why one restarts, what they use.
+    Containers,
 }
 
 impl Topic {
     /// Every topic, in the order the topic card lists them.
-    pub const ALL: [Topic; 7] =
-        [Topic::Delete, Topic::Install, Topic::Database, Topic::Setup, Topic::Disk, Topic::Files, Topic::Git];
+    pub const ALL: [Topic; 8] = [
+        Topic::Delete,
+        Topic::Install,
+        Topic::Database,
+        Topic::Setup,
+        Topic::Disk,
+        Topic::Files,
+        Topic::Git,
+        Topic::Containers,
+    ];
 
     /// The topic's name on the topic card.
     pub fn label(self, lang: Lang) -> &'static str {
@@ -44,6 +54,7 @@ impl Topic {
             Topic::Disk => lang.pick("디스크 사용량 확인", "Check disk usage"),
             Topic::Files => lang.pick("파일 찾기", "Find files"),
             Topic::Git => lang.pick("Git 작업", "Work with git"),
+            Topic::Containers => lang.pick("컨테이너 확인", "Check containers"),
         }
     }
 }
@@ -65,8 +76,11 @@ const KEYWORDS: &[(Topic, WordList)] = &[
     ),
     (
         Topic::Disk,
-        // 디스크: disk; 용량: capacity; 저장 공간: storage space
-        WordList("disk usage|disk space|free space|storage|df -h|du -sh|디스크|용량|저장 공간"),
+        // 디스크: disk; 용량: capacity; 저장 공간: storage space; 공간을 차지: takes up space
+        WordList(
+            "disk usage|disk space|free space|space on my disk|space on the disk|taking up space|takes up space|\
+            storage|df -h|du -sh|디스크|용량|저장 공간|공간을 차지|공간 차지",
+        ),
     ),
     (
         Topic::Git,
@@ -95,6 +109,11 @@ const KEYWORDS: &[(Topic, WordList)] = &[
             "set up a project|setup a project|new project|scaffold|bootstrap|initialize|init |\
             virtual environment|virtualenv|venv|프로젝트|초기화|세팅|가상 환경|가상환경",
         ),
+    ),
+    (
+        Topic::Containers,
+        // 도커: docker; 컨테이너: container
+        WordList("docker|container|containers|도커|컨테이너"),
     ),
 ];
 
@@ -184,6 +203,20 @@ pub fn intro(lang: Lang) -> &'static str {
         "키 없이 동작하는 기본 도우미입니다(LLM을 쓰지 않습니다). 자주 하는 요청 몇 가지만 알아듣고, 선택지와 실행할 명령을 제안합니다. 설정에서 API 키를 넣으면 모델이 직접 답합니다.",
         "I am the no-key assistant (no LLM is used): I recognise a few common requests and offer choices and commands to run. Add an API key in Settings and a model answers instead.",
     )
+}
+
+/// The answer to a short thanks ("thanks!", "고마워요"), which asks for nothing: no topic card.
+pub fn thanks_reply(text: &str, lang: Lang) -> Option<&'static str> {
+    let lower = text.lower();
+    // 고마/고맙/감사: thanks.
+    let thanks =
+        WordList("thanks|thank you|thx|ty|cheers|고마|고맙|감사").any(|w| contains_word(&format!("{lower} "), w));
+    (thanks && text.split_whitespace().count() <= 6 && recognise(text).is_none()).then(|| {
+        lang.pick(
+            "천만에요. 더 도와드릴 일이 있으면 말씀해 주세요.",
+            "You're welcome. Tell me if there's anything else I can help with.",
+        )
+    })
 }
 
 /// Longest message searched for a command to explain (the search tries every word).
@@ -743,6 +776,58 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             named_first(&mut choices, text, &named);
             (t("Git", "Git"), t("무엇을 할까요?", "What would you like to do?"), choices)
         }
+        Topic::Containers => {
+            let mut choices = vec![
+                choice(
+                    t("컨테이너 목록", "List containers"),
+                    t("멈춘 것까지 모두, 상태와 함께", "All of them, stopped ones too, with their status"),
+                    "docker ps -a",
+                    Shell,
+                    t(
+                        "어떤 컨테이너가 돌고, 멈췄고, 재시작 중인지 봅니다.",
+                        "Shows which containers run, which stopped and which keep restarting.",
+                    ),
+                ),
+                choice(
+                    t("최근 로그", "Recent logs"),
+                    t("컨테이너가 마지막에 남긴 100줄", "The last 100 lines a container wrote"),
+                    "docker logs --tail 100 <container>",
+                    Shell,
+                    t(
+                        "오류는 대개 로그 끝에 있습니다. <container>를 목록의 이름으로 바꾸세요.",
+                        "Errors are usually at the end of the log. Replace <container> with a name from the list.",
+                    ),
+                ),
+                choice(
+                    t("재시작 이유", "Why it restarts"),
+                    t("재시작 횟수, 종료 코드, 메모리 부족 여부", "Restart count, exit code, whether memory ran out"),
+                    "docker inspect --format '{{.RestartCount}} restarts, exit code {{.State.ExitCode}}, out of memory: {{.State.OOMKilled}}' <container>",
+                    Shell,
+                    t(
+                        "종료 코드 137이나 out of memory: true면 메모리가 모자란 것입니다. <container>를 이름으로 바꾸세요.",
+                        "Exit code 137 or out of memory: true means it ran out of memory. Replace <container> with its name.",
+                    ),
+                ),
+                choice(
+                    t("자원 사용량", "Resource use"),
+                    t("실행 중인 컨테이너의 CPU와 메모리", "CPU and memory of the running containers"),
+                    "docker stats --no-stream",
+                    Shell,
+                    t("한 번만 재서 보여 줍니다.", "Measures once and shows the figures."),
+                ),
+            ];
+            // 로그: logs; 재시작: restart; 죽: dies; 꺼져/꺼지: shuts down; 메모리: memory.
+            let asked = [
+                (1, WordList("log|logs|로그")),
+                (
+                    2,
+                    WordList("restart|restarting|restarts|crash|crashes|crashing|keeps dying|exit|재시작|죽|꺼져|꺼지"),
+                ),
+                (3, WordList("memory|cpu|resource|resources|메모리|자원")),
+            ];
+            named_first(&mut choices, text, &asked);
+            (t("컨테이너", "Containers"), t("무엇을 볼까요?", "What should we look at?"), choices)
+        }
     };
     Offer { header: header.to_string(), question: question.to_string(), choices }
 }
@@ -888,6 +973,11 @@ mod tests {
             ("커밋 취소하고 싶어", Some(Topic::Git)),
             ("create a python virtual environment for this project", Some(Topic::Setup)),
             ("가상환경 만들어줘", Some(Topic::Setup)),
+            ("my docker containers keep restarting, how do I see why?", Some(Topic::Containers)),
+            ("컨테이너 로그 보고 싶어", Some(Topic::Containers)),
+            ("docker 설치해 줘", Some(Topic::Install)),
+            ("what's taking up space on my disk?", Some(Topic::Disk)),
+            ("뭐가 공간을 차지하는지 알고 싶어", Some(Topic::Disk)),
             ("I pushed to github yesterday", None),
             ("what a nice day", None),
             ("오늘 점심 뭐 먹지", None),
@@ -1009,6 +1099,30 @@ mod tests {
         assert_eq!(o.choices[0].command.0, "git switch -c <branch>");
         for ch in &o.choices {
             assert_eq!(crate::engine::danger::assess(&ch.command.0), None, "{}", ch.command.0);
+        }
+    }
+
+    #[test]
+    fn a_thanks_is_answered_without_a_card() {
+        assert!(thanks_reply("thanks!", Lang::En).is_some_and(|t| t.starts_with("You're welcome")));
+        assert!(thanks_reply("고마워요", Lang::Ko).is_some_and(|t| t.starts_with("천만에요")));
+        assert_eq!(thanks_reply("thanks, now delete the old logs", Lang::En), None, "a request after the thanks");
+        assert_eq!(thanks_reply("what a nice day", Lang::En), None);
+        assert_eq!(
+            thanks_reply("they say thx is rude but could you explain why my long build keeps failing", Lang::En),
+            None
+        );
+    }
+
+    #[test]
+    fn a_containers_offer_puts_what_is_asked_first_and_nothing_it_offers_is_dangerous() {
+        let o = offer(Topic::Containers, "my docker containers keep restarting, how do I see why?", Lang::En);
+        assert_eq!(o.choices[0].label, "Why it restarts");
+        assert!(o.choices[0].command.0.starts_with("docker inspect"));
+        let o = offer(Topic::Containers, "컨테이너 로그 보고 싶어", Lang::Ko);
+        assert_eq!(o.choices[0].label, "최근 로그");
+        for choice in &o.choices {
+            assert_eq!(crate::engine::danger::assess(&choice.command.0), None, "{}", choice.command.0);
         }
     }
 

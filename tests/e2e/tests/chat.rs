@@ -330,6 +330,12 @@ fn an_english_no_key_chat_answers_in_english_only() {
     page.browser.wait_for_text(".messages", "ls -la lists the files", STEP).unwrap();
     page.browser.wait_for_text(".messages", "It only reads; it changes nothing.", STEP).unwrap();
     assert!(!has(&page, ".question-card[data-open=true]"), "no card follows the explanation");
+    // A thanks is answered, not met with the topic card; containers are a topic of their own.
+    page.send("thanks!").unwrap();
+    page.browser.wait_for_text(".messages", "You're welcome", STEP).unwrap();
+    assert!(!has(&page, ".question-card[data-open=true]"), "no card follows the thanks");
+    page.send("my docker containers keep restarting, how do I see why?").unwrap();
+    page.browser.wait_for_text(".question-card[data-open=true]", "Why it restarts", STEP).unwrap();
     let hangul = page
         .browser
         .execute(

@@ -298,8 +298,13 @@ fn a_monkey_in_korean_chat_and_counseling_breaks_nothing() {
     let _one = one_browser();
     let page = AppPage::open("ko-KR").expect("the page opens");
     let mut actions = Vec::new();
-    let chat =
-        ["빌드 폴더 좀 지워 줘", "ls -la는 뭐 하는 명령이야?", "git 브랜치 정리하고 싶어", "프로젝트에서 TODO 찾아 줘"];
+    let chat = [
+        "빌드 폴더 좀 지워 줘",
+        "ls -la는 뭐 하는 명령이야?",
+        "git 브랜치 정리하고 싶어",
+        "프로젝트에서 invoice라는 단어가 든 파일 찾아 줘",
+        "도커 컨테이너가 계속 재시작돼요",
+    ];
     for (n, text) in chat.iter().enumerate() {
         page.start_over().unwrap();
         page.send("/mode 채팅").unwrap();
