@@ -171,6 +171,24 @@ fn a_choice_made_on_a_condition_plans_the_choice_held_to_the_condition() {
 }
 
 #[test]
+fn a_request_for_people_is_offered_email_and_chat_formats_not_json_and_python() {
+    let options = |request: &str| {
+        let mut d = Driver::offline();
+        d.say(request);
+        let card = d.open_card().expect("the format is asked");
+        let q = card.questions.iter().find(|q| q.options.len() > 2).expect("a format question with choices");
+        q.options.clone()
+    };
+    let party = options("Plan a surprise birthday party for my sister");
+    assert!(party.contains(&"Email".to_string()) && party.contains(&"Chat message".to_string()), "{party:?}");
+    assert!(!party.contains(&"JSON".to_string()) && !party.contains(&"Python".to_string()), "{party:?}");
+    let dinner = options("팀 회식 장소랑 일정을 정리하고 싶어요");
+    assert!(dinner.contains(&"이메일".to_string()) && !dinner.contains(&"파이썬".to_string()), "{dinner:?}");
+    let tickets = options("Classify our support tickets by urgency");
+    assert!(tickets.contains(&"JSON".to_string()), "a technical request keeps JSON: {tickets:?}");
+}
+
+#[test]
 fn criteria_said_in_another_answer_are_kept() {
     let mut d = Driver::offline();
     d.say("고객 문의 메일을 자동으로 분류하고 싶어요");

@@ -368,14 +368,31 @@ pub fn slot_question(slot: &str, attempt: u32, lang: Lang) -> String {
     .to_string()
 }
 
+/// The format choices for a request: one for people (a party, a trip, a dinner) is offered an
+/// email and a chat message where the others are offered JSON and Python.
+pub fn format_options(request: &str, lang: Lang) -> Vec<String> {
+    use super::slots::Format;
+    let lower = request.to_ascii_lowercase();
+    // 회식: team dinner; 파티: party; 여행: trip; 결혼: wedding; 생일: birthday; 저녁: dinner; 점심: lunch;
+    // 소풍: picnic; 행사: event; 선물: gift; 휴가: vacation; 모임: gathering; 워크숍: workshop; 집들이:
+    // housewarming; 송년회: year-end party; 환영회: welcome party.
+    let for_people = WordList(
+        "party|trip|travel|wedding|birthday|dinner|lunch|picnic|event|itinerary|gift|vacation|holiday|meetup|\
+        workshop|celebration|reunion|회식|파티|여행|결혼|생일|저녁|점심|소풍|행사|선물|휴가|모임|워크숍|집들이|송년회|환영회",
+    )
+    .any(|w| lower.contains(w));
+    let formats: [Format; 6] = if for_people {
+        [Format::Markdown, Format::Table, Format::Email, Format::Message, Format::Slides, Format::Report]
+    } else {
+        [Format::Markdown, Format::Table, Format::Json, Format::Python, Format::Slides, Format::Report]
+    };
+    formats.iter().map(|f| f.label(lang).to_string()).collect()
+}
+
 /// Choices offered for a slot, when it has a natural list.
 pub fn slot_options(slot: &str, lang: Lang) -> Vec<String> {
-    use super::slots::Format;
     match slot {
-        "format" => [Format::Markdown, Format::Table, Format::Json, Format::Python, Format::Slides, Format::Report]
-            .iter()
-            .map(|f| f.label(lang).to_string())
-            .collect(),
+        "format" => format_options("", lang),
         "datetime" => match lang {
             Lang::Ko => vec!["오늘 12:00".into(), "오늘 12:30".into(), "오늘 13:00".into()],
             Lang::En => vec!["today 12:00".into(), "today 12:30".into(), "today 13:00".into()],

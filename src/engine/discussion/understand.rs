@@ -10,7 +10,8 @@ use crate::engine::contract::{
     QUESTIONS_ASKED,
 };
 use crate::engine::gate::{
-    completion_message, slot_label, slot_options, slot_question, GateStatus, Intent, SlotValue, REASK_LIMIT,
+    completion_message, format_options, slot_label, slot_options, slot_question, GateStatus, Intent, SlotValue,
+    REASK_LIMIT,
 };
 use crate::engine::lang::{clip, quoted, with_instrumental, with_topic, Lang};
 use crate::engine::prompt::Prompt;
@@ -258,7 +259,10 @@ impl Discussing<'_> {
                 let at_limit = attempt >= REASK_LIMIT;
                 let text = if at_limit { limit_question(slot, lang) } else { slot_question(slot, attempt, lang) };
                 if !already_asked(&self.d.asked, &text) {
-                    let mut options = slot_options(slot, lang);
+                    let mut options = match slot.as_str() {
+                        "format" => format_options(&contract.original_request, lang),
+                        _ => slot_options(slot, lang),
+                    };
                     if slot == "goal" && at_limit {
                         options = vec![self.goal_default_option()];
                     }
@@ -351,9 +355,10 @@ impl Discussing<'_> {
     /// field; a question about the format gets the format choices.
     pub(crate) fn question_from_text(&self, text: &str) -> Question {
         let lang = self.c.lang;
+        let request = self.d.contract.as_ref().map_or("", |c| c.original_request.as_str());
         for field in [Field::Goal, Field::Format, Field::Criteria, Field::Context] {
             if same_question(text, field_question(field, lang)) {
-                let options = if field == Field::Format { slot_options("format", lang) } else { Vec::new() };
+                let options = if field == Field::Format { format_options(request, lang) } else { Vec::new() };
                 return Question {
                     text: text.to_string(),
                     options,
@@ -367,7 +372,7 @@ impl Discussing<'_> {
         let about_format = ["format", "형식", "형태"].iter().any(|k| lower.contains(k));
         Question {
             text: text.to_string(),
-            options: if about_format { slot_options("format", lang) } else { Vec::new() },
+            options: if about_format { format_options(request, lang) } else { Vec::new() },
             allow_other: true,
             target: if about_format { Target::Field(Field::Format) } else { Target::Free },
             ..Default::default()
