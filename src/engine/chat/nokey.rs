@@ -207,11 +207,14 @@ pub fn intro(lang: Lang) -> &'static str {
 
 /// The answer to a short thanks ("thanks!", "고마워요"), which asks for nothing: no topic card.
 pub fn thanks_reply(text: &str, lang: Lang) -> Option<&'static str> {
+    if text.split_whitespace().count() > 6 {
+        return None;
+    }
     let lower = text.lower();
     // 고마/고맙/감사: thanks.
     let thanks =
         WordList("thanks|thank you|thx|ty|cheers|고마|고맙|감사").any(|w| contains_word(&format!("{lower} "), w));
-    (thanks && text.split_whitespace().count() <= 6 && recognise(text).is_none()).then(|| {
+    (thanks && recognise(text).is_none()).then(|| {
         lang.pick(
             "천만에요. 더 도와드릴 일이 있으면 말씀해 주세요.",
             "You're welcome. Tell me if there's anything else I can help with.",
@@ -301,6 +304,13 @@ const KNOWN: &[(&str, bool, bool, &str, &str)] = &[
     ("docker ps", false, false, "실행 중인 컨테이너 목록을 보여 줍니다", "lists the running containers"),
 ];
 
+/// The programs `KNOWN` names, sorted (a test holds them to the table).
+const PROGRAMS: [&str; 31] = [
+    "cat", "cd", "chmod", "chown", "cp", "curl", "df", "docker", "du", "echo", "find", "git", "grep", "head", "kill",
+    "less", "ls", "mkdir", "mv", "npm", "pip", "ps", "pwd", "rm", "ssh", "tail", "tar", "top", "touch", "wget",
+    "which",
+];
+
 /// Words before a command that ask what it is ("what does ls do", "explain git stash").
 const BEFORE_KNOWN: WordList = WordList("does|is|explain|what's|whats|about");
 
@@ -310,6 +320,15 @@ const AFTER_KNOWN: WordList = WordList("do|does|mean|means|뭐|무슨|무엇|하
 
 /// What an everyday command in a question does: see `explain_command`.
 fn explain_known(text: &str, lang: Lang) -> Option<String> {
+    // Most questions name no command: one pass over the words, without copies, rules them out.
+    let names_one = text.split(|c: char| c.is_whitespace() || c == '`').any(|w| {
+        let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let w = &w[..w.find(|c: char| !c.is_ascii()).unwrap_or(w.len())];
+        (2..=6).contains(&w.len()) && PROGRAMS.binary_search(&w.to_ascii_lowercase().as_str()).is_ok()
+    });
+    if !names_one {
+        return None;
+    }
     let quoted = text.split('`').nth(1).filter(|_| text.matches('`').count() >= 2);
     let words: Vec<String> = quoted
         .unwrap_or(text)
@@ -1100,6 +1119,14 @@ mod tests {
         for ch in &o.choices {
             assert_eq!(crate::engine::danger::assess(&ch.command.0), None, "{}", ch.command.0);
         }
+    }
+
+    #[test]
+    fn the_program_list_is_the_known_table_s_programs_sorted() {
+        let mut programs: Vec<&str> = KNOWN.iter().map(|k| k.0.split(' ').next().unwrap_or(k.0)).collect();
+        programs.sort_unstable();
+        programs.dedup();
+        assert_eq!(programs, PROGRAMS);
     }
 
     #[test]
