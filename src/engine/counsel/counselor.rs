@@ -329,26 +329,18 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             )
             .into(),
         (false, Module::GoalSetting) => match (notes.goals.last(), notes.idea) {
-            (Some(goal), _) => match lang {
-                Lang::Ko => format!(
-                    "앞에서 정하신 목표: “{}”. 더하거나 바꾸고 싶은 게 있을까요?",
-                    clip(goal, 60)
-                ),
-                Lang::En => format!(
-                    "The goal you set earlier is “{}”. Is there anything you'd like to add or change?",
-                    clip(goal, 60)
-                ),
-            },
-            (None, Some(idea)) => match lang {
-                Lang::Ko => format!(
-                    "앞에서 “{}”라고 하셨어요. 그걸 이번 주 목표로 삼아 볼까요? 그렇다면 언제, 얼마나 자주 해 보실지도 정해 봐요.",
-                    clip(idea, 60)
-                ),
-                Lang::En => format!(
-                    "Earlier you said “{}”. Would you like to make that this week's goal? If so, when, and how often?",
-                    clip(idea, 60)
-                ),
-            },
+            (Some(goal), _) => quoting(
+                lang,
+                "앞에서 정하신 목표: “{}”. 더하거나 바꾸고 싶은 게 있을까요?",
+                "The goal you set earlier is “{}”. Is there anything you'd like to add or change?",
+                goal,
+            ),
+            (None, Some(idea)) => quoting(
+                lang,
+                "앞에서 “{}”라고 하셨어요. 그걸 이번 주 목표로 삼아 볼까요? 그렇다면 언제, 얼마나 자주 해 보실지도 정해 봐요.",
+                "Earlier you said “{}”. Would you like to make that this week's goal? If so, when, and how often?",
+                idea,
+            ),
             (None, None) => body,
         },
         (false, _) => body,
@@ -391,6 +383,11 @@ pub(crate) fn offers_idea(text: &str) -> bool {
         해 보고 싶|해보고 싶|시도해|볼까 해|할까 해|할까 싶",
     );
     IDEAS.any(|w| lower.contains(w))
+}
+
+/// A sentence in `lang` with the user's words (clipped) where its `{}` stands.
+fn quoting(lang: Lang, ko: &str, en: &str, words: &str) -> String {
+    lang.pick(ko, en).replacen("{}", &clip(words, 60), 1)
 }
 
 /// The message without a greeting in front: the echo quotes what it says, not "hi,".
