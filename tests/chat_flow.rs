@@ -484,10 +484,10 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
     let mut d = offline_chat();
     d.say("what a nice day");
     let card = d.open_card().expect("the topic picker");
-    assert_eq!(card.questions[0].options.len(), 8);
+    assert_eq!(card.questions[0].options.len(), 10);
     assert_eq!(
         card.questions[0].options[5..],
-        ["Find files".to_string(), "Work with git".to_string(), "Check containers".to_string()]
+        ["Find files", "Work with git", "Check containers", "Processes and ports", "Read a log"].map(String::from)
     );
     d.answer(&["Install something"]);
     assert!(d.open_card().unwrap().questions[0].options.contains(&"Homebrew".to_string()));

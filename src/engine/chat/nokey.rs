@@ -1,7 +1,7 @@
 //! The no-key assistant: with no LLM configured (or after a failed call) the chat still
 //! recognises a few common requests (deleting files, installing something, querying a
-//! database, setting up a project, checking disk usage, finding files, everyday git) in
-//! Korean and English, and answers
+//! database, setting up a project, checking disk usage, finding files, everyday git,
+//! containers, processes and ports, reading a log) in Korean and English, and answers
 //! with a question card of options; a chosen option proposes a command with its danger check.
 
 use super::tools::CommandKind;
@@ -29,11 +29,15 @@ pub enum Topic {
     Git,
     /// Docker containers: which run, their logs, why one restarts, what they use.
     Containers,
+    /// Running processes: who holds a port, what uses the CPU or the memory.
+    Processes,
+    /// A log file: its last lines, its errors, following it.
+    Logs,
 }
 
 impl Topic {
     /// Every topic, in the order the topic card lists them.
-    pub const ALL: [Topic; 8] = [
+    pub const ALL: [Topic; 10] = [
         Topic::Delete,
         Topic::Install,
         Topic::Database,
@@ -42,6 +46,8 @@ impl Topic {
         Topic::Files,
         Topic::Git,
         Topic::Containers,
+        Topic::Processes,
+        Topic::Logs,
     ];
 
     /// The topic's name on the topic card.
@@ -55,6 +61,8 @@ impl Topic {
             Topic::Files => lang.pick("파일 찾기", "Find files"),
             Topic::Git => lang.pick("Git 작업", "Work with git"),
             Topic::Containers => lang.pick("컨테이너 확인", "Check containers"),
+            Topic::Processes => lang.pick("프로세스·포트 확인", "Processes and ports"),
+            Topic::Logs => lang.pick("로그 보기", "Read a log"),
         }
     }
 }
@@ -114,6 +122,16 @@ const KEYWORDS: &[(Topic, WordList)] = &[
         Topic::Containers,
         // 도커: docker; 컨테이너: container
         WordList("docker|container|containers|도커|컨테이너"),
+    ),
+    (
+        Topic::Processes,
+        // 포트: port; 프로세스: process; 느려: slow; 메모리: memory
+        WordList("port|processes|which process|what process|process id|pid|slow|cpu|memory|hogging|포트|프로세스|느려|느리|메모리"),
+    ),
+    (
+        Topic::Logs,
+        // 로그: log
+        WordList("log|logs|.log|journalctl|syslog|로그"),
     ),
 ];
 
@@ -432,6 +450,40 @@ fn request_folder(text: &str) -> Option<String> {
         .find(|w| {
             (w.starts_with('/') || w.starts_with("~/") || w.starts_with("./"))
                 && w.len() > 1
+                && w.len() <= 100
+                && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '~'))
+        })
+        .map(str::to_string)
+}
+
+/// The port a request names ("port 8080", "3000번 포트", "포트 3000번"), 1 to 65,535.
+fn request_port(text: &str) -> Option<u16> {
+    let lower = text.lower();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    // 포트: port; 번: number.
+    let near_port = |i: usize| {
+        [i.checked_sub(1), Some(i), Some(i + 1)]
+            .into_iter()
+            .flatten()
+            .any(|j| words.get(j).is_some_and(|w| w.starts_with("port") || w.starts_with(":") || w.contains("포트")))
+    };
+    words.iter().enumerate().find_map(|(i, w)| {
+        let digits: String = w.trim_start_matches(':').chars().take_while(char::is_ascii_digit).collect();
+        let n = digits.parse::<u16>().ok().filter(|n| *n > 0)?;
+        (near_port(i) || w.starts_with(':')).then_some(n)
+    })
+}
+
+/// The log file a request names ("app.log", "/var/log/nginx/error.log"), if its characters
+/// are safe to put in a shell command as they are.
+fn request_file(text: &str) -> Option<String> {
+    text.split_whitespace()
+        .map(|w| w.trim_matches(['`', '"', '\'', '(', ')', ',', '?', '!']))
+        .map(|w| w.trim_end_matches(['에', '의', '서', '을', '를', '은', '는', '로', '.']))
+        .find(|w| {
+            let lower = w.to_ascii_lowercase();
+            (lower.ends_with(".log") || lower.ends_with(".out") || lower.ends_with(".txt") || w.starts_with('/'))
+                && w.len() > 4
                 && w.len() <= 100
                 && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '~'))
         })
@@ -847,6 +899,101 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             named_first(&mut choices, text, &asked);
             (t("컨테이너", "Containers"), t("무엇을 볼까요?", "What should we look at?"), choices)
         }
+        Topic::Processes => {
+            let port = request_port(text).map_or("<port>".to_string(), |p| p.to_string());
+            let mut choices = vec![
+                choice(
+                    t("포트를 쓰는 프로세스", "Who uses a port"),
+                    t("그 포트를 잡고 있는 프로그램과 PID", "The program holding the port, with its PID"),
+                    &format!("lsof -i :{port}"),
+                    Shell,
+                    &t(
+                        "포트 {port}을 누가 열고 있는지 봅니다. lsof가 없으면 ss -ltnp를 쓰세요.",
+                        "Shows what holds port {port}. Without lsof, use ss -ltnp.",
+                    )
+                    .replace("{port}", &port),
+                ),
+                choice(
+                    t("CPU를 많이 쓰는 프로세스", "Busiest processes"),
+                    t("CPU 사용률 상위 10개", "The top 10 by CPU use"),
+                    "ps aux | sort -nrk 3 | head -n 10",
+                    Shell,
+                    t("세 번째 열이 CPU 사용률(%)입니다.", "The third column is the CPU use in percent."),
+                ),
+                choice(
+                    t("메모리를 많이 쓰는 프로세스", "Memory use"),
+                    t("메모리 사용률 상위 10개", "The top 10 by memory use"),
+                    "ps aux | sort -nrk 4 | head -n 10",
+                    Shell,
+                    t("네 번째 열이 메모리 사용률(%)입니다.", "The fourth column is the memory use in percent."),
+                ),
+                choice(
+                    t("이름으로 찾기", "Find by name"),
+                    t("이름이 들어간 프로세스와 PID", "Processes whose command holds the name, with PIDs"),
+                    "pgrep -fl <name>",
+                    Shell,
+                    t("<name>을 프로그램 이름으로 바꾸세요.", "Replace <name> with the program's name."),
+                ),
+            ];
+            // 메모리: memory; 느려/느리: slow.
+            let asked = [(2, WordList("memory|ram|메모리")), (1, WordList("cpu|slow|busy|hogging|느려|느리"))];
+            named_first(&mut choices, text, &asked);
+            (t("프로세스", "Processes"), t("무엇을 볼까요?", "What should we look at?"), choices)
+        }
+        Topic::Logs => {
+            let file = request_file(text).unwrap_or_else(|| "<file>".into());
+            let lines = amount(text, |u| (u.starts_with("line") || u.starts_with('줄')).then_some(()))
+                .map(|(n, ())| n)
+                .filter(|n| (1..=10_000).contains(n))
+                .unwrap_or(100);
+            let mut choices = vec![
+                choice(
+                    t("마지막 줄", "Last lines"),
+                    t("파일 끝의 몇 줄", "The end of the file"),
+                    &format!("tail -n {lines} {file}"),
+                    Shell,
+                    t("가장 최근에 쓰인 줄을 봅니다.", "Shows the lines written most recently."),
+                ),
+                choice(
+                    t("에러만", "Errors only"),
+                    t("error가 들어간 줄, 줄 번호와 함께", "Lines with \"error\", with their line numbers"),
+                    &format!("grep -in error {file} | tail -n 50"),
+                    Shell,
+                    t(
+                        "대소문자를 가리지 않고 찾아 마지막 50개를 보여 줍니다.",
+                        "Matches any case and shows the last 50.",
+                    ),
+                ),
+                choice(
+                    t("실시간으로 보기", "Follow it"),
+                    t("새로 쓰이는 줄을 계속", "New lines as they are written"),
+                    &format!("tail -f {file}"),
+                    Shell,
+                    t("Ctrl+C로 멈춥니다.", "Stop it with Ctrl+C."),
+                ),
+                choice(
+                    t("시스템 로그", "System log"),
+                    t("systemd가 기록한 최근 에러", "Recent errors systemd recorded"),
+                    "journalctl -p err -n 50 --no-pager",
+                    Shell,
+                    t("systemd를 쓰는 리눅스에서 동작합니다.", "Works on Linux with systemd."),
+                ),
+            ];
+            // 에러/오류: error; 실시간: live; 시스템: system.
+            let asked = [
+                (1, WordList("error|errors|fail|exception|에러|오류")),
+                (2, WordList("follow|live|watch|실시간")),
+                (3, WordList("system log|journal|syslog|시스템")),
+            ];
+            named_first(&mut choices, text, &asked);
+            let file_named = file != "<file>";
+            let question = match (file_named, lang) {
+                (true, _) => t("어떻게 볼까요?", "How should we look at it?").to_string(),
+                (false, Lang::Ko) => "어떻게 볼까요? <file>을 로그 파일 경로로 바꾸세요.".to_string(),
+                (false, Lang::En) => "How should we look at it? Replace <file> with the log's path.".to_string(),
+            };
+            return Offer { header: t("로그", "Log").to_string(), question, choices };
+        }
     };
     Offer { header: header.to_string(), question: question.to_string(), choices }
 }
@@ -996,6 +1143,14 @@ mod tests {
             ("컨테이너 로그 보고 싶어", Some(Topic::Containers)),
             ("docker 설치해 줘", Some(Topic::Install)),
             ("what's taking up space on my disk?", Some(Topic::Disk)),
+            ("how do I check which process uses port 8080?", Some(Topic::Processes)),
+            ("포트 3000번을 누가 쓰고 있는지 알고 싶어", Some(Topic::Processes)),
+            ("my laptop is slow", Some(Topic::Processes)),
+            ("show me the last 50 lines of app.log", Some(Topic::Logs)),
+            ("서버 로그에서 에러만 보고 싶어", Some(Topic::Logs)),
+            ("delete the old logs", Some(Topic::Delete)),
+            ("docker logs of the web container", Some(Topic::Containers)),
+            ("how do I process these images in python?", None),
             ("뭐가 공간을 차지하는지 알고 싶어", Some(Topic::Disk)),
             ("I pushed to github yesterday", None),
             ("what a nice day", None),
@@ -1139,6 +1294,34 @@ mod tests {
             thanks_reply("they say thx is rude but could you explain why my long build keeps failing", Lang::En),
             None
         );
+    }
+
+    #[test]
+    fn process_and_log_offers_take_the_port_file_and_count_the_request_names() {
+        let o = offer(Topic::Processes, "how do I check which process uses port 8080?", Lang::En);
+        assert_eq!(o.choices[0].command.0, "lsof -i :8080");
+        assert!(o.choices[0].why.contains("port 8080"), "{}", o.choices[0].why);
+        let o = offer(Topic::Processes, "포트 3000번을 누가 쓰고 있는지 알고 싶어", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "lsof -i :3000");
+        let o = offer(Topic::Processes, "my laptop is slow", Lang::En);
+        assert_eq!(o.choices[0].label, "Busiest processes");
+        assert_eq!(offer(Topic::Processes, "what uses memory?", Lang::En).choices[0].label, "Memory use");
+        let o = offer(Topic::Logs, "show me the last 50 lines of app.log", Lang::En);
+        assert_eq!(o.choices[0].command.0, "tail -n 50 app.log");
+        assert_eq!(o.question, "How should we look at it?");
+        let o = offer(Topic::Logs, "서버 로그에서 에러만 보고 싶어", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "grep -in error <file> | tail -n 50");
+        assert!(o.question.contains("<file>"), "{}", o.question);
+        let o = offer(Topic::Logs, "errors in /var/log/nginx/error.log", Lang::En);
+        assert_eq!(o.choices[0].command.0, "grep -in error /var/log/nginx/error.log | tail -n 50");
+        // A name the shell would read differently is not put in a command.
+        let o = offer(Topic::Logs, "tail app$(reboot).log", Lang::En);
+        assert!(o.choices[0].command.0.ends_with("<file>"), "{}", o.choices[0].command.0);
+        for topic in [Topic::Processes, Topic::Logs] {
+            for choice in offer(topic, "port 80 app.log", Lang::En).choices {
+                assert_eq!(crate::engine::danger::assess(&choice.command.0), None, "{}", choice.command.0);
+            }
+        }
     }
 
     #[test]

@@ -304,6 +304,8 @@ fn a_monkey_in_korean_chat_and_counseling_breaks_nothing() {
         "git 브랜치 정리하고 싶어",
         "프로젝트에서 invoice라는 단어가 든 파일 찾아 줘",
         "도커 컨테이너가 계속 재시작돼요",
+        "포트 3000번을 누가 쓰고 있는지 알고 싶어",
+        "서버 로그에서 에러만 보고 싶어",
     ];
     for (n, text) in chat.iter().enumerate() {
         page.start_over().unwrap();
