@@ -564,6 +564,20 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
+    /// A reply's context with no supervision, module change, part transition or crisis.
+    fn context(lang: Lang, part: Part, task: Option<&Task>, module: Module) -> CounselorContext<'_> {
+        CounselorContext {
+            lang,
+            part,
+            task,
+            module,
+            feedback: None,
+            module_change: None,
+            part_transition: None,
+            crisis: None,
+        }
+    }
+
     fn feedback(score: u8) -> SupervisorFeedback {
         SupervisorFeedback {
             score,
@@ -577,16 +591,7 @@ mod tests {
     #[test]
     fn minimal_prompt_has_base_part_task_title_target_and_module_summary_only() {
         let tasks = fixed_tasks(Part::Start, Lang::Ko);
-        let ctx = CounselorContext {
-            lang: Lang::Ko,
-            part: Part::Start,
-            task: Some(&tasks[1]),
-            module: Module::InformationGathering,
-            feedback: None,
-            module_change: None,
-            part_transition: None,
-            crisis: None,
-        };
+        let ctx = context(Lang::Ko, Part::Start, Some(&tasks[1]), Module::InformationGathering);
         let prompt = counselor_prompt(&ctx, &[Turn::user("안녕하세요")]);
         let s = &prompt.system;
         assert!(s.starts_with("# role: counselor\n당신은"));
@@ -626,16 +631,7 @@ mod tests {
         };
         let low = feedback(5);
         let high = feedback(7);
-        let base = CounselorContext {
-            lang: Lang::Ko,
-            part: Part::Exploration,
-            task: Some(&tasks[0]),
-            module: Module::ResistanceHandling,
-            feedback: None,
-            module_change: None,
-            part_transition: None,
-            crisis: None,
-        };
+        let base = context(Lang::Ko, Part::Exploration, Some(&tasks[0]), Module::ResistanceHandling);
         let with_low = counselor_system(&CounselorContext { feedback: Some(&low), ..base });
         assert!(with_low.contains("Supervision 피드백 (점수 5/10)") && with_low.contains("한 번에 질문은 하나만"));
         let with_high = counselor_system(&CounselorContext { feedback: Some(&high), ..base });
@@ -659,16 +655,7 @@ mod tests {
     #[test]
     fn prompt_keeps_only_the_last_turns() {
         let history: Vec<Turn> = (0..30).map(|i| Turn::user(format!("m{i}"))).collect();
-        let ctx = CounselorContext {
-            lang: Lang::En,
-            part: Part::Start,
-            task: None,
-            module: Module::RapportBuilding,
-            feedback: None,
-            module_change: None,
-            part_transition: None,
-            crisis: None,
-        };
+        let ctx = context(Lang::En, Part::Start, None, Module::RapportBuilding);
         let prompt = counselor_prompt(&ctx, &history);
         assert_eq!(prompt.turns.len(), HISTORY_TURNS);
         assert_eq!(prompt.turns.last().map(|t| t.text.as_str()), Some("m29"));
@@ -681,16 +668,7 @@ mod tests {
         let notes = ReplyNotes { turn: 4, ..ReplyNotes::default() };
         let mut replies = Vec::new();
         for module in Module::ALL {
-            let ctx = CounselorContext {
-                lang: Lang::Ko,
-                part: Part::Exploration,
-                task: Some(&tasks[0]),
-                module,
-                feedback: None,
-                module_change: None,
-                part_transition: None,
-                crisis: None,
-            };
+            let ctx = context(Lang::Ko, Part::Exploration, Some(&tasks[0]), module);
             let reply = heuristic_reply(&ctx, "상사가 매일 야근을 시켜요", &state, &notes);
             if module != Module::Closing {
                 assert!(reply.contains("“상사가 매일 야근을 시켜요”라고 말씀해 주셨어요"), "{module:?}: {reply}");
@@ -703,16 +681,7 @@ mod tests {
         distinct.dedup();
         assert_eq!(distinct.len(), replies.len(), "each module words its reply differently");
         let info = |turn| {
-            let ctx = CounselorContext {
-                lang: Lang::En,
-                part: Part::Exploration,
-                task: Some(&tasks[0]),
-                module: Module::InformationGathering,
-                feedback: None,
-                module_change: None,
-                part_transition: None,
-                crisis: None,
-            };
+            let ctx = context(Lang::En, Part::Exploration, Some(&tasks[0]), Module::InformationGathering);
             heuristic_reply(
                 &ctx,
                 "my boss at work",
@@ -724,16 +693,7 @@ mod tests {
         assert!(info(3).contains("You said “my boss at work”"), "{}", info(3));
         assert!(info(1).contains("I hear you: “my boss at work”"), "{}", info(1));
         let short = |text| {
-            let ctx = CounselorContext {
-                lang: Lang::Ko,
-                part: Part::Start,
-                task: None,
-                module: Module::RapportBuilding,
-                feedback: None,
-                module_change: None,
-                part_transition: None,
-                crisis: None,
-            };
+            let ctx = context(Lang::Ko, Part::Start, None, Module::RapportBuilding);
             heuristic_reply(&ctx, text, &UserState::default(), &ReplyNotes::default())
         };
         assert!(!short("네").contains('“'), "a bare yes is not echoed");
@@ -747,16 +707,7 @@ mod tests {
     fn an_idea_the_user_offers_is_taken_up_not_passed_over() {
         let tasks = plan_exploration(&["I can't focus when I study"], Lang::En);
         let reply = |lang, part, module, text| {
-            let ctx = CounselorContext {
-                lang,
-                part,
-                task: Some(&tasks[0]),
-                module,
-                feedback: None,
-                module_change: None,
-                part_transition: None,
-                crisis: None,
-            };
+            let ctx = context(lang, part, Some(&tasks[0]), module);
             heuristic_reply(&ctx, text, &UserState::default(), &ReplyNotes { turn: 5, ..ReplyNotes::default() })
         };
         let idea = "I guess I could try studying in shorter blocks";
