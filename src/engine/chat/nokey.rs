@@ -137,7 +137,13 @@ const KEYWORDS: &[(Topic, WordList)] = &[
 
 /// The topic a message is about, if the no-key assistant knows it.
 pub fn recognise(text: &str) -> Option<Topic> {
-    let lower = format!("{} ", text.lower());
+    // "log in to", "log into", "log out": signing in, not a log file ("the log in /var/app" is one).
+    let mut lower = format!("{} ", text.lower());
+    for phrase in ["log in to ", "log into ", "log in with ", "log in as ", "log in? ", "log in ", "log out"] {
+        if phrase != "log in " || lower.trim_end().ends_with("log in") {
+            lower = lower.replace(phrase, "sign-in ");
+        }
+    }
     KEYWORDS.iter().find(|(_, words)| words.iter().any(|w| contains_word(&lower, w))).map(|(topic, _)| *topic)
 }
 
@@ -1151,6 +1157,10 @@ mod tests {
             ("delete the old logs", Some(Topic::Delete)),
             ("docker logs of the web container", Some(Topic::Containers)),
             ("how do I process these images in python?", None),
+            ("how do I log in to the server?", None),
+            ("I can't log into the dashboard", None),
+            ("how do I log in", None),
+            ("show the errors in the log in /var/app", Some(Topic::Logs)),
             ("뭐가 공간을 차지하는지 알고 싶어", Some(Topic::Disk)),
             ("I pushed to github yesterday", None),
             ("what a nice day", None),
