@@ -481,6 +481,14 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
     assert!(texts(&d).last().unwrap().contains("Got the output"));
     assert!(d.session.chat_meter().unwrap().used > 0, "the meter counts with no key");
 
+    // A thanks with a request after it is the request, not only a thanks.
+    let mut d = offline_chat();
+    d.say("thanks, now delete the old logs");
+    assert!(d.open_card().is_some_and(|c| c.questions[0].options.len() >= 2), "the delete offer");
+    assert!(!texts(&d).iter().any(|t| t.starts_with("You're welcome")));
+    d.say("thanks!");
+    assert!(texts(&d).last().unwrap().starts_with("You're welcome"));
+
     let mut d = offline_chat();
     d.say("what a nice day");
     let card = d.open_card().expect("the topic picker");

@@ -1093,10 +1093,11 @@ impl Chat {
         if let Some(text) = nokey::explain_command(request, lang) {
             return self.nokey_answer_text(c, text, source, env);
         }
-        if let Some(text) = nokey::thanks_reply(request, lang) {
+        let topic = nokey::recognise(request);
+        if let Some(text) = topic.is_none().then(|| nokey::thanks_reply(request, lang)).flatten() {
             return self.nokey_answer_text(c, text.to_string(), source, env);
         }
-        match nokey::recognise(request) {
+        match topic {
             Some(topic) => self.nokey_offer(c, topic, request, source, lang, env),
             None => {
                 let ask = lang.pick("어떤 일을 도와드릴까요?", "What would you like to do?");

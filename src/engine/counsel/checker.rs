@@ -74,14 +74,10 @@ pub fn states_goal(text: &str) -> bool {
 /// The user says yes to what was just asked: "yes, every weekday", "sure", "네, 그럴게요".
 pub fn agrees(text: &str) -> bool {
     let lower = text.trim().to_ascii_lowercase().replace('’', "'");
-    let first = lower.split(|c: char| c.is_whitespace() || c == ',' || c == '.' || c == '!').next().unwrap_or("");
-    // 네/예/응: yes; 좋아요/좋아/좋습니다: good; 그래요/그럴게요: all right, I will; 그렇게: that way.
-    let yes = WordList(
-        "yes|yeah|yep|sure|ok|okay|definitely|absolutely|네|예|응|좋아요|좋아|좋습니다|그래요|그럴게요|그렇게",
-    );
-    let phrases =
-        WordList("sounds good|let's do that|that works|i'd like that|i can do that|그렇게 할게요|해 볼게요|해볼게요");
-    (yes.contains(first) || has_any(&lower, phrases)) && !(has_any(&lower, DISAGREE_KO) || has_any(&lower, DISAGREE_EN))
+    // 그렇게 할게요: I'll do that; 해 볼게요: I'll try it.
+    let phrases = WordList("let's do that|that works|i'd like that|i can do that|그렇게 할게요|해 볼게요|해볼게요");
+    (super::ending::says_yes(text) || has_any(&lower, phrases))
+        && !(has_any(&lower, DISAGREE_KO) || has_any(&lower, DISAGREE_EN))
 }
 
 /// The name the user gives ("저는 민지예요", "제 이름은 민지", "my name is Sam", "call me Sam").

@@ -128,6 +128,8 @@ pub struct ReplyNotes<'a> {
     pub ask_name: bool,
     /// An idea the user offered earlier in the session, which the goal question takes up.
     pub idea: Option<&'a str>,
+    /// This message made that idea a plan while exploring: it is the goal now.
+    pub committed: bool,
 }
 
 /// The first message of a session: a welcome that says what this is (an AI conversation
@@ -318,11 +320,8 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         Module::InformationGathering | Module::EmpathicReflection | Module::RapportBuilding | Module::GoalSetting
     ) && (ctx.part == Part::Exploration || ctx.module == Module::GoalSetting)
         && offers_idea(user_text);
-    // The goal this message set while exploring (see `Counseling::commits_to_idea`).
-    let committed =
-        ctx.part == Part::Exploration && notes.goals.last().is_some_and(|g| user_text.trim().ends_with(g.as_str()));
     let body = match (taken_up, ctx.module) {
-        _ if committed => lang
+        _ if notes.committed => lang
             .pick(
                 "구체적인 계획을 세우셨네요. 목표로 적어 둘게요. 그 밖에 더 나누고 싶은 이야기가 있으세요?",
                 "That's a concrete plan; I'll note it as your goal. Is there anything else you'd like to talk about?",

@@ -39,9 +39,11 @@ const EN_LEAD: WordList = WordList("ok|okay|well|um|uh|so|hmm|actually|alright|y
 const EN_TAIL: WordList =
     WordList("here|now|today|tonight|please|thanks|then|for|thank you|for now|for today|this time");
 
-/// Short answers that accept the offer to close. 네/넵/예/응/그래/좋아/그럴게/그렇게: yes, sure, OK.
+/// Short answers that say yes to what was just asked (to close, to make an idea the goal).
+/// 네/넵/예/응/그래/좋아/그럴게/그렇게: yes, sure, OK; 마무리: wrap up (yes to closing).
 const YES: WordList = WordList(
-    "yes|yeah|yep|sure|ok|okay|please|alright|all right|fine|sounds good|let's|네|넵|예|응|그래|좋아|좋아요|그럴게|그렇게|마무리",
+    "yes|yeah|yep|sure|ok|okay|please|alright|all right|fine|sounds good|let's|definitely|absolutely|\
+     네|넵|예|응|그래|그래요|좋아|좋아요|좋습니다|그럴게|그럴게요|그렇게|마무리",
 );
 
 /// The message in lower case with straight apostrophes, trimmed of trailing marks.
@@ -101,8 +103,31 @@ pub fn accepts_closing(text: &str) -> bool {
     }
     let t = normalized(text);
     let short = english_words(&t).len() <= 4 && t.chars().count() <= 16;
-    let first = t.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
-    short && (YES.contains(first) || YES.contains(&t))
+    short && says_yes(text)
+}
+
+/// True when the message opens with a yes ("yes, every weekday", "네 맞아요", "sounds good").
+pub fn says_yes(text: &str) -> bool {
+    let t = normalized(text);
+    let first = t.split(|c: char| c.is_whitespace() || c == ',' || c == '.' || c == '!').next().unwrap_or("");
+    YES.contains(first) || YES.contains(&t)
+}
+
+/// The message without the filler words in front ("음 다음 주에 …", "well, I'll …").
+pub fn without_fillers(text: &str) -> &str {
+    let mut rest = text.trim();
+    loop {
+        let (word, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let bare = word.trim_end_matches([',', '…', '.']).lower();
+        let two = after.split_whitespace().next().map(|next| format!("{bare} {}", next.lower()));
+        if two.as_deref().is_some_and(|t| EN_LEAD.contains(t)) {
+            rest = after.trim_start().split_once(char::is_whitespace).map_or("", |(_, r)| r).trim_start();
+        } else if !after.is_empty() && (KO_FILLER.contains(&bare) || EN_LEAD.contains(&bare)) {
+            rest = after.trim_start();
+        } else {
+            return rest;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -144,6 +169,15 @@ mod tests {
         ] {
             assert!(!wants_to_end(text), "{text}");
         }
+    }
+
+    #[test]
+    fn fillers_in_front_are_dropped_and_the_rest_kept() {
+        assert_eq!(without_fillers("음 다음 주 월요일에 면담 신청해 볼게요"), "다음 주 월요일에 면담 신청해 볼게요");
+        assert_eq!(without_fillers("well, I think I'll walk at lunch"), "I'll walk at lunch");
+        assert_eq!(without_fillers("I'll walk at lunch"), "I'll walk at lunch");
+        assert_eq!(without_fillers("음"), "음", "a filler alone stays");
+        assert!(says_yes("yes, every weekday after dinner") && says_yes("네 맞아요") && !says_yes("no, not yet"));
     }
 
     #[test]

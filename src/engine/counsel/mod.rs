@@ -297,14 +297,7 @@ impl Counseling {
     pub fn apply_checks(&mut self, verdict: Option<&Verdict>, state: &UserState) -> TurnPlan {
         if state.crisis.is_none() && self.commits_to_idea() {
             // Without a filler in front ("음 다음 주 월요일에 …", "well, I'll …").
-            let said = self.said.last().map(String::as_str).unwrap_or_default();
-            let fillers = crate::engine::words::WordList("음|음…|어|흠|um|uh|hmm|well|so|ok|okay");
-            let start = said
-                .split_whitespace()
-                .take_while(|w| fillers.contains(w.trim_end_matches(',').to_ascii_lowercase()))
-                .map(|w| w.len() + 1)
-                .sum::<usize>();
-            let goal = said.get(start.min(said.len())..).unwrap_or(said).trim().to_string();
+            let goal = ending::without_fillers(self.said.last().map(String::as_str).unwrap_or_default()).to_string();
             if !self.goals.contains(&goal) {
                 self.goals.push(goal);
             }
@@ -565,6 +558,7 @@ impl Counseling {
             check_in: self.crises.last().is_some_and(|c| c.at_user_message + 1 == self.user_messages),
             ask_name,
             idea: self.offered_idea(),
+            committed: self.commits_to_idea(),
         };
         counselor::heuristic_reply(&self.counselor_context(), user_text, state, &notes)
     }
