@@ -122,6 +122,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     let commits = commits(text, &lower);
     // "고급은 너무 비싸고 표준으로 할게요": what turns a design down asks no change of the rest.
     let (text, lower) = without_turned_down(text, lower, &refs);
+    let (text, lower) = without_reasons(&text, lower);
     let text = text.as_str();
     // "the first step should fetch from the API" states a requirement, unless it commits
     // ("we should go with 2").
@@ -152,7 +153,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
         if polarity == Polarity::Positive {
             return Reading::Approve(i);
         }
-        if is_bare_reference(text, &refs) {
+        if is_bare_reference(text, &refs) || has_bare_clause(text, &refs) {
             return Reading::Choose(i);
         }
         return Reading::Feedback(Some(i));
@@ -177,18 +178,38 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     Reading::Feedback(None)
 }
 
-/// The reply with each "is too much" phrase about a design blanked (`too_much_end`), as
-/// text and lower case; both keep their byte offsets.
+/// The reply with each "is too much" phrase about a design blanked (`too_much_end`), and
+/// each description of a design ("the simpler one": a change word that names a design
+/// here), as text and lower case; both keep their byte offsets.
 fn without_turned_down(text: &str, mut lower: String, refs: &[Ref]) -> (String, String) {
     let mut text = text.to_string();
     for r in refs {
-        if let Some(len) = too_much_end(&lower[r.end..]) {
-            let span = r.start..r.end + len;
+        let too_much = too_much_end(&lower[r.end..]);
+        if too_much.is_some() || r.described {
+            let span = r.start..r.end + too_much.unwrap_or(0);
             if text.is_char_boundary(span.end) {
                 let blank = " ".repeat(span.len());
                 text.replace_range(span.clone(), &blank);
                 lower.replace_range(span, &blank);
             }
+        }
+    }
+    (text, lower)
+}
+
+/// The reply with each English reason clause blanked, from "because" or "since" to the
+/// clause's end: "the simple one, since it's cheaper" gives a reason, not a change request.
+fn without_reasons(text: &str, mut lower: String) -> (String, String) {
+    let mut text = text.to_string();
+    for link in WordList("because|since|'cause") {
+        while let Some(at) =
+            lower.match_indices(link).map(|(at, _)| at).find(|&at| word_bounded(&lower, at, at + link.len()))
+        {
+            let rest = &lower[at..];
+            let len = rest.find([',', ';', '.', '!', '?']).unwrap_or(rest.len());
+            let blank = " ".repeat(len);
+            text.replace_range(at..at + len, &blank);
+            lower.replace_range(at..at + len, &blank);
         }
     }
     (text, lower)
@@ -452,11 +473,11 @@ enum Polarity {
 // 좋아: good; 좋네: good; 좋습니다: good; 좋다: good; 좋은 것 같: seems good; 좋을 것 같: would be good; 좋겠어요:
 // would be good; 좋겠네: would be good; 괜찮: fine; 마음에 들: I like it; 맘에 들: I like it; 마음에 드: I like it
 // (드네요, 드는); 맘에 드: I like it (드네요); 훌륭: excellent; 완벽: perfect; 최고: the best; 딱이: just right; 딱 좋:
-// just right; 낫네: better; 나아요: better; 낫겠: would be better; 나을 것: would be better; 동의: agree; 승인:
-// approve; 찬성: in favour; 오케이: okay
+// just right; 낫네: better; 나아요: better; 낫겠: would be better; 나을 것: would be better; 나아 보: looks
+// better; 나은 것 같: seems better; 동의: agree; 승인: approve; 찬성: in favour; 오케이: okay; 충분: is enough
 const KO_APPROVAL: WordList = WordList(
     "좋아|좋네|좋습니다|좋다|좋은 것 같|좋을 것 같|좋겠어요|좋겠네|괜찮|마음에 들|맘에 들|마음에 드|맘에 드|훌륭|완벽|\
-    최고|딱이|딱 좋|낫네|나아요|낫겠|나을 것|동의|승인|찬성|오케이",
+    최고|딱이|딱 좋|낫네|나아요|낫겠|나을 것|나아 보|나아보|나은 것 같|동의|승인|찬성|오케이|충분",
 );
 
 /// Korean disapproval words (glossed).
@@ -496,7 +517,8 @@ fn ko_negated(before: &str, after: &str) -> bool {
     let b = before.trim_end();
     let neg_before = (b.ends_with('안') && !is_plan_noun(b)) || b.ends_with('못') || b.ends_with("안 ");
     // 지 않/지 못/지 마/진 않 (not, cannot, don't), 게 아니 (it is not that).
-    let tails = WordList("지 않|지않|지 못|지못|지는 않|지 마|진 않|지 않|게 아니");
+    // 하지 않 (does not: "충분하지 않아요").
+    let tails = WordList("지 않|지않|지 못|지못|지는 않|지 마|진 않|지 않|게 아니|하지 않|하지않|하진 않|하지 못");
     let neg_after = tails.iter().any(|t| after.starts_with(t) || after.trim_start().starts_with(t));
     neg_before || neg_after
 }
@@ -526,7 +548,7 @@ fn en_approval(lower: &str) -> Polarity {
     const GOOD: WordList = WordList(
         "ok|okay|good|great|fine|nice|perfect|excellent|solid|works|love|like|\
         lgtm|best|better|agree|agreed|approve|approved|awesome|fantastic|sensible|reasonable|right|\
-        brilliant|cool|yes|yep|yeah|sure|winner|ideal",
+        brilliant|cool|yes|yep|yeah|sure|winner|ideal|enough|suffices|sense",
     );
     const BAD: WordList = WordList("bad|worse|worst|hate|dislike|awful|terrible|unsure|meh|wrong");
     const NEG: WordList = WordList(
@@ -548,7 +570,11 @@ fn en_approval(lower: &str) -> Polarity {
             any = true;
         }
     }
-    if any {
+    // "the simple one will do", "that'll do".
+    let will_do = words.len() >= 2
+        && words[words.len() - 1] == "do"
+        && WordList("will|would|it'll|that'll|that'd|it'd|one'll").contains(words[words.len() - 2].as_str());
+    if any || will_do {
         Polarity::Positive
     } else {
         Polarity::Neutral
@@ -563,10 +589,10 @@ fn commits(text: &str, lower: &str) -> bool {
     // 이걸로: with this; 그걸로: with that; 걸로: with that one; 쓸게: I'll use; 쓰자: let's use; 주세요: please (give
     // me); 원해: I want; 고를게: I'll pick; 골랐: picked; 찍을게: I'll pick; 마음에 들: I like it (picks it); 맘에 들:
     // I like it (picks it); 마음에 드: I like it (picks it; 드네요); 맘에 드: I like it (picks it; 드네요); 으로요:
-    // (with) that one, please; 로요: (with) that one, please
+    // (with) that one, please; 로요: (with) that one, please; ㄱㄱ/고고: go go (chat shorthand)
     const KO: WordList = WordList(
         "할게|할께|하겠|갈게|가겠|가자|가죠|갑시다|가요|하자|합시다|하죠|로 해요|선택|결정|정했|확정|채택|진행|이걸로|\
-        그걸로|걸로|쓸게|쓰자|주세요|원해|고를게|골랐|찍을게|마음에 들|맘에 들|마음에 드|맘에 드|으로요|로요",
+        그걸로|걸로|쓸게|쓰자|주세요|원해|고를게|골랐|찍을게|마음에 들|맘에 들|마음에 드|맘에 드|으로요|로요|ㄱㄱ|고고",
     );
     if KO.iter().any(|w| text.contains(w)) {
         return true;
@@ -574,7 +600,7 @@ fn commits(text: &str, lower: &str) -> bool {
     const EN: WordList = WordList(
         "go with|going with|goes with|take|pick|choose|chose|select|prefer|want|it is|let's do|lets do|i'll have|\
         settle on|vote for|we'll use|let's use|lets use|i'll use|confirm|decided|decide on|opt for|please|sold on|\
-        i'm going|we'll do|do it|run with|move forward|proceed|lock in",
+        i'm going|we'll do|do it|run with|move forward|proceed|lock in|go for|going for|go w|going w",
     );
     says_any(lower, EN)
 }
@@ -598,16 +624,85 @@ fn is_bare_reference(text: &str, refs: &[Ref]) -> bool {
     rest.split_whitespace().all(is_filler)
 }
 
+/// A reply with a clause that is only a reference, beside clauses that give a reason or an
+/// aside: "go big, option 3", "the advanced one is too expensive, so standard",
+/// "비용은 상관없으니 3번" (cost doesn't matter, so 3). Turned-down designs do not count.
+fn has_bare_clause(text: &str, refs: &[Ref]) -> bool {
+    let lower = text.to_ascii_lowercase();
+    // "B, definitely not", "2번, 아니 …": a negation anywhere leaves the reply to the rules above.
+    const NEG: WordList = WordList("not|no|never|nope|don't|dont|won't|nah");
+    if ascii_words(&lower).iter().any(|w| NEG.contains(w.as_str()))
+        || WordList("아니|않|말고|별로").any(|w| text.contains(w))
+    {
+        return false;
+    }
+    refs.iter().filter(|r| !r.rejected && r.end > r.start && r.end <= lower.len()).any(|r| {
+        let (from, to) = clause_bounds(&lower, r.start, r.end);
+        let mut clause = lower[from..to].to_string();
+        for other in refs.iter().rev().filter(|o| o.start >= from && o.end <= to && !o.rejected) {
+            clause.replace_range(other.start - from..other.end - from, " ");
+        }
+        refs.iter().filter(|o| o.start >= from && o.end <= to).all(|o| !o.rejected && o.index == r.index)
+            && clause.split_whitespace().all(is_filler)
+    })
+}
+
+/// The clause around `start..end`, as byte offsets: up to the nearest punctuation mark
+/// (, ; : ! ? or a full stop before a space), a linking word ("so", "since", "because",
+/// "as", "and"), or a Korean clause ending in 니까/니깐/으니/니 (since) or 므로/라서 (so).
+fn clause_bounds(lower: &str, start: usize, end: usize) -> (usize, usize) {
+    const LINKS: WordList = WordList("so|since|because|as|and|then");
+    let is_mark = |s: &str, at: usize| {
+        let c = s[at..].chars().next().unwrap_or(' ');
+        matches!(c, ',' | ';' | ':' | '!' | '?' | '—' | '–')
+            || c == '.' && s[at + 1..].chars().next().is_none_or(char::is_whitespace)
+    };
+    let mut from = 0;
+    for (at, c) in lower[..start].char_indices() {
+        if is_mark(lower, at) {
+            from = at + c.len_utf8();
+        }
+    }
+    // Words between the mark and the reference: the last linking word or Korean clause end.
+    let mut cursor = from;
+    for word in lower[from..start].split_whitespace() {
+        let at = cursor + lower[cursor..].find(word).unwrap_or(0);
+        cursor = at + word.len();
+        let ko_end = WordList("니까|니깐|으니|니|므로|라서").any(|e| word.ends_with(e));
+        if LINKS.contains(word) || ko_end {
+            from = cursor;
+        }
+    }
+    let mut to = lower.len();
+    for (at, _) in lower[end..].char_indices() {
+        if is_mark(lower, end + at) {
+            to = end + at;
+            break;
+        }
+    }
+    let mut cursor = end;
+    for word in lower[end..to].split_whitespace() {
+        let at = cursor + lower[cursor..].find(word).unwrap_or(0);
+        if LINKS.contains(word) {
+            to = at;
+            break;
+        }
+        cursor = at + word.len();
+    }
+    (from, to)
+}
+
 /// Korean pieces around a design reference (glossed): 번째/번 (number), 안 (plan), 째
 /// (ordinal), particles (으로요, 로요, 으로, 로, 이요, 요, 이, 가, 은, 는, 을, 를), 것/거/걸로/걸/게
 /// (the one), and fillers 음 (um), 그럼 (then), 저는/전 (as for me), 그냥 (just), 네 (yes),
-/// 일단 (for now), 설계안 (design).
+/// 일단 (for now), 설계안 (design), 제일/가장 (most), 한 (the ending of "간단한 거", the simple one).
 const KO_FILLERS: WordList = WordList(
-    "번째|번|안|째|으로요|로요|으로|로|이요|요|이|가|은|는|을|를|것|거|걸로|걸|게|음|그럼|저는|전|그냥|네|일단|설계안",
+    "번째|번|안|째|으로요|로요|으로|로|이요|요|이|가|은|는|을|를|것|거|걸로|걸|게|음|그럼|저는|전|그냥|네|일단|설계안|\
+    제일|가장|한",
 );
 const EN_FILLERS: WordList = WordList(
-    "the|a|one|option|design|plan|pipeline|please|just|then|ok|okay|so|um|\
-    uh|hmm|i|guess|think|maybe|number|choice|with",
+    "the|a|one|option|design|plan|pipeline|version|approach|setup|proposal|please|pls|plz|just|then|ok|okay|so|um|\
+    uh|hmm|i|guess|think|maybe|probably|definitely|number|choice|with|go",
 );
 
 fn is_filler(word: &str) -> bool {
@@ -717,7 +812,10 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
             }
         }
     }
-    for w in WordList("middle one|the middle|가운데|중간 거|중간 안|중간안") {
+    // 가운데/중간 (middle) with 거/걸/것/꺼 (the one) or 안 (plan).
+    for w in WordList(
+        "middle one|the middle|middle option|가운데|중간 거|중간거|중간 걸|중간걸|중간 것|중간 꺼|중간 안|중간안",
+    ) {
         if count == 3 {
             for (at, _) in lower.match_indices(w) {
                 refs.push((at, at + w.len(), 1, false));
@@ -856,7 +954,7 @@ fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
     if design_noun.iter().any(|n| before.ends_with(n)) {
         return true;
     }
-    if QUANTITY_UNITS.iter().any(|u| after_t.starts_with(u)) && !after_t.starts_with("more or less") {
+    if QUANTITY_UNITS.iter().any(|u| is_unit(after_t, u)) && !after_t.starts_with("more or less") {
         return false;
     }
     if WordList("to|under|over|than|by|at|within|about|around|only|just")
@@ -873,6 +971,18 @@ fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
             .is_some_and(|rest| rest.chars().next().is_none_or(|c| !is_hangul(c) || AFTER_PARTICLE.contains(&c)))
     });
     ko_ok || after.chars().next().is_none_or(|c| !is_hangul(c))
+}
+
+/// True when `after` starts with the unit `u`: a Korean unit glued or not ("2개", "3 단계"), an
+/// English one as a whole word or its plural ("2 steps", "3x"), not the start of a longer word
+/// ("2 makes sense" is not two of "m").
+fn is_unit(after: &str, u: &str) -> bool {
+    let Some(rest) = after.strip_prefix(u) else { return false };
+    if !u.is_ascii() {
+        return true;
+    }
+    let rest = rest.strip_prefix("es").or_else(|| rest.strip_prefix('s')).unwrap_or(rest);
+    !rest.starts_with(|c: char| c.is_ascii_alphabetic())
 }
 
 fn letter_is_design(lower: &str, start: usize, end: usize, upper: bool) -> bool {
@@ -931,7 +1041,7 @@ fn is_rejected(lower: &str, start: usize, end: usize) -> bool {
     };
     // 말고/말구 (not … but), 빼 (leave out), 별로 (not really), 아니 (it isn't), 대신 (instead), 보다 (rather than).
     let ko_after = WordList("말고|말구|은 빼|는 빼|안은 빼|은 별로|는 별로|은 아니|는 아니|아니고|대신|보다");
-    let en_before = WordList("not |instead of |rather than |over |except |other than |than ");
+    let en_before = WordList("not |instead of |rather than |over |except |other than |than |none of |no ");
     let after_words: String = after.chars().skip_while(|c| !c.is_whitespace() && !is_hangul(*c)).collect();
     ko_after.iter().any(|k| {
         after.trim_start_matches(['번', '안', ' ', '째']).starts_with(k) || after_words.trim_start().starts_with(k)
@@ -1002,8 +1112,8 @@ fn name_mention(lower: &str, design: &DesignBrief) -> Option<(usize, usize)> {
 /// Words that stand for a design of each complexity (Korean glossed).
 // 단순: simple; 간단: simple; 가벼운: light; 가장 싼: cheapest; 제일 싼: cheapest; 저렴한: cheap; 순차: sequential; 기본: basic
 const LOW_WORDS: WordList = WordList(
-    "simple|simplest|basic|lean|lightweight|light|minimal|sequential|\
-    cheapest|cheap|smallest|fastest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|저렴한|순차|기본",
+    "simple|simplest|simpler|basic|lean|leaner|lightweight|light|lighter|minimal|sequential|\
+    cheapest|cheap|cheaper|smallest|smaller|fastest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|저렴한|순차|기본",
 );
 // 표준: standard; 균형: balance; 검증: validation; 보통: medium
 const MEDIUM_WORDS: WordList =
@@ -1093,13 +1203,27 @@ fn points_at_design(lower: &str, start: usize, end: usize) -> bool {
     }
     let after = lower[end..].trim_start();
     let before = lower[..start].trim_end();
-    // "standard please", "simple", "let's do standard": the kind itself, alone or taken.
-    let alone = before.split_whitespace().chain(after.split_whitespace()).all(is_filler);
+    // "the simpler one" points at a design; "simpler please" and "a simpler one" ask for a change.
+    if lower[start..end].ends_with("er") {
+        return before == "the" || before.ends_with(" the");
+    }
+    // "standard please", "simple", "…, so standard", "let's do standard": the kind itself,
+    // alone in its clause or taken.
+    let (from, to) = clause_bounds(lower, start, end);
+    let alone = lower[from..start].split_whitespace().chain(lower[end..to].split_whitespace()).all(is_filler);
+    // "simple is fine for now", "standard works": the kind as what is approved (a bare
+    // kind that starts the reply, before a verb of approval).
+    let subject = lower[..start].trim().is_empty()
+        && WordList(
+            "is fine|is good|is ok|is okay|is enough|works|will do|would do|sounds good|looks good|it is|is it",
+        )
+        .any(|v| after.starts_with(v) && word_bounded(after, 0, v.len()));
     let taken = after.split_whitespace().all(is_filler)
         && WordList("do|go with|going with|take|pick|choose|try")
             .any(|v| before.strip_suffix(v).is_some_and(|b| b.is_empty() || b.ends_with(' ') || b.ends_with('\'')));
     alone
         || taken
+        || subject
         || EN_REF_NOUNS.iter().any(|n| after.starts_with(n) && word_bounded(after, 0, n.len()))
         || before.ends_with("the one with")
         || before.ends_with("one with")
@@ -1324,6 +1448,40 @@ mod tests {
         assert!(scores.values().map(|s| s.1).sum::<usize>() >= 200);
         for ((lang, class), (hit, total)) in &scores {
             assert!(*hit * 100 >= *total * 95, "{lang} {class}: {hit}/{total}\n{}", misses.join("\n"));
+        }
+    }
+
+    #[test]
+    fn a_pick_with_a_reason_or_in_shorthand_settles_on_the_design_and_look_alikes_do_not() {
+        let picks: &[(&str, Lang, usize)] = &[
+            ("the advanced one is too expensive, so standard", Lang::En, 1),
+            ("standard, since the advanced one is overkill", Lang::En, 1),
+            ("go big, option 3", Lang::En, 2),
+            ("B, definitely", Lang::En, 1),
+            ("I prefer the simpler one", Lang::En, 0),
+            ("none of the fancy stuff, just the basic one", Lang::En, 0),
+            ("the simple one, since it's cheaper", Lang::En, 0),
+            ("2 makes sense", Lang::En, 1),
+            ("the simple one will do", Lang::En, 0),
+            ("i'll go w/ 2", Lang::En, 1),
+            ("비용은 상관없으니 3번", Lang::Ko, 2),
+            ("2번 ㄱㄱ", Lang::Ko, 1),
+            ("1번이면 충분해요", Lang::Ko, 0),
+            ("중간 걸로", Lang::Ko, 1),
+            ("제일 간단한 거", Lang::Ko, 0),
+        ];
+        for (text, lang, want) in picks {
+            assert_eq!(read(text, *lang).picked(), Some(*want), "{text}");
+        }
+        for (text, lang) in [
+            ("simpler please", Lang::En),
+            ("I want a simpler one", Lang::En),
+            ("B, definitely not", Lang::En),
+            ("2 steps is too many", Lang::En),
+            ("2 makes no sense", Lang::En),
+            ("1번은 충분하지 않아요", Lang::Ko),
+        ] {
+            assert_eq!(read(text, lang).picked(), None, "{text}");
         }
     }
 
