@@ -474,10 +474,12 @@ enum Polarity {
 // would be good; 좋겠네: would be good; 괜찮: fine; 마음에 들: I like it; 맘에 들: I like it; 마음에 드: I like it
 // (드네요, 드는); 맘에 드: I like it (드네요); 훌륭: excellent; 완벽: perfect; 최고: the best; 딱이: just right; 딱 좋:
 // just right; 낫네: better; 나아요: better; 낫겠: would be better; 나을 것: would be better; 나아 보: looks
-// better; 나은 것 같: seems better; 동의: agree; 승인: approve; 찬성: in favour; 오케이: okay; 충분: is enough
+// better; 나은 것 같: seems better; 동의: agree; 승인: approve; 찬성: in favour; 오케이: okay; 충분: is enough; 무난:
+// sound enough; 현실적: realistic; 끌리/끌려: appeals to me; 적당: about right
 const KO_APPROVAL: WordList = WordList(
     "좋아|좋네|좋습니다|좋다|좋은 것 같|좋을 것 같|좋겠어요|좋겠네|괜찮|마음에 들|맘에 들|마음에 드|맘에 드|훌륭|완벽|\
-    최고|딱이|딱 좋|낫네|나아요|낫겠|나을 것|나아 보|나아보|나은 것 같|동의|승인|찬성|오케이|충분",
+    최고|딱이|딱 좋|낫네|나아요|낫겠|나을 것|나아 보|나아보|나은 것 같|동의|승인|찬성|오케이|충분|무난|현실적|끌리|끌려|\
+    적당",
 );
 
 /// Korean disapproval words (glossed).
@@ -548,7 +550,7 @@ fn en_approval(lower: &str) -> Polarity {
     const GOOD: WordList = WordList(
         "ok|okay|good|great|fine|nice|perfect|excellent|solid|works|love|like|\
         lgtm|best|better|agree|agreed|approve|approved|awesome|fantastic|sensible|reasonable|right|\
-        brilliant|cool|yes|yep|yeah|sure|winner|ideal|enough|suffices|sense",
+        brilliant|cool|yes|yep|yeah|sure|winner|ideal|enough|suffices|sense|happy",
     );
     const BAD: WordList = WordList("bad|worse|worst|hate|dislike|awful|terrible|unsure|meh|wrong");
     const NEG: WordList = WordList(
@@ -560,7 +562,11 @@ fn en_approval(lower: &str) -> Polarity {
     let mut any = false;
     for (i, w) in words.iter().enumerate() {
         if GOOD.contains(w.as_str()) {
-            if words[i.saturating_sub(3)..i].iter().any(|p| NEG.contains(p)) {
+            // "not good", and "happy with neither".
+            let after = words.iter().skip(i + 1).take(2);
+            if words[i.saturating_sub(3)..i].iter().any(|p| NEG.contains(p))
+                || after.clone().any(|w| WordList("neither|none|nothing").contains(w.as_str()))
+            {
                 return Polarity::Negative;
             }
             // "it's good if every bug is listed" states what a good result is; it approves nothing.
@@ -589,10 +595,13 @@ fn commits(text: &str, lower: &str) -> bool {
     // 이걸로: with this; 그걸로: with that; 걸로: with that one; 쓸게: I'll use; 쓰자: let's use; 주세요: please (give
     // me); 원해: I want; 고를게: I'll pick; 골랐: picked; 찍을게: I'll pick; 마음에 들: I like it (picks it); 맘에 들:
     // I like it (picks it); 마음에 드: I like it (picks it; 드네요); 맘에 드: I like it (picks it; 드네요); 으로요:
-    // (with) that one, please; 로요: (with) that one, please; ㄱㄱ/고고: go go (chat shorthand)
+    // (with) that one, please; 로요: (with) that one, please; ㄱㄱ/고고: go go (chat shorthand); 로 해줘/로 해 줘:
+    // do it with that one; 로 부탁: that one, please; 할래: I'll do; 해볼게/해 볼게: I'll try; 가보죠/가 보죠/가볼게/
+    // 가 볼게: let's try it
     const KO: WordList = WordList(
         "할게|할께|하겠|갈게|가겠|가자|가죠|갑시다|가요|하자|합시다|하죠|로 해요|선택|결정|정했|확정|채택|진행|이걸로|\
-        그걸로|걸로|쓸게|쓰자|주세요|원해|고를게|골랐|찍을게|마음에 들|맘에 들|마음에 드|맘에 드|으로요|로요|ㄱㄱ|고고",
+        그걸로|걸로|쓸게|쓰자|주세요|원해|고를게|골랐|찍을게|마음에 들|맘에 들|마음에 드|맘에 드|으로요|로요|ㄱㄱ|고고|\
+        로 해줘|로 해 줘|로 부탁|할래|해볼게|해 볼게|가보죠|가 보죠|가볼게|가 볼게",
     );
     if KO.iter().any(|w| text.contains(w)) {
         return true;
@@ -600,7 +609,8 @@ fn commits(text: &str, lower: &str) -> bool {
     const EN: WordList = WordList(
         "go with|going with|goes with|take|pick|choose|chose|select|prefer|want|it is|let's do|lets do|i'll have|\
         settle on|vote for|we'll use|let's use|lets use|i'll use|confirm|decided|decide on|opt for|please|sold on|\
-        i'm going|we'll do|do it|run with|move forward|proceed|lock in|go for|going for|go w|going w",
+        i'm going|we'll do|do it|run with|move forward|proceed|lock in|go for|going for|go w|going w|try|let's try|\
+        i'd say|i say|my vote|vote is|put me down|start with|let's start|wins|way to go|sweet spot|worth it|worth the",
     );
     says_any(lower, EN)
 }
@@ -649,7 +659,8 @@ fn has_bare_clause(text: &str, refs: &[Ref]) -> bool {
 
 /// The clause around `start..end`, as byte offsets: up to the nearest punctuation mark
 /// (, ; : ! ? or a full stop before a space), a linking word ("so", "since", "because",
-/// "as", "and"), or a Korean clause ending in 니까/니깐/으니/니 (since) or 므로/라서 (so).
+/// "as", "and"), or a Korean clause ending in 니까/니깐/으니/니 (since), 므로/라서 (so), 대로
+/// (as), or a sentence's end in 요/다.
 fn clause_bounds(lower: &str, start: usize, end: usize) -> (usize, usize) {
     const LINKS: WordList = WordList("so|since|because|as|and|then");
     let is_mark = |s: &str, at: usize| {
@@ -668,7 +679,8 @@ fn clause_bounds(lower: &str, start: usize, end: usize) -> (usize, usize) {
     for word in lower[from..start].split_whitespace() {
         let at = cursor + lower[cursor..].find(word).unwrap_or(0);
         cursor = at + word.len();
-        let ko_end = WordList("니까|니깐|으니|니|므로|라서").any(|e| word.ends_with(e));
+        // …요/…다: a finished sentence before it ("돈은 상관없어요 3번으로"); 대로: as ("말씀하신 대로 2번").
+        let ko_end = WordList("니까|니깐|으니|니|므로|라서|요|다|대로").any(|e| word.ends_with(e));
         if LINKS.contains(word) || ko_end {
             from = cursor;
         }
@@ -1469,6 +1481,13 @@ mod tests {
             ("1번이면 충분해요", Lang::Ko, 0),
             ("중간 걸로", Lang::Ko, 1),
             ("제일 간단한 거", Lang::Ko, 0),
+            ("let's try 2", Lang::En, 1),
+            ("my vote is 2", Lang::En, 1),
+            ("I'm happy with 2", Lang::En, 1),
+            ("2번으로 해볼게요", Lang::Ko, 1),
+            ("3번이 끌리네요", Lang::Ko, 2),
+            ("돈은 상관없어요 3번으로", Lang::Ko, 2),
+            ("말씀하신 대로 2번", Lang::Ko, 1),
         ];
         for (text, lang, want) in picks {
             assert_eq!(read(text, *lang).picked(), Some(*want), "{text}");
@@ -1480,6 +1499,8 @@ mod tests {
             ("2 steps is too many", Lang::En),
             ("2 makes no sense", Lang::En),
             ("1번은 충분하지 않아요", Lang::Ko),
+            ("happy with neither", Lang::En),
+            ("try to make 2 faster", Lang::En),
         ] {
             assert_eq!(read(text, lang).picked(), None, "{text}");
         }
