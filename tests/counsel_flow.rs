@@ -346,6 +346,42 @@ fn an_unusable_answer_falls_back_with_the_error_shown_and_retry() {
 }
 
 #[test]
+fn a_counselor_answer_of_bare_json_falls_back_and_text_wrapped_in_json_is_shown() {
+    let script = |call: &LlmCall| match call.purpose {
+        Purpose::Counseling(CounselPurpose::Reply) => ok(r#"{"answer": null}"#),
+        _ => good_answer(call),
+    };
+    let mut d = counseling_driver(Some(Box::new(script)));
+    d.say("Work has been so stressful and I feel exhausted");
+    let reasons: Vec<String> = d
+        .bodies()
+        .iter()
+        .filter_map(|b| match b {
+            Body::Error { purpose: Some(Purpose::Counseling(CounselPurpose::Reply)), failure, fell_back: true } => {
+                Some(failure.detail.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 1, "one error for the reply: {reasons:?}");
+    assert!(reasons[0].contains("JSON"), "{reasons:?}");
+    let reply = last_reply(&d);
+    assert!(!reply.is_empty() && !reply.contains('{'), "the heuristic reply stands in: {reply}");
+    assert!(d.session.can_retry(Purpose::Counseling(CounselPurpose::Reply)));
+
+    let script = |call: &LlmCall| match call.purpose {
+        Purpose::Counseling(CounselPurpose::Reply) => {
+            ok(r#"{"reply": "That sounds exhausting. What weighs on you most?"}"#)
+        }
+        _ => good_answer(call),
+    };
+    let mut d = counseling_driver(Some(Box::new(script)));
+    d.say("Work has been so stressful and I feel exhausted");
+    assert_eq!(last_reply(&d), "That sounds exhausting. What weighs on you most?");
+    assert!(!d.bodies().iter().any(|b| matches!(b, Body::Error { .. })));
+}
+
+#[test]
 fn the_journal_replays_a_session_with_llm_stop_and_resume() {
     let (mut d, _) = supervision_in_flight(6);
     let checks = calls(&d.step_unanswered(Event::UserMessage { text: "I can't sleep".into() }));

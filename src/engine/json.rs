@@ -52,6 +52,57 @@ pub fn extract_json(raw: &str) -> Result<Value, JsonProblem> {
     Err(JsonProblem::NotFound)
 }
 
+/// Why a model's answer that should be prose cannot be shown as one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProseProblem {
+    /// Nothing, or only whitespace.
+    Empty,
+    /// A JSON value with no text in it to show: `{"answer": null}`, `[]`, `null`, `42`.
+    Json,
+}
+
+impl ProseProblem {
+    /// A short reason for the UI.
+    pub fn reason(self, lang: crate::engine::lang::Lang) -> &'static str {
+        match self {
+            ProseProblem::Empty => lang.pick("답이 비어 있습니다", "the answer was empty"),
+            ProseProblem::Json => lang.pick("답이 문장이 아니라 JSON이었습니다", "the answer was JSON, not a reply"),
+        }
+    }
+}
+
+/// The text of an answer that should be prose: the answer itself, or the text a small model
+/// wrapped in JSON (`{"reply": "…"}`, `"…"`, or a fenced block of either). An answer that is
+/// nothing but a JSON value with no text to show is a problem, not a reply.
+pub fn prose(answer: &str) -> Result<String, ProseProblem> {
+    let answer = answer.trim();
+    if answer.is_empty() {
+        return Err(ProseProblem::Empty);
+    }
+    let body = fenced_body(answer).map(str::trim).filter(|b| !b.is_empty()).unwrap_or(answer);
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
+        return Ok(answer.to_string());
+    };
+    let text = match &value {
+        Value::String(s) => s.trim().to_string(),
+        Value::Object(map) => {
+            // The reply under a usual name, else the one field that holds text.
+            let named = ["reply", "response", "answer", "message", "text", "content"]
+                .iter()
+                .find_map(|k| map.get(*k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()));
+            let texts: Vec<&str> =
+                map.values().filter_map(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).collect();
+            named.or(if texts.len() == 1 { texts.first().copied() } else { None }).unwrap_or("").to_string()
+        }
+        _ => String::new(),
+    };
+    if text.is_empty() {
+        Err(ProseProblem::Json)
+    } else {
+        Ok(text)
+    }
+}
+
 /// The text between the first ``` fence (optionally tagged `json`) and its closing fence.
 fn fenced_body(raw: &str) -> Option<&str> {
     let open = raw.find("```")?;
@@ -247,6 +298,37 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn prose_is_the_answer_or_the_text_a_model_wrapped_in_json_and_bare_json_is_a_problem() {
+        let shown = [
+            ("  That sounds hard. What happened next?  ", "That sounds hard. What happened next?"),
+            (r#"{"reply": "힘드셨겠어요. 언제부터 그랬나요?"}"#, "힘드셨겠어요. 언제부터 그랬나요?"),
+            (r#"{"emotion": "sad", "response": "That sounds heavy."}"#, "That sounds heavy."),
+            (r#"{"thought": "Reflect first."}"#, "Reflect first."),
+            ("```json\n{\"answer\": \"Tell me more.\"}\n```", "Tell me more."),
+            (r#""Quoted, as a JSON string.""#, "Quoted, as a JSON string."),
+            // Braces inside prose are prose.
+            ("Try {one thing} this week.", "Try {one thing} this week."),
+        ];
+        for (answer, want) in shown {
+            assert_eq!(prose(answer).as_deref(), Ok(want), "{answer}");
+        }
+        for (answer, want) in [
+            ("", ProseProblem::Empty),
+            ("  \n ", ProseProblem::Empty),
+            (r#"{"answer": null}"#, ProseProblem::Json),
+            ("{}", ProseProblem::Json),
+            ("[]", ProseProblem::Json),
+            ("null", ProseProblem::Json),
+            ("42", ProseProblem::Json),
+            (r#"{"a": "one", "b": "two"}"#, ProseProblem::Json),
+            (r#"{"reply": "   "}"#, ProseProblem::Json),
+        ] {
+            assert_eq!(prose(answer), Err(want), "{answer}");
+        }
+        assert!(ProseProblem::Json.reason(crate::engine::lang::Lang::Ko).contains("JSON"));
+    }
 
     #[test]
     fn decimals_read_as_the_standard_reader_reads_them() {

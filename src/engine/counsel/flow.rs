@@ -401,17 +401,22 @@ impl CounselMode {
                 let TurnStep::Reply { text: said, state } = &self.step else { return };
                 let (said, reading) = (said.clone(), state.clone());
                 self.last_turn = Some((said.clone(), reading.clone()));
-                let answer = text.trim();
-                if failure.is_none() && !answer.is_empty() {
-                    let reply = answer.to_string();
-                    self.finish_reply(c, reply, Some((done.call, Source::Llm { model })), env, fx);
-                } else {
-                    c.drop_stream_message(done.call);
-                    let reason = c.lang.pick("답이 비어 있습니다", "the answer was empty").to_string();
-                    c.fell_back(done.purpose, failure, reason, env.now);
-                    let reply = self.state.heuristic_reply(&said, &reading);
-                    self.finish_reply(c, reply, None, env, fx);
-                    self.reply_fell_back = true;
+                // A small model may answer `{"answer": null}`: no reply to show.
+                match (failure, crate::engine::json::prose(&text)) {
+                    (None, Ok(reply)) => {
+                        self.finish_reply(c, reply, Some((done.call, Source::Llm { model })), env, fx);
+                    }
+                    (failure, read) => {
+                        c.drop_stream_message(done.call);
+                        let reason = match (&failure, read) {
+                            (None, Err(problem)) => problem.reason(c.lang).to_string(),
+                            _ => String::new(),
+                        };
+                        c.fell_back(done.purpose, failure, reason, env.now);
+                        let reply = self.state.heuristic_reply(&said, &reading);
+                        self.finish_reply(c, reply, None, env, fx);
+                        self.reply_fell_back = true;
+                    }
                 }
                 return;
             }

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::sync::{Mutex, MutexGuard};
 
 use deliberate_e2e::app::{AppPage, STEP};
-use deliberate_e2e::counsel_turn::switch_to_counseling;
+use deliberate_e2e::counsel_turn::{send_and_wait, switch_to_counseling};
 use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing, ScriptedReply, ScriptedToolCall};
 use serde_json::{json, Value};
 
@@ -405,6 +405,50 @@ fn a_monkey_against_a_model_calling_tools_in_chat_breaks_nothing() {
     assert!(actions.iter().any(|a| a.contains("option")), "the monkey answered a card: {actions:?}");
     let asked = mock.requests().iter().filter(|r| r.role.as_deref() == Some("chat")).count();
     assert!(asked >= 3, "the model was asked again after its tool calls: {asked}");
+    page.assert_no_panic();
+}
+
+/// Counseling against a mock model that answers every step as a small local model may:
+/// valid JSON that means nothing (a checker's "perhaps", an emotion of 42, a module that does
+/// not exist, a plan of nulls, a score of 42, a counselor's `{"answer": null}`). Every turn
+/// still gets a counselor's reply in words, the failures are shown, and the monkey's clicks
+/// (Retry among them) break nothing.
+#[test]
+fn a_monkey_against_a_model_answering_nonsense_in_counseling_breaks_nothing() {
+    let _one = one_browser();
+    let mock = MockLlm::start(MockConfig { port: 0, api_key: None, pacing: Pacing::default() }).expect("mock starts");
+    let page = AppPage::open_with_llm("en-US", &mock.app_settings(10), &json!({})).expect("the page opens");
+    switch_to_counseling(&page).unwrap();
+    let per_turn = [
+        ("counsel-task-checker", r#"{"is_completed": "perhaps", "new_status": 7}"#),
+        ("counsel-state-detector", r#"{"emotion": 42, "intensity": "very", "engagement": null}"#),
+        ("counsel-module-selector", r#"{"module": "no_such_module"}"#),
+        ("counselor", r#"{"answer": null}"#),
+    ];
+    mock.script(Some("counsel-planner"), r#"{"tasks": [{"id": null}, 5]}"#);
+    mock.script(Some("counsel-supervisor"), r#"{"score": 42, "improvements": "be nicer"}"#);
+    let mut actions = Vec::new();
+    let said = ["Hi, I'm Sam", "Work has been stressful and I can't sleep", "I don't know", "Maybe I could walk more"];
+    for (n, text) in said.iter().enumerate() {
+        for (role, answer) in per_turn {
+            mock.script(Some(role), answer);
+        }
+        let reply = send_and_wait(&page, text).unwrap();
+        assert!(!reply.trim().is_empty() && !reply.contains("\"answer\""), "a reply in words: {reply:?}");
+        wait_idle(&page);
+        actions.extend(monkey_round_leaving(&page, &format!("counseling {n}"), Some("#mode-select")));
+        assert!(page.browser.try_find(".part-stepper").unwrap().is_some(), "still counseling");
+        assert!(user_messages(&page).iter().any(|m| m == text), "the message {text:?} is still there");
+    }
+    let errors: Vec<String> =
+        page.browser.find_all("article.message.error").unwrap().iter().map(|e| e.text().unwrap()).collect();
+    assert!(
+        errors.iter().any(|e| e.contains("not in the form asked for")),
+        "the unusable answers are reported: {errors:?}"
+    );
+    let counselor = mock.requests().iter().filter(|r| r.role.as_deref() == Some("counselor")).count();
+    assert!(counselor >= said.len(), "the counselor was asked every turn: {counselor}");
+    println!("{} actions:\n{}", actions.len(), actions.join("\n"));
     page.assert_no_panic();
 }
 
