@@ -648,9 +648,13 @@ fn has_bare_clause(text: &str, refs: &[Ref]) -> bool {
     }
     refs.iter().filter(|r| !r.rejected && r.end > r.start && r.end <= lower.len()).any(|r| {
         let (from, to) = clause_bounds(&lower, r.start, r.end);
+        // Blanked to the same length: references may overlap ("the middle option").
         let mut clause = lower[from..to].to_string();
-        for other in refs.iter().rev().filter(|o| o.start >= from && o.end <= to && !o.rejected) {
-            clause.replace_range(other.start - from..other.end - from, " ");
+        for other in refs.iter().filter(|o| o.start >= from && o.end <= to && !o.rejected) {
+            let span = other.start - from..other.end - from;
+            if clause.is_char_boundary(span.start) && clause.is_char_boundary(span.end) {
+                clause.replace_range(span.clone(), &" ".repeat(span.len()));
+            }
         }
         refs.iter().filter(|o| o.start >= from && o.end <= to).all(|o| !o.rejected && o.index == r.index)
             && clause.split_whitespace().all(is_filler)
@@ -1488,6 +1492,8 @@ mod tests {
             ("3번이 끌리네요", Lang::Ko, 2),
             ("돈은 상관없어요 3번으로", Lang::Ko, 2),
             ("말씀하신 대로 2번", Lang::Ko, 1),
+            // Two references over the same words.
+            ("the middle option, since it is cheaper", Lang::En, 1),
         ];
         for (text, lang, want) in picks {
             assert_eq!(read(text, *lang).picked(), Some(*want), "{text}");
