@@ -153,7 +153,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
         if polarity == Polarity::Positive {
             return Reading::Approve(i);
         }
-        if is_bare_reference(text, &refs) || has_bare_clause(text, &refs) {
+        if is_bare_reference(&lower, &refs) || has_bare_clause(&lower, &refs) {
             return Reading::Choose(i);
         }
         return Reading::Feedback(Some(i));
@@ -545,6 +545,11 @@ pub fn is_plan_noun(before: &str) -> bool {
     }
 }
 
+/// English words that negate what follows them.
+const EN_NEGATIONS: WordList = WordList(
+    "not|no|never|nope|nah|don't|dont|doesn't|doesnt|isn't|isnt|aren't|won't|wouldn't|can't|cant|hardly|nor|neither",
+);
+
 fn en_approval(lower: &str) -> Polarity {
     let words = ascii_words(lower);
     const GOOD: WordList = WordList(
@@ -553,9 +558,6 @@ fn en_approval(lower: &str) -> Polarity {
         brilliant|cool|yes|yep|yeah|sure|winner|ideal|enough|suffices|sense|happy",
     );
     const BAD: WordList = WordList("bad|worse|worst|hate|dislike|awful|terrible|unsure|meh|wrong");
-    const NEG: WordList = WordList(
-        "not|no|never|don't|dont|doesn't|doesnt|isn't|isnt|aren't|won't|wouldn't|can't|cant|hardly|nor|neither",
-    );
     if words.iter().any(|w| BAD.contains(w)) || lower.contains("not sure") || lower.contains("not a fan") {
         return Polarity::Negative;
     }
@@ -564,7 +566,7 @@ fn en_approval(lower: &str) -> Polarity {
         if GOOD.contains(w.as_str()) {
             // "not good", and "happy with neither".
             let after = words.iter().skip(i + 1).take(2);
-            if words[i.saturating_sub(3)..i].iter().any(|p| NEG.contains(p))
+            if words[i.saturating_sub(3)..i].iter().any(|p| EN_NEGATIONS.contains(p))
                 || after.clone().any(|w| WordList("neither|none|nothing").contains(w.as_str()))
             {
                 return Polarity::Negative;
@@ -624,40 +626,37 @@ fn deictic(text: &str, lower: &str) -> bool {
 
 /// A reply that is only a reference with fillers: "2", "B안", "option 3.", "두 번째",
 /// "음 1번이요", "Advanced Multi-Agent Pipeline"; not "2번 비용은요" (what about 2's cost).
-fn is_bare_reference(text: &str, refs: &[Ref]) -> bool {
-    let mut rest = text.to_ascii_lowercase();
-    for r in refs.iter().rev() {
-        if r.end > r.start && r.end <= rest.len() && rest.is_char_boundary(r.start) && rest.is_char_boundary(r.end) {
-            rest.replace_range(r.start..r.end, " ");
+fn is_bare_reference(lower: &str, refs: &[Ref]) -> bool {
+    without_refs(lower, refs, 0..lower.len(), |_| true).split_whitespace().all(is_filler)
+}
+
+/// The reply's `span` with the references inside it that `blank` picks blanked, each to its
+/// own length (references may overlap: "the middle option"), only on character boundaries.
+fn without_refs(lower: &str, refs: &[Ref], span: std::ops::Range<usize>, blank: impl Fn(&Ref) -> bool) -> String {
+    let mut out = lower[span.clone()].to_string();
+    for r in refs.iter().filter(|r| r.start >= span.start && r.end <= span.end && r.end > r.start && blank(r)) {
+        let at = r.start - span.start..r.end - span.start;
+        if out.is_char_boundary(at.start) && out.is_char_boundary(at.end) {
+            out.replace_range(at.clone(), &" ".repeat(at.len()));
         }
     }
-    rest.split_whitespace().all(is_filler)
+    out
 }
 
 /// A reply with a clause that is only a reference, beside clauses that give a reason or an
 /// aside: "go big, option 3", "the advanced one is too expensive, so standard",
 /// "비용은 상관없으니 3번" (cost doesn't matter, so 3). Turned-down designs do not count.
-fn has_bare_clause(text: &str, refs: &[Ref]) -> bool {
-    let lower = text.to_ascii_lowercase();
+fn has_bare_clause(lower: &str, refs: &[Ref]) -> bool {
     // "B, definitely not", "2번, 아니 …": a negation anywhere leaves the reply to the rules above.
-    const NEG: WordList = WordList("not|no|never|nope|don't|dont|won't|nah");
-    if ascii_words(&lower).iter().any(|w| NEG.contains(w.as_str()))
-        || WordList("아니|않|말고|별로").any(|w| text.contains(w))
+    if ascii_words(lower).iter().any(|w| EN_NEGATIONS.contains(w.as_str()))
+        || WordList("아니|않|말고|별로").any(|w| lower.contains(w))
     {
         return false;
     }
     refs.iter().filter(|r| !r.rejected && r.end > r.start && r.end <= lower.len()).any(|r| {
-        let (from, to) = clause_bounds(&lower, r.start, r.end);
-        // Blanked to the same length: references may overlap ("the middle option").
-        let mut clause = lower[from..to].to_string();
-        for other in refs.iter().filter(|o| o.start >= from && o.end <= to && !o.rejected) {
-            let span = other.start - from..other.end - from;
-            if clause.is_char_boundary(span.start) && clause.is_char_boundary(span.end) {
-                clause.replace_range(span.clone(), &" ".repeat(span.len()));
-            }
-        }
+        let (from, to) = clause_bounds(lower, r.start, r.end);
         refs.iter().filter(|o| o.start >= from && o.end <= to).all(|o| !o.rejected && o.index == r.index)
-            && clause.split_whitespace().all(is_filler)
+            && without_refs(lower, refs, from..to, |o| !o.rejected).split_whitespace().all(is_filler)
     })
 }
 
@@ -1227,13 +1226,10 @@ fn points_at_design(lower: &str, start: usize, end: usize) -> bool {
     // alone in its clause or taken.
     let (from, to) = clause_bounds(lower, start, end);
     let alone = lower[from..start].split_whitespace().chain(lower[end..to].split_whitespace()).all(is_filler);
-    // "simple is fine for now", "standard works": the kind as what is approved (a bare
-    // kind that starts the reply, before a verb of approval).
-    let subject = lower[..start].trim().is_empty()
-        && WordList(
-            "is fine|is good|is ok|is okay|is enough|works|will do|would do|sounds good|looks good|it is|is it",
-        )
-        .any(|v| after.starts_with(v) && word_bounded(after, 0, v.len()));
+    // "simple is fine for now", "standard works", "standard it is": the kind that starts
+    // the reply, as what the rest approves.
+    let subject =
+        lower[..start].trim().is_empty() && (after.starts_with("it is") || en_approval(after) == Polarity::Positive);
     let taken = after.split_whitespace().all(is_filler)
         && WordList("do|go with|going with|take|pick|choose|try")
             .any(|v| before.strip_suffix(v).is_some_and(|b| b.is_empty() || b.ends_with(' ') || b.ends_with('\'')));
