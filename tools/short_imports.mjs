@@ -166,7 +166,7 @@ function sri(bytes) {
 
 /** index.html with the integrity of the link to `file` set to `bytes`' hash. */
 export function withIntegrity(html, file, bytes) {
-  const link = new RegExp(`(<link\\b[^>]*\\bhref="/?${file.replace(/[.]/g, "\\.")}"[^>]*\\bintegrity=")[^"]*(")`);
+  const link = new RegExp(`(<link\\b[^>]*\\bhref="(?:[^"]*/)?${file.replace(/[.]/g, "\\.")}"[^>]*\\bintegrity=")[^"]*(")`);
   if (!link.test(html)) throw new Error(`index.html has no link to ${file} with an integrity`);
   return html.replace(link, `$1${sri(bytes)}$2`);
 }

@@ -19,6 +19,9 @@ const PREFIX = 'deliberate-';
 const CACHE = PREFIX + VERSION;
 // The page itself is kept under the directory's URL: every static host serves it there.
 const PAGE = new URL('./', self.location.href).href;
+// The reader build's page (see src/store/snapshot.rs), kept under its file name.
+const READER = new URL('reader/', self.location.href).href;
+const READER_PAGE = new URL('reader/index.html', self.location.href).href;
 const KEPT = new Set(FILES.map((f) => new URL(f, self.location.href).href));
 
 self.addEventListener('install', (event) => {
@@ -73,7 +76,10 @@ self.addEventListener('fetch', (event) => {
     // The fresh page is not stored: the kept page must stay the one that names the kept files.
     event.respondWith(
       fetch(request).catch(() =>
-        caches.open(CACHE).then((cache) => cache.match(PAGE)).then((kept) => kept || Response.error()),
+        caches
+          .open(CACHE)
+          .then((cache) => cache.match(request.url.startsWith(READER) ? READER_PAGE : PAGE))
+          .then((kept) => kept || Response.error()),
       ),
     );
     return;

@@ -535,6 +535,50 @@ impl<M: Mode> DerefMut for Session<M> {
     }
 }
 
+/// A session's state without its two logs (messages and finished calls), borrowed: what
+/// a snapshot writes as one record per step, beside one record per message and per call
+/// (`store::snapshot`), so a step's write does not grow with the conversation.
+#[derive(Serialize)]
+#[serde(bound = "")]
+pub struct StateRef<'a, M: Mode> {
+    id: &'a str,
+    title: &'a str,
+    lang: Lang,
+    created_at: u64,
+    updated_at: u64,
+    settings: &'a M::Settings,
+    pending: &'a [Pending<M>],
+    halted: bool,
+    last_fallback: &'a Option<M::Purpose>,
+    blocked: &'a Option<String>,
+    next_message: MessageId,
+    next_call: CallId,
+    next_batch: BatchId,
+    next_card: CardId,
+    mode: &'a M,
+}
+
+/// `StateRef` read back.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+pub struct State<M: Mode> {
+    id: String,
+    title: String,
+    lang: Lang,
+    created_at: u64,
+    updated_at: u64,
+    settings: M::Settings,
+    pending: Vec<Pending<M>>,
+    halted: bool,
+    last_fallback: Option<M::Purpose>,
+    blocked: Option<String>,
+    next_message: MessageId,
+    next_call: CallId,
+    next_batch: BatchId,
+    next_card: CardId,
+    mode: M,
+}
+
 impl<M: Mode> Session<M> {
     /// A new, empty session.
     pub fn new(id: impl Into<String>, lang: Lang, settings: M::Settings, now: u64) -> Self {
@@ -560,6 +604,55 @@ impl<M: Mode> Session<M> {
                 next_card: 1,
             },
             mode,
+        }
+    }
+
+    /// The state without the messages and the call log, for a snapshot.
+    pub fn state(&self) -> StateRef<'_, M> {
+        let c = &self.conversation;
+        StateRef {
+            id: &c.id,
+            title: &c.title,
+            lang: c.lang,
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+            settings: &c.settings,
+            pending: &c.pending,
+            halted: c.halted,
+            last_fallback: &c.last_fallback,
+            blocked: &c.blocked,
+            next_message: c.next_message,
+            next_call: c.next_call,
+            next_batch: c.next_batch,
+            next_card: c.next_card,
+            mode: &self.mode,
+        }
+    }
+
+    /// The session a snapshot's records describe. What no record holds (why heuristics ran
+    /// in the last step) is how a session read back from its journal has it too.
+    pub fn from_parts(state: State<M>, messages: Vec<Message<M>>, calls: Vec<CallRecord<M>>) -> Self {
+        Session {
+            conversation: Conversation {
+                id: state.id,
+                title: state.title,
+                lang: state.lang,
+                created_at: state.created_at,
+                updated_at: state.updated_at,
+                settings: state.settings,
+                messages,
+                pending: state.pending,
+                calls,
+                halted: state.halted,
+                last_fallback: state.last_fallback,
+                heuristic_why: HeuristicWhy::NoLlm,
+                blocked: state.blocked,
+                next_message: state.next_message,
+                next_call: state.next_call,
+                next_batch: state.next_batch,
+                next_card: state.next_card,
+            },
+            mode: state.mode,
         }
     }
 

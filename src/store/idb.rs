@@ -1,8 +1,11 @@
 //! The browser's database (IndexedDB) through thin web-sys calls: a `sessions` store of
 //! headers and an append-only `events` store keyed `[session id, seq]`. Values cross the
 //! boundary as JSON (`JSON.parse` of serde_json text), so no extra serializer is linked.
-//! A step writes its new events and the header in one transaction that first checks the
-//! header still counts the events this tab saw: a stale tab is refused, never overwrites.
+//! Schema 2 adds a `shown` store keyed `[session id, slot]`: the snapshot's records
+//! (`store::snapshot`), each kept as its JSON text.
+//! A step writes its new events, its changed snapshot records and the header in one
+//! transaction that first checks the header still counts the events this tab saw: a stale
+//! tab is refused, never overwrites.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -15,11 +18,13 @@ use web_sys::{IdbDatabase, IdbFactory, IdbKeyRange, IdbObjectStoreParameters, Id
 
 use super::saved::Logged;
 use super::sessions::{Header, SCHEMA};
+use super::snapshot::{Changes, Record};
 
 /// The database's name in the browser.
 pub const DB_NAME: &str = "deliberate";
 const SESSIONS: &str = "sessions";
 const EVENTS: &str = "events";
+const SHOWN: &str = "shown";
 
 /// Why the database could not be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,6 +115,11 @@ fn upgrade(db: &IdbDatabase, old: u32) -> Result<(), JsValue> {
         by_position.set_key_path(&Array::of2(&"sid".into(), &"seq".into()));
         db.create_object_store_with_optional_parameters(EVENTS, &by_position)?;
     }
+    if old < 2 {
+        let by_slot = IdbObjectStoreParameters::new();
+        by_slot.set_key_path(&Array::of2(&"sid".into(), &"slot".into()));
+        db.create_object_store_with_optional_parameters(SHOWN, &by_slot)?;
+    }
     Ok(())
 }
 
@@ -124,7 +134,7 @@ fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Option<T> {
 
 /// The key range of one session's events.
 fn events_of(id: &str) -> Result<IdbKeyRange, JsValue> {
-    let low = Array::of2(&id.into(), &0.into());
+    let low = Array::of2(&id.into(), &f64::NEG_INFINITY.into());
     let high = Array::of2(&id.into(), &f64::INFINITY.into());
     IdbKeyRange::bound(&low, &high)
 }
@@ -195,7 +205,7 @@ impl Db {
     }
 
     fn tx(&self, mode: IdbTransactionMode) -> Result<web_sys::IdbTransaction, JsValue> {
-        let names = Array::of2(&SESSIONS.into(), &EVENTS.into());
+        let names = Array::of3(&SESSIONS.into(), &EVENTS.into(), &SHOWN.into());
         self.db.transaction_with_str_sequence_and_mode(&names, mode)
     }
 
@@ -223,8 +233,27 @@ impl Db {
         events.map(|all| all.into_iter().map(|r| r.logged).collect()).ok_or(StoreError::Damaged)
     }
 
-    /// Writes `header` and the events `new` (numbered from `header.events - new.len()`),
-    /// in one transaction. With `expected`, refuses (`Stale`) unless the stored header
+    /// One conversation's snapshot records (none for one saved before they were kept).
+    pub async fn records(&self, id: &str) -> Result<Vec<Record>, StoreError> {
+        let read = async {
+            let tx = self.tx(IdbTransactionMode::Readonly)?;
+            done(&tx.object_store(SHOWN)?.get_all_with_key(&events_of(id)?.into())?).await
+        };
+        let all = read.await.map_err(|e| StoreError::Unavailable(describe(&e)))?;
+        let mut records = Vec::new();
+        for value in Array::from(&all).iter() {
+            let slot = Reflect::get(&value, &"slot".into()).ok().and_then(|v| v.as_f64());
+            let json = Reflect::get(&value, &"json".into()).ok().and_then(|v| v.as_string());
+            match (slot, json) {
+                (Some(slot), Some(json)) => records.push(Record { slot, json }),
+                _ => return Err(StoreError::Damaged),
+            }
+        }
+        Ok(records)
+    }
+
+    /// Writes `header`, the events `new` (numbered from `header.events - new.len()`) and
+    /// the snapshot's `changes`, in one transaction. With `expected`, refuses (`Stale`) unless the stored header
     /// still counts `expected` events (none stored counts 0). The write is handed to the
     /// database at once, when this is called; the future only waits for its commit, so
     /// the database works while the page renders the step.
@@ -232,9 +261,10 @@ impl Db {
         &self,
         header: &Header,
         new: &[Logged],
+        changes: &Changes,
         expected: Option<u64>,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + 'static {
-        let started = self.start_append(header, new, expected);
+        let started = self.start_append(header, new, changes, expected);
         async move {
             let (commit, stale) = started?;
             match commit.await {
@@ -250,6 +280,7 @@ impl Db {
         &self,
         header: &Header,
         new: &[Logged],
+        changes: &Changes,
         expected: Option<u64>,
     ) -> Result<(JsFuture, Rc<Cell<bool>>), StoreError> {
         let first = header.events - new.len() as u64;
@@ -259,16 +290,34 @@ impl Db {
             records.push(to_js(&record)?);
         }
         let header_js = to_js(header)?;
+        let sid = JsValue::from_str(&header.id);
+        let mut shown_put = Vec::with_capacity(changes.put.len());
+        for record in &changes.put {
+            let value = js_sys::Object::new();
+            let _ = Reflect::set(&value, &"sid".into(), &sid);
+            let _ = Reflect::set(&value, &"slot".into(), &record.slot.into());
+            let _ = Reflect::set(&value, &"json".into(), &JsValue::from_str(&record.json));
+            shown_put.push(value);
+        }
+        let shown_gone: Vec<JsValue> =
+            changes.gone.iter().map(|slot| Array::of2(&sid, &(*slot).into()).into()).collect();
         let write_failed = |e: JsValue| StoreError::WriteFailed(describe(&e));
         let tx = self.tx(IdbTransactionMode::Readwrite).map_err(write_failed)?;
         let sessions = tx.object_store(SESSIONS).map_err(write_failed)?;
         let events = tx.object_store(EVENTS).map_err(write_failed)?;
+        let shown = tx.object_store(SHOWN).map_err(write_failed)?;
         let stale = Rc::new(Cell::new(false));
         let write = {
             let (sessions, events) = (sessions.clone(), events.clone());
             move || -> Result<(), JsValue> {
                 for record in &records {
                     events.put(record)?;
+                }
+                for key in &shown_gone {
+                    shown.delete(key)?;
+                }
+                for record in &shown_put {
+                    shown.put(record)?;
                 }
                 sessions.put(&header_js)?;
                 Ok(())
@@ -299,13 +348,14 @@ impl Db {
         Ok((committed(&tx), stale))
     }
 
-    /// Deletes a conversation: its header and its events.
+    /// Deletes a conversation: its header, its events and its snapshot.
     pub async fn delete(&self, id: &str) -> Result<(), StoreError> {
         let write_failed = |e: JsValue| StoreError::WriteFailed(describe(&e));
         let tx = self.tx(IdbTransactionMode::Readwrite).map_err(write_failed)?;
         tx.object_store(SESSIONS).and_then(|s| s.delete(&JsValue::from_str(id))).map_err(write_failed)?;
         let range = events_of(id).map_err(write_failed)?;
         tx.object_store(EVENTS).and_then(|s| s.delete(&range)).map_err(write_failed)?;
+        tx.object_store(SHOWN).and_then(|s| s.delete(&range)).map_err(write_failed)?;
         committed(&tx).await.map(|_| ()).map_err(write_failed)
     }
 }

@@ -7,6 +7,7 @@ pub mod keylock;
 pub mod saved;
 pub mod sessions;
 pub mod settings;
+pub mod snapshot;
 
 #[cfg(target_arch = "wasm32")]
 pub mod idb;

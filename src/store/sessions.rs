@@ -12,7 +12,7 @@ use crate::engine::session::{Body, Event, ModeKind, Role, Session};
 use super::saved::{Journal, Start};
 
 /// The database schema this build writes (`store::idb` upgrades older ones).
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
 /// How long a title made from the first request may be, in characters.
 pub const TITLE_CHARS: usize = 40;
 /// How much of the user's words a header keeps for search, in characters.

@@ -129,6 +129,7 @@ pub struct Strings {
     pub storage_stale: &'static str,
     /// A saved conversation has a step that cannot be read: it was not opened.
     pub storage_damaged: &'static str,
+    pub snapshot_unreadable: &'static str,
     pub sessions_title: &'static str,
     pub sessions_open: &'static str,
     pub sessions_search: &'static str,
@@ -321,6 +322,7 @@ pub const KO: Strings = Strings {
     storage_blocked: "다른 탭이 이전 버전의 Deliberate를 열어 두고 있어 저장소를 열 수 없습니다. 그 탭을 닫고 새로 고치세요. 그동안 대화는 이 페이지에만 남습니다.",
     storage_stale: "이 대화가 다른 탭에서 바뀌었습니다. 덮어쓰지 않도록 이 탭은 더 이상 저장하지 않습니다. 새로 고치면 최신 대화를 봅니다.",
     storage_damaged: "이 대화의 저장된 단계 하나를 읽을 수 없어(앱 밖에서 바뀌었거나 더 새로운 버전이 저장함) 열지 않았습니다. 대화는 목록에 그대로 남아 있습니다.",
+    snapshot_unreadable: "이 대화는 이전 버전이 다르게 보여 주던 것인데, 저장된 화면을 읽을 수 없어 지금 버전이 다시 읽은 대로 보여 줍니다.",
     sessions_title: "대화 목록",
     sessions_open: "대화 목록",
     sessions_search: "제목이나 내용으로 찾기",
@@ -518,6 +520,7 @@ pub const EN: Strings = Strings {
     storage_blocked: "Another tab keeps an older Deliberate open, so storage cannot be opened. Close that tab and reload; meanwhile the conversation lives only in this page.",
     storage_stale: "This conversation was changed in another tab. So as not to overwrite it, this tab no longer saves it; reload to see the latest.",
     storage_damaged: "A saved step of this conversation cannot be read (changed outside the app, or saved by a newer version), so it was not opened. It stays in the list as it is.",
+    snapshot_unreadable: "An earlier version showed this conversation differently, and what it saved cannot be read here, so it is shown as this version reads it again.",
     sessions_title: "Conversations",
     sessions_open: "Conversations",
     sessions_search: "Search titles and content",

@@ -263,6 +263,9 @@ fn StorageAlert() -> impl IntoView {
                 shell::StorageProblem::Blocked => strings(shell.ui_lang.get()).storage_blocked.to_string(),
                 shell::StorageProblem::Stale => strings(shell.ui_lang.get()).storage_stale.to_string(),
                 shell::StorageProblem::Damaged => strings(shell.ui_lang.get()).storage_damaged.to_string(),
+                shell::StorageProblem::SnapshotUnreadable => {
+                    strings(shell.ui_lang.get()).snapshot_unreadable.to_string()
+                }
             };
             view! {
                 <div class="alert alert-storage" role="alert">

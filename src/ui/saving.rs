@@ -13,6 +13,7 @@ use crate::store::idb::{Db, StoreError};
 use crate::store::local::load_journal;
 use crate::store::saved::{DecodeError, Journal, Logged, VERSION};
 use crate::store::sessions::{follow, Follow, Header};
+use crate::store::snapshot::{Changes, Record, Shown};
 
 /// Something wrong with keeping the conversation in the browser, shown until dismissed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,9 @@ pub enum StorageProblem {
     Stale,
     /// A saved conversation has a step that cannot be read: it was not opened.
     Damaged,
+    /// A conversation an earlier build showed differently, whose saved view this build
+    /// cannot read: it is shown as this build replays it.
+    SnapshotUnreadable,
 }
 
 thread_local! {
@@ -53,6 +57,14 @@ fn db() -> Option<Db> {
     DB.with(|d| d.borrow().clone())
 }
 
+/// A deleted conversation, kept for an undo.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deleted {
+    pub header: Header,
+    pub events: Vec<Logged>,
+    pub records: Vec<Record>,
+}
+
 /// Where the database stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StoreState {
@@ -74,6 +86,8 @@ pub struct Saver {
     saved: StoredValue<u64>,
     /// The header last written for the current conversation.
     header: StoredValue<Option<Header>>,
+    /// What the current conversation's saved snapshot records hold.
+    shown: StoredValue<Shown>,
     /// A write is in flight.
     pub writing: RwSignal<bool>,
     /// Another save was asked for while a write was in flight.
@@ -115,6 +129,7 @@ impl Saver {
             journal: StoredValue::new(journal),
             saved: StoredValue::new(0),
             header: StoredValue::new(None),
+            shown: StoredValue::new(Shown::default()),
             writing: RwSignal::new(false),
             again: StoredValue::new(false),
             state: RwSignal::new(StoreState::Opening),
@@ -127,7 +142,7 @@ impl Saver {
     /// Opens the database: moves a conversation from localStorage into it (once; the old
     /// value is removed only after the write succeeded), reads the list, and returns the
     /// conversation to open (the most recent) when the current one is still empty.
-    pub async fn open(&self, migrate: bool) -> Option<Journal> {
+    pub async fn open(&self, migrate: bool) -> Option<(Journal, Vec<Record>)> {
         let db = match Db::open(None).await {
             Ok(db) => db,
             Err(error) => {
@@ -142,17 +157,21 @@ impl Saver {
         DB.with(|d| *d.borrow_mut() = Some(db.clone()));
         super::perf_mark("deliberate:open-db");
         if migrate {
-            let (journal, header) = self.session.with_untracked(|s| {
-                self.journal.with_value(|j| (j.clone(), Header::of(s, j, None, crate::ui::shell::now_ms())))
+            let (journal, header, changes) = self.session.with_untracked(|s| {
+                let changes = self.shown.try_update_value(|shown| shown.changes(s)).unwrap_or_default();
+                self.journal.with_value(|j| (j.clone(), Header::of(s, j, None, crate::ui::shell::now_ms()), changes))
             });
-            match db.append(&header, &journal.events, None).await {
+            match db.append(&header, &journal.events, &changes, None).await {
                 Ok(()) => {
                     announce(&header.id);
                     self.saved.set_value(header.events);
                     self.header.set_value(Some(header));
                     crate::store::local::forget_journal();
                 }
-                Err(_) => self.problem.set(Some(StorageProblem::SaveFailed)),
+                Err(_) => {
+                    self.shown.set_value(Shown::default());
+                    self.problem.set(Some(StorageProblem::SaveFailed));
+                }
             }
         }
         let headers = db.headers().await.unwrap_or_default();
@@ -182,12 +201,17 @@ impl Saver {
         Ok(Journal { version: VERSION, start: header.start.clone(), events })
     }
 
-    /// A saved conversation's journal, read back to open it; what went wrong is shown.
-    pub async fn read(&self, header: &Header) -> Option<Journal> {
+    /// A saved conversation's journal and snapshot records, read back to open it; what
+    /// went wrong is shown.
+    pub async fn read(&self, header: &Header) -> Option<(Journal, Vec<Record>)> {
         let journal = Self::journal_of(header).await;
+        let records = match db() {
+            Some(db) => db.records(&header.id).await,
+            None => Err(StoreError::Unavailable("not open".into())),
+        };
         super::perf_mark("deliberate:open-read");
-        match journal {
-            Ok(journal) => Some(journal),
+        match journal.and_then(|j| records.map(|r| (j, r))) {
+            Ok(read) => Some(read),
             Err(StoreError::Damaged) => {
                 self.problem.set(Some(StorageProblem::Damaged));
                 None
@@ -229,7 +253,7 @@ impl Saver {
     /// current conversation is taken, and when the current one has steps this tab has not
     /// seen (and none of its own at stake; `calls_here`: whether this tab runs a call) its
     /// stored journal is returned, to show.
-    pub async fn other_tab_wrote(&self, id: &str, calls_here: impl Fn() -> bool) -> Option<Journal> {
+    pub async fn other_tab_wrote(&self, id: &str, calls_here: impl Fn() -> bool) -> Option<(Journal, Vec<Record>)> {
         if self.state.get_untracked() != StoreState::Open {
             return None;
         }
@@ -276,8 +300,16 @@ impl Saver {
             .flatten();
         self.saved.set_value(header.as_ref().map_or(0, |h| h.events));
         self.header.set_value(header);
+        // Until the caller says what the saved records hold: the next save writes them all.
+        self.shown.set_value(Shown::default());
         crate::store::local::save_current(&journal.start.id);
         self.journal.set_value(journal);
+    }
+
+    /// What the saved snapshot records of the current conversation hold (after an open
+    /// checked or read them).
+    pub fn set_shown(&self, shown: Shown) {
+        self.shown.set_value(shown);
     }
 
     /// Starts a new journal for a new conversation.
@@ -300,14 +332,15 @@ impl Saver {
         // `./dev bench` times a step's save from here to the write's commit.
         super::perf_mark("deliberate:save-start");
         let saved = self.saved.get_value();
-        let Some((header, new)) = self.session.with_untracked(|s| {
+        let Some((header, new, changes)) = self.session.with_untracked(|s| {
             self.journal.with_value(|j| {
                 if j.events.is_empty() {
                     return None;
                 }
                 let header = self.header.with_value(|h| Header::of(s, j, h.as_ref(), crate::ui::shell::now_ms()));
                 let new: Vec<Logged> = j.events.get(saved as usize..).unwrap_or_default().to_vec();
-                Some((header, new))
+                let changes = self.shown.try_update_value(|shown| shown.changes(s)).unwrap_or_default();
+                Some((header, new, changes))
             })
         }) else {
             return;
@@ -321,7 +354,7 @@ impl Saver {
         }
         let saver = *self;
         // Handed to the database now, before the page renders the step.
-        let write = db.append(&header, &new, Some(saved));
+        let write = db.append(&header, &new, &changes, Some(saved));
         super::perf_mark("deliberate:save-queued");
         // When the page's work for the step is done and its frame begins (the bench splits
         // a save's wall time into the page's render and the database's commit with it).
@@ -349,6 +382,10 @@ impl Saver {
                     return;
                 }
                 Err(_) => {
+                    // What the records hold is no longer known: the next save writes them all.
+                    if still_current {
+                        saver.shown.set_value(Shown::default());
+                    }
                     if saver.problem.with_untracked(|p| p != &Some(StorageProblem::SaveFailed)) {
                         saver.problem.set(Some(StorageProblem::SaveFailed));
                     }
@@ -403,7 +440,7 @@ impl Saver {
         let Some(db) = db() else { return };
         let saver = *self;
         spawn_local(async move {
-            match db.append(&header, &[], Some(header.events)).await {
+            match db.append(&header, &[], &Changes::default(), Some(header.events)).await {
                 Ok(()) => announce(&header.id),
                 Err(error) => saver.problem.set(Some(if error == StoreError::Stale {
                     StorageProblem::Stale
@@ -415,15 +452,16 @@ impl Saver {
     }
 
     /// Deletes a saved conversation; what was deleted comes back for an undo.
-    pub async fn delete(&self, id: &str) -> Option<(Header, Vec<Logged>)> {
+    pub async fn delete(&self, id: &str) -> Option<Deleted> {
         let header = self.sessions.with_untracked(|l| l.iter().find(|h| h.id == id).cloned())?;
         let db = db()?;
         let events = db.events(id).await.ok()?;
+        let records = db.records(id).await.ok()?;
         match db.delete(id).await {
             Ok(()) => {
                 announce(id);
                 self.sessions.update(|l| l.retain(|h| h.id != id));
-                Some((header, events))
+                Some(Deleted { header, events, records })
             }
             Err(_) => {
                 self.problem.set(Some(StorageProblem::SaveFailed));
@@ -432,10 +470,12 @@ impl Saver {
         }
     }
 
-    /// Puts a deleted conversation back.
-    pub async fn undelete(&self, header: Header, events: Vec<Logged>) {
+    /// Puts a deleted conversation back, its snapshot with it.
+    pub async fn undelete(&self, deleted: Deleted) {
+        let Deleted { header, events, records } = deleted;
         let Some(db) = db() else { return };
-        match db.append(&header, &events, None).await {
+        let changes = Changes { put: records, gone: Vec::new() };
+        match db.append(&header, &events, &changes, None).await {
             Ok(()) => {
                 announce(&header.id);
                 self.remember(header)
@@ -471,7 +511,8 @@ impl Saver {
             return false;
         };
         let header = Header::of(session, journal, None, crate::ui::shell::now_ms());
-        match db.append(&header, &journal.events, Some(0)).await {
+        let changes = Shown::default().changes(session);
+        match db.append(&header, &journal.events, &changes, Some(0)).await {
             Ok(()) => {
                 announce(&header.id);
                 self.remember(header);

@@ -11,7 +11,6 @@ use super::shell::Shell;
 use crate::engine::title::{read_title, title_prompt};
 use crate::llm::transport::{run_chat, CallControl, CallOptions};
 use crate::llm::RetryPolicy;
-use crate::store::saved::Logged;
 use crate::store::sessions::{arrange, to_name, Header};
 
 /// How many conversations one opening of the list asks the model to name.
@@ -46,7 +45,7 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
     let shell = expect_context::<Shell>();
     let query = RwSignal::new(String::new());
     let renaming = RwSignal::new(None::<String>);
-    let deleted = RwSignal::new(None::<(Header, Vec<Logged>)>);
+    let deleted = RwSignal::new(None::<super::saving::Deleted>);
     let close = move || {
         renaming.set(None);
         open.set(false);
@@ -99,9 +98,9 @@ pub fn SessionsDialog(open: RwSignal<bool>) -> impl IntoView {
         });
     };
     let undo = move |_| {
-        if let Some((header, events)) = deleted.get_untracked() {
+        if let Some(gone) = deleted.get_untracked() {
             deleted.set(None);
-            spawn_local(async move { shell.saver.undelete(header, events).await });
+            spawn_local(async move { shell.saver.undelete(gone).await });
         }
     };
     let row = move |h: Header| {

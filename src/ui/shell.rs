@@ -13,11 +13,16 @@ use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
 use crate::store::local::{load_llm_settings, load_session_settings, save_llm_settings, save_session_settings};
 use crate::store::saved::Journal;
 use crate::store::settings::LlmSettings;
+use crate::store::snapshot::{self, Check, ReadError, Record, Shown};
 
 use super::calls::CallRunner;
 pub use super::prefs::{Preferences, Theme};
 use super::saving::Saver;
 pub use super::saving::StorageProblem;
+
+/// Where the reader build lives, relative to the page: the same app with the readers of a
+/// whole session, for conversations this build would show differently (`store::snapshot`).
+const READER: &str = "reader/";
 
 /// The app's state and its single way to change the session: `dispatch`.
 #[derive(Clone, Copy)]
@@ -93,9 +98,9 @@ impl Shell {
         // The database opens in the background; the most recent conversation then opens,
         // unless the user already began one.
         leptos::task::spawn_local(async move {
-            if let Some(journal) = saver.open(from_local).await {
+            if let Some((journal, records)) = saver.open(from_local).await {
                 if shell.saver.with_journal(|j| j.events.is_empty()) {
-                    shell.take(journal, true).await;
+                    shell.take(journal, records, true).await;
                 }
             }
             saver.ready.set(true);
@@ -104,24 +109,59 @@ impl Shell {
         saver.hear_other_tabs(move |id| {
             leptos::task::spawn_local(async move {
                 let calls_here = || shell.calls.streams.with_untracked(|m| m.keys().next().is_some());
-                if let Some(journal) = shell.saver.other_tab_wrote(&id, calls_here).await {
-                    shell.show_other_tabs_steps(journal);
+                if let Some((journal, records)) = shell.saver.other_tab_wrote(&id, calls_here).await {
+                    shell.show_other_tabs_steps(journal, records);
                 }
             })
         });
         shell
     }
 
-    /// Makes `journal` the current conversation (`saved`: it came from the database).
-    /// Calls in flight are aborted; calls the journal was waiting for are offered again.
-    async fn take(self, journal: Journal, saved: bool) {
+    /// The session `journal` and its snapshot `records` describe, and what the records then
+    /// hold: the replay when it shows what was saved (or nothing was), else the records
+    /// read back. None when this page cannot read them: it has handed the conversation to
+    /// the reader build.
+    fn session_of(self, journal: &Journal, records: &[Record]) -> Option<(Session, Shown)> {
+        let replayed = journal.replay();
+        super::perf_mark("deliberate:open-replayed");
+        match snapshot::check(&replayed, records) {
+            Check::None => Some((replayed, Shown::default())),
+            Check::Same => {
+                let shown = Shown::of(&replayed);
+                Some((replayed, shown))
+            }
+            Check::Differs => match snapshot::read(records) {
+                Ok(kept) => {
+                    let shown = Shown::of(&kept);
+                    Some((kept, shown))
+                }
+                Err(ReadError::NotHere) => {
+                    crate::store::local::save_current(&journal.start.id);
+                    if window().location().assign(READER).is_ok() {
+                        return None;
+                    }
+                    self.saver.problem.set(Some(StorageProblem::SnapshotUnreadable));
+                    Some((replayed, Shown::default()))
+                }
+                Err(_) => {
+                    self.saver.problem.set(Some(StorageProblem::SnapshotUnreadable));
+                    Some((replayed, Shown::default()))
+                }
+            },
+        }
+    }
+
+    /// Makes `journal` the current conversation (`saved`: it came from the database, with
+    /// its snapshot `records`). Calls in flight are aborted; calls the journal was waiting
+    /// for are offered again.
+    async fn take(self, journal: Journal, records: Vec<Record>, saved: bool) {
         self.calls.abort_all();
         self.calls.clear();
         super::perf_mark("deliberate:open-take");
-        let session = journal.replay();
-        super::perf_mark("deliberate:open-replayed");
+        let Some((session, shown)) = self.session_of(&journal, &records) else { return };
         let interrupted = !session.pending.is_empty();
         self.saver.adopt(journal, saved);
+        self.saver.set_shown(shown);
         // The message list keys rows by message id, and every conversation numbers its
         // messages from 1: show an empty list for one task first, so no row of the old
         // conversation is kept for the new one.
@@ -143,9 +183,10 @@ impl Shell {
     /// Shows the steps another tab took in the conversation shown here. The same
     /// conversation, so the rows already drawn stay; a call it waits for runs in the other
     /// tab, so it is not reported interrupted here, and nothing is written.
-    fn show_other_tabs_steps(self, journal: Journal) {
-        let session = journal.replay();
+    fn show_other_tabs_steps(self, journal: Journal, records: Vec<Record>) {
+        let Some((session, shown)) = self.session_of(&journal, &records) else { return };
         self.saver.adopt(journal, true);
+        self.saver.set_shown(shown);
         self.session.set(session);
     }
 
@@ -175,8 +216,8 @@ impl Shell {
         leptos::task::spawn_local(async move {
             let header = shell.saver.sessions.with_untracked(|l| l.iter().find(|h| h.id == id).cloned());
             if let Some(header) = header {
-                if let Some(journal) = shell.saver.read(&header).await {
-                    shell.take(journal, true).await;
+                if let Some((journal, records)) = shell.saver.read(&header).await {
+                    shell.take(journal, records, true).await;
                 }
             }
         });
@@ -327,7 +368,7 @@ impl Shell {
             for journal in journals {
                 shell.saver.write_whole(&journal.replay(), &journal).await;
             }
-            shell.take(first, false).await;
+            shell.take(first, Vec::new(), false).await;
         });
         Ok(())
     }

@@ -27,12 +27,21 @@ pub fn dist_dir() -> PathBuf {
 /// A copy of the release build's files that a test may change, in a directory of its own.
 pub fn dist_copy(name: &str) -> crate::tempdir::TempDir {
     let dir = crate::tempdir::TempDir::new(name).expect("a temporary directory");
-    for entry in std::fs::read_dir(dist_dir()).expect("the release build is readable").flatten() {
-        if entry.path().is_file() {
-            std::fs::copy(entry.path(), dir.path().join(entry.file_name())).expect("a file of the build copies");
+    copy_tree(&dist_dir(), dir.path());
+    dir
+}
+
+/// Copies the files of `from` into `to`, folders (the reader build's) included.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).expect("the release build is readable").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            std::fs::create_dir_all(&target).expect("a folder of the build is made");
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("a file of the build copies");
         }
     }
-    dir
 }
 
 /// The workspace's root directory.

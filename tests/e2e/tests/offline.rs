@@ -112,6 +112,22 @@ fn the_app_starts_and_answers_with_the_server_stopped() {
     wait_app_ready(&browser);
     assert_eq!(browser.find(".step.current").unwrap().attr("data-stage").unwrap().as_deref(), Some("DEBATE"));
     assert_eq!(browser.find_all(".design-card").unwrap().len(), 3);
+    // The reader build (for conversations an earlier build showed differently) is kept
+    // too: its page opens offline, as itself, on the same conversation.
+    browser.goto(&format!("{url}reader/")).unwrap();
+    wait_app_ready(&browser);
+    let wasm = browser
+        .execute(
+            "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.endsWith('.wasm'));",
+            vec![],
+        )
+        .unwrap();
+    assert!(
+        wasm.as_array().is_some_and(|w| w.len() == 1 && w[0].as_str().unwrap_or("").contains("/reader/")),
+        "{wasm}"
+    );
+    assert_eq!(browser.find(".step.current").unwrap().attr("data-stage").unwrap().as_deref(), Some("DEBATE"));
+    assert_eq!(browser.find_all(".design-card").unwrap().len(), 3);
     assert_no_panic(&browser);
 }
 

@@ -532,3 +532,86 @@ fn a_long_conversation_draws_its_newest_rows_and_the_earlier_ones_on_the_way_up(
         .unwrap();
     page.assert_no_panic();
 }
+
+/// Rewrites every snapshot record of the saved conversations with `script`, a function
+/// body given `json` (the record's text) that returns the new text.
+fn rewrite_snapshot(page: &AppPage, script: &str) -> u64 {
+    let changed = page
+        .browser
+        .execute_async(
+            &format!(
+                "const done = arguments[arguments.length - 1]; const open = indexedDB.open('deliberate'); \
+                 open.onsuccess = () => {{ const db = open.result; const tx = db.transaction('shown', 'readwrite'); \
+                   const store = tx.objectStore('shown'); const all = store.getAll(); let n = 0; \
+                   all.onsuccess = () => {{ for (const rec of all.result) {{ \
+                       const next = ((json) => {{ {script} }})(rec.json); \
+                       if (next !== rec.json) {{ rec.json = next; store.put(rec); n += 1; }} }} \
+                     tx.oncomplete = () => {{ db.close(); done(n); }}; }}; }};"
+            ),
+            vec![],
+        )
+        .unwrap();
+    changed.as_u64().unwrap_or(0)
+}
+
+#[test]
+fn a_conversation_an_older_build_showed_differently_opens_as_it_was_saved() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").unwrap();
+    page.wait_saved().unwrap();
+    page.send("Classify support tickets into a table").unwrap();
+    page.wait_stage("DEBATE").unwrap();
+    page.wait_count(".design-card", 3).unwrap();
+    page.wait_saved().unwrap();
+    // The snapshot: the state, and one record per message shown.
+    let shown = page.stored("shown").unwrap();
+    let rows = page.browser.find_all(".message").unwrap().len();
+    assert!(shown.iter().any(|r| r["slot"] == 0), "a state record: {shown:?}");
+    let messages = shown.iter().filter(|r| r["slot"].as_f64().is_some_and(|s| s > 0.0)).count();
+    assert!(messages >= rows && rows > 0, "{messages} message records for {rows} rows");
+    // A conversation this build replays as it was saved opens here, on the page itself.
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    wait_user_messages(&page, &["Classify support tickets into a table".to_string()]);
+    assert!(!page.browser.current_url().unwrap().contains("/reader/"));
+
+    // What an older build kept: the same steps, shown otherwise.
+    let changed =
+        rewrite_snapshot(&page, "return json.split('Classify support tickets').join('Sort support tickets');");
+    assert!(changed >= 2, "the request is in the user's message and in the state: {changed}");
+    page.browser.refresh().unwrap();
+    page.browser
+        .wait_for(STEP, "the reader build", |b| Ok(b.current_url()?.contains("/reader/").then_some(())))
+        .unwrap();
+    page.wait_saved().unwrap();
+    let kept = vec!["Sort support tickets into a table".to_string()];
+    wait_user_messages(&page, &kept);
+    assert_eq!(page.stage().unwrap(), "DEBATE");
+    assert_eq!(page.wait_count(".design-card", 3).unwrap(), 3, "the designs are as they were");
+
+    // It goes on from there, and a reload keeps what it showed and what came after.
+    page.send("too expensive, make it cheaper").unwrap();
+    page.browser.wait_for_text(".stepper .round", "1/", STEP).unwrap();
+    page.wait_saved().unwrap();
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    let both = vec![kept[0].clone(), "too expensive, make it cheaper".to_string()];
+    wait_user_messages(&page, &both);
+    page.assert_no_panic();
+
+    // Records no build can read: the replay is shown, and the banner says why.
+    page.browser.goto(&page.server.url()).unwrap();
+    let broken = rewrite_snapshot(&page, "return json.includes('\"next_message\"') ? '{\"broken\":true}' : json;");
+    assert_eq!(broken, 1, "the state record");
+    page.browser.refresh().unwrap();
+    page.browser
+        .wait_for(STEP, "the reader build", |b| Ok(b.current_url()?.contains("/reader/").then_some(())))
+        .unwrap();
+    let banner = page.browser.wait_for_element(".alert-storage", STEP).unwrap().text().unwrap();
+    assert!(banner.contains("showed this conversation differently"), "{banner}");
+    wait_user_messages(
+        &page,
+        &["Classify support tickets into a table".to_string(), "too expensive, make it cheaper".to_string()],
+    );
+    page.assert_no_panic();
+}

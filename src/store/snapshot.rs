@@ -1,0 +1,295 @@
+//! What a conversation showed, kept beside its journal: one record per message, one per
+//! finished call and one of the rest of the session, each as its JSON text.
+//!
+//! The journal is replayed on open, and today's engine may read an old step differently
+//! from the build that took it (a reply read as feedback then is a pick now). The
+//! snapshot tells: a replay that does not give back the recorded messages and state is
+//! not the conversation that was saved, and it is opened from its records instead.
+//!
+//! A step writes only the records it changed: messages are compared by (id, revision),
+//! calls are only ever appended, and the state record is written when its text changed.
+//!
+//! Reading records back needs serde's readers for every type a session holds, which cost
+//! about 120 KB gzip in the wasm (measured). The page's first load leaves them out
+//! (`READS` is false there): a release page that finds a conversation its build would
+//! show differently hands it to the reader build (`/reader/`, the same app built with the
+//! `reader` feature), which opens it from its records. Native and debug builds read them
+//! in place.
+
+use crate::engine::core::State;
+use crate::engine::session::{AppMode, CallRecord, Message, MessageId, Session};
+
+/// True when this build reads snapshots (the reader build, debug builds, native tests).
+pub const READS: bool = cfg!(any(feature = "reader", debug_assertions, not(target_arch = "wasm32")));
+
+/// The place of a record among its conversation's records: the state at 0, messages at
+/// their id (from 1), calls at -1, -2, … in the order they finished.
+pub type Slot = f64;
+
+/// A slot as a sort key: slots are whole numbers within ±2^32.
+fn order_key(slot: Slot) -> u128 {
+    (slot + 4_294_967_296.0).max(0.0) as u128
+}
+
+/// The state record's slot.
+pub const STATE: Slot = 0.0;
+
+fn call_slot(index: usize) -> Slot {
+    -(index as f64) - 1.0
+}
+
+fn message_slot(id: MessageId) -> Slot {
+    f64::from(id)
+}
+
+/// One record: its slot and its JSON text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub slot: Slot,
+    pub json: String,
+}
+
+/// What a step writes: records to put and slots whose records go.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Changes {
+    pub put: Vec<Record>,
+    pub gone: Vec<Slot>,
+}
+
+impl Changes {
+    /// True when nothing is written.
+    pub fn is_empty(&self) -> bool {
+        self.put.is_empty() && self.gone.is_empty()
+    }
+}
+
+/// What the saved records hold, as far as this page knows: each message's (id, revision),
+/// how many calls, and the state's text. A default `Shown` knows of nothing, so its first
+/// changes are the whole conversation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Shown {
+    messages: Vec<(MessageId, u32)>,
+    calls: usize,
+    state: String,
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    // Every type a session holds serializes (no maps with non-string keys): the text is
+    // never empty, and an empty one would only be written again next step.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+impl Shown {
+    /// What `session` shows when all of it is saved (after a verified open).
+    pub fn of(session: &Session) -> Shown {
+        Shown {
+            messages: session.messages.iter().map(|m| (m.id, m.rev)).collect(),
+            calls: session.calls.len(),
+            state: to_json(&session.state()),
+        }
+    }
+
+    /// The records to write so that the saved ones show `session`; `self` then knows them
+    /// as written (a failed write calls for `Shown::default()`, which writes everything).
+    pub fn changes(&mut self, session: &Session) -> Changes {
+        let mut changes = Changes::default();
+        // Both lists are in id order: messages are appended with growing ids and only
+        // ever removed, never moved.
+        let mut old = self.messages.iter().peekable();
+        for m in &session.messages {
+            while let Some(&&(id, _)) = old.peek() {
+                if id >= m.id {
+                    break;
+                }
+                changes.gone.push(message_slot(id));
+                old.next();
+            }
+            let same = old.peek().is_some_and(|&&(id, rev)| id == m.id && rev == m.rev);
+            if old.peek().is_some_and(|&&(id, _)| id == m.id) {
+                old.next();
+            }
+            if !same {
+                changes.put.push(Record { slot: message_slot(m.id), json: to_json(m) });
+            }
+        }
+        changes.gone.extend(old.map(|&(id, _)| message_slot(id)));
+        // The call log only grows; a shorter one (never, today) is written whole again.
+        let from = if session.calls.len() < self.calls {
+            changes.gone.extend((session.calls.len()..self.calls).map(call_slot));
+            0
+        } else {
+            self.calls
+        };
+        for (i, call) in session.calls.iter().enumerate().skip(from) {
+            changes.put.push(Record { slot: call_slot(i), json: to_json(call) });
+        }
+        let state = to_json(&session.state());
+        if state != self.state {
+            changes.put.push(Record { slot: STATE, json: state.clone() });
+        }
+        *self = Shown {
+            messages: session.messages.iter().map(|m| (m.id, m.rev)).collect(),
+            calls: session.calls.len(),
+            state,
+        };
+        changes
+    }
+}
+
+/// How a replayed conversation compares with its saved records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// No records (saved before snapshots were kept): the replay is all there is.
+    None,
+    /// The replay shows exactly what was saved.
+    Same,
+    /// The replay differs from what was saved: open the records.
+    Differs,
+}
+
+/// Compares a replayed `session` with the records saved for it (any order).
+pub fn check(session: &Session, records: &[Record]) -> Check {
+    if records.is_empty() {
+        return Check::None;
+    }
+    let mut sorted: Vec<&Record> = records.iter().collect();
+    crate::engine::order::sort_by_key(&mut sorted, |r| order_key(r.slot));
+    let find = |slot: Slot| {
+        let at = sorted.partition_point(|r| order_key(r.slot) < order_key(slot));
+        sorted.get(at).filter(|r| r.slot == slot).map(|r| r.json.as_str())
+    };
+    let expected = session.messages.len() + session.calls.len() + 1;
+    let same = records.len() == expected
+        && find(STATE) == Some(to_json(&session.state()).as_str())
+        && session.messages.iter().all(|m| find(message_slot(m.id)) == Some(to_json(m).as_str()))
+        && session.calls.iter().enumerate().all(|(i, c)| find(call_slot(i)) == Some(to_json(c).as_str()));
+    if same {
+        Check::Same
+    } else {
+        Check::Differs
+    }
+}
+
+/// Why records could not be read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadError {
+    /// This build does not carry the readers (the first-load page).
+    NotHere,
+    /// No state record among them.
+    NoState,
+    /// A record this build cannot read (written by a newer one, or damaged).
+    Unreadable,
+}
+
+/// The session `records` describe, exactly as it was saved.
+pub fn read(records: &[Record]) -> Result<Session, ReadError> {
+    if !READS {
+        return Err(ReadError::NotHere);
+    }
+    let state = records.iter().find(|r| r.slot == STATE).ok_or(ReadError::NoState)?;
+    let state: State<AppMode> = serde_json::from_str(&state.json).map_err(|_| ReadError::Unreadable)?;
+    let mut messages: Vec<(Slot, Message)> = Vec::new();
+    let mut calls: Vec<(Slot, CallRecord)> = Vec::new();
+    for r in records {
+        if r.slot > STATE {
+            messages.push((r.slot, serde_json::from_str(&r.json).map_err(|_| ReadError::Unreadable)?));
+        } else if r.slot < STATE {
+            calls.push((-r.slot, serde_json::from_str(&r.json).map_err(|_| ReadError::Unreadable)?));
+        }
+    }
+    crate::engine::order::sort_by_key(&mut messages, |(slot, _)| order_key(*slot));
+    crate::engine::order::sort_by_key(&mut calls, |(slot, _)| order_key(*slot));
+    Ok(Session::from_parts(
+        state,
+        messages.into_iter().map(|(_, m)| m).collect(),
+        calls.into_iter().map(|(_, c)| c).collect(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::lang::Lang;
+    use crate::engine::session::{Body, Env, Event, Settings};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn stepped(texts: &[&str]) -> Session {
+        let mut session = Session::new("s1", Lang::En, Settings::default(), 1_000);
+        for (i, text) in texts.iter().enumerate() {
+            session.step(Event::UserMessage { text: (*text).into() }, &Env::offline(2_000 + i as u64));
+        }
+        session
+    }
+
+    /// Applies changes to a map of records, as the database does.
+    fn apply(records: &mut Vec<Record>, changes: Changes) {
+        records.retain(|r| !changes.gone.contains(&r.slot) && !changes.put.iter().any(|p| p.slot == r.slot));
+        records.extend(changes.put);
+    }
+
+    const REQUEST: &str = "Build a pipeline that summarizes IT news every morning as markdown";
+
+    #[test]
+    fn a_step_writes_only_what_it_changed_and_the_records_give_the_session_back() {
+        let mut shown = Shown::default();
+        let mut records = Vec::new();
+        let mut session = stepped(&[REQUEST]);
+        let first = shown.changes(&session);
+        assert_eq!(first.put.len(), session.messages.len() + 1, "every message and the state at first");
+        apply(&mut records, first);
+        assert_eq!(check(&session, &records), Check::Same);
+        assert!(shown.changes(&session).is_empty(), "no step, nothing to write");
+
+        let before = session.messages.len();
+        session.step(Event::UserMessage { text: "too expensive, make it cheaper".into() }, &Env::offline(9_000));
+        let next = shown.changes(&session);
+        let messages_written = next.put.iter().filter(|r| r.slot > STATE).count();
+        assert!(messages_written >= session.messages.len() - before, "the new messages are written");
+        assert!(messages_written < session.messages.len(), "the older, unchanged messages are not");
+        apply(&mut records, next);
+        assert_eq!(check(&session, &records), Check::Same);
+
+        let mut back = read(&records).expect("the records read back");
+        back.heuristic_why = session.heuristic_why.clone();
+        assert_eq!(back, session);
+    }
+
+    #[test]
+    fn a_replay_that_shows_something_else_is_told_apart() {
+        let session = stepped(&[REQUEST, "2"]);
+        assert_eq!(check(&session, &[]), Check::None);
+        let mut records = Vec::new();
+        apply(&mut records, Shown::default().changes(&session));
+        // What an older build wrote: the same steps, read another way.
+        let mut older = records.clone();
+        let last = older.iter_mut().filter(|r| r.slot > STATE).last().expect("a message");
+        let mut message: Message = serde_json::from_str(&last.json).unwrap();
+        message.body = Body::Notice { text: "read as feedback by an older build".into() };
+        last.json = serde_json::to_string(&message).unwrap();
+        assert_eq!(check(&session, &older), Check::Differs);
+        let shown = read(&older).expect("reads");
+        assert!(matches!(&shown.messages.last().unwrap().body, Body::Notice { text } if text.contains("older build")));
+        // A message the replay lacks, or one too many, differs too.
+        assert_eq!(check(&session, &records[1..]), Check::Differs);
+        let mut more = records.clone();
+        more.push(Record { slot: 999.0, json: records.iter().find(|r| r.slot > STATE).unwrap().json.clone() });
+        assert_eq!(check(&session, &more), Check::Differs);
+    }
+
+    #[test]
+    fn removed_messages_are_deleted_and_records_that_cannot_be_read_say_so() {
+        let mut shown = Shown::default();
+        let mut session = stepped(&[REQUEST]);
+        shown.changes(&session);
+        let first = session.messages[0].id;
+        session.messages.remove(0);
+        let changes = shown.changes(&session);
+        assert_eq!(changes.gone, vec![message_slot(first)]);
+        assert!(changes.put.iter().all(|r| r.slot == STATE), "only the state may change: {changes:?}");
+
+        let broken = vec![Record { slot: STATE, json: "{\"id\":1}".into() }];
+        assert_eq!(read(&broken), Err(ReadError::Unreadable));
+        assert_eq!(read(&[Record { slot: 1.0, json: "{}".into() }]), Err(ReadError::NoState));
+    }
+}
