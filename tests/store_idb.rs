@@ -43,7 +43,7 @@ async fn steps_append_their_events_and_read_back_in_order() {
 
     let events = db.events(&id).await.unwrap();
     assert_eq!(events, journal.events, "every event, in order");
-    let back = Journal { version: 1, start: header.start.clone(), events };
+    let back = Journal { version: 1, start: header.start.clone(), events, shown: Vec::new() };
     assert_eq!(back.replay(), session, "replaying the stored events gives the session");
     let headers = db.headers().await.unwrap();
     assert_eq!(headers.iter().find(|h| h.id == id), Some(&header));

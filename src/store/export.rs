@@ -9,8 +9,11 @@ use super::sessions::Bundle;
 use super::settings::LlmSettings;
 use crate::llm::error::redact_secrets;
 
-/// The conversation as a JSON file.
-pub fn export_json(journal: &Journal) -> Result<String, String> {
+/// The conversation as a JSON file: its journal, and the snapshot of `session`, what it
+/// shows (`store::snapshot`).
+pub fn export_json(journal: &Journal, session: &Session) -> Result<String, String> {
+    let mut journal = journal.clone();
+    journal.shown = super::snapshot::records_of(session);
     journal.encode()
 }
 
@@ -72,8 +75,14 @@ pub fn without_keys(text: &str, settings: &LlmSettings) -> String {
 /// conversation, is cut short, or comes from a newer Deliberate is refused with the
 /// reason, and nothing changes.
 pub fn import_json(text: &str) -> Result<(Session, Journal), DecodeError> {
+    use super::snapshot::{check, read, Check};
     let journal = Journal::decode(text.trim_start_matches('\u{feff}'))?;
-    let session = journal.replay();
+    let replayed = journal.replay();
+    // What the export showed, where this build replays it otherwise (and can read it).
+    let session = match check(&replayed, &journal.shown) {
+        Check::Differs => read(&journal.shown).unwrap_or(replayed),
+        Check::None | Check::Same => replayed,
+    };
     Ok((session, journal))
 }
 
@@ -191,15 +200,29 @@ mod tests {
     #[test]
     fn export_then_import_gives_an_equal_session() {
         let (session, journal) = played();
-        let text = export_json(&journal).unwrap();
+        let text = export_json(&journal, &session).unwrap();
         let (back, back_journal) = import_json(&text).expect("imports");
         assert_eq!(back, session);
-        assert_eq!(back_journal, journal);
+        assert_eq!(back_journal.events, journal.events);
+        assert_eq!(back_journal.shown, super::super::snapshot::records_of(&session), "with its snapshot");
+    }
+
+    /// A conversation an earlier build showed otherwise than this one replays it: the export
+    /// carries what it showed, and the import gives that back.
+    #[test]
+    fn an_export_of_what_an_earlier_build_showed_imports_as_it_was_shown() {
+        let (session, journal) = played();
+        let mut shown = session.clone();
+        shown.notice("read otherwise by an earlier build", 9_000);
+        let (back, _) = import_json(&export_json(&journal, &shown).unwrap()).expect("imports");
+        assert_ne!(back, session, "not the replay");
+        assert_eq!(back.messages, shown.messages);
+        assert_eq!(back.mode, shown.mode);
     }
 
     #[test]
     fn export_all_then_import_gives_every_session_back() {
-        let (_, first) = played();
+        let (first_session, first) = played();
         let mut second = first.clone();
         second.start.id = "s2".into();
         second.events.truncate(1);
@@ -207,8 +230,9 @@ mod tests {
         assert!(text.starts_with(r#"{"version":1,"sessions":["#));
         assert_eq!(import_any(&text).unwrap(), Imported::All(vec![first.clone(), second.clone()]));
         // One conversation's file still imports as one.
-        let one = export_json(&first).unwrap();
-        assert_eq!(import_any(&one), Ok(Imported::One(first.clone())));
+        let one = export_json(&first, &first_session).unwrap();
+        let shown = super::super::snapshot::records_of(&first_session);
+        assert_eq!(import_any(&one), Ok(Imported::One(Journal { shown, ..first.clone() })));
         // A newer bundle, or a newer or broken conversation inside one, refuses the file.
         let newer = text.replacen("\"version\":1", "\"version\":9", 1);
         assert_eq!(import_any(&newer).unwrap_err(), DecodeError::NewerVersion { found: 9 });
@@ -225,8 +249,8 @@ mod tests {
 
     #[test]
     fn corrupt_truncated_and_newer_files_are_refused() {
-        let (_, journal) = played();
-        let text = export_json(&journal).unwrap();
+        let (session, journal) = played();
+        let text = export_json(&journal, &session).unwrap();
         let cut: String = text.chars().take(text.chars().count() / 2).collect();
         assert_eq!(import_json(&cut).unwrap_err(), DecodeError::NotJson);
         assert_eq!(import_json("not json at all").unwrap_err(), DecodeError::NotJson);
@@ -279,7 +303,7 @@ mod tests {
         let env = Env::online(3_000);
         journal.record(&failed, &env);
         session.step(failed, &env);
-        let json = export_json(&journal).unwrap();
+        let json = export_json(&journal, &session).unwrap();
         assert!(json.contains(designer_key), "the journal itself holds what the user typed");
         for (name, text) in
             [("json", without_keys(&json, &settings)), ("md", without_keys(&export_markdown(&session), &settings))]

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::engine::lang::Lang;
 use crate::engine::session::{Env, Event, Session, Settings};
 
+use super::snapshot::Record;
+
 /// The format version this build writes. A reader refuses newer versions rather than
 /// misread them.
 pub const VERSION: u64 = 1;
@@ -38,6 +40,10 @@ pub struct Journal {
     pub version: u64,
     pub start: Start,
     pub events: Vec<Logged>,
+    /// What the conversation showed (`store::snapshot`), in exported files only: an import
+    /// opens as the export showed it, also where this build would replay it otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shown: Vec<Record>,
 }
 
 impl Journal {
@@ -52,6 +58,7 @@ impl Journal {
                 created_at: session.created_at,
             },
             events: Vec::new(),
+            shown: Vec::new(),
         }
     }
 

@@ -43,7 +43,7 @@ fn message_slot(id: MessageId) -> Slot {
 }
 
 /// One record: its slot and its JSON text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Record {
     pub slot: Slot,
     pub json: String,
@@ -133,6 +133,25 @@ impl Shown {
             state,
         };
         changes
+    }
+}
+
+/// Every record of `session`'s snapshot (for an export).
+pub fn records_of(session: &Session) -> Vec<Record> {
+    Shown::default().changes(session).put
+}
+
+/// `records` of a conversation renamed from `from` to `to` (an import of one whose id was
+/// taken): the state record names its conversation first (`StateRef`'s first field), and
+/// only that is rewritten, so the record stays the text this build writes. A state record
+/// that does not start so is left as it is (it then differs, and says so when opened).
+pub fn renamed(records: &mut [Record], from: &str, to: &str) {
+    let old = format!("{{\"id\":{}", to_json(&from));
+    let new = format!("{{\"id\":{}", to_json(&to));
+    for record in records.iter_mut().filter(|r| r.slot == STATE) {
+        if let Some(rest) = record.json.strip_prefix(&old) {
+            record.json = format!("{new}{rest}");
+        }
     }
 }
 
@@ -275,6 +294,23 @@ mod tests {
         let mut more = records.clone();
         more.push(Record { slot: 999.0, json: records.iter().find(|r| r.slot > STATE).unwrap().json.clone() });
         assert_eq!(check(&session, &more), Check::Differs);
+    }
+
+    #[test]
+    fn records_renamed_with_their_conversation_still_show_its_replay() {
+        use crate::store::saved::Journal;
+        let mut session = Session::new("s1", Lang::En, Settings::default(), 1_000);
+        let mut journal = Journal::begin(&session);
+        for (i, text) in [REQUEST, "2"].into_iter().enumerate() {
+            let event = Event::UserMessage { text: text.into() };
+            journal.record(&event, &Env::offline(2_000 + i as u64));
+            session.step(event, &Env::offline(2_000 + i as u64));
+        }
+        let mut records = records_of(&session);
+        journal.start.id = "s-copy".into();
+        assert_eq!(check(&journal.replay(), &records), Check::Differs, "the state names the old id");
+        renamed(&mut records, "s1", "s-copy");
+        assert_eq!(check(&journal.replay(), &records), Check::Same);
     }
 
     #[test]

@@ -16,7 +16,8 @@ pub fn ExportPanel() -> impl IntoView {
     let outcome = RwSignal::new(None::<Result<(), String>>);
     // Made when asked for, not after every step: a long conversation's export is large.
     let export_json_file = move |_| {
-        let text = shell.saver.with_journal(|j| export_json(j).unwrap_or_default());
+        let text =
+            shell.session.with_untracked(|s| shell.saver.with_journal(|j| export_json(j, s).unwrap_or_default()));
         let text = shell.llm.with_untracked(|llm| without_keys(&text, llm));
         download(&shell.session.with_untracked(|s| file_name(s, "json")), "application/json", &text);
     };

@@ -198,7 +198,7 @@ impl Saver {
     async fn journal_of(header: &Header) -> Result<Journal, StoreError> {
         let db = db().ok_or_else(|| StoreError::Unavailable("not open".into()))?;
         let events = db.events(&header.id).await?;
-        Ok(Journal { version: VERSION, start: header.start.clone(), events })
+        Ok(Journal { version: VERSION, start: header.start.clone(), events, shown: Vec::new() })
     }
 
     /// A saved conversation's journal and snapshot records, read back to open it; what
@@ -492,9 +492,16 @@ impl Saver {
         let mut out = Vec::new();
         let mut unreadable = 0;
         for header in &headers {
-            match Self::journal_of(header).await {
-                Ok(journal) => out.push(journal),
-                Err(_) => unreadable += 1,
+            let records = match db() {
+                Some(db) => db.records(&header.id).await,
+                None => Err(StoreError::Unavailable("not open".into())),
+            };
+            match (Self::journal_of(header).await, records) {
+                (Ok(mut journal), Ok(shown)) => {
+                    journal.shown = shown;
+                    out.push(journal)
+                }
+                _ => unreadable += 1,
             }
         }
         if unreadable == 0 {
@@ -504,14 +511,19 @@ impl Saver {
         }
     }
 
-    /// Writes a whole journal as a new saved conversation (an import).
+    /// Writes a whole journal as a new saved conversation (an import): with the snapshot
+    /// it came with, else one of `session`, its replay.
     pub async fn write_whole(&self, session: &Session, journal: &Journal) -> bool {
         let Some(db) = db() else {
             self.problem.set(Some(StorageProblem::Unavailable));
             return false;
         };
         let header = Header::of(session, journal, None, crate::ui::shell::now_ms());
-        let changes = Shown::default().changes(session);
+        let changes = if journal.shown.is_empty() {
+            Shown::default().changes(session)
+        } else {
+            Changes { put: journal.shown.clone(), gone: Vec::new() }
+        };
         match db.append(&header, &journal.events, &changes, Some(0)).await {
             Ok(()) => {
                 announce(&header.id);

@@ -121,7 +121,7 @@ impl Shell {
     /// hold: the replay when it shows what was saved (or nothing was), else the records
     /// read back. None when this page cannot read them: it has handed the conversation to
     /// the reader build.
-    fn session_of(self, journal: &Journal, records: &[Record]) -> Option<(Session, Shown)> {
+    fn session_of(self, journal: &Journal, records: &[Record], saved: bool) -> Option<(Session, Shown)> {
         let replayed = journal.replay();
         super::perf_mark("deliberate:open-replayed");
         match snapshot::check(&replayed, records) {
@@ -136,8 +136,10 @@ impl Shell {
                     Some((kept, shown))
                 }
                 Err(ReadError::NotHere) => {
+                    // Only a saved conversation can be handed over: the reader opens it from
+                    // the database.
                     crate::store::local::save_current(&journal.start.id);
-                    if window().location().assign(READER).is_ok() {
+                    if saved && window().location().assign(READER).is_ok() {
                         return None;
                     }
                     self.saver.problem.set(Some(StorageProblem::SnapshotUnreadable));
@@ -158,7 +160,7 @@ impl Shell {
         self.calls.abort_all();
         self.calls.clear();
         super::perf_mark("deliberate:open-take");
-        let Some((session, shown)) = self.session_of(&journal, &records) else { return };
+        let Some((session, shown)) = self.session_of(&journal, &records, saved) else { return };
         let interrupted = !session.pending.is_empty();
         self.saver.adopt(journal, saved);
         self.saver.set_shown(shown);
@@ -184,7 +186,7 @@ impl Shell {
     /// conversation, so the rows already drawn stay; a call it waits for runs in the other
     /// tab, so it is not reported interrupted here, and nothing is written.
     fn show_other_tabs_steps(self, journal: Journal, records: Vec<Record>) {
-        let Some((session, shown)) = self.session_of(&journal, &records) else { return };
+        let Some((session, shown)) = self.session_of(&journal, &records, true) else { return };
         self.saver.adopt(journal, true);
         self.saver.set_shown(shown);
         self.session.set(session);
@@ -355,7 +357,8 @@ impl Shell {
             .map(|mut journal| {
                 let taken = self.saver.sessions.with_untracked(|l| l.iter().any(|h| h.id == journal.start.id));
                 if taken || journal.start.id == self.saver.current_id() {
-                    journal.start.id = new_session_id();
+                    let old = std::mem::replace(&mut journal.start.id, new_session_id());
+                    snapshot::renamed(&mut journal.shown, &old, &journal.start.id);
                 }
                 journal
             })
@@ -368,7 +371,14 @@ impl Shell {
             for journal in journals {
                 shell.saver.write_whole(&journal.replay(), &journal).await;
             }
-            shell.take(first, Vec::new(), false).await;
+            // Saved first, so that one an earlier build showed differently can be handed to
+            // the reader build, which opens it from the database.
+            let mut first = first;
+            let records = std::mem::take(&mut first.shown);
+            let mut written = first.clone();
+            written.shown = records.clone();
+            let saved = shell.saver.write_whole(&first.replay(), &written).await;
+            shell.take(first, records, saved).await;
         });
         Ok(())
     }

@@ -599,10 +599,36 @@ fn a_conversation_an_older_build_showed_differently_opens_as_it_was_saved() {
     wait_user_messages(&page, &both);
     page.assert_no_panic();
 
+    // Exported and imported again, it comes back as it was shown, not as a replay would.
+    let files = page.export_both().unwrap();
+    let exported: Value = serde_json::from_str(&files[0]).unwrap();
+    assert!(exported["shown"].as_array().is_some_and(|s| !s.is_empty()), "the export holds the snapshot");
+    assert!(files[1].contains("Sort support tickets into a table"), "{}", files[1]);
+    let original = page.browser.execute("return localStorage.getItem('deliberate.current');", vec![]).unwrap();
+    let dir = deliberate_e2e::tempdir::TempDir::new("sessions-import-shown").unwrap();
+    let file = dir.path().join("one.json");
+    std::fs::write(&file, &files[0]).unwrap();
+    page.browser.execute("window.confirm = () => true; return true;", vec![]).unwrap();
+    page.browser.find(".export-panel input[type=file]").unwrap().send_keys(file.to_str().unwrap()).unwrap();
+    page.browser.wait_for_text(".import-ok", "imported", STEP).unwrap();
+    page.browser
+        .wait_for(STEP, "the copy stored and current", |b| {
+            let current = b.execute("return localStorage.getItem('deliberate.current');", vec![])?;
+            Ok((page.stored("sessions")?.len() == 2 && current != original).then_some(()))
+        })
+        .unwrap();
+    page.wait_saved().unwrap();
+    wait_user_messages(&page, &both);
+    page.browser.refresh().unwrap();
+    page.wait_saved().unwrap();
+    wait_user_messages(&page, &both);
+    assert_ne!(page.browser.execute("return localStorage.getItem('deliberate.current');", vec![]).unwrap(), original);
+    page.assert_no_panic();
+
     // Records no build can read: the replay is shown, and the banner says why.
     page.browser.goto(&page.server.url()).unwrap();
     let broken = rewrite_snapshot(&page, "return json.includes('\"next_message\"') ? '{\"broken\":true}' : json;");
-    assert_eq!(broken, 1, "the state record");
+    assert_eq!(broken, 2, "the state records of the conversation and of its imported copy");
     page.browser.refresh().unwrap();
     page.browser
         .wait_for(STEP, "the reader build", |b| Ok(b.current_url()?.contains("/reader/").then_some(())))
