@@ -80,14 +80,21 @@ fn the_localstorage_conversation_moves_into_the_database_once() {
     page.assert_no_panic();
 }
 
-#[test]
-fn a_reload_mid_discussion_resumes_the_same_stage_and_messages() {
-    let _one = one_browser();
+/// A new page whose discussion ("Classify support tickets into a table") shows its three
+/// designs.
+fn at_the_debate() -> AppPage {
     let page = AppPage::open("en-US").unwrap();
     page.wait_saved().unwrap();
     page.send("Classify support tickets into a table").unwrap();
     page.wait_stage("DEBATE").unwrap();
     page.wait_count(".design-card", 3).unwrap();
+    page
+}
+
+#[test]
+fn a_reload_mid_discussion_resumes_the_same_stage_and_messages() {
+    let _one = one_browser();
+    let page = at_the_debate();
     page.send("too expensive, make it cheaper").unwrap();
     page.browser.wait_for_text(".stepper .round", "1/", STEP).unwrap();
     page.wait_saved().unwrap();
@@ -534,7 +541,8 @@ fn a_long_conversation_draws_its_newest_rows_and_the_earlier_ones_on_the_way_up(
 }
 
 /// Rewrites every snapshot record of the saved conversations with `script`, a function
-/// body given `json` (the record's text) that returns the new text.
+/// body given `json` (the record's text) that returns the new text. Run it on a page of the
+/// site where no app runs: an app opening a conversation may write its records meanwhile.
 fn rewrite_snapshot(page: &AppPage, script: &str) -> u64 {
     let changed = page
         .browser
@@ -557,11 +565,7 @@ fn rewrite_snapshot(page: &AppPage, script: &str) -> u64 {
 #[test]
 fn a_conversation_an_older_build_showed_differently_opens_as_it_was_saved() {
     let _one = one_browser();
-    let page = AppPage::open("en-US").unwrap();
-    page.wait_saved().unwrap();
-    page.send("Classify support tickets into a table").unwrap();
-    page.wait_stage("DEBATE").unwrap();
-    page.wait_count(".design-card", 3).unwrap();
+    let page = at_the_debate();
     page.wait_saved().unwrap();
     // The snapshot: the state, and one record per message shown.
     let shown = page.stored("shown").unwrap();
@@ -575,11 +579,12 @@ fn a_conversation_an_older_build_showed_differently_opens_as_it_was_saved() {
     wait_user_messages(&page, &["Classify support tickets into a table".to_string()]);
     assert!(!page.browser.current_url().unwrap().contains("/reader/"));
 
-    // What an older build kept: the same steps, shown otherwise.
+    // What an older build kept: the same steps, shown otherwise (written where no app runs).
+    page.browser.goto(&format!("{}manifest.webmanifest", page.server.url())).unwrap();
     let changed =
         rewrite_snapshot(&page, "return json.split('Classify support tickets').join('Sort support tickets');");
     assert!(changed >= 2, "the request is in the user's message and in the state: {changed}");
-    page.browser.refresh().unwrap();
+    page.browser.goto(&page.server.url()).unwrap();
     page.browser
         .wait_for(STEP, "the reader build", |b| Ok(b.current_url()?.contains("/reader/").then_some(())))
         .unwrap();
@@ -625,11 +630,13 @@ fn a_conversation_an_older_build_showed_differently_opens_as_it_was_saved() {
     assert_ne!(page.browser.execute("return localStorage.getItem('deliberate.current');", vec![]).unwrap(), original);
     page.assert_no_panic();
 
-    // Records no build can read: the replay is shown, and the banner says why.
-    page.browser.goto(&page.server.url()).unwrap();
+    // Records no build can read: the replay is shown, and the banner says why. They are
+    // rewritten on a page of the site that runs no app, so no app writes its own meanwhile
+    // (the page that opens the copy hands it to the reader build, which saves it).
+    page.browser.goto(&format!("{}manifest.webmanifest", page.server.url())).unwrap();
     let broken = rewrite_snapshot(&page, "return json.includes('\"next_message\"') ? '{\"broken\":true}' : json;");
     assert_eq!(broken, 2, "the state records of the conversation and of its imported copy");
-    page.browser.refresh().unwrap();
+    page.browser.goto(&page.server.url()).unwrap();
     page.browser
         .wait_for(STEP, "the reader build", |b| Ok(b.current_url()?.contains("/reader/").then_some(())))
         .unwrap();
