@@ -611,3 +611,38 @@ fn stop_during_the_module_selector_can_be_retried() {
     assert_eq!(reply[0].purpose, Purpose::Counseling(CounselPurpose::Reply));
     assert_eq!(d.journal.replay(), d.session);
 }
+
+/// A small model that fails every step: each turn's failures share one card, and a Retry
+/// that fails again starts a new one.
+#[test]
+fn the_failures_of_one_turn_share_one_card() {
+    use deliberate::engine::core::failures_shown_with;
+    let mut d = counseling_driver(Some(Box::new(|_: &LlmCall| failed(FailureKind::Server))));
+    d.say("Hi, I'm Sam").say("Work has been stressful and I can't sleep");
+    let messages = &d.session.messages;
+    let turn = messages.iter().rposition(|m| m.role == Role::User).unwrap();
+    let errors: Vec<_> = messages[turn..].iter().filter(|m| matches!(m.body, Body::Error { .. })).collect();
+    assert!(errors.len() >= 3, "every step of the turn failed: {}", errors.len());
+    let count = errors.len();
+    let (last, earlier) = errors.split_last().unwrap();
+    for e in earlier {
+        assert!(failures_shown_with(messages, e.id).is_none(), "shown on the newest card");
+    }
+    let card: Vec<_> = failures_shown_with(messages, last.id).expect("the newest card").iter().map(|m| m.id).collect();
+    assert_eq!(card, errors.iter().map(|m| m.id).collect::<Vec<_>>(), "one card lists the whole turn");
+    // The earlier turn's failures stay on their own card.
+    let first_turn = messages[..turn].iter().rev().find(|m| matches!(m.body, Body::Error { .. })).unwrap();
+    let earlier_card = failures_shown_with(messages, first_turn.id).expect("the first turn's card");
+    assert!(earlier_card.iter().all(|m| m.id < messages[turn].id));
+    let (last, turn_id) = (last.id, messages[turn].id);
+
+    // Retry of the reply fails again: its failure is a new card, the first one stays as it was.
+    d.step(Event::Retry { purpose: Some(Purpose::Counseling(CounselPurpose::Reply)) });
+    let messages = &d.session.messages;
+    let again = messages.iter().rev().find(|m| matches!(m.body, Body::Error { .. })).unwrap();
+    assert_ne!(again.id, last, "the retry failed too");
+    assert_eq!(failures_shown_with(messages, again.id).expect("its own card").first().map(|m| m.id), Some(again.id));
+    assert_eq!(failures_shown_with(messages, last).map(|c| c.len()), Some(count), "unchanged");
+    // Not a failure: nothing to show.
+    assert!(failures_shown_with(messages, turn_id).is_none());
+}

@@ -241,6 +241,33 @@ pub struct Message<M: Mode> {
     pub body: Body<M>,
 }
 
+/// The failures shown together with the failure message `id`, oldest first, `id` last; None
+/// when `id` is shown on a later card (or is no failure). The failures of one turn (between
+/// two of the user's messages) share the newest one's card while each step fails once: a
+/// small model that fails every step of a counseling turn gives one card, not five. A step
+/// that fails again (a Retry that failed too) starts a new card.
+pub fn failures_shown_with<M: Mode>(messages: &[Message<M>], id: MessageId) -> Option<Vec<&Message<M>>> {
+    let at = messages.iter().rposition(|m| m.id == id)?;
+    if !matches!(messages[at].body, Body::Error { .. }) {
+        return None;
+    }
+    let start = messages[..at].iter().rposition(|m| m.role == Role::User).map_or(0, |i| i + 1);
+    let end = messages[at..].iter().position(|m| m.role == Role::User).map_or(messages.len(), |i| at + i);
+    let mut card: Vec<&Message<M>> = Vec::new();
+    for m in &messages[start..end] {
+        let Body::Error { purpose, .. } = &m.body else { continue };
+        let again = card.iter().any(|c| matches!(&c.body, Body::Error { purpose: p, .. } if p == purpose));
+        if again {
+            if card.iter().any(|c| c.id == id) {
+                break;
+            }
+            card.clear();
+        }
+        card.push(m);
+    }
+    (card.last().map(|m| m.id) == Some(id)).then_some(card)
+}
+
 /// An LLM call in flight.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(bound = "")]

@@ -9,7 +9,9 @@ use super::chat_mode::CommandCardView;
 use super::i18n::{strings, tr};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
+use crate::engine::call::{LlmFailure, Purpose};
 use crate::engine::chat::ChatArtifact;
+use crate::engine::core::failures_shown_with;
 use crate::engine::lang::Lang;
 use crate::engine::security::InjectionKind;
 use crate::engine::session::{AppArtifact, Artifact, Body, Event, Message, Role};
@@ -170,6 +172,24 @@ pub fn MessageView(message: Message) -> impl IntoView {
         Body::Streaming { .. } => "streaming",
     };
     let id = message.id;
+    // A failure shows on the newest card of its turn (`failures_shown_with`): the card's
+    // failures, or None while a later card shows this one.
+    let folded = matches!(message.body, Body::Error { .. }).then(|| {
+        Memo::new(move |_| {
+            shell.session.with(|s| {
+                failures_shown_with(&s.messages, id).map(|card| {
+                    card.iter()
+                        .filter_map(|m| match &m.body {
+                            Body::Error { purpose, failure, fell_back } => {
+                                Some((*purpose, (failure.clone(), *fell_back)))
+                            }
+                            _ => None,
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+        })
+    });
     let content = match message.body {
         // The words carry their own language, so a screen reader pronounces Korean text
         // inside an English UI (and the reverse) right.
@@ -240,35 +260,81 @@ pub fn MessageView(message: Message) -> impl IntoView {
         Body::Artifact { artifact: AppArtifact::Chat(ChatArtifact::Command { card }) } => {
             view! { <CommandCardView message_id=id card /> }.into_any()
         }
-        Body::Error { failure, fell_back, purpose } => {
-            let provider = shell.provider_config(purpose);
-            // Retry stays offered only while its step can still be redone.
-            let retryable =
-                Memo::new(move |_| purpose.is_some_and(|p| shell.session.with(|s| !s.is_busy() && s.can_retry(p))));
+        Body::Error { .. } => {
+            let card = folded.expect("a failure has its card");
+            // Retry stays offered only while a step of the card can still be redone: the
+            // newest such step.
+            let retry = Memo::new(move |_| {
+                let card = card.get()?;
+                shell.session.with(|s| {
+                    if s.is_busy() {
+                        return None;
+                    }
+                    card.iter().rev().filter_map(|(p, _)| *p).find(|p| s.can_retry(*p))
+                })
+            });
+            let lines = move || {
+                let lang = shell.ui_lang.get();
+                card.get().map(|failures| failure_lines(shell, &failures, lang)).unwrap_or_default()
+            };
+            let many = move || card.with(|c| c.as_ref().is_some_and(|c| c.len() > 1));
+            // A folded failure draws nothing: only shown cards match `.alert-error`.
             view! {
+                <Show when=move || card.with(|c| c.is_some())>
                 <div class="alert alert-error" role="alert">
-                    <strong>{tr(shell.ui_lang, |s| s.error_title)}</strong>
-                    <p>{move || failure_message(&failure, shell.ui_lang.get(), &provider)}</p>
-                    <Show when=move || fell_back>
-                        <p>{tr(shell.ui_lang, |s| s.fell_back)}</p>
+                    <strong>
+                        {move || {
+                            let n = card.with(|c| c.as_ref().map_or(0, |c| c.len()));
+                            let s = strings(shell.ui_lang.get());
+                            if n > 1 { s.errors_title.replace("{n}", &n.to_string()) } else { s.error_title.to_string() }
+                        }}
+                    </strong>
+                    {move || {
+                        let lines = lines();
+                        if lines.len() == 1 && !many() {
+                            view! { <p>{lines[0].1.clone()}</p> }.into_any()
+                        } else {
+                            view! {
+                                <ul class="failures">
+                                    {lines
+                                        .into_iter()
+                                        .map(|(steps, text)| view! { <li><span class="steps">{steps}</span>": "{text}</li> })
+                                        .collect_view()}
+                                </ul>
+                            }
+                            .into_any()
+                        }
+                    }}
+                    <Show when=move || card.with(|c| c.as_ref().is_some_and(|c| c.iter().any(|(_, f)| f.1)))>
+                        <p>{move || { let s = strings(shell.ui_lang.get()); if many() { s.fell_back_many } else { s.fell_back } }}</p>
                     </Show>
-                    <Show when=move || retryable.get()>
+                    <Show when=move || retry.get().is_some()>
                         <button
                             class="button retry"
                             type="button"
-                            on:click=move |_| act::dispatch(shell, Event::Retry { purpose })
+                            on:click=move |_| {
+                                if let Some(purpose) = retry.get_untracked() {
+                                    act::dispatch(shell, Event::Retry { purpose: Some(purpose) })
+                                }
+                            }
                         >
                             {tr(shell.ui_lang, |s| s.retry)}
                         </button>
                     </Show>
                 </div>
+                </Show>
             }
             .into_any()
         }
         Body::Streaming { call, .. } => view! { <StreamingText call /> }.into_any(),
     };
     view! {
-        <article class=format!("message {role} {kind}") data-kind=kind data-id=id.to_string()>
+        <article
+            class=format!("message {role} {kind}")
+            data-kind=kind
+            data-id=id.to_string()
+            hidden=move || folded.is_some_and(|card| card.with(|c| c.is_none()))
+        >
             {content}
         </article>
     }
@@ -304,4 +370,32 @@ fn injection_label(kind: InjectionKind, lang: Lang) -> &'static str {
         InjectionKind::Obfuscated => 8,
     };
     strings(lang).injection_kinds[i]
+}
+
+/// A card's failures as lines: the steps that failed the same way, and how.
+fn failure_lines(
+    shell: Shell,
+    failures: &[(Option<Purpose>, (LlmFailure, bool))],
+    lang: Lang,
+) -> Vec<(String, String)> {
+    let mut lines: Vec<(String, String)> = Vec::new();
+    for (purpose, (failure, _)) in failures {
+        let text = failure_message(failure, lang, &shell.provider_config(*purpose));
+        let step = purpose.map(|p| super::composer::purpose_label(p, lang)).unwrap_or_default();
+        match lines.iter_mut().find(|(_, t)| *t == text) {
+            Some((steps, _)) if !step.is_empty() && !steps.contains(step) => {
+                steps.push_str(", ");
+                steps.push_str(step);
+            }
+            Some(_) => {}
+            None => lines.push((capitalised(step), text)),
+        }
+    }
+    lines
+}
+
+/// `text` with its first letter in upper case (Hangul has none).
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }

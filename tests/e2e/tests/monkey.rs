@@ -436,6 +436,17 @@ fn a_monkey_against_a_model_answering_nonsense_in_counseling_breaks_nothing() {
         let reply = send_and_wait(&page, text).unwrap();
         assert!(!reply.trim().is_empty() && !reply.contains("\"answer\""), "a reply in words: {reply:?}");
         wait_idle(&page);
+        if n == 0 {
+            // The turn's failed steps share one card, which names each of them.
+            let all = page.browser.find_all("article.message.error").unwrap();
+            let shown: Vec<String> =
+                all.iter().filter(|e| e.is_displayed().unwrap()).map(|e| e.text().unwrap()).collect();
+            assert_eq!(shown.len(), 1, "one card for the first turn: {shown:?}");
+            assert!(all.len() > 1, "several failures, folded into it: {}", all.len());
+            page.screenshot("counseling-failures-on-one-card").unwrap();
+            let card = shown[0].to_lowercase();
+            assert!(card.contains("writing a reply") && card.contains("llm calls failed"), "{card:?}");
+        }
         actions.extend(monkey_round_leaving(&page, &format!("counseling {n}"), Some("#mode-select")));
         assert!(page.browser.try_find(".part-stepper").unwrap().is_some(), "still counseling");
         assert!(user_messages(&page).iter().any(|m| m == text), "the message {text:?} is still there");
