@@ -75,14 +75,9 @@ pub fn without_keys(text: &str, settings: &LlmSettings) -> String {
 /// conversation, is cut short, or comes from a newer Deliberate is refused with the
 /// reason, and nothing changes.
 pub fn import_json(text: &str) -> Result<(Session, Journal), DecodeError> {
-    use super::snapshot::{check, read, Check};
     let journal = Journal::decode(text.trim_start_matches('\u{feff}'))?;
-    let replayed = journal.replay();
     // What the export showed, where this build replays it otherwise (and can read it).
-    let session = match check(&replayed, &journal.shown) {
-        Check::Differs => read(&journal.shown).unwrap_or(replayed),
-        Check::None | Check::Same => replayed,
-    };
+    let session = super::snapshot::open(journal.replay(), &journal.shown).session();
     Ok((session, journal))
 }
 

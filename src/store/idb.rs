@@ -132,8 +132,9 @@ fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Option<T> {
     serde_json::from_str(&JSON::stringify(value).ok()?.as_string()?).ok()
 }
 
-/// The key range of one session's events.
-fn events_of(id: &str) -> Result<IdbKeyRange, JsValue> {
+/// The key range of one session's rows in a store keyed `[session id, number]` (its events,
+/// its snapshot records).
+fn rows_of(id: &str) -> Result<IdbKeyRange, JsValue> {
     let low = Array::of2(&id.into(), &f64::NEG_INFINITY.into());
     let high = Array::of2(&id.into(), &f64::INFINITY.into());
     IdbKeyRange::bound(&low, &high)
@@ -223,7 +224,7 @@ impl Db {
     pub async fn events(&self, id: &str) -> Result<Vec<Logged>, StoreError> {
         let read = async {
             let tx = self.tx(IdbTransactionMode::Readonly)?;
-            let all = done(&tx.object_store(EVENTS)?.get_all_with_key(&events_of(id)?.into())?).await?;
+            let all = done(&tx.object_store(EVENTS)?.get_all_with_key(&rows_of(id)?.into())?).await?;
             Ok::<_, JsValue>(all)
         };
         let all = read.await.map_err(|e| StoreError::Unavailable(describe(&e)))?;
@@ -237,7 +238,7 @@ impl Db {
     pub async fn records(&self, id: &str) -> Result<Vec<Record>, StoreError> {
         let read = async {
             let tx = self.tx(IdbTransactionMode::Readonly)?;
-            done(&tx.object_store(SHOWN)?.get_all_with_key(&events_of(id)?.into())?).await
+            done(&tx.object_store(SHOWN)?.get_all_with_key(&rows_of(id)?.into())?).await
         };
         let all = read.await.map_err(|e| StoreError::Unavailable(describe(&e)))?;
         let mut records = Vec::new();
@@ -353,7 +354,7 @@ impl Db {
         let write_failed = |e: JsValue| StoreError::WriteFailed(describe(&e));
         let tx = self.tx(IdbTransactionMode::Readwrite).map_err(write_failed)?;
         tx.object_store(SESSIONS).and_then(|s| s.delete(&JsValue::from_str(id))).map_err(write_failed)?;
-        let range = events_of(id).map_err(write_failed)?;
+        let range = rows_of(id).map_err(write_failed)?;
         tx.object_store(EVENTS).and_then(|s| s.delete(&range)).map_err(write_failed)?;
         tx.object_store(SHOWN).and_then(|s| s.delete(&range)).map_err(write_failed)?;
         committed(&tx).await.map(|_| ()).map_err(write_failed)

@@ -57,6 +57,11 @@ pub struct Changes {
 }
 
 impl Changes {
+    /// Writes `records`, as they are (an import, an undo).
+    pub fn all(records: Vec<Record>) -> Changes {
+        Changes { put: records, gone: Vec::new() }
+    }
+
     /// True when nothing is written.
     pub fn is_empty(&self) -> bool {
         self.put.is_empty() && self.gone.is_empty()
@@ -189,6 +194,47 @@ pub fn check(session: &Session, records: &[Record]) -> Check {
     }
 }
 
+/// How a conversation opens from the replay of its journal and its snapshot records.
+#[derive(Debug)]
+pub enum Opened {
+    /// The session to show, and what its saved records hold.
+    Ready(Session, Shown),
+    /// Saved showing something else than this build replays, in records only the reader
+    /// build can read: the replay, for a page that cannot hand it over.
+    NeedsReader(Session),
+    /// Records no build can read: the replay, and the user is to be told.
+    Unreadable(Session),
+}
+
+impl Opened {
+    /// The session it opens as here, whichever way.
+    pub fn session(self) -> Session {
+        match self {
+            Opened::Ready(session, _) | Opened::NeedsReader(session) | Opened::Unreadable(session) => session,
+        }
+    }
+}
+
+/// Opens a conversation: the `replayed` session when it shows what `records` hold (or
+/// there are none), else the records read back.
+pub fn open(replayed: Session, records: &[Record]) -> Opened {
+    match check(&replayed, records) {
+        Check::None => Opened::Ready(replayed, Shown::default()),
+        Check::Same => {
+            let shown = Shown::of(&replayed);
+            Opened::Ready(replayed, shown)
+        }
+        Check::Differs => match read(records) {
+            Ok(kept) => {
+                let shown = Shown::of(&kept);
+                Opened::Ready(kept, shown)
+            }
+            Err(ReadError::NotHere) => Opened::NeedsReader(replayed),
+            Err(_) => Opened::Unreadable(replayed),
+        },
+    }
+}
+
 /// Why records could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadError {
@@ -294,6 +340,27 @@ mod tests {
         let mut more = records.clone();
         more.push(Record { slot: 999.0, json: records.iter().find(|r| r.slot > STATE).unwrap().json.clone() });
         assert_eq!(check(&session, &more), Check::Differs);
+    }
+
+    #[test]
+    fn a_conversation_opens_as_its_replay_as_its_records_or_says_it_cannot() {
+        let session = stepped(&[REQUEST, "2"]);
+        let records = records_of(&session);
+        assert!(
+            matches!(open(session.clone(), &[]), Opened::Ready(s, shown) if s == session && shown == Shown::default())
+        );
+        assert!(
+            matches!(open(session.clone(), &records), Opened::Ready(s, shown) if s == session && shown == Shown::of(&session))
+        );
+        let mut shown = session.clone();
+        shown.notice("read otherwise by an earlier build", 9_000);
+        let kept = records_of(&shown);
+        assert!(matches!(open(session.clone(), &kept), Opened::Ready(s, _) if s.messages == shown.messages));
+        let broken: Vec<Record> = kept
+            .iter()
+            .map(|r| if r.slot == STATE { Record { slot: STATE, json: "{\"broken\":true}".into() } } else { r.clone() })
+            .collect();
+        assert!(matches!(open(session.clone(), &broken), Opened::Unreadable(s) if s == session));
     }
 
     #[test]

@@ -201,14 +201,17 @@ impl Saver {
         Ok(Journal { version: VERSION, start: header.start.clone(), events, shown: Vec::new() })
     }
 
+    /// A saved conversation's snapshot records.
+    async fn records_of(header: &Header) -> Result<Vec<Record>, StoreError> {
+        let db = db().ok_or_else(|| StoreError::Unavailable("not open".into()))?;
+        db.records(&header.id).await
+    }
+
     /// A saved conversation's journal and snapshot records, read back to open it; what
     /// went wrong is shown.
     pub async fn read(&self, header: &Header) -> Option<(Journal, Vec<Record>)> {
         let journal = Self::journal_of(header).await;
-        let records = match db() {
-            Some(db) => db.records(&header.id).await,
-            None => Err(StoreError::Unavailable("not open".into())),
-        };
+        let records = Self::records_of(header).await;
         super::perf_mark("deliberate:open-read");
         match journal.and_then(|j| records.map(|r| (j, r))) {
             Ok(read) => Some(read),
@@ -474,8 +477,7 @@ impl Saver {
     pub async fn undelete(&self, deleted: Deleted) {
         let Deleted { header, events, records } = deleted;
         let Some(db) = db() else { return };
-        let changes = Changes { put: records, gone: Vec::new() };
-        match db.append(&header, &events, &changes, None).await {
+        match db.append(&header, &events, &Changes::all(records), None).await {
             Ok(()) => {
                 announce(&header.id);
                 self.remember(header)
@@ -492,11 +494,7 @@ impl Saver {
         let mut out = Vec::new();
         let mut unreadable = 0;
         for header in &headers {
-            let records = match db() {
-                Some(db) => db.records(&header.id).await,
-                None => Err(StoreError::Unavailable("not open".into())),
-            };
-            match (Self::journal_of(header).await, records) {
+            match (Self::journal_of(header).await, Self::records_of(header).await) {
                 (Ok(mut journal), Ok(shown)) => {
                     journal.shown = shown;
                     out.push(journal)
@@ -522,7 +520,7 @@ impl Saver {
         let changes = if journal.shown.is_empty() {
             Shown::default().changes(session)
         } else {
-            Changes { put: journal.shown.clone(), gone: Vec::new() }
+            Changes::all(journal.shown.clone())
         };
         match db.append(&header, &journal.events, &changes, Some(0)).await {
             Ok(()) => {

@@ -13,7 +13,7 @@ use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
 use crate::store::local::{load_llm_settings, load_session_settings, save_llm_settings, save_session_settings};
 use crate::store::saved::Journal;
 use crate::store::settings::LlmSettings;
-use crate::store::snapshot::{self, Check, ReadError, Record, Shown};
+use crate::store::snapshot::{self, Opened, Record, Shown};
 
 use super::calls::CallRunner;
 pub use super::prefs::{Preferences, Theme};
@@ -124,32 +124,22 @@ impl Shell {
     fn session_of(self, journal: &Journal, records: &[Record], saved: bool) -> Option<(Session, Shown)> {
         let replayed = journal.replay();
         super::perf_mark("deliberate:open-replayed");
-        match snapshot::check(&replayed, records) {
-            Check::None => Some((replayed, Shown::default())),
-            Check::Same => {
-                let shown = Shown::of(&replayed);
-                Some((replayed, shown))
+        match snapshot::open(replayed, records) {
+            Opened::Ready(session, shown) => Some((session, shown)),
+            Opened::NeedsReader(replayed) => {
+                // Only a saved conversation can be handed over: the reader opens it from
+                // the database.
+                crate::store::local::save_current(&journal.start.id);
+                if saved && window().location().assign(READER).is_ok() {
+                    return None;
+                }
+                self.saver.problem.set(Some(StorageProblem::SnapshotUnreadable));
+                Some((replayed, Shown::default()))
             }
-            Check::Differs => match snapshot::read(records) {
-                Ok(kept) => {
-                    let shown = Shown::of(&kept);
-                    Some((kept, shown))
-                }
-                Err(ReadError::NotHere) => {
-                    // Only a saved conversation can be handed over: the reader opens it from
-                    // the database.
-                    crate::store::local::save_current(&journal.start.id);
-                    if saved && window().location().assign(READER).is_ok() {
-                        return None;
-                    }
-                    self.saver.problem.set(Some(StorageProblem::SnapshotUnreadable));
-                    Some((replayed, Shown::default()))
-                }
-                Err(_) => {
-                    self.saver.problem.set(Some(StorageProblem::SnapshotUnreadable));
-                    Some((replayed, Shown::default()))
-                }
-            },
+            Opened::Unreadable(replayed) => {
+                self.saver.problem.set(Some(StorageProblem::SnapshotUnreadable));
+                Some((replayed, Shown::default()))
+            }
         }
     }
 
@@ -374,10 +364,8 @@ impl Shell {
             // Saved first, so that one an earlier build showed differently can be handed to
             // the reader build, which opens it from the database.
             let mut first = first;
+            let saved = shell.saver.write_whole(&first.replay(), &first).await;
             let records = std::mem::take(&mut first.shown);
-            let mut written = first.clone();
-            written.shown = records.clone();
-            let saved = shell.saver.write_whole(&first.replay(), &written).await;
             shell.take(first, records, saved).await;
         });
         Ok(())
