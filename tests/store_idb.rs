@@ -54,6 +54,34 @@ async fn steps_append_their_events_and_read_back_in_order() {
     assert_eq!(kept, session);
 }
 
+/// A write that knows nothing of the saved records (a first one, or the one after a failed
+/// write) replaces them all: a record of a message since removed does not outlive it, and
+/// the header's digest is then the records' own.
+#[wasm_bindgen_test]
+async fn a_write_of_every_record_replaces_the_ones_saved_before() {
+    let db = Db::open(None).await.unwrap();
+    let id = unique("whole");
+    let (session, journal) = played(&id, &["Classify support tickets into a table", "the second one"]);
+    let mut left = snapshot::records_of(&session);
+    left.push(snapshot::Record { slot: 999.0, json: "{\"left\":\"over\"}".into() });
+    let header = Header::of(&session, &journal, None, 1);
+    let stale = Changes { clear: false, ..Changes::all(left) };
+    db.append(&header, &journal.events, &stale, Some(0)).await.unwrap();
+    assert!(db.records(&id).await.unwrap().iter().any(|r| r.slot == 999.0), "written as it was");
+
+    let mut shown = Shown::default();
+    let changes = shown.changes(&session);
+    assert!(changes.clear);
+    let header = Header { digest: Some(shown.digest()), ..header };
+    db.append(&header, &[], &changes, Some(header.events)).await.unwrap();
+    let records = db.records(&id).await.unwrap();
+    assert!(records.iter().all(|r| r.slot != 999.0), "the left-over record goes");
+    assert_eq!(snapshot::check(&session, &records), Check::Same);
+    let stored = db.headers().await.unwrap().into_iter().find(|h| h.id == id).expect("the header");
+    assert_eq!(stored.digest, Some(snapshot::digest_of(&records)), "the header's digest is the records'");
+    assert_eq!(snapshot::shown_by_digest(&session, stored.digest.as_deref()), Some(shown));
+}
+
 #[wasm_bindgen_test]
 async fn a_writer_that_missed_another_tabs_step_is_refused() {
     let db = Db::open(None).await.unwrap();

@@ -300,8 +300,11 @@ impl Db {
             let _ = Reflect::set(&value, &"json".into(), &JsValue::from_str(&record.json));
             shown_put.push(value);
         }
-        let shown_gone: Vec<JsValue> =
+        let mut shown_gone: Vec<JsValue> =
             changes.gone.iter().map(|slot| Array::of2(&sid, &(*slot).into()).into()).collect();
+        if changes.clear {
+            shown_gone = vec![rows_of(&header.id).map_err(|e| StoreError::WriteFailed(describe(&e)))?.into()];
+        }
         let write_failed = |e: JsValue| StoreError::WriteFailed(describe(&e));
         let tx = self.tx(IdbTransactionMode::Readwrite).map_err(write_failed)?;
         let sessions = tx.object_store(SESSIONS).map_err(write_failed)?;

@@ -50,6 +50,10 @@ pub struct Header {
     /// The user's words, clipped, for searching by content.
     #[serde(default)]
     pub text: String,
+    /// The digest of the conversation's snapshot records, written with them
+    /// (`snapshot::digest_of`); none in headers of builds before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 impl Header {
@@ -75,6 +79,7 @@ impl Header {
             schema: SCHEMA,
             start: journal.start.clone(),
             text: user_words(session),
+            digest: None,
         }
     }
 

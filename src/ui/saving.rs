@@ -142,7 +142,7 @@ impl Saver {
     /// Opens the database: moves a conversation from localStorage into it (once; the old
     /// value is removed only after the write succeeded), reads the list, and returns the
     /// conversation to open (the most recent) when the current one is still empty.
-    pub async fn open(&self, migrate: bool) -> Option<(Journal, Vec<Record>)> {
+    pub async fn open(&self, migrate: bool) -> Option<(Journal, Header)> {
         let db = match Db::open(None).await {
             Ok(db) => db,
             Err(error) => {
@@ -158,8 +158,10 @@ impl Saver {
         super::perf_mark("deliberate:open-db");
         if migrate {
             let (journal, header, changes) = self.session.with_untracked(|s| {
-                let changes = self.shown.try_update_value(|shown| shown.changes(s)).unwrap_or_default();
-                self.journal.with_value(|j| (j.clone(), Header::of(s, j, None, crate::ui::shell::now_ms()), changes))
+                self.journal.with_value(|j| {
+                    let (header, changes) = self.to_write(s, j);
+                    (j.clone(), header, changes)
+                })
             });
             match db.append(&header, &journal.events, &changes, None).await {
                 Ok(()) => {
@@ -186,7 +188,7 @@ impl Saver {
             None => crate::store::sessions::most_recent(&headers).cloned(),
         };
         match chosen {
-            Some(header) if empty => self.read(&header).await,
+            Some(header) if empty => self.read(&header).await.map(|journal| (journal, header)),
             _ => {
                 self.save();
                 None
@@ -207,13 +209,25 @@ impl Saver {
         db.records(&header.id).await
     }
 
-    /// A saved conversation's journal and snapshot records, read back to open it; what
-    /// went wrong is shown.
-    pub async fn read(&self, header: &Header) -> Option<(Journal, Vec<Record>)> {
+    /// A saved conversation's journal, read back to open it; what went wrong is shown.
+    pub async fn read(&self, header: &Header) -> Option<Journal> {
         let journal = Self::journal_of(header).await;
-        let records = Self::records_of(header).await;
         super::perf_mark("deliberate:open-read");
-        match journal.and_then(|j| records.map(|r| (j, r))) {
+        self.reported(journal)
+    }
+
+    /// A saved conversation's snapshot records, read back to open it from them (its
+    /// replay does not show what its header's digest says was saved); what went wrong is
+    /// shown.
+    pub async fn records(&self, header: &Header) -> Option<Vec<Record>> {
+        let records = Self::records_of(header).await;
+        super::perf_mark("deliberate:open-records");
+        self.reported(records)
+    }
+
+    /// What a read gave, or None with the problem shown.
+    fn reported<T>(&self, read: Result<T, StoreError>) -> Option<T> {
+        match read {
             Ok(read) => Some(read),
             Err(StoreError::Damaged) => {
                 self.problem.set(Some(StorageProblem::Damaged));
@@ -255,8 +269,8 @@ impl Saver {
     /// Another tab wrote the conversation `id`: the list is read again, a rename of the
     /// current conversation is taken, and when the current one has steps this tab has not
     /// seen (and none of its own at stake; `calls_here`: whether this tab runs a call) its
-    /// stored journal is returned, to show.
-    pub async fn other_tab_wrote(&self, id: &str, calls_here: impl Fn() -> bool) -> Option<(Journal, Vec<Record>)> {
+    /// stored journal and header are returned, to show.
+    pub async fn other_tab_wrote(&self, id: &str, calls_here: impl Fn() -> bool) -> Option<(Journal, Header)> {
         if self.state.get_untracked() != StoreState::Open {
             return None;
         }
@@ -273,11 +287,27 @@ impl Saver {
             }
             Follow::Reopen => {
                 let journal = self.read(&stored).await?;
-                // The user may have taken a step while the database read.
-                (!self.busy(calls_here()) && self.current_id() == id).then_some(journal)
+                self.may_follow(id, calls_here).then_some((journal, stored))
             }
             Follow::Keep | Follow::Nothing => None,
         }
+    }
+
+    /// True when the conversation shown is still `id` and this tab has no step of its own
+    /// at stake (the user may have taken one while the database read).
+    pub fn may_follow(&self, id: &str, calls_here: impl Fn() -> bool) -> bool {
+        !self.busy(calls_here()) && self.current_id() == id
+    }
+
+    /// The header and the snapshot changes that save `session` (whose journal is
+    /// `journal`); the header keeps the digest of the records as they then are.
+    fn to_write(&self, session: &Session, journal: &Journal) -> (Header, Changes) {
+        let mut header =
+            self.header.with_value(|h| Header::of(session, journal, h.as_ref(), crate::ui::shell::now_ms()));
+        let written = self.shown.try_update_value(|shown| (shown.changes(session), shown.digest()));
+        let (changes, digest) = written.map_or((Changes::default(), None), |(c, d)| (c, Some(d)));
+        header.digest = digest;
+        (header, changes)
     }
 
     /// Records a step about to be applied.
@@ -340,9 +370,8 @@ impl Saver {
                 if j.events.is_empty() {
                     return None;
                 }
-                let header = self.header.with_value(|h| Header::of(s, j, h.as_ref(), crate::ui::shell::now_ms()));
+                let (header, changes) = self.to_write(s, j);
                 let new: Vec<Logged> = j.events.get(saved as usize..).unwrap_or_default().to_vec();
-                let changes = self.shown.try_update_value(|shown| shown.changes(s)).unwrap_or_default();
                 Some((header, new, changes))
             })
         }) else {
@@ -475,8 +504,9 @@ impl Saver {
 
     /// Puts a deleted conversation back, its snapshot with it.
     pub async fn undelete(&self, deleted: Deleted) {
-        let Deleted { header, events, records } = deleted;
+        let Deleted { mut header, events, records } = deleted;
         let Some(db) = db() else { return };
+        header.digest = Some(crate::store::snapshot::digest_of(&records));
         match db.append(&header, &events, &Changes::all(records), None).await {
             Ok(()) => {
                 announce(&header.id);
@@ -516,12 +546,13 @@ impl Saver {
             self.problem.set(Some(StorageProblem::Unavailable));
             return false;
         };
-        let header = Header::of(session, journal, None, crate::ui::shell::now_ms());
+        let mut header = Header::of(session, journal, None, crate::ui::shell::now_ms());
         let changes = if journal.shown.is_empty() {
             Shown::default().changes(session)
         } else {
             Changes::all(journal.shown.clone())
         };
+        header.digest = Some(crate::store::snapshot::digest_of(&changes.put));
         match db.append(&header, &journal.events, &changes, Some(0)).await {
             Ok(()) => {
                 announce(&header.id);

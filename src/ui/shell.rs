@@ -12,6 +12,7 @@ use crate::llm::transport::CallOptions;
 use crate::llm::{ProviderConfig, ProviderKind, RetryPolicy};
 use crate::store::local::{load_llm_settings, load_session_settings, save_llm_settings, save_session_settings};
 use crate::store::saved::Journal;
+use crate::store::sessions::Header;
 use crate::store::settings::LlmSettings;
 use crate::store::snapshot::{self, Opened, Record, Shown};
 
@@ -23,6 +24,15 @@ pub use super::saving::StorageProblem;
 /// Where the reader build lives, relative to the page: the same app with the readers of a
 /// whole session, for conversations this build would show differently (`store::snapshot`).
 const READER: &str = "reader/";
+
+/// What a conversation being opened has of its snapshot.
+enum Snapshot {
+    /// Its records, in hand (an import).
+    Records(Vec<Record>),
+    /// Its saved header: the digest of its records in the database, read only when its
+    /// replay does not give that digest.
+    Saved(Header),
+}
 
 /// The app's state and its single way to change the session: `dispatch`.
 #[derive(Clone, Copy)]
@@ -98,9 +108,10 @@ impl Shell {
         // The database opens in the background; the most recent conversation then opens,
         // unless the user already began one.
         leptos::task::spawn_local(async move {
-            if let Some((journal, records)) = saver.open(from_local).await {
-                if shell.saver.with_journal(|j| j.events.is_empty()) {
-                    shell.take(journal, records, true).await;
+            if let Some((journal, header)) = saver.open(from_local).await {
+                let opened = shell.opened(&journal, Snapshot::Saved(header), true).await;
+                if let Some((session, shown)) = opened.filter(|_| shell.saver.with_journal(|j| j.events.is_empty())) {
+                    shell.take(journal, session, shown, true).await;
                 }
             }
             saver.ready.set(true);
@@ -109,22 +120,35 @@ impl Shell {
         saver.hear_other_tabs(move |id| {
             leptos::task::spawn_local(async move {
                 let calls_here = || shell.calls.streams.with_untracked(|m| m.keys().next().is_some());
-                if let Some((journal, records)) = shell.saver.other_tab_wrote(&id, calls_here).await {
-                    shell.show_other_tabs_steps(journal, records);
+                let Some((journal, header)) = shell.saver.other_tab_wrote(&id, calls_here).await else { return };
+                let Some((session, shown)) = shell.opened(&journal, Snapshot::Saved(header), true).await else {
+                    return;
+                };
+                if shell.saver.may_follow(&id, calls_here) {
+                    shell.show_other_tabs_steps(journal, session, shown);
                 }
             })
         });
         shell
     }
 
-    /// The session `journal` and its snapshot `records` describe, and what the records then
+    /// The session `journal` and its `snapshot` describe, and what the saved records then
     /// hold: the replay when it shows what was saved (or nothing was), else the records
-    /// read back. None when this page cannot read them: it has handed the conversation to
-    /// the reader build.
-    fn session_of(self, journal: &Journal, records: &[Record], saved: bool) -> Option<(Session, Shown)> {
+    /// read back (`saved`: the conversation is in the database). None when the records
+    /// could not be read (the problem is shown) or this page cannot read them: it has
+    /// handed the conversation to the reader build.
+    async fn opened(self, journal: &Journal, snapshot: Snapshot, saved: bool) -> Option<(Session, Shown)> {
         let replayed = journal.replay();
         super::perf_mark("deliberate:open-replayed");
-        match snapshot::open(replayed, records) {
+        let opened = match snapshot {
+            Snapshot::Records(records) => snapshot::open(replayed, &records),
+            Snapshot::Saved(header) => match snapshot::shown_by_digest(&replayed, header.digest.as_deref()) {
+                Some(shown) => Opened::Ready(replayed, shown),
+                None => snapshot::open(replayed, &self.saver.records(&header).await?),
+            },
+        };
+        super::perf_mark("deliberate:open-checked");
+        match opened {
             Opened::Ready(session, shown) => Some((session, shown)),
             Opened::NeedsReader(replayed) => {
                 // Only a saved conversation can be handed over: the reader opens it from
@@ -143,14 +167,13 @@ impl Shell {
         }
     }
 
-    /// Makes `journal` the current conversation (`saved`: it came from the database, with
-    /// its snapshot `records`). Calls in flight are aborted; calls the journal was waiting
-    /// for are offered again.
-    async fn take(self, journal: Journal, records: Vec<Record>, saved: bool) {
+    /// Makes `journal`, opened as `session` (`opened`), the current conversation (`saved`:
+    /// it came from the database, and its saved records hold `shown`). Calls in flight are
+    /// aborted; calls the journal was waiting for are offered again.
+    async fn take(self, journal: Journal, session: Session, shown: Shown, saved: bool) {
         self.calls.abort_all();
         self.calls.clear();
         super::perf_mark("deliberate:open-take");
-        let Some((session, shown)) = self.session_of(&journal, &records, saved) else { return };
         let interrupted = !session.pending.is_empty();
         self.saver.adopt(journal, saved);
         self.saver.set_shown(shown);
@@ -175,8 +198,7 @@ impl Shell {
     /// Shows the steps another tab took in the conversation shown here. The same
     /// conversation, so the rows already drawn stay; a call it waits for runs in the other
     /// tab, so it is not reported interrupted here, and nothing is written.
-    fn show_other_tabs_steps(self, journal: Journal, records: Vec<Record>) {
-        let Some((session, shown)) = self.session_of(&journal, &records, true) else { return };
+    fn show_other_tabs_steps(self, journal: Journal, session: Session, shown: Shown) {
         self.saver.adopt(journal, true);
         self.saver.set_shown(shown);
         self.session.set(session);
@@ -208,8 +230,9 @@ impl Shell {
         leptos::task::spawn_local(async move {
             let header = shell.saver.sessions.with_untracked(|l| l.iter().find(|h| h.id == id).cloned());
             if let Some(header) = header {
-                if let Some((journal, records)) = shell.saver.read(&header).await {
-                    shell.take(journal, records, true).await;
+                let Some(journal) = shell.saver.read(&header).await else { return };
+                if let Some((session, shown)) = shell.opened(&journal, Snapshot::Saved(header), true).await {
+                    shell.take(journal, session, shown, true).await;
                 }
             }
         });
@@ -366,7 +389,9 @@ impl Shell {
             let mut first = first;
             let saved = shell.saver.write_whole(&first.replay(), &first).await;
             let records = std::mem::take(&mut first.shown);
-            shell.take(first, records, saved).await;
+            if let Some((session, shown)) = shell.opened(&first, Snapshot::Records(records), saved).await {
+                shell.take(first, session, shown, saved).await;
+            }
         });
         Ok(())
     }

@@ -541,15 +541,19 @@ fn a_long_conversation_draws_its_newest_rows_and_the_earlier_ones_on_the_way_up(
 }
 
 /// Rewrites every snapshot record of the saved conversations with `script`, a function
-/// body given `json` (the record's text) that returns the new text. Run it on a page of the
-/// site where no app runs: an app opening a conversation may write its records meanwhile.
-fn rewrite_snapshot(page: &AppPage, script: &str) -> u64 {
+/// body given `json` (the record's text) that returns the new text, and runs `header` (a
+/// statement on `h`) on every header: what the build that wrote the records left of their
+/// digest. Run it on a page of the site where no app runs: an app opening a conversation
+/// may write its records meanwhile.
+fn rewrite_snapshot(page: &AppPage, script: &str, header: &str) -> u64 {
     let changed = page
         .browser
         .execute_async(
             &format!(
                 "const done = arguments[arguments.length - 1]; const open = indexedDB.open('deliberate'); \
-                 open.onsuccess = () => {{ const db = open.result; const tx = db.transaction('shown', 'readwrite'); \
+                 open.onsuccess = () => {{ const db = open.result; const tx = db.transaction(['shown', 'sessions'], 'readwrite'); \
+                   const heads = tx.objectStore('sessions'); const each = heads.getAll(); \
+                   each.onsuccess = () => {{ for (const h of each.result) {{ {header}; heads.put(h); }} }}; \
                    const store = tx.objectStore('shown'); const all = store.getAll(); let n = 0; \
                    all.onsuccess = () => {{ for (const rec of all.result) {{ \
                        const next = ((json) => {{ {script} }})(rec.json); \
@@ -573,16 +577,23 @@ fn a_conversation_an_older_build_showed_differently_opens_as_it_was_saved() {
     assert!(shown.iter().any(|r| r["slot"] == 0), "a state record: {shown:?}");
     let messages = shown.iter().filter(|r| r["slot"].as_f64().is_some_and(|s| s > 0.0)).count();
     assert!(messages >= rows && rows > 0, "{messages} message records for {rows} rows");
+    let headers = page.stored("sessions").unwrap();
+    let digest = headers[0]["digest"].as_str().unwrap_or_default().to_string();
+    assert!(digest.starts_with(&format!("{}:", shown.len())), "the header keeps the records' digest: {headers:?}");
     // A conversation this build replays as it was saved opens here, on the page itself.
     page.browser.refresh().unwrap();
     page.wait_saved().unwrap();
     wait_user_messages(&page, &["Classify support tickets into a table".to_string()]);
     assert!(!page.browser.current_url().unwrap().contains("/reader/"));
 
-    // What an older build kept: the same steps, shown otherwise (written where no app runs).
+    // What an older build kept, one from before digests: the same steps, shown otherwise
+    // (written where no app runs).
     page.browser.goto(&format!("{}manifest.webmanifest", page.server.url())).unwrap();
-    let changed =
-        rewrite_snapshot(&page, "return json.split('Classify support tickets').join('Sort support tickets');");
+    let changed = rewrite_snapshot(
+        &page,
+        "return json.split('Classify support tickets').join('Sort support tickets');",
+        "delete h.digest",
+    );
     assert!(changed >= 2, "the request is in the user's message and in the state: {changed}");
     page.browser.goto(&page.server.url()).unwrap();
     page.browser
@@ -634,7 +645,12 @@ fn a_conversation_an_older_build_showed_differently_opens_as_it_was_saved() {
     // rewritten on a page of the site that runs no app, so no app writes its own meanwhile
     // (the page that opens the copy hands it to the reader build, which saves it).
     page.browser.goto(&format!("{}manifest.webmanifest", page.server.url())).unwrap();
-    let broken = rewrite_snapshot(&page, "return json.includes('\"next_message\"') ? '{\"broken\":true}' : json;");
+    // Written by a newer build: their digest is not this build's replay's.
+    let broken = rewrite_snapshot(
+        &page,
+        "return json.includes('\"next_message\"') ? '{\"broken\":true}' : json;",
+        "h.digest = '1:0123456789abcdef'",
+    );
     assert_eq!(broken, 2, "the state records of the conversation and of its imported copy");
     page.browser.goto(&page.server.url()).unwrap();
     page.browser
