@@ -165,6 +165,27 @@ pub fn assess(command: &str) -> Option<Danger> {
     }
 }
 
+/// `assess` of `words` joined by spaces (words hold no whitespace), read as one simple
+/// command without parsing the text when no word holds a character the shell reads
+/// specially (nor SQL, nor a fork bomb). The no-key chat checks every run of a question's
+/// words that could start a command: parsing each run again took most of the time a long
+/// conversation's replay took.
+pub fn assess_words(words: &[&str]) -> Option<Danger> {
+    let plain = |w: &str| {
+        !w.is_empty()
+            && !w.starts_with("--")
+            && !w.starts_with("/*")
+            && !w.contains("fork")
+            && !w.contains(|c: char| c.is_whitespace() || "'\"\\#<>;&|(){}".contains(c))
+    };
+    let first = words.first()?;
+    if !words.iter().all(|w| plain(w)) || looks_like_sql(first) {
+        return assess(&words.join(" "));
+    }
+    let words = words.iter().map(|w| Word { text: (*w).to_string(), quoted: false }).collect();
+    pipelines_danger(&[vec![SimpleCommand { words, ..SimpleCommand::default() }]], 0).map(|kind| Danger { kind })
+}
+
 /// Checks a shell command line (or a script of several lines).
 pub fn assess_shell(command: &str) -> Option<Danger> {
     shell_danger(command, 0).map(|kind| Danger { kind })
@@ -416,9 +437,12 @@ fn looks_like_sql(text: &str) -> bool {
         }
     }
     let word_len = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
-    let word = rest[..word_len].to_ascii_lowercase();
+    let word = &rest[..word_len];
     let next = rest[word_len..].chars().next();
-    SQL_STARTS.contains(word.as_str()) && next.is_none_or(|c| c.is_whitespace() || c == '(' || c == ';')
+    // The keywords are 4 to 8 letters long: most words are ruled out without the list.
+    (4..=8).contains(&word_len)
+        && next.is_none_or(|c| c.is_whitespace() || c == '(' || c == ';')
+        && SQL_STARTS.any(|start| start.eq_ignore_ascii_case(word))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -923,11 +947,15 @@ fn shell_danger(text: &str, depth: u8) -> Option<DangerKind> {
     if is_fork_bomb(text) {
         return Some(DangerKind::ForkBomb);
     }
-    for pipeline in shell_pipelines(text) {
+    pipelines_danger(&shell_pipelines(text), depth)
+}
+
+fn pipelines_danger(pipelines: &[Pipeline], depth: u8) -> Option<DangerKind> {
+    for pipeline in pipelines {
         let mut downloads = false;
         // Text that `echo`/`printf` feed down the pipeline, which a database client would run.
         let mut echoed: Vec<String> = Vec::new();
-        for command in &pipeline {
+        for command in pipeline {
             let words = strip_wrappers(&command.words);
             for target in &command.redirects {
                 if let Some(kind) = overwrite_target_danger(target) {
@@ -1237,181 +1265,187 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
     use DangerKind::*;
 
+    /// Dangerous commands, with their kind.
+    const DANGEROUS: &[(&str, DangerKind)] = &[
+        ("rm -rf node_modules", RecursiveDelete),
+        ("rm -rf ./build", RecursiveDelete),
+        ("rm -fr /tmp/cache", RecursiveDelete),
+        ("rm -r -f dist", RecursiveDelete),
+        ("rm -Rf ~/projects/old", RecursiveDelete),
+        ("sudo rm -rf /", RecursiveDelete),
+        ("sudo -u www-data rm -rf /var/www/html", RecursiveDelete),
+        ("rm --recursive --force build", RecursiveDelete),
+        ("rm --force --recursive build", RecursiveDelete),
+        ("/bin/rm -rf --no-preserve-root /", RecursiveDelete),
+        ("rm -r /", RecursiveDelete),
+        ("cd /tmp && rm -rf *", RecursiveDelete),
+        ("find . -name node_modules -type d | xargs rm -rf", RecursiveDelete),
+        ("find / -delete", RecursiveDelete),
+        ("find ~ -type f -exec rm {} \\;", RecursiveDelete),
+        ("Remove-Item -Recurse -Force C:\\temp", RecursiveDelete),
+        ("rd /s /q C:\\build", RecursiveDelete),
+        ("DROP TABLE users;", DropObject),
+        ("drop database shop", DropObject),
+        ("DROP TABLE IF EXISTS orders CASCADE;", DropObject),
+        ("DROP SCHEMA public CASCADE;", DropObject),
+        ("psql -c \"DROP DATABASE prod\"", DropObject),
+        ("sudo -u postgres dropdb shop", DropObject),
+        ("mongosh shop --eval \"db.dropDatabase()\"", DropObject),
+        ("TRUNCATE TABLE sessions;", Truncate),
+        ("truncate logs", Truncate),
+        ("DELETE FROM users;", UnboundedDelete),
+        ("delete from users", UnboundedDelete),
+        ("DELETE FROM users WHERE 1=1;", UnboundedDelete),
+        ("DELETE FROM users WHERE 1 = 1", UnboundedDelete),
+        ("DELETE FROM users WHERE true", UnboundedDelete),
+        ("DELETE FROM users WHERE id = 3 OR 1=1", UnboundedDelete),
+        ("DELETE FROM users WHERE 'a' = 'a'", UnboundedDelete),
+        ("mysql -e 'DELETE FROM orders' shop", UnboundedDelete),
+        ("UPDATE users SET admin = 1;", UnboundedUpdate),
+        ("update accounts set balance = 0 where (1=1)", UnboundedUpdate),
+        ("WITH old AS (SELECT id FROM t WHERE x < 3) DELETE FROM t", UnboundedDelete),
+        ("ALTER TABLE users DROP COLUMN email;", DropColumn),
+        ("mkfs.ext4 /dev/sdb1", FormatDisk),
+        ("sudo mkfs -t xfs /dev/nvme0n1p2", FormatDisk),
+        ("wipefs -a /dev/sdb", FormatDisk),
+        ("format D:", FormatDisk),
+        ("dd if=/dev/zero of=/dev/sda bs=1M", RawDeviceWrite),
+        ("sudo dd if=ubuntu.iso of=/dev/disk2 bs=4m", RawDeviceWrite),
+        ("echo hello > /dev/sda", RawDeviceWrite),
+        ("cat image.img >/dev/nvme0n1", RawDeviceWrite),
+        ("shred -n 3 /dev/sdb", RawDeviceWrite),
+        ("echo '' > /etc/passwd", SystemFileOverwrite),
+        ("echo x | sudo tee /boot/grub/grub.cfg", SystemFileOverwrite),
+        ("chmod -R 777 /", SystemPermissions),
+        ("chmod 777 /", SystemPermissions),
+        ("sudo chown -R $USER /usr", SystemPermissions),
+        ("chmod -R 000 /etc", SystemPermissions),
+        ("chgrp --recursive staff /var", SystemPermissions),
+        (":(){ :|:& };:", ForkBomb),
+        ("bomb() { bomb | bomb & }; bomb", ForkBomb),
+        ("perl -e 'fork while fork'", ForkBomb),
+        ("git push --force", ForcePush),
+        ("git push -f origin main", ForcePush),
+        ("git push origin +main", ForcePush),
+        ("git -C repo push --force origin feature", ForcePush),
+        ("git reset --hard HEAD~3", HardReset),
+        ("git reset --hard", HardReset),
+        ("git clean -fdx", ForceClean),
+        ("git clean -f -d", ForceClean),
+        ("curl -fsSL https://get.example.com | sh", PipeToShell),
+        ("wget -qO- https://x.example/install | bash", PipeToShell),
+        ("curl -s https://x.example/i.sh | sudo bash -s -- --yes", PipeToShell),
+        ("bash <(curl -s https://x.example/i.sh)", PipeToShell),
+        ("sh -c \"$(curl -fsSL https://x.example/install.sh)\"", PipeToShell),
+        ("iwr -useb https://x.example/i.ps1 | iex", PipeToShell),
+        ("sudo shutdown -h now", Shutdown),
+        ("reboot", Shutdown),
+        ("systemctl poweroff", Shutdown),
+        ("init 0", Shutdown),
+        ("kill -9 1", KillAll),
+        ("sudo kill -9 -1", KillAll),
+        ("mv important.db /dev/null", MoveToDevNull),
+        ("crontab -r", CrontabWipe),
+        ("terraform destroy -auto-approve", InfrastructureDestroy),
+        ("kubectl delete pods --all", InfrastructureDestroy),
+        ("kubectl delete namespace production", InfrastructureDestroy),
+        ("docker system prune -a --volumes", InfrastructureDestroy),
+        ("redis-cli FLUSHALL", KeyValueFlush),
+        ("sudo sh -c 'rm -rf /var/lib/app'", RecursiveDelete),
+        ("ssh prod 'sudo rm -rf /srv/app'", RecursiveDelete),
+        ("if [ -d build ]; then rm -rf build; fi", RecursiveDelete),
+        ("FORCE=1 rm -rf out", RecursiveDelete),
+        ("curl -sSL https://install.example.org | python3", PipeToShell),
+        ("curl -sSL https://install.example.org | python3 -", PipeToShell),
+        ("TRUNCATE public.sessions, public.tokens RESTART IDENTITY;", Truncate),
+        ("DELETE orders FROM orders JOIN users ON users.id = orders.user_id", UnboundedDelete),
+        ("psql mydb <<EOF\nDROP TABLE users;\nEOF", DropObject),
+        ("echo 'DROP DATABASE prod;' | mysql -u root", DropObject),
+        ("printf 'DELETE FROM t;' | sqlite3 app.db", UnboundedDelete),
+        ("ssh prod <<'EOF'\nsudo rm -rf /var/www\nEOF", RecursiveDelete),
+        ("bash <<-SCRIPT\n\tgit reset --hard\n\tSCRIPT", HardReset),
+    ];
+
     #[test]
     fn dangerous_commands_are_flagged_with_their_kind() {
-        let cases: &[(&str, DangerKind)] = &[
-            ("rm -rf node_modules", RecursiveDelete),
-            ("rm -rf ./build", RecursiveDelete),
-            ("rm -fr /tmp/cache", RecursiveDelete),
-            ("rm -r -f dist", RecursiveDelete),
-            ("rm -Rf ~/projects/old", RecursiveDelete),
-            ("sudo rm -rf /", RecursiveDelete),
-            ("sudo -u www-data rm -rf /var/www/html", RecursiveDelete),
-            ("rm --recursive --force build", RecursiveDelete),
-            ("rm --force --recursive build", RecursiveDelete),
-            ("/bin/rm -rf --no-preserve-root /", RecursiveDelete),
-            ("rm -r /", RecursiveDelete),
-            ("cd /tmp && rm -rf *", RecursiveDelete),
-            ("find . -name node_modules -type d | xargs rm -rf", RecursiveDelete),
-            ("find / -delete", RecursiveDelete),
-            ("find ~ -type f -exec rm {} \\;", RecursiveDelete),
-            ("Remove-Item -Recurse -Force C:\\temp", RecursiveDelete),
-            ("rd /s /q C:\\build", RecursiveDelete),
-            ("DROP TABLE users;", DropObject),
-            ("drop database shop", DropObject),
-            ("DROP TABLE IF EXISTS orders CASCADE;", DropObject),
-            ("DROP SCHEMA public CASCADE;", DropObject),
-            ("psql -c \"DROP DATABASE prod\"", DropObject),
-            ("sudo -u postgres dropdb shop", DropObject),
-            ("mongosh shop --eval \"db.dropDatabase()\"", DropObject),
-            ("TRUNCATE TABLE sessions;", Truncate),
-            ("truncate logs", Truncate),
-            ("DELETE FROM users;", UnboundedDelete),
-            ("delete from users", UnboundedDelete),
-            ("DELETE FROM users WHERE 1=1;", UnboundedDelete),
-            ("DELETE FROM users WHERE 1 = 1", UnboundedDelete),
-            ("DELETE FROM users WHERE true", UnboundedDelete),
-            ("DELETE FROM users WHERE id = 3 OR 1=1", UnboundedDelete),
-            ("DELETE FROM users WHERE 'a' = 'a'", UnboundedDelete),
-            ("mysql -e 'DELETE FROM orders' shop", UnboundedDelete),
-            ("UPDATE users SET admin = 1;", UnboundedUpdate),
-            ("update accounts set balance = 0 where (1=1)", UnboundedUpdate),
-            ("WITH old AS (SELECT id FROM t WHERE x < 3) DELETE FROM t", UnboundedDelete),
-            ("ALTER TABLE users DROP COLUMN email;", DropColumn),
-            ("mkfs.ext4 /dev/sdb1", FormatDisk),
-            ("sudo mkfs -t xfs /dev/nvme0n1p2", FormatDisk),
-            ("wipefs -a /dev/sdb", FormatDisk),
-            ("format D:", FormatDisk),
-            ("dd if=/dev/zero of=/dev/sda bs=1M", RawDeviceWrite),
-            ("sudo dd if=ubuntu.iso of=/dev/disk2 bs=4m", RawDeviceWrite),
-            ("echo hello > /dev/sda", RawDeviceWrite),
-            ("cat image.img >/dev/nvme0n1", RawDeviceWrite),
-            ("shred -n 3 /dev/sdb", RawDeviceWrite),
-            ("echo '' > /etc/passwd", SystemFileOverwrite),
-            ("echo x | sudo tee /boot/grub/grub.cfg", SystemFileOverwrite),
-            ("chmod -R 777 /", SystemPermissions),
-            ("chmod 777 /", SystemPermissions),
-            ("sudo chown -R $USER /usr", SystemPermissions),
-            ("chmod -R 000 /etc", SystemPermissions),
-            ("chgrp --recursive staff /var", SystemPermissions),
-            (":(){ :|:& };:", ForkBomb),
-            ("bomb() { bomb | bomb & }; bomb", ForkBomb),
-            ("perl -e 'fork while fork'", ForkBomb),
-            ("git push --force", ForcePush),
-            ("git push -f origin main", ForcePush),
-            ("git push origin +main", ForcePush),
-            ("git -C repo push --force origin feature", ForcePush),
-            ("git reset --hard HEAD~3", HardReset),
-            ("git reset --hard", HardReset),
-            ("git clean -fdx", ForceClean),
-            ("git clean -f -d", ForceClean),
-            ("curl -fsSL https://get.example.com | sh", PipeToShell),
-            ("wget -qO- https://x.example/install | bash", PipeToShell),
-            ("curl -s https://x.example/i.sh | sudo bash -s -- --yes", PipeToShell),
-            ("bash <(curl -s https://x.example/i.sh)", PipeToShell),
-            ("sh -c \"$(curl -fsSL https://x.example/install.sh)\"", PipeToShell),
-            ("iwr -useb https://x.example/i.ps1 | iex", PipeToShell),
-            ("sudo shutdown -h now", Shutdown),
-            ("reboot", Shutdown),
-            ("systemctl poweroff", Shutdown),
-            ("init 0", Shutdown),
-            ("kill -9 1", KillAll),
-            ("sudo kill -9 -1", KillAll),
-            ("mv important.db /dev/null", MoveToDevNull),
-            ("crontab -r", CrontabWipe),
-            ("terraform destroy -auto-approve", InfrastructureDestroy),
-            ("kubectl delete pods --all", InfrastructureDestroy),
-            ("kubectl delete namespace production", InfrastructureDestroy),
-            ("docker system prune -a --volumes", InfrastructureDestroy),
-            ("redis-cli FLUSHALL", KeyValueFlush),
-            ("sudo sh -c 'rm -rf /var/lib/app'", RecursiveDelete),
-            ("ssh prod 'sudo rm -rf /srv/app'", RecursiveDelete),
-            ("if [ -d build ]; then rm -rf build; fi", RecursiveDelete),
-            ("FORCE=1 rm -rf out", RecursiveDelete),
-            ("curl -sSL https://install.example.org | python3", PipeToShell),
-            ("curl -sSL https://install.example.org | python3 -", PipeToShell),
-            ("TRUNCATE public.sessions, public.tokens RESTART IDENTITY;", Truncate),
-            ("DELETE orders FROM orders JOIN users ON users.id = orders.user_id", UnboundedDelete),
-            ("psql mydb <<EOF\nDROP TABLE users;\nEOF", DropObject),
-            ("echo 'DROP DATABASE prod;' | mysql -u root", DropObject),
-            ("printf 'DELETE FROM t;' | sqlite3 app.db", UnboundedDelete),
-            ("ssh prod <<'EOF'\nsudo rm -rf /var/www\nEOF", RecursiveDelete),
-            ("bash <<-SCRIPT\n\tgit reset --hard\n\tSCRIPT", HardReset),
-        ];
+        let cases = DANGEROUS;
         for (command, want) in cases {
             assert_eq!(assess(command).map(|d| d.kind), Some(*want), "{command}");
         }
         assert!(cases.len() >= 40);
     }
 
+    /// Commands and prose that are not dangerous.
+    const HARMLESS: &[&str] = &[
+        "# rm -rf ./build",
+        "ls -la  # rm -rf ./build would be wrong here",
+        "rm build.log",
+        "rm -f stale.pid",
+        "rm -r empty_dir",
+        "rmdir old",
+        "echo \"rm -rf /\"",
+        "grep -rn 'rm -rf' scripts/",
+        "git commit -m \"stop using git push --force\"",
+        "git push --force-with-lease",
+        "git push --force-with-lease origin feature",
+        "git push --force-if-includes --force-with-lease",
+        "git push origin main",
+        "git reset --soft HEAD~1",
+        "git reset HEAD file.txt",
+        "git clean -n -d",
+        "git clean -fdn",
+        "DELETE FROM users WHERE id = 3;",
+        "delete from sessions where expires_at < now()",
+        "UPDATE users SET name = 'Kim' WHERE id = 7;",
+        "SELECT 'DROP TABLE users' AS example;",
+        "INSERT INTO audit(note) VALUES ('DELETE FROM users WHERE 1=1');",
+        "-- DROP TABLE users;\nSELECT * FROM users;",
+        "/* TRUNCATE logs */ SELECT count(*) FROM logs",
+        "SELECT * FROM users WHERE 1=1 AND id = 3",
+        "DROP INDEX idx_users_email;",
+        "CREATE TABLE drop_log (id int);",
+        "echo 'DROP TABLE users' > notes.txt",
+        "dd if=/dev/zero of=disk.img bs=1M count=100",
+        "echo hi > /dev/null",
+        "make 2>&1 | tee build.log",
+        "cat file.txt > /dev/stdout",
+        "chmod -R 755 ./public",
+        "chmod +x run.sh",
+        "sudo chown -R www-data:www-data /var/www/html",
+        "find . -name '*.pyc' -delete",
+        "curl -fsSL https://example.com/install.sh -o install.sh",
+        "curl https://api.example.com | jq .",
+        "wget https://example.com/file.tar.gz",
+        "shutdown -c",
+        "kill -9 4242",
+        "kill 1234",
+        "sudo apt-get update && sudo apt-get upgrade -y",
+        "update-alternatives --config java",
+        "docker system prune",
+        "kubectl delete pod web-1",
+        "terraform plan",
+        "redis-cli GET key",
+        "mkdir -p build && cd build",
+        "npm run clean",
+        "psql -c \"SELECT * FROM users WHERE id = 1\"",
+        "mv draft.md notes/",
+        "curl -s https://api.example.com/items | python3 -m json.tool",
+        "curl -s https://api.example.com/items | python -c 'import json,sys; print(len(json.load(sys.stdin)))'",
+        "delete the old branch after merging",
+        "Update your profile settings first",
+        "truncate the log file before sharing it",
+        "drop the second approach",
+        "cat > cleanup.md <<EOF\nNever run rm -rf / on a server.\nEOF",
+        "cat <<'SQL' > notes.sql\nDROP TABLE users;\nSQL",
+        "psql mydb <<EOF\nDELETE FROM users\nWHERE id = 3;\nEOF",
+        "grep -c x <<< 'rm -rf /'",
+        "echo 'DROP TABLE users' | wc -c",
+        "",
+    ];
+
     #[test]
     fn harmless_commands_are_not_flagged() {
-        let cases: &[&str] = &[
-            "# rm -rf ./build",
-            "ls -la  # rm -rf ./build would be wrong here",
-            "rm build.log",
-            "rm -f stale.pid",
-            "rm -r empty_dir",
-            "rmdir old",
-            "echo \"rm -rf /\"",
-            "grep -rn 'rm -rf' scripts/",
-            "git commit -m \"stop using git push --force\"",
-            "git push --force-with-lease",
-            "git push --force-with-lease origin feature",
-            "git push --force-if-includes --force-with-lease",
-            "git push origin main",
-            "git reset --soft HEAD~1",
-            "git reset HEAD file.txt",
-            "git clean -n -d",
-            "git clean -fdn",
-            "DELETE FROM users WHERE id = 3;",
-            "delete from sessions where expires_at < now()",
-            "UPDATE users SET name = 'Kim' WHERE id = 7;",
-            "SELECT 'DROP TABLE users' AS example;",
-            "INSERT INTO audit(note) VALUES ('DELETE FROM users WHERE 1=1');",
-            "-- DROP TABLE users;\nSELECT * FROM users;",
-            "/* TRUNCATE logs */ SELECT count(*) FROM logs",
-            "SELECT * FROM users WHERE 1=1 AND id = 3",
-            "DROP INDEX idx_users_email;",
-            "CREATE TABLE drop_log (id int);",
-            "echo 'DROP TABLE users' > notes.txt",
-            "dd if=/dev/zero of=disk.img bs=1M count=100",
-            "echo hi > /dev/null",
-            "make 2>&1 | tee build.log",
-            "cat file.txt > /dev/stdout",
-            "chmod -R 755 ./public",
-            "chmod +x run.sh",
-            "sudo chown -R www-data:www-data /var/www/html",
-            "find . -name '*.pyc' -delete",
-            "curl -fsSL https://example.com/install.sh -o install.sh",
-            "curl https://api.example.com | jq .",
-            "wget https://example.com/file.tar.gz",
-            "shutdown -c",
-            "kill -9 4242",
-            "kill 1234",
-            "sudo apt-get update && sudo apt-get upgrade -y",
-            "update-alternatives --config java",
-            "docker system prune",
-            "kubectl delete pod web-1",
-            "terraform plan",
-            "redis-cli GET key",
-            "mkdir -p build && cd build",
-            "npm run clean",
-            "psql -c \"SELECT * FROM users WHERE id = 1\"",
-            "mv draft.md notes/",
-            "curl -s https://api.example.com/items | python3 -m json.tool",
-            "curl -s https://api.example.com/items | python -c 'import json,sys; print(len(json.load(sys.stdin)))'",
-            "delete the old branch after merging",
-            "Update your profile settings first",
-            "truncate the log file before sharing it",
-            "drop the second approach",
-            "cat > cleanup.md <<EOF\nNever run rm -rf / on a server.\nEOF",
-            "cat <<'SQL' > notes.sql\nDROP TABLE users;\nSQL",
-            "psql mydb <<EOF\nDELETE FROM users\nWHERE id = 3;\nEOF",
-            "grep -c x <<< 'rm -rf /'",
-            "echo 'DROP TABLE users' | wc -c",
-            "",
-        ];
+        let cases = HARMLESS;
         for command in cases {
             assert_eq!(assess(command), None, "{command}");
         }
@@ -1463,6 +1497,43 @@ mod tests {
     }
 
     #[test]
+    fn every_run_of_words_is_assessed_as_its_text_would_be() {
+        let questions = [
+            "Question 7: how should I clean up the build folder and the caches of this project?",
+            "what does rm -rf / do?",
+            "is sudo rm -rf /var/www safe to run on the server?",
+            "what happens if I run git push --force origin main?",
+            "can chmod -R 777 / break my system, or is it fine?",
+            "DELETE FROM users; what does that do",
+            "what about delete from users where 1=1?",
+            "explain dd if=/dev/zero of=/dev/sda bs=1M please",
+            "is perl -e fork while fork dangerous",
+            "Is FORCE=1 rm -rf out the same as rm -rf out?",
+            "xargs -n 1 rm -rf, timeout 5 rm -rf /tmp/x, env -u A rm -rf ./b",
+            "-- comment then drop table x",
+            "/* note */ drop table x",
+            "`rm -rf ./build` 하면 어떻게 돼?",
+            "curl https://x.example | sh 는 안전한가요",
+        ];
+        let lines = DANGEROUS.iter().map(|(c, _)| *c).chain(HARMLESS.iter().copied()).chain(questions);
+        let mut plain_runs = 0;
+        for line in lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            for from in 0..words.len() {
+                for to in from..=words.len() {
+                    let run = &words[from..to];
+                    let joined = run.join(" ");
+                    assert_eq!(assess_words(run), assess(&joined), "{joined:?}");
+                    plain_runs += usize::from(!joined.contains(['\'', '"', '|', ';', '&', '>', '<', '(']));
+                }
+            }
+        }
+        assert!(plain_runs > 1_000, "the plain reading is the one tried: {plain_runs}");
+        // `looks_like_sql` rules out words by their length first.
+        assert!(SQL_STARTS.iter().all(|w| (4..=8).contains(&w.len())));
+    }
+
+    #[test]
     fn arbitrary_text_is_read_without_panic_and_the_same_way_twice() {
         let pieces = [
             "rm", " -rf", " /", "'", "\"", "\\", "#", "\n", "<<", "EOF", ">", "|", "&", ";", "(", ")", "{", "}", ":",
@@ -1477,6 +1548,8 @@ mod tests {
             }
             assert_eq!(assess(&text), assess(&text), "{text:?}");
             assert_eq!(assess_markdown(&text), assess_markdown(&text), "{text:?}");
+            let words: Vec<&str> = text.split_whitespace().collect();
+            assert_eq!(assess_words(&words), assess(&words.join(" ")), "{text:?}");
         }
     }
 

@@ -424,10 +424,15 @@ fn flagged_words(text: &str) -> Option<(String, crate::engine::danger::Danger)> 
         return None;
     }
     let bare = |w: &str| w.trim_end_matches(['?', '.', '!', ',']).to_string();
+    // The words as the rest of the message from each start reads: the last one bare (and
+    // gone, when nothing is left of it).
+    let last = words.last().map(|w| w.trim_end_matches(['?', '.', '!', ',']));
+    let rests: Vec<&str> =
+        words[..words.len().saturating_sub(1)].iter().copied().chain(last.filter(|w| !w.is_empty())).collect();
     (0..words.len()).filter(|&i| words[i].starts_with(|c: char| c.is_ascii_alphabetic())).find_map(|i| {
         // Most starts begin no command: one check of the rest of the message rules them out,
         // so a long question costs one check per word, not one per pair of words.
-        crate::engine::danger::assess(&bare(&words[i..].join(" ")))?;
+        crate::engine::danger::assess_words(rests.get(i..).unwrap_or_default())?;
         let shortest = (i + 1..=words.len())
             .find_map(|j| crate::engine::danger::assess(&bare(&words[i..j].join(" "))).map(|d| (j, d)));
         let (mut end, danger) = shortest?;
