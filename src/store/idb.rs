@@ -300,11 +300,12 @@ impl Db {
             let _ = Reflect::set(&value, &"json".into(), &JsValue::from_str(&record.json));
             shown_put.push(value);
         }
-        let mut shown_gone: Vec<JsValue> =
-            changes.gone.iter().map(|slot| Array::of2(&sid, &(*slot).into()).into()).collect();
-        if changes.clear {
-            shown_gone = vec![rows_of(&header.id).map_err(|e| StoreError::WriteFailed(describe(&e)))?.into()];
-        }
+        // A clearing write deletes all of the conversation's records, the ones it names with them.
+        let shown_gone: Vec<JsValue> = if changes.clear {
+            vec![rows_of(&header.id).map_err(|e| StoreError::WriteFailed(describe(&e)))?.into()]
+        } else {
+            changes.gone.iter().map(|slot| Array::of2(&sid, &(*slot).into()).into()).collect()
+        };
         let write_failed = |e: JsValue| StoreError::WriteFailed(describe(&e));
         let tx = self.tx(IdbTransactionMode::Readwrite).map_err(write_failed)?;
         let sessions = tx.object_store(SESSIONS).map_err(write_failed)?;

@@ -103,12 +103,11 @@ pub fn digest_of(records: &[Record]) -> String {
 }
 
 /// What the saved records hold, as far as this page knows: each message's (id, revision)
-/// and fingerprint, the calls' count and fingerprints, and the state's text. A default
-/// `Shown` knows of nothing, so its first changes are the whole conversation, in place of
-/// whatever was saved.
+/// and fingerprint, the calls' count and fingerprints, and the state's text (never empty
+/// once written). A default `Shown` knows of nothing, so its first changes are the whole
+/// conversation, in place of whatever was saved.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Shown {
-    known: bool,
     messages: Vec<(MessageId, u32, u64)>,
     calls: usize,
     calls_sum: u64,
@@ -129,17 +128,22 @@ impl Shown {
         shown
     }
 
+    /// True once this knows what the saved records hold.
+    fn known(&self) -> bool {
+        !self.state.is_empty()
+    }
+
     /// The digest of the records this knows of (what the header written with them keeps).
     pub fn digest(&self) -> String {
-        let state = if self.known { fingerprint(STATE, &self.state) } else { 0 };
+        let state = if self.known() { fingerprint(STATE, &self.state) } else { 0 };
         let sum = self.messages.iter().fold(self.calls_sum.wrapping_add(state), |sum, m| sum.wrapping_add(m.2));
-        digest(self.messages.len() + self.calls + usize::from(self.known), sum)
+        digest(self.messages.len() + self.calls + usize::from(self.known()), sum)
     }
 
     /// The records to write so that the saved ones show `session`; `self` then knows them
     /// as written (a failed write calls for `Shown::default()`, which writes everything).
     pub fn changes(&mut self, session: &Session) -> Changes {
-        let mut changes = Changes { clear: !self.known, ..Changes::default() };
+        let mut changes = Changes { clear: !self.known(), ..Changes::default() };
         let mut messages = Vec::with_capacity(session.messages.len());
         // Both lists are in id order: messages are appended with growing ids and only
         // ever removed, never moved.
@@ -179,10 +183,9 @@ impl Shown {
             changes.put.push(record);
         }
         let state = to_json(&session.state());
-        if !self.known || state != self.state {
+        if state != self.state {
             changes.put.push(Record { slot: STATE, json: state.clone() });
         }
-        self.known = true;
         self.messages = messages;
         self.calls = session.calls.len();
         self.state = state;

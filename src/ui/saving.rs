@@ -159,7 +159,7 @@ impl Saver {
         if migrate {
             let (journal, header, changes) = self.session.with_untracked(|s| {
                 self.journal.with_value(|j| {
-                    let (header, changes) = self.to_write(s, j);
+                    let (header, changes) = self.save_parts(s, j);
                     (j.clone(), header, changes)
                 })
             });
@@ -301,7 +301,7 @@ impl Saver {
 
     /// The header and the snapshot changes that save `session` (whose journal is
     /// `journal`); the header keeps the digest of the records as they then are.
-    fn to_write(&self, session: &Session, journal: &Journal) -> (Header, Changes) {
+    fn save_parts(&self, session: &Session, journal: &Journal) -> (Header, Changes) {
         let mut header =
             self.header.with_value(|h| Header::of(session, journal, h.as_ref(), crate::ui::shell::now_ms()));
         let written = self.shown.try_update_value(|shown| (shown.changes(session), shown.digest()));
@@ -370,7 +370,7 @@ impl Saver {
                 if j.events.is_empty() {
                     return None;
                 }
-                let (header, changes) = self.to_write(s, j);
+                let (header, changes) = self.save_parts(s, j);
                 let new: Vec<Logged> = j.events.get(saved as usize..).unwrap_or_default().to_vec();
                 Some((header, new, changes))
             })

@@ -423,10 +423,11 @@ fn flagged_words(text: &str) -> Option<(String, crate::engine::danger::Danger)> 
     if words.len() > EXPLAIN_MAX_WORDS {
         return None;
     }
-    let bare = |w: &str| w.trim_end_matches(['?', '.', '!', ',']).to_string();
+    const ENDS: [char; 4] = ['?', '.', '!', ','];
+    let bare = |w: &str| w.trim_end_matches(ENDS).to_string();
     // The words as the rest of the message from each start reads: the last one bare (and
     // gone, when nothing is left of it).
-    let last = words.last().map(|w| w.trim_end_matches(['?', '.', '!', ',']));
+    let last = words.last().map(|w| w.trim_end_matches(ENDS));
     let rests: Vec<&str> =
         words[..words.len().saturating_sub(1)].iter().copied().chain(last.filter(|w| !w.is_empty())).collect();
     (0..words.len()).filter(|&i| words[i].starts_with(|c: char| c.is_ascii_alphabetic())).find_map(|i| {
