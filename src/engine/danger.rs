@@ -165,25 +165,43 @@ pub fn assess(command: &str) -> Option<Danger> {
     }
 }
 
-/// `assess` of `words` joined by spaces (words hold no whitespace), read as one simple
-/// command without parsing the text when no word holds a character the shell reads
-/// specially (nor SQL, nor a fork bomb). The no-key chat checks every run of a question's
-/// words that could start a command: parsing each run again took most of the time a long
-/// conversation's replay took.
-pub fn assess_words(words: &[&str]) -> Option<Danger> {
-    let plain = |w: &str| {
-        !w.is_empty()
-            && !w.starts_with("--")
-            && !w.starts_with("/*")
-            && !w.contains("fork")
-            && !w.contains(|c: char| c.is_whitespace() || "'\"\\#<>;&|(){}".contains(c))
-    };
-    let first = words.first()?;
-    if !words.iter().all(|w| plain(w)) || looks_like_sql(first) {
-        return assess(&words.join(" "));
+/// A run of words (none holding whitespace) read as a command from each of its starts:
+/// `from(i)` is `assess` of the words from `i` on, joined by spaces. Each word is checked once
+/// for characters the shell reads specially (and for SQL comments and fork bombs); from a start
+/// where every word is plain, the words are read as one simple command without parsing the
+/// text. The no-key chat checks every start of a question's words: parsing each start's words
+/// again, or even copying them, took most of the time a long conversation's replay took.
+pub struct CommandWords<'a> {
+    text: &'a [&'a str],
+    /// The words from `plain_from` on, as a simple command's words.
+    words: Vec<Word>,
+    /// The first start from which every word is plain.
+    plain_from: usize,
+}
+
+impl<'a> CommandWords<'a> {
+    pub fn new(text: &'a [&'a str]) -> Self {
+        let plain = |w: &str| {
+            !w.is_empty()
+                && !w.starts_with("--")
+                && !w.starts_with("/*")
+                && !w.contains("fork")
+                && !w.contains(|c: char| c.is_whitespace() || "'\"\\#<>;&|(){}".contains(c))
+        };
+        let plain_from = text.iter().rposition(|w| !plain(w)).map_or(0, |i| i + 1);
+        let words = text[plain_from..].iter().map(|w| Word { text: (*w).to_string(), quoted: false }).collect();
+        CommandWords { text, words, plain_from }
     }
-    let words = words.iter().map(|w| Word { text: (*w).to_string(), quoted: false }).collect();
-    pipelines_danger(&[vec![SimpleCommand { words, ..SimpleCommand::default() }]], 0).map(|kind| Danger { kind })
+
+    /// `assess` of the words from `start` on, joined by spaces.
+    pub fn from(&self, start: usize) -> Option<Danger> {
+        let run = self.text.get(start..)?;
+        if start < self.plain_from || looks_like_sql(run.first()?) {
+            return assess(&run.join(" "));
+        }
+        let mut reading = PipelineReading::default();
+        reading.command(&self.words[start - self.plain_from..], &[], "", 0).map(|kind| Danger { kind })
+    }
 }
 
 /// Checks a shell command line (or a script of several lines).
@@ -951,50 +969,58 @@ fn shell_danger(text: &str, depth: u8) -> Option<DangerKind> {
 }
 
 fn pipelines_danger(pipelines: &[Pipeline], depth: u8) -> Option<DangerKind> {
-    for pipeline in pipelines {
-        let mut downloads = false;
-        // Text that `echo`/`printf` feed down the pipeline, which a database client would run.
-        let mut echoed: Vec<String> = Vec::new();
-        for command in pipeline {
-            let words = strip_wrappers(&command.words);
-            for target in &command.redirects {
-                if let Some(kind) = overwrite_target_danger(target) {
-                    return Some(kind);
-                }
+    pipelines.iter().find_map(|pipeline| {
+        let mut reading = PipelineReading::default();
+        pipeline.iter().find_map(|c| reading.command(&c.words, &c.redirects, &c.heredoc, depth))
+    })
+}
+
+/// What the commands of a pipeline read so far pass down it.
+#[derive(Default)]
+struct PipelineReading {
+    /// A command downloaded something, which a shell further down would run.
+    downloads: bool,
+    /// Text that `echo`/`printf` feed down the pipeline, which a database client would run.
+    echoed: Vec<String>,
+}
+
+impl PipelineReading {
+    /// The danger of the pipeline's next command: its words, the targets its output is
+    /// redirected to and the here-documents fed to it.
+    fn command(&mut self, words: &[Word], redirects: &[String], heredoc: &str, depth: u8) -> Option<DangerKind> {
+        let words = strip_wrappers(words);
+        if let Some(kind) = redirects.iter().find_map(|target| overwrite_target_danger(target)) {
+            return Some(kind);
+        }
+        let first = words.first()?;
+        let name = command_name(first.text.trim_start_matches(['(', '{']));
+        let lower = name.to_ascii_lowercase();
+        let args = &words[1..];
+        if self.downloads && runs_its_input(&lower, args) {
+            return Some(DangerKind::PipeToShell);
+        }
+        if matches!(
+            lower.as_str(),
+            "curl" | "wget" | "fetch" | "iwr" | "invoke-webrequest" | "invoke-restmethod" | "irm"
+        ) {
+            self.downloads = true;
+        }
+        if matches!(lower.as_str(), "echo" | "printf") {
+            self.echoed.extend(args.iter().map(|a| a.text.clone()));
+        }
+        if is_database_client(&lower) {
+            let fed = self.echoed.iter().map(String::as_str).chain(std::iter::once(heredoc));
+            if let Some(danger) = fed.filter_map(assess_sql).next() {
+                return Some(danger.kind);
             }
-            let Some(first) = words.first() else { continue };
-            let name = command_name(first.text.trim_start_matches(['(', '{']));
-            let lower = name.to_ascii_lowercase();
-            let args = &words[1..];
-            if downloads && runs_its_input(&lower, args) {
-                return Some(DangerKind::PipeToShell);
-            }
-            if matches!(
-                lower.as_str(),
-                "curl" | "wget" | "fetch" | "iwr" | "invoke-webrequest" | "invoke-restmethod" | "irm"
-            ) {
-                downloads = true;
-            }
-            if matches!(lower.as_str(), "echo" | "printf") {
-                echoed.extend(args.iter().map(|a| a.text.clone()));
-            }
-            if is_database_client(&lower) {
-                let fed = echoed.iter().map(String::as_str).chain(std::iter::once(command.heredoc.as_str()));
-                if let Some(danger) = fed.filter_map(assess_sql).next() {
-                    return Some(danger.kind);
-                }
-            }
-            if is_shell_runner(&lower) && depth < MAX_NESTING && !command.heredoc.is_empty() {
-                if let Some(kind) = shell_danger(&command.heredoc, depth + 1) {
-                    return Some(kind);
-                }
-            }
-            if let Some(kind) = command_danger(&lower, args, depth) {
+        }
+        if is_shell_runner(&lower) && depth < MAX_NESTING && !heredoc.is_empty() {
+            if let Some(kind) = shell_danger(heredoc, depth + 1) {
                 return Some(kind);
             }
         }
+        command_danger(&lower, args, depth)
     }
-    None
 }
 
 fn is_database_client(name: &str) -> bool {
@@ -1519,11 +1545,11 @@ mod tests {
         let mut plain_runs = 0;
         for line in lines {
             let words: Vec<&str> = line.split_whitespace().collect();
-            for from in 0..words.len() {
-                for to in from..=words.len() {
-                    let run = &words[from..to];
-                    let joined = run.join(" ");
-                    assert_eq!(assess_words(run), assess(&joined), "{joined:?}");
+            for to in 0..=words.len() {
+                let read = CommandWords::new(&words[..to]);
+                for from in 0..=to {
+                    let joined = words[from..to].join(" ");
+                    assert_eq!(read.from(from), assess(&joined), "{joined:?}");
                     plain_runs += usize::from(!joined.contains(['\'', '"', '|', ';', '&', '>', '<', '(']));
                 }
             }
@@ -1549,7 +1575,10 @@ mod tests {
             assert_eq!(assess(&text), assess(&text), "{text:?}");
             assert_eq!(assess_markdown(&text), assess_markdown(&text), "{text:?}");
             let words: Vec<&str> = text.split_whitespace().collect();
-            assert_eq!(assess_words(&words), assess(&words.join(" ")), "{text:?}");
+            let read = CommandWords::new(&words);
+            for from in 0..=words.len() {
+                assert_eq!(read.from(from), assess(&words[from..].join(" ")), "{text:?}");
+            }
         }
     }
 

@@ -947,7 +947,9 @@ impl Chat {
         if cut == 0 {
             return false;
         }
-        if let Some(fx) = fx {
+        // Without a model for it, the prompt is not even written (a long no-key chat's replay
+        // folds many times).
+        if let Some(fx) = fx.filter(|_| env.has(ChatPurpose::Fold.role().endpoint())) {
             let request = CallRequest::foreground(ChatPurpose::Fold, fold_prompt(&self.history[..cut]), false);
             if c.launch(vec![request], env, fx) {
                 self.folding = Some(PendingFold { cut, freed, then_turn });

@@ -430,10 +430,11 @@ fn flagged_words(text: &str) -> Option<(String, crate::engine::danger::Danger)> 
     let last = words.last().map(|w| w.trim_end_matches(ENDS));
     let rests: Vec<&str> =
         words[..words.len().saturating_sub(1)].iter().copied().chain(last.filter(|w| !w.is_empty())).collect();
+    let from_each_start = crate::engine::danger::CommandWords::new(&rests);
     (0..words.len()).filter(|&i| words[i].starts_with(|c: char| c.is_ascii_alphabetic())).find_map(|i| {
         // Most starts begin no command: one check of the rest of the message rules them out,
         // so a long question costs one check per word, not one per pair of words.
-        crate::engine::danger::assess_words(rests.get(i..).unwrap_or_default())?;
+        from_each_start.from(i)?;
         let shortest = (i + 1..=words.len())
             .find_map(|j| crate::engine::danger::assess(&bare(&words[i..j].join(" "))).map(|d| (j, d)));
         let (mut end, danger) = shortest?;

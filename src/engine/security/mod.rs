@@ -155,7 +155,7 @@ fn root_wipe(folded: &str) -> Option<(String, String)> {
 fn asks_about_command(before: &str, after: &str, folded: &str) -> bool {
     let leads = before.split_whitespace().count() <= 6 && mentions(before, QUESTION_CUES);
     let follows = after.split_whitespace().count() <= 6 && asks(after) && mentions(after, ABOUT_COMMAND);
-    (leads || follows) && !orders(folded)
+    (leads || follows) && !read(folded, orders_in)
 }
 
 /// True when the text asks something and orders nothing run or done: a question about a
@@ -163,18 +163,34 @@ fn asks_about_command(before: &str, after: &str, folded: &str) -> bool {
 /// safe?"). The no-key chat answers such a question instead of offering commands.
 pub fn only_asks(text: &str) -> bool {
     let folded = fold(text);
-    asks(&folded) && !orders(&folded)
+    read(&folded, |words| asks_in(&folded, words) && !orders_in(words))
 }
 
-/// True when folded text orders something run or carried out.
-fn orders(folded: &str) -> bool {
-    mentions(folded, RUN_ORDERS) || mentions(folded, CARRY_OUT)
+/// `f` of folded text's skeleton, indexed once for every concept asked of it (each index is
+/// a pass of the lexicon over the text).
+fn read<R>(folded: &str, f: impl FnOnce(&rules::Words) -> R) -> R {
+    let skeleton = skeleton(folded);
+    f(&rules::Words::new(&skeleton))
+}
+
+/// True when one stem of `concept` occurs in the indexed words.
+fn has(words: &rules::Words, concept: &str) -> bool {
+    !words.concept_spans(concept).is_empty()
 }
 
 /// True when one stem of `concept` occurs in folded text.
 fn mentions(folded: &str, concept: &str) -> bool {
-    let skeleton = skeleton(folded);
-    !rules::Words::new(&skeleton).concept_spans(concept).is_empty()
+    read(folded, |words| has(words, concept))
+}
+
+/// True when folded text (indexed as `words`) orders something run or carried out.
+fn orders_in(words: &rules::Words) -> bool {
+    has(words, RUN_ORDERS) || has(words, CARRY_OUT)
+}
+
+/// True when folded text (indexed as `words`) asks something.
+fn asks_in(folded: &str, words: &rules::Words) -> bool {
+    folded.contains('?') || has(words, QUESTION_CUES)
 }
 
 /// True when folded text asks something.
@@ -209,14 +225,19 @@ fn outside_quotes(folded: &str) -> (String, bool) {
 /// True when the message talks about an attack instead of making one: the attack sits in
 /// quotes and the rest asks or teaches about it, or the whole message asks about attacks.
 fn talks_about_attacks(folded: &str) -> bool {
-    if mentions(folded, CARRY_OUT) {
-        return false;
-    }
-    let (outside, quoted) = outside_quotes(folded);
-    if quoted {
-        return detect(&outside).is_empty() && (asks(&outside) || mentions(&outside, QUOTE_TOPICS));
-    }
-    mentions(folded, ATTACK_TOPICS) && asks(folded)
+    read(folded, |words| {
+        if has(words, CARRY_OUT) {
+            return false;
+        }
+        let (outside, quoted) = outside_quotes(folded);
+        if quoted {
+            return detect(&outside).is_empty()
+                && read(&outside, |outside_words| {
+                    asks_in(&outside, outside_words) || has(outside_words, QUOTE_TOPICS)
+                });
+        }
+        has(words, ATTACK_TOPICS) && asks_in(folded, words)
+    })
 }
 
 /// User text made safe to keep: control characters dropped, whitespace trimmed,

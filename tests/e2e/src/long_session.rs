@@ -180,10 +180,11 @@ fn measure(turns: usize) -> Result<Figures, Error> {
     let mut open_marks = Vec::new();
     for _ in 0..3 {
         page.browser.refresh()?;
-        let at = page.browser.execute_async(MESSAGES_SHOWN, vec![Value::from(shown)])?;
-        open_ms.extend(at.as_f64());
+        let at = page.browser.execute_async(MESSAGES_SHOWN, vec![Value::from(shown)])?.as_f64();
+        open_ms.extend(at);
         page.wait_saved()?;
-        open_marks.push(page.browser.execute(OPEN_MARKS, vec![])?.to_string());
+        let marks = page.browser.execute(OPEN_MARKS, vec![])?.to_string();
+        open_marks.push(format!("{marks} → drawn {:.0}", at.unwrap_or(f64::NAN)));
     }
     let mut keystroke_ms = Vec::new();
     for _ in 0..15 {
