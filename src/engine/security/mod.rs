@@ -113,7 +113,15 @@ fn fake_markup(folded: &str) -> bool {
     // A token can only occur where its first character does (`<`, `[` or `#`), also once
     // the spaces are squeezed out: without one, the tokens need no search.
     static FIRSTS: OnceLock<Vec<char>> = OnceLock::new();
-    let firsts = FIRSTS.get_or_init(|| MARKUP.iter().filter_map(|m| m.chars().next()).collect());
+    let firsts = FIRSTS.get_or_init(|| {
+        let mut firsts: Vec<char> = Vec::new();
+        for c in MARKUP.iter().filter_map(|m| m.chars().next()) {
+            if !firsts.contains(&c) {
+                firsts.push(c);
+            }
+        }
+        firsts
+    });
     if folded.contains(firsts.as_slice()) {
         let squeezed: String = folded.chars().filter(|c| !c.is_whitespace()).collect();
         if MARKUP.iter().any(|m| folded.contains(m) || squeezed.contains(&m.replace(' ', ""))) {

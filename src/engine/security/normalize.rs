@@ -139,8 +139,25 @@ fn compose_jamo(chars: &[char]) -> Vec<char> {
 
 /// Per-character normalization; punctuation is kept so tag-like markup can still be seen.
 pub fn fold(text: &str) -> String {
-    let chars: Vec<char> = text.chars().filter_map(fold_char).collect();
-    let chars = compose_jamo(&chars);
+    // ASCII text, much of what is typed, folds byte by byte: the same steps, without the
+    // characters' list.
+    if text.is_ascii() {
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        for (i, &b) in bytes.iter().enumerate() {
+            let inside_word =
+                i > 0 && bytes[i - 1].is_ascii_alphabetic() && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic);
+            if b != b'\'' || !inside_word {
+                out.push(char::from(b.to_ascii_lowercase()));
+            }
+        }
+        return out;
+    }
+    let mut chars: Vec<char> = text.chars().filter_map(fold_char).collect();
+    // Only an initial consonant's jamo begins a syllable to compose.
+    if chars.iter().any(|&c| jamo(c).0.is_some()) {
+        chars = compose_jamo(&chars);
+    }
     // An apostrophe inside a word goes ("don't" → "dont"), so contractions stay one word.
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {
