@@ -162,7 +162,8 @@ fn root_wipe(folded: &str) -> Option<(String, String)> {
 /// follows it ("rm -rf / 하면 어떻게 돼?"), and nothing in the text asks for it to be run.
 fn asks_about_command(before: &str, after: &str, folded: &str) -> bool {
     let leads = before.split_whitespace().count() <= 6 && mentions(before, QUESTION_CUES);
-    let follows = after.split_whitespace().count() <= 6 && asks(after) && mentions(after, ABOUT_COMMAND);
+    let follows = after.split_whitespace().count() <= 6
+        && read(after, |words| asks_in(after, words) && has(words, ABOUT_COMMAND));
     (leads || follows) && !read(folded, orders_in)
 }
 
@@ -199,11 +200,6 @@ fn orders_in(words: &rules::Words) -> bool {
 /// True when folded text (indexed as `words`) asks something.
 fn asks_in(folded: &str, words: &rules::Words) -> bool {
     folded.contains('?') || has(words, QUESTION_CUES)
-}
-
-/// True when folded text asks something.
-fn asks(folded: &str) -> bool {
-    folded.contains('?') || mentions(folded, QUESTION_CUES)
 }
 
 /// Text outside quotes ("…", '…', `…`, and the curly and corner quotes `fold` made straight).
