@@ -1093,7 +1093,16 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
                         && matches!(command_name(&w[1].text), "rm" | "shred" | "unlink")
                 });
             let starts: Vec<&str> = args.iter().map(|a| a.text.as_str()).take_while(|t| !t.starts_with('-')).collect();
-            (deletes && starts.iter().any(|s| is_system_path(s))).then_some(RecursiveDelete)
+            // A test that picks some entries by name, path, age, size or owner makes it a
+            // cleanup (`find . -name '*.pyc' -delete`); without one, everything under the
+            // start goes, as with `rm -rf` (`-type` and `-maxdepth` narrow nothing by name).
+            const PICKS: WordList = WordList(
+                "-name|-iname|-path|-ipath|-wholename|-iwholename|-regex|-iregex|-lname|-ilname|-mtime|-mmin|\
+                 -atime|-amin|-ctime|-cmin|-newer|-size|-empty|-user|-group|-nouser|-nogroup|-perm|-links|-inum|\
+                 -samefile|-used",
+            );
+            let picks = args.iter().any(|a| PICKS.contains(a.text.as_str()));
+            (deletes && (!picks || starts.iter().any(|s| is_system_path(s)))).then_some(RecursiveDelete)
         }
         "shred" | "wipe" => positional(args).any(is_disk_device).then_some(RawDeviceWrite),
         "dd" => args.iter().filter_map(|a| a.text.strip_prefix("of=")).any(is_disk_device).then_some(RawDeviceWrite),
@@ -1308,6 +1317,10 @@ mod tests {
         ("find . -name node_modules -type d | xargs rm -rf", RecursiveDelete),
         ("find / -delete", RecursiveDelete),
         ("find ~ -type f -exec rm {} \\;", RecursiveDelete),
+        ("find ./build -delete", RecursiveDelete),
+        ("find src -type f -delete", RecursiveDelete),
+        ("find . -mindepth 1 -exec rm -rf {} +", RecursiveDelete),
+        ("find ~ -name '*.log' -delete", RecursiveDelete),
         ("Remove-Item -Recurse -Force C:\\temp", RecursiveDelete),
         ("rd /s /q C:\\build", RecursiveDelete),
         ("DROP TABLE users;", DropObject),
@@ -1439,6 +1452,9 @@ mod tests {
         "chmod +x run.sh",
         "sudo chown -R www-data:www-data /var/www/html",
         "find . -name '*.pyc' -delete",
+        "find logs -mtime +30 -delete",
+        "find . -type d -empty -delete",
+        "find . -name '*.tmp'",
         "curl -fsSL https://example.com/install.sh -o install.sh",
         "curl https://api.example.com | jq .",
         "wget https://example.com/file.tar.gz",
