@@ -123,6 +123,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     // "고급은 너무 비싸고 표준으로 할게요": what turns a design down asks no change of the rest.
     let (text, lower) = without_turned_down(text, lower, &refs);
     let (text, lower) = without_reasons(&text, lower);
+    let (text, lower) = without_asides(&text, lower, &refs);
     let text = text.as_str();
     // "the first step should fetch from the API" states a requirement, unless it commits
     // ("we should go with 2").
@@ -211,6 +212,43 @@ fn without_reasons(text: &str, mut lower: String) -> (String, String) {
             text.replace_range(at..at + len, &blank);
             lower.replace_range(at..at + len, &blank);
         }
+    }
+    (text, lower)
+}
+
+/// The reply with two kinds of aside blanked (byte offsets kept), so that they are read as
+/// neither a change request nor an objection:
+/// - "money is no issue", "cost doesn't matter", "budget is not a concern": what the user
+///   does not mind ("C, money is no issue" picks C);
+/// - a Korean adverb of manner that opens the reply before a design is named ("간단하게
+///   1번": simply, number 1). After the design it asks for a change ("1번 간단하게"), and
+///   "더 간단하게 1번" (simpler) opens with 더, not the adverb.
+fn without_asides(text: &str, mut lower: String, refs: &[Ref]) -> (String, String) {
+    let mut text = text.to_string();
+    let blank = |text: &mut String, lower: &mut String, span: std::ops::Range<usize>| {
+        let spaces = " ".repeat(span.len());
+        text.replace_range(span.clone(), &spaces);
+        lower.replace_range(span, &spaces);
+    };
+    const INDIFFERENT: WordList = WordList(
+        "is no issue|is not an issue|isn't an issue|is no concern|is not a concern|isn't a concern|\
+         is no problem|is not a problem|isn't a problem|is no object|doesn't matter|does not matter|\
+         don't matter|do not matter|doesn't really matter|is not important|isn't important",
+    );
+    for phrase in INDIFFERENT {
+        while let Some(at) = lower.find(phrase).filter(|&at| word_bounded(&lower, at, at + phrase.len())) {
+            blank(&mut text, &mut lower, at..at + phrase.len());
+        }
+    }
+    let first = lower.split_whitespace().next().unwrap_or("");
+    let at = lower.len() - lower.trim_start().len();
+    let end = at + first.len();
+    let adverb = first.ends_with('게')
+        && first.chars().count() >= 3
+        && first.chars().all(is_hangul)
+        && !KO_CHANGE.any(|w| first.contains(w));
+    if adverb && refs.iter().any(|r| r.start >= end) && refs.iter().all(|r| r.start >= end || r.end <= at) {
+        blank(&mut text, &mut lower, at..end);
     }
     (text, lower)
 }
@@ -1089,9 +1127,16 @@ fn too_much_end(after: &str) -> Option<usize> {
         let good = SO_GOOD.any(|w| t[k.len()..].starts_with(w));
         return (!good).then(|| base + word_end(k.len()));
     }
-    // 과해: is excessive; 부담: is a burden.
-    if WordList("은 과해|는 과해|은 부담|는 부담").any(|k| t.starts_with(k)) {
-        return Some(base + word_end(t.find(' ')? + 1));
+    // 은/는/이/가 and a drawback: 과해/과하 (excessive), 부담 (a burden), 비싸 (expensive), 복잡
+    // (complicated), 무거/무겁 (heavy), 어렵/어려 (hard), 느려/느리 (slow), 번거 (cumbersome); not
+    // when the clause denies it ("3번은 복잡하지 않아요").
+    const DRAWBACKS: WordList = WordList("과해|과하|부담|비싸|복잡|무거|무겁|어렵|어려|느려|느리|번거");
+    if let Some(k) = WordList("은 |는 |이 |가 ").iter().find(|k| t.starts_with(*k)) {
+        let clause = &t[k.len()..t.find([',', '.', ';']).unwrap_or(t.len())];
+        let denied = WordList("않|아니|없|안 ").any(|n| clause.contains(n));
+        if DRAWBACKS.any(|d| t[k.len()..].starts_with(d)) && !denied {
+            return Some(base + word_end(k.len()));
+        }
     }
     let noun = t.find(' ').filter(|&at| EN_REF_NOUNS.contains(&t[..at])).map_or(0, |at| at + 1);
     let clause = &t[noun..];
@@ -1488,6 +1533,15 @@ mod tests {
             ("3번이 끌리네요", Lang::Ko, 2),
             ("돈은 상관없어요 3번으로", Lang::Ko, 2),
             ("말씀하신 대로 2번", Lang::Ko, 1),
+            // Asides: what the user does not mind, a manner adverb before the design, a
+            // drawback of the design turned down.
+            ("C, money is no issue", Lang::En, 2),
+            ("option C, cost doesn't matter", Lang::En, 2),
+            ("C, budget is not a concern", Lang::En, 2),
+            ("간단하게 1번", Lang::Ko, 0),
+            ("빠르게 2번으로", Lang::Ko, 1),
+            ("3번은 비싸요 1번", Lang::Ko, 0),
+            ("3번은 복잡하니까 2번으로", Lang::Ko, 1),
             // Two references over the same words.
             ("the middle option, since it is cheaper", Lang::En, 1),
         ];
@@ -1503,6 +1557,11 @@ mod tests {
             ("1번은 충분하지 않아요", Lang::Ko),
             ("happy with neither", Lang::En),
             ("try to make 2 faster", Lang::En),
+            ("더 간단하게 1번", Lang::Ko),
+            ("1번은 복잡하지 않아요", Lang::Ko),
+            ("3번은 비싸요", Lang::Ko),
+            ("money is no issue, make C bigger", Lang::En),
+            ("C, but money is an issue", Lang::En),
         ] {
             assert_eq!(read(text, lang).picked(), None, "{text}");
         }
