@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Trunk post_build hook: fills the Content-Security-Policy of the built index.html with the
 // SHA-256 hash of every inline script in it, so the policy allows exactly the scripts Trunk
-// wrote (the module script that starts the wasm) and no other inline script.
+// wrote (the module script that starts the wasm) and no other inline script; and its
+// style-src with the hash of every inline <style> (the stylesheet Trunk inlines).
 //
 // index.html carries the policy in a <meta http-equiv="Content-Security-Policy"> whose
 // script-src holds the placeholder below. This hook replaces it with 'sha256-…' sources:
@@ -23,6 +24,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 export const PLACEHOLDER = "'inline-script-hashes'";
+// The style-src placeholder: the hashes of the page's inline <style> elements (Trunk inlines
+// the stylesheet so that the first paint waits for no request). Hashes allow those elements'
+// exact text and nothing else: no other <style>, and no style="…" attribute.
+export const STYLE_PLACEHOLDER = "'inline-style-hashes'";
 const RELOAD_MARKER = ".well-known/trunk/ws";
 
 /** Every inline <script> (one without a src attribute): its attributes and its text. */
@@ -42,6 +47,35 @@ export function inlineScripts(html) {
   return scripts;
 }
 
+/** The text of every inline <style> element. */
+export function inlineStyles(html) {
+  const styles = [];
+  const open = /<style\b[^>]*>/gi;
+  let match;
+  while ((match = open.exec(html)) !== null) {
+    const start = match.index + match[0].length;
+    const end = html.toLowerCase().indexOf("</style", start);
+    if (end < 0) break;
+    open.lastIndex = end;
+    styles.push(html.slice(start, end));
+  }
+  return styles;
+}
+
+/** The page with its style-src placeholder replaced by the hash of each inline <style>. */
+function fillStyles(html) {
+  const styles = inlineStyles(html);
+  if (!html.includes(STYLE_PLACEHOLDER)) {
+    if (styles.length > 0) {
+      throw new Error(`inline <style> but no ${STYLE_PLACEHOLDER} placeholder in style-src: the browser would refuse it`);
+    }
+    return { html, count: 0 };
+  }
+  const sources = [...new Set(styles.map(hashSource))];
+  // No inline style: the placeholder goes, leaving the directive's other sources.
+  return { html: html.replaceAll(` ${STYLE_PLACEHOLDER}`, sources.map((s) => ` ${s}`).join("")), count: sources.length };
+}
+
 /** The CSP source for a script's text: 'sha256-<base64>'. */
 export function hashSource(text) {
   const normalized = text.replace(/\r\n?/g, "\n");
@@ -53,18 +87,24 @@ export function fillPolicy(html) {
   if (!html.includes(PLACEHOLDER)) {
     throw new Error(`no ${PLACEHOLDER} placeholder in the Content-Security-Policy of index.html`);
   }
+  const styled = fillStyles(html);
+  html = styled.html;
+  const styleNote = `; ${styled.count} inline style(s) allowed by hash`;
   const scripts = inlineScripts(html);
   const devServer = scripts.some((s) => s.text.includes(RELOAD_MARKER));
   if (devServer) {
     const relaxed = html
       .replaceAll(PLACEHOLDER, "'unsafe-inline'")
       .replace(/connect-src /, "connect-src ws://127.0.0.1:* ws://localhost:* ");
-    return { html: relaxed, note: "dev server page: inline scripts allowed for live reload (not a release build)" };
+    return {
+      html: relaxed,
+      note: `dev server page: inline scripts allowed for live reload (not a release build)${styleNote}`,
+    };
   }
   const sources = [...new Set(scripts.map((s) => hashSource(s.text)))];
   return {
     html: html.replaceAll(PLACEHOLDER, sources.join(" ")),
-    note: `${sources.length} inline script(s) allowed by hash: ${sources.join(" ") || "(none)"}`,
+    note: `${sources.length} inline script(s) allowed by hash: ${sources.join(" ") || "(none)"}${styleNote}`,
   };
 }
 

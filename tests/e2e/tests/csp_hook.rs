@@ -1,7 +1,7 @@
 //! The build hook that fills the Content-Security-Policy (tools/csp_hashes.mjs), run with Node
 //! on small pages: the hash is that of the script's exact text (checked against an
 //! independent SHA-256), scripts with a `src` are not hashed, the dev server's page is
-//! relaxed, and a page without the placeholder fails the build.
+//! relaxed, and a page without the placeholder fails the build; inline styles likewise.
 
 use std::path::Path;
 use std::process::Command;
@@ -12,6 +12,7 @@ use deliberate_e2e::tempdir::TempDir;
 use sha2::{Digest, Sha256};
 
 const PLACEHOLDER: &str = "'inline-script-hashes'";
+const STYLE_PLACEHOLDER: &str = "'inline-style-hashes'";
 
 fn page(head: &str, body: &str) -> String {
     format!(
@@ -67,6 +68,37 @@ fn each_inline_script_is_allowed_by_the_hash_of_its_exact_text() {
     assert_eq!(after.replace(&policy, ""), html.replace(&script_src(&html), ""));
 }
 
+/// The `style-src` directive of a page's policy.
+fn style_src(page: &str) -> String {
+    let meta = page.find("http-equiv=\"Content-Security-Policy\"").expect("a policy meta tag");
+    let start = meta + page[meta..].find("style-src").expect("a style-src directive");
+    page[start..].split(['"', ';']).next().unwrap().to_string()
+}
+
+#[test]
+fn each_inline_style_is_allowed_by_the_hash_of_its_exact_text_and_nothing_else() {
+    let css = "\n.topbar { display: flex; }\n.logo::before { content: \"◆ 한\"; }\n";
+    let with_styles = |head: &str| {
+        page(head, "").replace(
+            "connect-src 'self' https:",
+            &format!("style-src 'self' {STYLE_PLACEHOLDER}; connect-src 'self' https:"),
+        )
+    };
+    let (ok, after, log) =
+        run_hook(&with_styles(&format!("<style>{css}</style><script type=\"module\">start();</script>")));
+    assert!(ok, "{log}");
+    assert_eq!(style_src(&after), format!("style-src 'self' {}", sha256_source(css)));
+    assert!(script_src(&after).contains(&sha256_source("start();")), "scripts are still hashed: {after}");
+    assert!(!after.contains(STYLE_PLACEHOLDER));
+    // No inline style: only 'self' is left.
+    let (ok, after, log) = run_hook(&with_styles("<script type=\"module\">start();</script>"));
+    assert!(ok, "{log}");
+    assert_eq!(style_src(&after), "style-src 'self'");
+    // An inline style the policy has no place for would be refused by the browser: the build fails.
+    let (ok, _, log) = run_hook(&page(&format!("<style>{css}</style>"), ""));
+    assert!(!ok && log.contains("style"), "{log}");
+}
+
 #[test]
 fn windows_line_endings_are_hashed_as_the_browser_reads_them() {
     let (ok, after, log) = run_hook(&page("<script type=\"module\">\r\nstart();\r\n</script>", ""));
@@ -99,5 +131,7 @@ fn the_source_page_has_one_placeholder_in_its_policy() {
     let source = std::fs::read_to_string(workspace_root().join("index.html")).unwrap();
     assert_eq!(source.matches(PLACEHOLDER).count(), 1, "exactly one placeholder, in the policy");
     assert!(script_src(&source).contains(PLACEHOLDER), "{}", script_src(&source));
+    assert_eq!(source.matches(STYLE_PLACEHOLDER).count(), 1, "exactly one style placeholder, in the policy");
+    assert!(style_src(&source).contains(STYLE_PLACEHOLDER), "{}", style_src(&source));
     assert!(Path::new(&workspace_root().join("tools/csp_hashes.mjs")).is_file());
 }

@@ -86,7 +86,11 @@ fn the_page_starts_under_a_strict_policy_that_allows_its_own_script_by_hash() {
         assert!(!scripts.contains(&loose.to_string()), "script-src must not allow {loose}: {policy}");
     }
     assert!(!policy.contains("inline-script-hashes"), "the build hook filled the placeholder: {policy}");
-    assert_eq!(directive(&policy, "style-src"), ["'self'"], "{policy}");
+    // Styles: the page's own files and the one stylesheet inlined in it, by its hash.
+    let styles = directive(&policy, "style-src");
+    assert_eq!(styles.len(), 2, "{policy}");
+    assert_eq!(styles[0], "'self'", "{policy}");
+    assert!(styles[1].starts_with("'sha256-") && styles[1].ends_with("='"), "{policy}");
     assert_eq!(directive(&policy, "object-src"), ["'none'"], "{policy}");
     assert_eq!(directive(&policy, "worker-src"), ["'self'"], "{policy}");
     let connect = directive(&policy, "connect-src");
@@ -101,6 +105,17 @@ fn the_page_starts_under_a_strict_policy_that_allows_its_own_script_by_hash() {
     let inline =
         page.browser.execute("return [...document.scripts].filter(s => !s.src).map(s => s.type);", vec![]).unwrap();
     assert_eq!(inline, json!(["module"]), "one inline script: Trunk's module loader");
+    // The inlined stylesheet applied (its hash is the one in the policy, or the browser would
+    // have refused it above): the top bar is laid out as a row.
+    let styled = page
+        .browser
+        .execute(
+            "return [document.querySelectorAll('style').length, document.querySelectorAll('link[rel=stylesheet]').length, \
+             getComputedStyle(document.querySelector('.topbar')).display];",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(styled, json!([1, 0, "flex"]), "one inline stylesheet and no stylesheet request");
 }
 
 #[test]
