@@ -30,36 +30,29 @@ export const PLACEHOLDER = "'inline-script-hashes'";
 export const STYLE_PLACEHOLDER = "'inline-style-hashes'";
 const RELOAD_MARKER = ".well-known/trunk/ws";
 
-/** Every inline <script> (one without a src attribute): its attributes and its text. */
-export function inlineScripts(html) {
-  const scripts = [];
-  const open = /<script\b([^>]*)>/gi;
+/** Every <tag> element of the page: its attributes and its text (up to its closing tag). */
+function elements(html, tag) {
+  const found = [];
+  const open = new RegExp(`<${tag}\\b([^>]*)>`, "gi");
   let match;
   while ((match = open.exec(html)) !== null) {
-    const attributes = match[1];
     const start = match.index + match[0].length;
-    const end = html.toLowerCase().indexOf("</script", start);
+    const end = html.toLowerCase().indexOf(`</${tag}`, start);
     if (end < 0) break;
     open.lastIndex = end;
-    if (/\bsrc\s*=/i.test(attributes)) continue;
-    scripts.push({ attributes, text: html.slice(start, end) });
+    found.push({ attributes: match[1], text: html.slice(start, end) });
   }
-  return scripts;
+  return found;
+}
+
+/** Every inline <script> (one without a src attribute): its attributes and its text. */
+export function inlineScripts(html) {
+  return elements(html, "script").filter((s) => !/\bsrc\s*=/i.test(s.attributes));
 }
 
 /** The text of every inline <style> element. */
 export function inlineStyles(html) {
-  const styles = [];
-  const open = /<style\b[^>]*>/gi;
-  let match;
-  while ((match = open.exec(html)) !== null) {
-    const start = match.index + match[0].length;
-    const end = html.toLowerCase().indexOf("</style", start);
-    if (end < 0) break;
-    open.lastIndex = end;
-    styles.push(html.slice(start, end));
-  }
-  return styles;
+  return elements(html, "style").map((s) => s.text);
 }
 
 /** The page with its style-src placeholder replaced by the hash of each inline <style>. */

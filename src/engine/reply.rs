@@ -187,15 +187,20 @@ fn without_turned_down(text: &str, mut lower: String, refs: &[Ref]) -> (String, 
     for r in refs {
         let too_much = too_much_end(&lower[r.end..]);
         if too_much.is_some() || r.described {
-            let span = r.start..r.end + too_much.unwrap_or(0);
-            if text.is_char_boundary(span.end) {
-                let blank = " ".repeat(span.len());
-                text.replace_range(span.clone(), &blank);
-                lower.replace_range(span, &blank);
-            }
+            blank(&mut text, &mut lower, r.start..r.end + too_much.unwrap_or(0));
         }
     }
     (text, lower)
+}
+
+/// Blanks `span` of a reply in both its text and its lower case, so that both keep their
+/// byte offsets (only on character boundaries).
+fn blank(text: &mut String, lower: &mut String, span: std::ops::Range<usize>) {
+    if text.is_char_boundary(span.start) && text.is_char_boundary(span.end) {
+        let spaces = " ".repeat(span.len());
+        text.replace_range(span.clone(), &spaces);
+        lower.replace_range(span, &spaces);
+    }
 }
 
 /// The reply with each English reason clause blanked, from "because" or "since" to the
@@ -208,9 +213,7 @@ fn without_reasons(text: &str, mut lower: String) -> (String, String) {
         {
             let rest = &lower[at..];
             let len = rest.find([',', ';', '.', '!', '?']).unwrap_or(rest.len());
-            let blank = " ".repeat(len);
-            text.replace_range(at..at + len, &blank);
-            lower.replace_range(at..at + len, &blank);
+            blank(&mut text, &mut lower, at..at + len);
         }
     }
     (text, lower)
@@ -225,11 +228,6 @@ fn without_reasons(text: &str, mut lower: String) -> (String, String) {
 ///   "더 간단하게 1번" (simpler) opens with 더, not the adverb.
 fn without_asides(text: &str, mut lower: String, refs: &[Ref]) -> (String, String) {
     let mut text = text.to_string();
-    let blank = |text: &mut String, lower: &mut String, span: std::ops::Range<usize>| {
-        let spaces = " ".repeat(span.len());
-        text.replace_range(span.clone(), &spaces);
-        lower.replace_range(span, &spaces);
-    };
     const INDIFFERENT: WordList = WordList(
         "is no issue|is not an issue|isn't an issue|is no concern|is not a concern|isn't a concern|\
          is no problem|is not a problem|isn't a problem|is no object|doesn't matter|does not matter|\
@@ -1122,19 +1120,21 @@ fn too_much_end(after: &str) -> Option<usize> {
     // The word after `at`, up to a space or a comma.
     let word_end =
         |at: usize| at + t[at..].find(|c: char| c.is_whitespace() || c == ',' || c == '.').unwrap_or(t.len() - at);
-    // 은/는/이/가 너무: is too …
-    if let Some(k) = WordList("은 너무 |는 너무 |이 너무 |가 너무 ").iter().find(|k| t.starts_with(*k)) {
-        let good = SO_GOOD.any(|w| t[k.len()..].starts_with(w));
-        return (!good).then(|| base + word_end(k.len()));
-    }
-    // 은/는/이/가 and a drawback: 과해/과하 (excessive), 부담 (a burden), 비싸 (expensive), 복잡
-    // (complicated), 무거/무겁 (heavy), 어렵/어려 (hard), 느려/느리 (slow), 번거 (cumbersome); not
-    // when the clause denies it ("3번은 복잡하지 않아요").
+    // 은/는/이/가 (the design as the subject), then 너무 (is too …) or a drawback: 과해/과하
+    // (excessive), 부담 (a burden), 비싸 (expensive), 복잡 (complicated), 무거/무겁 (heavy),
+    // 어렵/어려 (hard), 느려/느리 (slow), 번거 (cumbersome); not when the clause denies it
+    // ("3번은 복잡하지 않아요").
     const DRAWBACKS: WordList = WordList("과해|과하|부담|비싸|복잡|무거|무겁|어렵|어려|느려|느리|번거");
     if let Some(k) = WordList("은 |는 |이 |가 ").iter().find(|k| t.starts_with(*k)) {
-        let clause = &t[k.len()..t.find([',', '.', ';']).unwrap_or(t.len())];
+        let rest = &t[k.len()..];
+        if let Some(after) = rest.strip_prefix("너무 ") {
+            // Not "너무 좋아요" (so good).
+            let good = SO_GOOD.any(|w| after.starts_with(w));
+            return (!good).then(|| base + word_end(t.len() - after.len()));
+        }
+        let clause = &rest[..rest.find([',', '.', ';']).unwrap_or(rest.len())];
         let denied = WordList("않|아니|없|안 ").any(|n| clause.contains(n));
-        if DRAWBACKS.any(|d| t[k.len()..].starts_with(d)) && !denied {
+        if DRAWBACKS.any(|d| rest.starts_with(d)) && !denied {
             return Some(base + word_end(k.len()));
         }
     }
