@@ -4,10 +4,8 @@ fn main() {
     // run, and its formatting would only weigh on the wasm; www/crash.js shows the banner.
     #[cfg(not(panic = "immediate-abort"))]
     deliberate::ui::panic_banner::install();
-    // The static first paint of index.html gives way to the app.
-    if let Some(boot) = leptos::prelude::document().get_element_by_id("boot-shell") {
-        boot.remove();
-    }
+    // The static first paint of index.html gives way to the app, which keeps what was typed.
+    deliberate::ui::composer::take_over_boot_shell();
     leptos::mount::mount_to_body(deliberate::ui::App);
 }
 

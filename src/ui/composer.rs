@@ -2,8 +2,11 @@
 //! Enter that commits a syllable sends once the composition has ended, so the message
 //! is whole and a second Enter is never needed.
 
+use std::cell::RefCell;
+
 use leptos::ev::{CompositionEvent, KeyboardEvent};
 use leptos::prelude::*;
+use leptos::wasm_bindgen::JsCast;
 
 use super::act;
 use super::i18n::{strings, tr};
@@ -11,6 +14,43 @@ use super::shell::Shell;
 use crate::engine::call::Purpose;
 use crate::engine::lang::Lang;
 use crate::engine::session::{CallKind, Event, ModeKind};
+
+/// What was typed into the composer of index.html's static shell before the app arrived,
+/// and whether it had the focus.
+struct EarlyInput {
+    text: String,
+    /// The selection (UTF-16 offsets, as the DOM counts them).
+    selection: (u32, u32),
+    focused: bool,
+    /// Enter was pressed: send once the conversation to resume is open.
+    send: bool,
+}
+
+thread_local! {
+    static EARLY_INPUT: RefCell<Option<EarlyInput>> = const { RefCell::new(None) };
+}
+
+/// Removes the static shell of index.html, keeping what its composer holds for the app's.
+/// The shell paints before the wasm arrives and already takes typing, so nothing typed
+/// while the app loads is lost.
+pub fn take_over_boot_shell() {
+    let document = document();
+    let Some(boot) = document.get_element_by_id("boot-shell") else {
+        return;
+    };
+    let area = document.get_element_by_id("boot-input").and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok());
+    // Kept even when empty: the shell's composer has the page's one autofocus, so the focus
+    // moves on from it.
+    if let Some(area) = area {
+        let element: &web_sys::Element = area.as_ref();
+        let focused = document.active_element().is_some_and(|e| e == *element);
+        let start = area.selection_start().ok().flatten().unwrap_or(0);
+        let end = area.selection_end().ok().flatten().unwrap_or(start);
+        let send = area.get_attribute("data-send").is_some();
+        EARLY_INPUT.set(Some(EarlyInput { text: area.value(), selection: (start, end), focused, send }));
+    }
+    boot.remove();
+}
 
 /// Text area, send and stop.
 #[component]
@@ -69,6 +109,32 @@ pub fn Composer() -> impl IntoView {
     let on_input = move |_| {
         has_text.set(area.get_untracked().is_some_and(|el| !el.value().trim().is_empty()));
     };
+
+    // What was typed into the shell's composer goes on here; an Enter pressed there sends it
+    // once the database has opened the conversation to resume (as a message typed here
+    // before then would join that conversation).
+    let send_when_ready = RwSignal::new(false);
+    Effect::new(move |_| {
+        let Some(el) = area.get() else {
+            return;
+        };
+        let Some(early) = EARLY_INPUT.take() else {
+            return;
+        };
+        el.set_value(&early.text);
+        let _ = el.set_selection_range(early.selection.0, early.selection.1);
+        if early.focused {
+            let _ = el.focus();
+        }
+        has_text.set(!early.text.trim().is_empty());
+        send_when_ready.set(early.send);
+    });
+    Effect::new(move |_| {
+        if send_when_ready.get() && shell.saver.ready.get() {
+            send_when_ready.set(false);
+            send();
+        }
+    });
 
     // The composer accepts input from here on: the figure `./dev bench` reports.
     Effect::new(move |_| {

@@ -3,7 +3,8 @@
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use crate::http::{After, Request, Response, Server};
 
@@ -11,6 +12,41 @@ use crate::http::{After, Request, Response, Server};
 pub struct StaticServer {
     server: Server,
     root: PathBuf,
+    hold: Option<Hold>,
+}
+
+/// Holds back some answers of a `StaticServer` (`start_holding`) until released: a network
+/// that is slow for one kind of file. Dropping the server releases them.
+#[derive(Clone)]
+pub struct Hold(Arc<(Mutex<bool>, Condvar)>);
+
+impl Hold {
+    /// Lets every held request, and every later one, be answered.
+    pub fn release(&self) {
+        let (released, wake) = &*self.0;
+        *released.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        wake.notify_all();
+    }
+
+    /// Holds back the matching requests again, from the next one on.
+    pub fn engage(&self) {
+        *self.0 .0.lock().unwrap_or_else(|e| e.into_inner()) = false;
+    }
+
+    /// Waits until released; a test that never releases is not kept waiting past a minute.
+    fn wait(&self) {
+        let (released, wake) = &*self.0;
+        let guard = released.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = wake.wait_timeout_while(guard, Duration::from_secs(60), |released| !*released);
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        if let Some(hold) = &self.hold {
+            hold.release();
+        }
+    }
 }
 
 impl StaticServer {
@@ -21,13 +57,31 @@ impl StaticServer {
 
     /// Serves `dir` on 127.0.0.1:`port` (0 picks a free port).
     pub fn start_on(dir: &Path, port: u16) -> io::Result<StaticServer> {
+        StaticServer::serve(dir, port, None)
+    }
+
+    /// Serves `dir` on a free port, answering a request whose path ends with `suffix` (say
+    /// `.wasm`) only once the returned `Hold` is released.
+    pub fn start_holding(dir: &Path, suffix: &str) -> io::Result<(StaticServer, Hold)> {
+        let hold = Hold(Arc::new((Mutex::new(false), Condvar::new())));
+        let server = StaticServer::serve(dir, 0, Some((suffix.to_string(), hold.clone())))?;
+        Ok((server, hold))
+    }
+
+    fn serve(dir: &Path, port: u16, held: Option<(String, Hold)>) -> io::Result<StaticServer> {
         let root =
             dir.canonicalize().map_err(|e| io::Error::new(e.kind(), format!("cannot serve {}: {e}", dir.display())))?;
         if !root.is_dir() {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{} is not a directory", root.display())));
         }
         let shared_root = Arc::new(root.clone());
+        let hold = held.as_ref().map(|(_, hold)| hold.clone());
         let server = Server::start(port, "static", move |req, conn| {
+            if let Some((suffix, hold)) = &held {
+                if req.path().ends_with(suffix.as_str()) {
+                    hold.wait();
+                }
+            }
             let response = answer(&shared_root, &req);
             if req.method == "HEAD" {
                 response.write_head_to(conn.stream())?;
@@ -36,7 +90,7 @@ impl StaticServer {
             }
             Ok(After::KeepAlive)
         })?;
-        Ok(StaticServer { server, root })
+        Ok(StaticServer { server, root, hold })
     }
 
     /// The base URL, ending in `/`: `http://127.0.0.1:PORT/`.

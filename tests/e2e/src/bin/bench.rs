@@ -115,7 +115,8 @@ fn time_to_ready() {
 
 /// A first visit: a fresh browser profile (empty cache) for every sample, so nothing of
 /// an earlier load is reused. First contentful paint (goal ≤ 100 ms: the static shell of
-/// index.html paints before the wasm arrives) and the composer accepting input (goal ≤ 150 ms).
+/// index.html paints before the wasm arrives), the shell's composer taking typing, and the
+/// app's composer accepting input (goal ≤ 150 ms).
 fn first_visit() {
     println!("## First visit (fresh profile, empty cache)  goals: first paint ≤ 100 ms, composer ≤ 150 ms\n");
     let server = match StaticServer::start(&dist_dir()) {
@@ -125,10 +126,13 @@ fn first_visit() {
             return;
         }
     };
-    let marks = fresh_visits(&server, &["first-contentful-paint", "app-ready"]);
-    let (mut paint, mut ready): (Vec<f64>, Vec<f64>) = marks.iter().map(|m| (m[0], m[1])).unzip();
-    print_stats("first contentful paint (ms)", &mut paint);
-    print_stats("app-ready (ms)", &mut ready);
+    let marks = fresh_visits(&server, &["first-contentful-paint", "shell-input", "app-ready"]);
+    let column = |i: usize| marks.iter().map(|m| m[i]).collect::<Vec<f64>>();
+    print_stats("first contentful paint (ms)", &mut column(0));
+    // The shell's composer takes typing from its script on (what is typed is kept by the app,
+    // an Enter is sent once the app is there); the app's own composer from app-ready.
+    print_stats("the shell's composer takes typing (mark \"shell-input\", ms)", &mut column(1));
+    print_stats("app-ready: the app's composer (ms)", &mut column(2));
     first_paint_floor();
     println!();
 }
