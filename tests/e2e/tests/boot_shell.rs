@@ -1,5 +1,5 @@
 //! The static shell of index.html, against the release build, with the wasm held back by the
-//! test server: it paints in the user's language with the app's own words, its composer
+//! test server: it paints in the user's theme and language with the app's own words, its composer
 //! takes typing before the app arrives, and the app keeps what was typed (text, caret, focus)
 //! and sends it if Enter was pressed, into the conversation it resumes; and when the app
 //! never arrives, the shell says so and a reload keeps what was typed.
@@ -155,6 +155,8 @@ fn an_enter_pressed_in_the_shell_sends_once_the_app_is_there_and_joins_the_resum
             vec![],
         )
         .unwrap();
+    // The user chose the dark theme: the shell paints in it too.
+    browser.execute("localStorage.setItem('deliberate.theme', 'dark'); return true;", vec![]).unwrap();
     hold.engage();
     browser.execute("window.location.reload(); return true;", vec![]).unwrap();
     browser
@@ -166,6 +168,14 @@ fn an_enter_pressed_in_the_shell_sends_once_the_app_is_there_and_joins_the_resum
             Ok((v == json!(true)).then_some(()))
         })
         .unwrap();
+    assert_eq!(
+        value(
+            &browser,
+            "return [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor];"
+        ),
+        json!(["dark", "rgb(17, 21, 33)"]),
+        "the shell in the saved dark theme"
+    );
     let area = browser.find("#boot-input").unwrap();
     area.send_keys("금요일 점심, 8명").unwrap();
     area.send_keys(ENTER).unwrap();
