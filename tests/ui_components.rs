@@ -29,9 +29,16 @@ fn mount_app(lang: &str) -> Element {
     remount()
 }
 
+thread_local! {
+    /// The app mounted last: unmounted before the next mount, as a reload ends the old page,
+    /// so that it cannot go on saving and announcing its conversation under a later test.
+    static MOUNTED: std::cell::RefCell<Option<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Mounts the app again over whatever the last one saved, as a reload does.
 fn remount() -> Element {
     let doc = document();
+    drop(MOUNTED.take());
     if let Some(old) = doc.get_element_by_id("test-root") {
         old.remove();
     }
@@ -39,7 +46,7 @@ fn remount() -> Element {
     root.set_id("test-root");
     doc.body().unwrap().append_child(&root).unwrap();
     let handle = leptos::mount::mount_to(root.clone().unchecked_into(), App);
-    handle.forget();
+    MOUNTED.set(Some(Box::new(handle)));
     root
 }
 
@@ -528,7 +535,8 @@ async fn a_refused_save_is_shown_and_the_conversation_goes_on() {
     assert!(alert.text_content().unwrap().contains("Could not save"), "{:?}", alert.text_content());
     assert_eq!(q_all(&root, ".design-scores li").len(), 3, "the discussion went on in memory");
     send(&area, "too expensive, make it cheaper").await;
-    assert_eq!(user_messages(&root).len(), 2, "nothing typed is dropped");
+    let sent = user_messages(&root);
+    assert_eq!(sent.len(), 2, "nothing typed is dropped, nothing else shown: {sent:?}");
 }
 
 #[wasm_bindgen_test]
