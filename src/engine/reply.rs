@@ -454,7 +454,7 @@ fn has_change(text: &str, lower: &str) -> bool {
         "너무" => text.match_indices(m).any(|(at, _)| !praise(at)),
         _ => text.contains(m),
     };
-    if KO_CHANGE.iter().any(changes) {
+    if KO_CHANGE.iter().any(changes) || makes_it_so(text) {
         return true;
     }
     const EN: WordList = WordList(
@@ -475,6 +475,25 @@ fn has_change(text: &str, lower: &str) -> bool {
         return !(hits > 0 && uses_only && benign.iter().any(|b| lower.contains(b)));
     }
     false
+}
+
+/// "간단하게 해 주세요" (make it simple), "싸게 만들어 줘" (make it cheap): an adverb of manner
+/// (a Hangul word ending in 게) followed by a verb of making asks for a change, even with the
+/// 주세요 that otherwise commits. Not the adverbs that point ("그렇게 해 주세요": do it that way)
+/// and not 하게 ("2번으로 하게 해 주세요": let me take 2).
+fn makes_it_so(text: &str) -> bool {
+    // 해: do/make; 만들: make; 바꿔/바꾸: change into; 고쳐: fix into.
+    const MAKE: WordList = WordList("해|만들|바꿔|바꾸|고쳐");
+    const POINTING: WordList = WordList("하게|되게|이렇게|그렇게|저렇게|요렇게|어떻게|이대로|그대로");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.windows(2).any(|pair| {
+        let adverb = pair[0].trim_start_matches(|c: char| !crate::engine::lang::is_hangul(c));
+        adverb.ends_with('게')
+            && adverb.chars().count() >= 2
+            && adverb.chars().all(crate::engine::lang::is_hangul)
+            && !POINTING.contains(adverb)
+            && MAKE.any(|m| pair[1].starts_with(m))
+    })
 }
 
 /// English words that state what something must do: "should", "must", "has to".
@@ -1564,6 +1583,31 @@ mod tests {
             ("C, but money is an issue", Lang::En),
         ] {
             assert_eq!(read(text, lang).picked(), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_adverb_of_manner_with_a_verb_of_making_asks_for_a_change_even_politely() {
+        // 주세요 commits on its own ("2번으로 해 주세요"); "make 1 simple, please" changes 1.
+        for (text, design) in [
+            ("1번 간단하게 해 주세요", Some(0)),
+            ("1번 좀 더 꼼꼼하게 해줘", Some(0)),
+            ("2번을 가볍게 만들어 주세요", Some(1)),
+            ("3번 빠르게 바꿔 주세요", Some(2)),
+            ("간단하게 해 주세요", None),
+        ] {
+            assert_eq!(read(text, Lang::Ko), Reading::Feedback(design), "{text}");
+        }
+        // "더 싸게" also names the cheapest design: two designs, no pick either.
+        assert_eq!(read("1번 더 싸게 해줘", Lang::Ko).picked(), None);
+        // The adverb opens the reply before the design, points, or is the verb itself: picks.
+        for (text, design) in [
+            ("간단하게 1번으로 해 주세요", 0),
+            ("2번 그렇게 해 주세요", 1),
+            ("2번으로 하게 해 주세요", 1),
+            ("1번으로 해 주세요", 0),
+        ] {
+            assert_eq!(read(text, Lang::Ko).picked(), Some(design), "{text}");
         }
     }
 
