@@ -61,6 +61,15 @@ fn cache_names(browser: &Browser) -> Vec<String> {
     serde_json::from_value(v.unwrap()).unwrap()
 }
 
+/// The URLs kept in the cache named `name`.
+fn kept_urls(browser: &Browser, name: &str) -> Vec<String> {
+    let v = browser.execute_async(
+        "const done = arguments[1]; caches.open(arguments[0]).then(c => c.keys()).then(rs => done(rs.map(r => r.url)), () => done(null));",
+        vec![json!(name)],
+    );
+    serde_json::from_value(v.unwrap()).unwrap()
+}
+
 fn assert_no_panic(browser: &Browser) {
     let logs = browser.browser_logs().unwrap();
     let panics: Vec<&str> = logs.iter().filter_map(|l| l["message"].as_str()).filter(|m| is_panic_message(m)).collect();
@@ -112,22 +121,11 @@ fn the_app_starts_and_answers_with_the_server_stopped() {
     wait_app_ready(&browser);
     assert_eq!(browser.find(".step.current").unwrap().attr("data-stage").unwrap().as_deref(), Some("DEBATE"));
     assert_eq!(browser.find_all(".design-card").unwrap().len(), 3);
-    // The reader build (for conversations an earlier build showed differently) is kept
-    // too: its page opens offline, as itself, on the same conversation.
-    browser.goto(&format!("{url}reader/")).unwrap();
-    wait_app_ready(&browser);
-    let wasm = browser
-        .execute(
-            "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.endsWith('.wasm'));",
-            vec![],
-        )
-        .unwrap();
-    assert!(
-        wasm.as_array().is_some_and(|w| w.len() == 1 && w[0].as_str().unwrap_or("").contains("/reader/")),
-        "{wasm}"
-    );
-    assert_eq!(browser.find(".step.current").unwrap().attr("data-stage").unwrap().as_deref(), Some("DEBATE"));
-    assert_eq!(browser.find_all(".design-card").unwrap().len(), 3);
+    // The reader build opens conversations an earlier version saved: on the first install
+    // there are none, and it is not downloaded (the update test below finds it kept).
+    let kept = kept_urls(&browser, &caches[0]);
+    assert!(kept.iter().any(|u| u.ends_with(".wasm")), "{kept:?}");
+    assert!(!kept.iter().any(|u| u.contains("/reader/")), "the first install keeps no reader file: {kept:?}");
     assert_no_panic(&browser);
 }
 
@@ -237,6 +235,24 @@ fn a_new_deploy_is_offered_as_a_reload_and_taken_only_when_asked() {
             Ok((cache_names(b) == ["deliberate-e2e-next"]).then_some(()))
         })
         .unwrap();
+    // An update keeps the reader build (conversations the earlier version saved may need it):
+    // its page opens offline, as itself.
+    let kept = kept_urls(&browser, "deliberate-e2e-next");
+    assert!(kept.iter().any(|u| u.contains("/reader/") && u.ends_with(".wasm")), "{kept:?}");
+    let url = server.url();
+    drop(server);
+    browser.goto(&format!("{url}reader/")).unwrap();
+    wait_app_ready(&browser);
+    let wasm = browser
+        .execute(
+            "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.endsWith('.wasm'));",
+            vec![],
+        )
+        .unwrap();
+    assert!(
+        wasm.as_array().is_some_and(|w| w.len() == 1 && w[0].as_str().unwrap_or("").contains("/reader/")),
+        "{wasm}"
+    );
     assert_no_panic(&browser);
 }
 
