@@ -27,14 +27,15 @@ const KEPT = new Set(FILES.map((f) => new URL(f, self.location.href).href));
 self.addEventListener('install', (event) => {
   // Revalidate with the server instead of trusting the HTTP cache: the page and the
   // unhashed files (manifest, icons) may have changed under the same name.
-  const keep = (files) => caches.open(CACHE).then((cache) => cache.addAll(files.map((f) => new Request(f, { cache: 'no-cache' }))));
+  const keep = (files) =>
+    caches.open(CACHE).then((cache) => cache.addAll(files.map((f) => new Request(f, { cache: 'no-cache' }))));
   // The reader build opens conversations that an earlier version saved. On the first
   // install no earlier version ran here, so it would be a second download of the size of
   // the app for nothing: it is kept from the first update on (and fetched if ever asked).
   const kept = caches
     .keys()
     .then((names) => names.some((n) => n.startsWith(PREFIX) && n !== CACHE))
-    .then((updating) => keep(updating ? FILES : FILES.filter((f) => !f.startsWith('reader/'))));
+    .then((updating) => keep(updating ? FILES : FILES.filter((f) => !new URL(f, self.location.href).href.startsWith(READER))));
   event.waitUntil(Promise.all([kept, bypass(event)]));
   // No skipWaiting here: a new version waits until the user chooses to reload.
 });

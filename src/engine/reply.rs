@@ -241,10 +241,7 @@ fn without_asides(text: &str, mut lower: String, refs: &[Ref]) -> (String, Strin
     let first = lower.split_whitespace().next().unwrap_or("");
     let at = lower.len() - lower.trim_start().len();
     let end = at + first.len();
-    let adverb = first.ends_with('게')
-        && first.chars().count() >= 3
-        && first.chars().all(is_hangul)
-        && !KO_CHANGE.any(|w| first.contains(w));
+    let adverb = is_manner_adverb(first) && !KO_CHANGE.any(|w| first.contains(w));
     if adverb && refs.iter().any(|r| r.start >= end) && refs.iter().all(|r| r.start >= end || r.end <= at) {
         blank(&mut text, &mut lower, at..end);
     }
@@ -480,20 +477,21 @@ fn has_change(text: &str, lower: &str) -> bool {
 /// "간단하게 해 주세요" (make it simple), "싸게 만들어 줘" (make it cheap): an adverb of manner
 /// (a Hangul word ending in 게) followed by a verb of making asks for a change, even with the
 /// 주세요 that otherwise commits. Not the adverbs that point ("그렇게 해 주세요": do it that way)
-/// and not 하게 ("2번으로 하게 해 주세요": let me take 2).
+/// and not 하게 ("2번으로 하게 해 주세요": let me take 2): see [`is_manner_adverb`].
 fn makes_it_so(text: &str) -> bool {
     // 해: do/make; 만들: make; 바꿔/바꾸: change into; 고쳐: fix into.
     const MAKE: WordList = WordList("해|만들|바꿔|바꾸|고쳐");
-    const POINTING: WordList = WordList("하게|되게|이렇게|그렇게|저렇게|요렇게|어떻게|이대로|그대로");
     let words: Vec<&str> = text.split_whitespace().collect();
     words.windows(2).any(|pair| {
-        let adverb = pair[0].trim_start_matches(|c: char| !crate::engine::lang::is_hangul(c));
-        adverb.ends_with('게')
-            && adverb.chars().count() >= 2
-            && adverb.chars().all(crate::engine::lang::is_hangul)
-            && !POINTING.contains(adverb)
-            && MAKE.any(|m| pair[1].starts_with(m))
+        is_manner_adverb(pair[0].trim_start_matches(|c: char| !is_hangul(c))) && MAKE.any(|m| pair[1].starts_with(m))
     })
+}
+
+/// A Korean adverb of manner: a Hangul word ending in 게 ("간단하게", "싸게"), but not one that
+/// points ("그렇게": that way) nor 하게/되게 (the verb itself, or "very").
+fn is_manner_adverb(word: &str) -> bool {
+    const POINTING: WordList = WordList("하게|되게|이렇게|그렇게|저렇게|요렇게|어떻게");
+    word.ends_with('게') && word.chars().count() >= 2 && word.chars().all(is_hangul) && !POINTING.contains(word)
 }
 
 /// English words that state what something must do: "should", "must", "has to".

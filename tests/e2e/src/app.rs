@@ -44,6 +44,32 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// One Chromium at a time: the machine has two cores. Every browser test holds this first.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Waits for the other browser tests of this test binary to end (a failed one too).
+pub fn one_browser() -> std::sync::MutexGuard<'static, ()> {
+    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Chromium in `language` (`"ko-KR"` or `"en-US"`), 1280 × 900, on no page yet.
+pub fn browser_in(language: &str) -> Result<Browser, Error> {
+    Browser::builder()
+        .arg(format!("--lang={language}"))
+        .accept_languages(&format!("{language},{}", &language[..2]))
+        .window_size(1280, 900)
+        .launch()
+}
+
+/// Fails when the console of `browser` says the wasm panicked since it was last read, or the
+/// page shows the crash banner (for pages not opened through `AppPage`).
+pub fn assert_no_panic_in(browser: &Browser) {
+    let logs = browser.browser_logs().expect("the browser log can be read");
+    let panics: Vec<&str> = logs.iter().filter_map(|l| l["message"].as_str()).filter(|m| is_panic_message(m)).collect();
+    assert!(panics.is_empty(), "the page panicked: {panics:?}");
+    assert!(browser.try_find("#panic-banner").unwrap().is_none(), "the crash banner is shown");
+}
+
 /// The workspace's root directory.
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap_or_else(|_| PathBuf::from("."))
@@ -102,11 +128,7 @@ impl AppPage {
     /// Serves `dist/` and starts Chromium in `language`, on no page yet.
     fn launch(language: &str) -> Result<AppPage, Error> {
         let server = StaticServer::start(&dist_dir()).map_err(Error::Io)?;
-        let browser = Browser::builder()
-            .arg(format!("--lang={language}"))
-            .accept_languages(&format!("{language},{}", &language[..2]))
-            .window_size(1280, 900)
-            .launch()?;
+        let browser = browser_in(language)?;
         Ok(AppPage { browser, server, console: RefCell::new(Vec::new()), csp_refusals_expected: Cell::new(false) })
     }
 

@@ -2,20 +2,11 @@
 //! violation of impact serious or critical. One page for the whole walk; the language and
 //! the theme are switched in the page through the top bar, as a person would.
 
-use std::sync::{Mutex, MutexGuard};
-
 use deliberate::scenario::COUNSEL_EN;
-use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use deliberate_e2e::axe::{audit, axe_source, Violation};
 use deliberate_e2e::counsel_turn::{send_and_wait, switch_to_counseling};
 use serde_json::json;
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// Every look a page is checked in: (UI language, theme).
 const LOOKS: [(&str, &str); 4] = [("ko", "light"), ("ko", "dark"), ("en", "dark"), ("en", "light")];

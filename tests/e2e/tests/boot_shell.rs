@@ -5,20 +5,12 @@
 //! never arrives, the shell says so and a reload keeps what was typed.
 
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
 
-use deliberate_e2e::app::{dist_copy, dist_dir, is_panic_message, STEP};
+use deliberate_e2e::app::{assert_no_panic_in, browser_in, dist_copy, dist_dir, one_browser, STEP};
 use deliberate_e2e::axe::{audit, axe_source};
 use deliberate_e2e::static_server::{Hold, StaticServer};
 use deliberate_e2e::webdriver::Browser;
 use serde_json::{json, Value};
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 const ENTER: &str = "\u{E007}";
 
@@ -33,12 +25,7 @@ fn held_page(language: &str) -> (Browser, StaticServer, Hold) {
 /// The same for the build in `dir`.
 fn held_page_of(dir: &Path, language: &str) -> (Browser, StaticServer, Hold) {
     let (server, hold) = StaticServer::start_holding(dir, ".wasm").expect("the static server starts");
-    let browser = Browser::builder()
-        .arg(format!("--lang={language}"))
-        .accept_languages(&format!("{language},{}", &language[..2]))
-        .window_size(1280, 900)
-        .launch()
-        .expect("Chromium starts");
+    let browser = browser_in(language).expect("Chromium starts");
     // Not `goto`: it would wait for the page's load, which waits for the held wasm.
     browser.execute("window.location.href = arguments[0]; return true;", vec![json!(server.url())]).unwrap();
     browser.wait_for_element("#boot-input", STEP).unwrap();
@@ -58,13 +45,6 @@ fn assert_accessible(browser: &Browser, state: &str) {
     let blocking: Vec<String> =
         audit(browser, &axe_source()).unwrap().iter().filter(|v| v.is_blocking()).map(|v| v.describe()).collect();
     assert!(blocking.is_empty(), "{state}:\n{}", blocking.join("\n"));
-}
-
-fn assert_no_panic(browser: &Browser) {
-    let logs = browser.browser_logs().unwrap();
-    let panics: Vec<&Value> = logs.iter().filter(|l| l["message"].as_str().is_some_and(is_panic_message)).collect();
-    assert!(panics.is_empty(), "{panics:?}");
-    assert!(browser.try_find("#panic-banner").unwrap().is_none(), "the crash banner is shown");
 }
 
 #[test]
@@ -104,7 +84,7 @@ fn what_is_typed_before_the_app_arrives_stays_in_the_composer_with_its_caret_and
         value(&browser, "return document.getElementById('composer-input').value;"),
         json!("a pipeline that summarizes every morning IT news")
     );
-    assert_no_panic(&browser);
+    assert_no_panic_in(&browser);
 }
 
 #[test]
@@ -192,7 +172,7 @@ fn an_enter_pressed_in_the_shell_sends_once_the_app_is_there_and_joins_the_resum
             assert!(texts[1].contains("금요일 점심, 8명"), "{texts:?}");
         })
         .unwrap();
-    assert_no_panic(&browser);
+    assert_no_panic_in(&browser);
 }
 
 #[test]

@@ -2,19 +2,11 @@
 //! (a question card answered by keyboard, a dangerous command confirmed and one declined, an
 //! attachment read and cut, the context meter past 80 %), and the no-key assistant.
 
-use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing, ScriptedReply, ScriptedToolCall};
 use serde_json::{json, Value};
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 const KEY: &str = "test-key-not-secret";
 

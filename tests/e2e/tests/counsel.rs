@@ -1,21 +1,13 @@
 //! Counseling mode end to end against the release build: a whole session through the page
 //! with no key, and one against the mock LLM (checker ∥ detector, counselor, supervisor).
 
-use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use deliberate::scenario::COUNSEL_EN;
-use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use deliberate_e2e::counsel_turn::{replies, send_and_wait, switch_to_counseling, REPLIES as REPLIES_CSS};
 use deliberate_e2e::mock_llm::{Fault, FaultRule, MockConfig, MockLlm, Pacing};
 use serde_json::json;
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 fn text_of(page: &AppPage, css: &str) -> String {
     page.browser.find(css).and_then(|e| e.text()).unwrap_or_default()

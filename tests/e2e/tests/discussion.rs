@@ -2,16 +2,7 @@
 //! key, in headless Chromium driven over WebDriver, with a screenshot of every stage
 //! under `target/e2e-screenshots/`.
 
-use std::sync::{Mutex, MutexGuard};
-
-use deliberate_e2e::app::AppPage;
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
+use deliberate_e2e::app::{one_browser, AppPage};
 
 #[test]
 fn korean_request_to_plan_without_a_key() {

@@ -1,17 +1,9 @@
 //! Keyboard only, through WebDriver key actions: the Settings dialog takes focus, keeps
 //! Tab inside, makes the page behind inert, closes with Escape, and gives focus back.
 
-use std::sync::{Mutex, MutexGuard};
-
-use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use deliberate_e2e::webdriver::Browser;
 use serde_json::{json, Value};
-
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 const TAB: &str = "\u{E004}";
 const SHIFT: &str = "\u{E008}";

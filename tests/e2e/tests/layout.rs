@@ -3,17 +3,8 @@
 //! the composer, the send button, the top bar's controls and a card's options can be seen
 //! and clicked.
 
-use std::sync::{Mutex, MutexGuard};
-
-use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use serde_json::{json, Value};
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// Makes the viewport `width` × `height` CSS px through Chromium's device metrics, so the
 /// page really reflows (a window cannot be made as narrow as a phone).

@@ -1,18 +1,9 @@
 //! End to end with real HTTP: the release build talks to the mock LLM server in both
 //! wire formats, streams, stops, and recovers from every fault with a clear message.
 
-use std::sync::{Mutex, MutexGuard};
-
-use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use deliberate_e2e::mock_llm::{Fault, FaultRule, MockConfig, MockLlm, Pacing, RecordedRequest};
 use serde_json::{json, Value};
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 const KEY: &str = "test-key-not-secret";
 

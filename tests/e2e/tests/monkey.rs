@@ -10,19 +10,11 @@
 //! Bounded: at most `ACTIONS_PER_ROUND` actions at each of the four stages.
 
 use std::collections::BTreeSet;
-use std::sync::{Mutex, MutexGuard};
 
-use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use deliberate_e2e::counsel_turn::{send_and_wait, switch_to_counseling};
 use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing, ScriptedReply, ScriptedToolCall};
 use serde_json::{json, Value};
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// The most clicks and keystrokes in one round of the monkey.
 const ACTIONS_PER_ROUND: u64 = 60;

@@ -5,10 +5,9 @@
 use std::fs;
 use std::path::Path;
 use std::process::Command;
-use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use deliberate_e2e::app::{dist_copy, dist_dir, is_panic_message, workspace_root, STEP};
+use deliberate_e2e::app::{assert_no_panic_in, browser_in, dist_copy, dist_dir, one_browser, workspace_root, STEP};
 use deliberate_e2e::http::send;
 use deliberate_e2e::mock_llm::{MockConfig, MockLlm};
 use deliberate_e2e::static_server::StaticServer;
@@ -16,24 +15,8 @@ use deliberate_e2e::tempdir::TempDir;
 use deliberate_e2e::webdriver::Browser;
 use serde_json::{json, Value};
 
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Installing the worker downloads the whole build again (the test server says no-store).
 const INSTALL: Duration = Duration::from_secs(40);
-
-fn browser(language: &str) -> Browser {
-    Browser::builder()
-        .arg(format!("--lang={language}"))
-        .accept_languages(&format!("{language},{}", &language[..2]))
-        .window_size(1280, 900)
-        .launch()
-        .expect("Chromium starts")
-}
 
 /// Waits until a service worker controls the page.
 fn wait_controlled(browser: &Browser) {
@@ -70,13 +53,6 @@ fn kept_urls(browser: &Browser, name: &str) -> Vec<String> {
     serde_json::from_value(v.unwrap()).unwrap()
 }
 
-fn assert_no_panic(browser: &Browser) {
-    let logs = browser.browser_logs().unwrap();
-    let panics: Vec<&str> = logs.iter().filter_map(|l| l["message"].as_str()).filter(|m| is_panic_message(m)).collect();
-    assert!(panics.is_empty(), "the page panicked: {panics:?}");
-    assert!(browser.try_find("#panic-banner").unwrap().is_none(), "the crash banner is shown");
-}
-
 /// The constant a line of the served sw.js sets, e.g. `VERSION`.
 fn sw_line<'a>(sw: &'a str, name: &str) -> &'a str {
     let prefix = format!("const {name} = ");
@@ -88,7 +64,7 @@ fn the_app_starts_and_answers_with_the_server_stopped() {
     let _one = one_browser();
     let server = StaticServer::start(&dist_dir()).unwrap();
     let url = server.url();
-    let browser = browser("en-US");
+    let browser = browser_in("en-US").expect("Chromium starts");
     browser.goto(&url).unwrap();
     wait_app_ready(&browser);
     wait_controlled(&browser);
@@ -126,14 +102,14 @@ fn the_app_starts_and_answers_with_the_server_stopped() {
     let kept = kept_urls(&browser, &caches[0]);
     assert!(kept.iter().any(|u| u.ends_with(".wasm")), "{kept:?}");
     assert!(!kept.iter().any(|u| u.contains("/reader/")), "the first install keeps no reader file: {kept:?}");
-    assert_no_panic(&browser);
+    assert_no_panic_in(&browser);
 }
 
 #[test]
 fn the_manifest_is_linked_and_names_the_app_and_its_icons() {
     let _one = one_browser();
     let server = StaticServer::start(&dist_dir()).unwrap();
-    let browser = browser("ko-KR");
+    let browser = browser_in("ko-KR").expect("Chromium starts");
     browser.goto(&server.url()).unwrap();
     wait_app_ready(&browser);
     let read = r#"
@@ -182,7 +158,7 @@ if (!link) { done({error: 'no manifest link'}); return; }
         })
         .collect();
     assert_eq!(sizes, [("192x192", "image/png", 192, 192), ("512x512", "image/png", 512, 512)]);
-    assert_no_panic(&browser);
+    assert_no_panic_in(&browser);
 }
 
 #[test]
@@ -190,7 +166,7 @@ fn a_new_deploy_is_offered_as_a_reload_and_taken_only_when_asked() {
     let _one = one_browser();
     let site = dist_copy("offline-dist");
     let server = StaticServer::start(site.path()).unwrap();
-    let browser = browser("ko-KR");
+    let browser = browser_in("ko-KR").expect("Chromium starts");
     browser.goto(&server.url()).unwrap();
     wait_app_ready(&browser);
     wait_controlled(&browser);
@@ -253,7 +229,7 @@ fn a_new_deploy_is_offered_as_a_reload_and_taken_only_when_asked() {
         wasm.as_array().is_some_and(|w| w.len() == 1 && w[0].as_str().unwrap_or("").contains("/reader/")),
         "{wasm}"
     );
-    assert_no_panic(&browser);
+    assert_no_panic_in(&browser);
 }
 
 /// A staged build as Trunk leaves it for the post_build hook.
@@ -342,7 +318,7 @@ fn llm_requests_pass_the_service_worker_by() {
     fs::write(&sw_path, noted).unwrap();
     let server = StaticServer::start(dist.path()).unwrap();
     let mock = MockLlm::start(MockConfig::default()).unwrap();
-    let browser = browser("en-US");
+    let browser = browser_in("en-US").expect("Chromium starts");
     browser.goto(&server.url()).unwrap();
     browser
         .execute(
@@ -373,5 +349,5 @@ fn llm_requests_pass_the_service_worker_by() {
     );
     let llm: Vec<&String> = seen.iter().filter(|r| r.contains(&mock.url())).collect();
     assert!(llm.is_empty(), "the worker saw requests to the LLM: {llm:?}");
-    assert_no_panic(&browser);
+    assert_no_panic_in(&browser);
 }

@@ -3,21 +3,12 @@
 //! switch, rename, search, delete with undo), and a second tab's step shows in an idle
 //! tab and is never silently overwritten by a busy one.
 
-use std::sync::{Mutex, MutexGuard};
-
 use deliberate::engine::lang::Lang;
 use deliberate::engine::session::{Env, Event, Session, Settings};
 use deliberate::store::saved::Journal;
-use deliberate_e2e::app::{AppPage, STEP};
+use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use deliberate_e2e::mock_llm::{MockConfig, MockLlm, Pacing};
 use serde_json::{json, Value};
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 fn user_messages(page: &AppPage) -> Vec<String> {
     let texts = page

@@ -4,9 +4,10 @@
 
 use std::fs;
 use std::path::PathBuf;
-use std::sync::{mpsc, Mutex, MutexGuard};
+use std::sync::mpsc;
 use std::time::Duration;
 
+use deliberate_e2e::app::one_browser;
 use deliberate_e2e::mock_llm::{default_reply, Fault, MockConfig, MockLlm, Pacing};
 use deliberate_e2e::static_server::StaticServer;
 use deliberate_e2e::tempdir::TempDir;
@@ -14,13 +15,6 @@ use deliberate_e2e::webdriver::{Browser, Error};
 use serde_json::{json, Value};
 
 const WAIT: Duration = Duration::from_secs(10);
-
-/// One Chromium at a time: the machine has two cores.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn one_browser() -> MutexGuard<'static, ()> {
-    ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 const PAGE: &str = r#"<!doctype html>
 <html lang="ko">
