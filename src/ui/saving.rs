@@ -255,7 +255,11 @@ impl Saver {
         );
         channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
-        TABS.with(|t| *t.borrow_mut() = Some(channel));
+        // An app mounted again in the same page (the component tests do) stops the earlier
+        // one's hearing: its channel would go on showing other tabs' steps in a dead view.
+        if let Some(earlier) = TABS.with(|t| t.borrow_mut().replace(channel)) {
+            earlier.close();
+        }
     }
 
     /// True when this tab has a step of its own at stake: not saved yet, being written, or
