@@ -3,15 +3,21 @@
 # these steps rewrite the same staged files, so they run here one after the other:
 #   1. release builds: short names for the wasm's imports, new SRI hashes in index.html
 #      (tools/short_imports.mjs);
-#   2. the Content-Security-Policy's script hashes in index.html (tools/csp_hashes.mjs);
-#   3. release builds of the page: the reader build (built first by ./dev, in
+#   2. release builds of the page: the wasm split into the page's part and the rest, the loader
+#      in the glue, new SRI hashes (tools/split.mjs);
+#   3. the Content-Security-Policy's script hashes in index.html (tools/csp_hashes.mjs);
+#   4. release builds of the page: the reader build (built first by ./dev, in
 #      $DELIBERATE_READER_DIST) copied into reader/;
-#   4. the service worker's file list and version, from the files as they are now
-#      (tools/precache.sh). The reader build itself ($DELIBERATE_READER_BUILD) stops after 2.
+#   5. the service worker's file list and version, from the files as they are now
+#      (tools/precache.sh). The reader build itself ($DELIBERATE_READER_BUILD) skips 2 and
+#      stops after 3: it opens only conversations saved by an earlier build, whole.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${TRUNK_PROFILE:-}" = release ]; then
   node tools/short_imports.mjs
+  if [ "${DELIBERATE_READER_BUILD:-}" != 1 ]; then
+    node tools/split.mjs
+  fi
 fi
 node tools/csp_hashes.mjs
 if [ "${DELIBERATE_READER_BUILD:-}" = 1 ]; then

@@ -25,7 +25,7 @@ function fail(message) {
 }
 
 /** Reads an unsigned LEB128 at `at`: [value, next offset]. */
-function readLeb(bytes, at) {
+export function readLeb(bytes, at) {
   let value = 0;
   let shift = 0;
   for (;;) {
@@ -108,6 +108,7 @@ export function readImports(wasm, section) {
 }
 
 const KEY_CHAR = /[A-Za-z0-9_$]/;
+const PLACEHOLDERS = "placeholder";
 
 /** Where `field` stands as an object key in the glue (`field: function`), every place. */
 function keyPlaces(js, field) {
@@ -132,7 +133,8 @@ export function shorten(wasm, js) {
   const entries = readImports(wasm, section);
   const renames = new Map();
   for (const entry of entries) {
-    if (renames.has(entry.field)) continue;
+    // wasm-split's placeholders (tools/split.mjs) are named by table slot, already short.
+    if (entry.module === PLACEHOLDERS || renames.has(entry.field)) continue;
     const places = keyPlaces(js, entry.field);
     if (places.length !== 1 || !/^\s*:/.test(js.slice(places[0] + entry.field.length))) {
       throw new Error(`import ${entry.field} is in the glue ${places.length} times, not once as a key`);
@@ -148,7 +150,9 @@ export function shorten(wasm, js) {
   glue += js.slice(last);
   const body = Buffer.concat([
     leb(entries.length),
-    ...entries.map((e) => Buffer.concat([name(e.module), name(renames.get(e.field).short), e.desc])),
+    ...entries.map((e) =>
+      Buffer.concat([name(e.module), name(e.module === PLACEHOLDERS ? e.field : renames.get(e.field).short), e.desc]),
+    ),
   ]);
   const out = Buffer.concat([
     wasm.subarray(0, section.headerStart),

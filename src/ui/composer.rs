@@ -6,7 +6,9 @@ use std::cell::RefCell;
 
 use leptos::ev::{CompositionEvent, KeyboardEvent};
 use leptos::prelude::*;
-use leptos::wasm_bindgen::JsCast;
+use leptos::task::spawn_local;
+use leptos::wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
 use super::act;
 use super::i18n::{strings, tr};
@@ -24,6 +26,14 @@ struct EarlyInput {
     focused: bool,
     /// Enter was pressed: send once the conversation to resume is open.
     send: bool,
+}
+
+/// Where the part of the wasm that sending needs stands (see `rest_of_app`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RestState {
+    Here,
+    Coming,
+    Failed,
 }
 
 thread_local! {
@@ -52,6 +62,15 @@ pub fn take_over_boot_shell() {
     boot.remove();
 }
 
+/// The release page's wasm is split in two (tools/split.mjs): the page's part runs a first
+/// visit up to its first send, the rest arrives in the background. `None` when the rest is
+/// here (or the build is not split), else a promise that settles when it is linked in.
+fn rest_of_app() -> Option<js_sys::Promise> {
+    let gate = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("deliberateRest")).ok()?;
+    let gate: js_sys::Function = gate.dyn_into().ok()?;
+    gate.call0(&JsValue::UNDEFINED).ok()?.dyn_into().ok()
+}
+
 /// Text area, send and stop.
 #[component]
 pub fn Composer() -> impl IntoView {
@@ -74,7 +93,10 @@ pub fn Composer() -> impl IntoView {
         })
     });
 
-    let send = move || {
+    // Sending runs the engines, which may be in the part of the wasm that has not arrived
+    // yet: wait for it, keeping the text, and say so (and say it if it cannot load).
+    let rest = RwSignal::new(RestState::Here);
+    let send_now = move || {
         let Some(el) = area.get_untracked() else {
             return;
         };
@@ -85,6 +107,26 @@ pub fn Composer() -> impl IntoView {
         el.set_value("");
         has_text.set(false);
         act::dispatch(shell, Event::UserMessage { text: text.trim_end_matches('\n').to_string() });
+    };
+    let send = move || {
+        let Some(coming) = rest_of_app() else {
+            if rest.get_untracked() != RestState::Here {
+                rest.set(RestState::Here);
+            }
+            return send_now();
+        };
+        if rest.get_untracked() == RestState::Coming {
+            return;
+        }
+        rest.set(RestState::Coming);
+        spawn_local(async move {
+            if JsFuture::from(coming).await.is_ok() {
+                rest.set(RestState::Here);
+                send_now();
+            } else {
+                rest.set(RestState::Failed);
+            }
+        });
     };
 
     let on_keydown = move |ev: KeyboardEvent| {
@@ -177,6 +219,11 @@ pub fn Composer() -> impl IntoView {
                 </button>
             </div>
         </Show>
+        {move || match rest.get() {
+            RestState::Here => None,
+            RestState::Coming => Some(view! { <p class="boot-note" role="status">{tr(shell.ui_lang, |s| s.loading_rest)}</p> }),
+            RestState::Failed => Some(view! { <p class="boot-note" role="alert">{tr(shell.ui_lang, |s| s.rest_failed)}</p> }),
+        }}
         <form class="composer" on:submit=move |ev| {
             ev.prevent_default();
             send();

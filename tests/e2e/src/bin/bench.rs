@@ -71,6 +71,36 @@ fn transfer(dist: &Path) {
         println!("{:<44} {:>10} {:>10}", f.file_name().unwrap().to_string_lossy(), size, g);
     }
     println!("{:<44} {:>10} {:>10}  ({:.1} KB gzip)\n", "total", raw, gz, gz as f64 / 1024.0);
+    // The first load: what a first visit fetches before the composer takes input. The rest of
+    // the split wasm (tools/split.mjs) is fetched after the app has started; the service
+    // worker, manifest and icons after the page has loaded.
+    let name_of = |f: &PathBuf| f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let first: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| {
+            let n = name_of(f);
+            n == "index.html"
+                || n == "crash.js"
+                || n == "sw-register.js"
+                || (n.starts_with("deliberate-") && (n.ends_with("_bg.wasm") || n.ends_with(".js")))
+        })
+        .collect();
+    let first_gz: usize = first.iter().map(|f| gzip_size(f)).sum();
+    println!(
+        "first load ({}): {} B gzip ({:.1} KB; budget 400 KB)",
+        first.iter().map(|f| name_of(f)).collect::<Vec<_>>().join(" + "),
+        first_gz,
+        first_gz as f64 / 1024.0
+    );
+    if let Some(rest) = files.iter().find(|f| name_of(f).ends_with("_rest.wasm")) {
+        let g = gzip_size(rest);
+        println!(
+            "the rest of the wasm, fetched once the app has started: {} B gzip ({:.1} KB); page + rest {:.1} KB\n",
+            g,
+            g as f64 / 1024.0,
+            (first_gz + g) as f64 / 1024.0
+        );
+    }
     // Not part of the first load: the reader build opens only conversations an earlier
     // build showed differently (src/store/snapshot.rs); the service worker keeps it.
     let reader = dist.join("reader");

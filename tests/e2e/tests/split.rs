@@ -1,0 +1,148 @@
+//! The release page's wasm in two parts (tools/split.mjs): the page's part starts a first visit
+//! and takes a request with the rest held back by the test server; the request waits, said so,
+//! and goes when the rest arrives. A rest that cannot load is said plainly and loses nothing.
+//! Every other browser suite runs the split build too, rest and placeholders included.
+
+use std::fs;
+
+use deliberate_e2e::app::{assert_no_panic_in, browser_in, dist_copy, dist_dir, one_browser, STEP};
+use deliberate_e2e::static_server::StaticServer;
+use deliberate_e2e::webdriver::Browser;
+use serde_json::{json, Value};
+
+const ENTER: &str = "\u{E007}";
+
+fn value(browser: &Browser, script: &str) -> Value {
+    browser.execute(script, vec![]).unwrap()
+}
+
+fn rest_file() -> String {
+    fs::read_dir(dist_dir())
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .find(|n| n.starts_with("deliberate-") && n.ends_with("_rest.wasm"))
+        .expect("the release build has a rest wasm beside the page's")
+}
+
+/// Waits until the app's composer takes input.
+fn wait_ready(browser: &Browser) {
+    browser
+        .wait_for(STEP, "the app's composer", |b| {
+            let v = b.execute(
+                "const a = document.getElementById('composer-input'); return !!a && !a.disabled && performance.getEntriesByName('app-ready').length > 0;",
+                vec![],
+            )?;
+            Ok((v == json!(true)).then_some(()))
+        })
+        .unwrap();
+}
+
+#[test]
+fn a_first_visit_starts_and_takes_a_request_while_the_rest_is_held_back() {
+    let _one = one_browser();
+    let (server, hold) = StaticServer::start_holding(&dist_dir(), "_rest.wasm").expect("the static server starts");
+    let browser = browser_in("en-US").expect("Chromium starts");
+    // Not `goto`: it would wait for the page's load, and the rest is being fetched.
+    browser.execute("window.location.href = arguments[0]; return true;", vec![json!(server.url())]).unwrap();
+    wait_ready(&browser);
+    assert_eq!(
+        value(
+            &browser,
+            "return typeof globalThis.deliberateRest === 'function' && globalThis.deliberateRest() instanceof Promise;"
+        ),
+        json!(true),
+        "the page runs without the rest, which is still coming"
+    );
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("A pipeline that summarizes IT news every morning").unwrap();
+    area.send_keys(ENTER).unwrap();
+    browser
+        .wait_for_text(".boot-note[role=status]", "Loading the rest of the app; sends as soon as it is here.", STEP)
+        .unwrap();
+    assert_eq!(
+        value(&browser, "return [document.getElementById('composer-input').value, document.querySelectorAll('.message.user').length];"),
+        json!(["A pipeline that summarizes IT news every morning", 0]),
+        "the request waits in the composer"
+    );
+    // A second Enter while waiting sends nothing twice.
+    area.send_keys(ENTER).unwrap();
+
+    hold.release();
+    browser.wait_for_text(".message.user", "A pipeline that summarizes IT news every morning", STEP).unwrap();
+    browser
+        .wait_for(STEP, "the assistant's reply", |b| Ok((b.find_all(".message.assistant")?.len() > 0).then_some(())))
+        .unwrap();
+    assert_eq!(
+        value(&browser, "return [document.querySelectorAll('.message.user').length, document.querySelectorAll('.boot-note').length, document.getElementById('composer-input').value, globalThis.deliberateRest()];"),
+        json!([1, 0, "", null]),
+        "sent once, the note gone, the rest linked"
+    );
+    assert_no_panic_in(&browser);
+}
+
+#[test]
+fn a_rest_that_cannot_load_is_said_and_the_message_stays() {
+    let _one = one_browser();
+    let dir = dist_copy("split-missing-rest");
+    fs::remove_file(dir.path().join(rest_file())).unwrap();
+    // The service worker would fail to install without the file: leave it out of this visit.
+    fs::write(dir.path().join("sw-register.js"), "").unwrap();
+    let server = StaticServer::start(dir.path()).expect("the static server starts");
+    let browser = browser_in("ko-KR").expect("Chromium starts");
+    browser.goto(&server.url()).unwrap();
+    wait_ready(&browser);
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("팀 점심 메뉴 정하기").unwrap();
+    area.send_keys(ENTER).unwrap();
+    browser
+        .wait_for_text(
+            ".boot-note[role=alert]",
+            "앱의 나머지를 불러오지 못했습니다. 연결을 확인하고 다시 보내 주세요. 쓴 글은 그대로 있습니다.",
+            STEP,
+        )
+        .unwrap();
+    assert_eq!(
+        value(&browser, "return [document.getElementById('composer-input').value, document.querySelectorAll('.message.user').length];"),
+        json!(["팀 점심 메뉴 정하기", 0]),
+        "nothing is lost and nothing half-sent"
+    );
+    assert_no_panic_in(&browser);
+}
+
+#[test]
+fn a_glue_the_split_cannot_read_stops_the_build_and_changes_nothing() {
+    let dir = dist_copy("split-odd-glue");
+    let glue = fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.extension().is_some_and(|x| x == "js")
+                && p.file_name().unwrap().to_string_lossy().starts_with("deliberate-")
+        })
+        .expect("the glue");
+    let js = fs::read_to_string(&glue).unwrap();
+    // A wasm-bindgen that names its import object differently: the loader would not be wired.
+    let odd = js.replace("\"./deliberate_bg.js\": import0,", "\"./deliberate_bg.js\": imports0,");
+    assert_ne!(odd, js);
+    fs::write(&glue, &odd).unwrap();
+    let before: Vec<(std::path::PathBuf, Vec<u8>)> = fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .map(|p| (p.clone(), fs::read(&p).unwrap()))
+        .collect();
+    let out = std::process::Command::new("node")
+        .arg(deliberate_e2e::app::workspace_root().join("tools/split.mjs"))
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the build must stop");
+    assert!(stderr.contains("split: the glue's import object is not as expected"), "{stderr}");
+    for (path, bytes) in before {
+        assert_eq!(fs::read(&path).unwrap(), bytes, "{} is untouched", path.display());
+    }
+}

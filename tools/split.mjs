@@ -1,0 +1,451 @@
+#!/usr/bin/env node
+// Release builds of the page only (tools/post_build.sh): splits the wasm in two, so that the
+// first load carries only the code a first visit runs before the user sends anything.
+//
+// 1. Profile. binaryen's wasm-split instruments a copy of the wasm; a copy of the page runs it
+//    in headless Chromium (fresh profiles: English and Korean, wide and narrow) until the
+//    composer accepts input, types a request and presses Enter. The copy's gate never opens
+//    (see 4), so the profile holds exactly what runs before the rest is needed; one more visit
+//    has the gate fail, for what the page shows when the rest cannot load.
+// 2. Split. The functions the profile saw stay in the page's wasm; every other one moves to
+//    `<name>_rest.wasm`, and its slot in the function table holds a placeholder until the
+//    rest is linked in (the rest imports the page's memory, tables, globals and functions).
+// 3. Check. wasm-split 108 (Debian's; binaryen's npm package has no wasm-split) exports a
+//    table by the wrong index; the tool sets every exported table by its type and then links
+//    both halves in Node. A pair that does not link stops the build.
+// 4. Glue. The glue gets a loader: after the app has started it fetches and compiles the rest
+//    in the background; `globalThis.deliberateRest()` returns nothing once the rest is linked,
+//    else a promise of it (the composer waits on it before it sends); a placeholder called
+//    before then loads the rest synchronously and goes on. A returning visit (a service
+//    worker controls the page, or the app has stored something) links the rest before the app
+//    starts: it resumes a conversation, which runs code a first visit does not.
+//    The new SRI hashes go into index.html.
+//
+// Usage: node tools/split.mjs [staging dir] (default: $TRUNK_STAGING_DIR). Needs $WASM_SPLIT,
+// $CHROMEDRIVER and $DELIBERATE_CHROMIUM (./dev sets all three).
+
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { pathToFileURL } from "node:url";
+import { readLeb, sections, withIntegrity } from "./short_imports.mjs";
+
+function fail(message) {
+  console.error(`split: ${message}`);
+  process.exit(1);
+}
+
+function wasmSplit(args) {
+  const tool = process.env.WASM_SPLIT ?? "wasm-split";
+  const out = spawnSync(tool, ["--all-features", ...args], { encoding: "utf8" });
+  if (out.error) fail(`cannot run ${tool}: ${out.error.message}`);
+  if (out.status !== 0) fail(`${tool} ${args[0]} failed: ${out.stderr}`);
+}
+
+// ---- the wasm's tables and exports ----
+
+/** Skips a table's or a memory's limits at `at`: the offset after them. */
+function skipLimits(wasm, at) {
+  const flags = wasm[at++];
+  at = readLeb(wasm, at)[1];
+  return flags & 1 ? readLeb(wasm, at)[1] : at;
+}
+
+/** The import section's entries: [{ field, kind, tableType (tables only) }]. */
+function importEntries(wasm) {
+  const section = sections(wasm).find((s) => s.id === 2);
+  if (!section) return [];
+  let [count, at] = readLeb(wasm, section.start);
+  const text = () => {
+    const [length, start] = readLeb(wasm, at);
+    at = start + length;
+    return wasm.subarray(start, start + length).toString("utf8");
+  };
+  const entries = [];
+  for (; count > 0; count--) {
+    text();
+    const field = text();
+    const kind = wasm[at++];
+    let tableType;
+    if (kind === 0) at = readLeb(wasm, at)[1];
+    else if (kind === 1) {
+      tableType = wasm[at++];
+      at = skipLimits(wasm, at);
+    } else if (kind === 2) at = skipLimits(wasm, at);
+    else if (kind === 3) at += 2;
+    else throw new Error(`import ${field} has an unknown kind ${kind}`);
+    entries.push({ field, kind, tableType });
+  }
+  return entries;
+}
+
+/** Element type (0x70 funcref, 0x6f externref) of every table, imported ones first. */
+function tableTypes(wasm) {
+  const types = importEntries(wasm).flatMap((e) => (e.kind === 1 ? [e.tableType] : []));
+  const section = sections(wasm).find((s) => s.id === 4);
+  if (section) {
+    let [count, at] = readLeb(wasm, section.start);
+    for (; count > 0; count--) {
+      types.push(wasm[at++]);
+      at = skipLimits(wasm, at);
+    }
+  }
+  return types;
+}
+
+/** Every table export: [{ name, indexAt (offset of its one-byte index) }]. */
+function tableExports(wasm) {
+  const section = sections(wasm).find((s) => s.id === 7);
+  if (!section) return [];
+  let [count, at] = readLeb(wasm, section.start);
+  const found = [];
+  for (; count > 0; count--) {
+    const [length, start] = readLeb(wasm, at);
+    const name = wasm.subarray(start, start + length).toString("utf8");
+    at = start + length;
+    const kind = wasm[at++];
+    const indexAt = at;
+    at = readLeb(wasm, at)[1];
+    if (kind === 1) {
+      if (at !== indexAt + 1) throw new Error(`table export ${name} has a long index`);
+      found.push({ name, indexAt });
+    }
+  }
+  return found;
+}
+
+/**
+ * Points each exported table of `wasm` at the table of the type `typeOf(name)` says
+ * (0x70 or 0x6f); there must be exactly one table of that type. Changes `wasm` in place.
+ */
+export function fixTableExports(wasm, typeOf) {
+  const types = tableTypes(wasm);
+  for (const { name, indexAt } of tableExports(wasm)) {
+    const want = typeOf(name);
+    if (want === undefined) throw new Error(`no type known for the exported table ${name}`);
+    const matching = types.flatMap((t, i) => (t === want ? [i] : []));
+    if (matching.length !== 1) throw new Error(`${matching.length} tables of type ${want} for ${name}`);
+    wasm[indexAt] = matching[0];
+  }
+}
+
+/** The element type of every table `wasm` exports, by the index it exports: name → type. */
+function exportedTableTypes(wasm) {
+  const types = tableTypes(wasm);
+  return new Map(tableExports(wasm).map(({ name, indexAt }) => [name, types[wasm[indexAt]]]));
+}
+
+/** The element type of every table `wasm` imports: name → type. */
+function importedTableTypes(wasm) {
+  return new Map(importEntries(wasm).flatMap((e) => (e.kind === 1 ? [[e.field, e.tableType]] : [])));
+}
+
+const FUNCREF = 0x70;
+
+/** Links the two halves in Node with throwing imports: throws if they do not fit. */
+export function link(primary, rest) {
+  const stub = () => {
+    throw new Error("not in the build check");
+  };
+  const anyImports = (module) => {
+    const imports = {};
+    for (const i of WebAssembly.Module.imports(module)) {
+      if (i.kind !== "function") throw new Error(`the page's wasm imports a ${i.kind}`);
+      (imports[i.module] ??= {})[i.name] = stub;
+    }
+    return imports;
+  };
+  const page = new WebAssembly.Module(primary);
+  const instance = new WebAssembly.Instance(page, anyImports(page));
+  // wasm-bindgen's glue keeps JS values in this table: it must hold any value (the very
+  // thing wasm-split 108 gets wrong, by exporting the function table under its name).
+  instance.exports.__wbindgen_externrefs.set(0, {});
+  new WebAssembly.Instance(new WebAssembly.Module(rest), { primary: instance.exports });
+}
+
+// ---- profiling in Chromium ----
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+
+function serve(dir) {
+  return new Promise((resolve) => {
+    const server = createServer((req, res) => {
+      let path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+      if (path.endsWith("/")) path += "index.html";
+      let body;
+      try {
+        body = readFileSync(join(dir, path));
+      } catch {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+      res.end(body);
+    });
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+}
+
+async function driver() {
+  const bin = process.env.CHROMEDRIVER ?? "chromedriver";
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(bin, [`--port=${port}`], { stdio: "ignore" });
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i++) {
+      if (child.exitCode !== null) break;
+      try {
+        const r = await fetch(`${url}/status`);
+        if ((await r.json()).value?.ready) return { child, url };
+      } catch {}
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill();
+  }
+  fail(`chromedriver (${bin}) did not start`);
+}
+
+async function call(url, method, path, body) {
+  const r = await fetch(url + path, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await r.json();
+  if (!r.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value).slice(0, 400)}`);
+  return json.value;
+}
+
+// Runs in the page: waits for the composer, then the caller types; writes the profile.
+const WAIT_READY = `
+const done = arguments[arguments.length - 1];
+const t0 = Date.now();
+(function poll() {
+  const area = document.getElementById("composer-input");
+  if (globalThis.__profiled && area && !area.disabled && performance.getEntriesByName("app-ready").length) return done("ready");
+  if (Date.now() - t0 > 30000) return done("timeout: " + document.body.innerText.slice(0, 300));
+  setTimeout(poll, 20);
+})();`;
+const WRITE_PROFILE = `
+const done = arguments[arguments.length - 1];
+setTimeout(() => {
+  const w = globalThis.__profiled;
+  const at = w.memory.grow(4) * 65536;
+  const n = w.__write_profile(at, 4 * 65536);
+  const bytes = new Uint8Array(w.memory.buffer, at, n);
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  done(btoa(s));
+}, 500);`;
+
+async function profile(site, out) {
+  const server = await serve(site);
+  const page = `http://127.0.0.1:${server.address().port}/`;
+  const { child, url } = await driver();
+  // [language, window, request, the rest cannot load]
+  const runs = [
+    ["en-US", "1280,900", "Build a small tool that renames photos by date", false],
+    ["ko-KR", "1280,900", "사진을 날짜별로 이름 바꾸는 도구를 만들어 줘", false],
+    ["en-US", "390,844", "Plan a weekend trip", false],
+    ["en-US", "1280,900", "Plan a weekend trip", true],
+  ];
+  const files = [];
+  try {
+    for (const [i, [lang, size, text, fails]] of runs.entries()) {
+      const profileDir = mkdtempSync(join(tmpdir(), "deliberate-split-chromium-"));
+      const args = ["--headless=new", "--no-sandbox", "--disable-gpu", `--lang=${lang}`, `--window-size=${size}`];
+      args.push(`--user-data-dir=${profileDir}`);
+      const options = { args, prefs: { intl: { accept_languages: `${lang},${lang.slice(0, 2)}` } } };
+      if (process.env.DELIBERATE_CHROMIUM) options.binary = process.env.DELIBERATE_CHROMIUM;
+      const session = (await call(url, "POST", "/session", { capabilities: { alwaysMatch: { "goog:chromeOptions": options } } }))
+        .sessionId;
+      try {
+        const at = `/session/${session}`;
+        await call(url, "POST", `${at}/timeouts`, { script: 60000 });
+        await call(url, "POST", `${at}/url`, { url: fails ? `${page}?rest-fails` : page });
+        const ready = await call(url, "POST", `${at}/execute/async`, { script: WAIT_READY, args: [] });
+        if (ready !== "ready") throw new Error(`the app did not start (${lang}, ${size}): ${ready}`);
+        const area = await call(url, "POST", `${at}/element`, { using: "css selector", value: "#composer-input" });
+        const id = Object.values(area)[0];
+        await call(url, "POST", `${at}/element/${id}/click`, {});
+        await call(url, "POST", `${at}/element/${id}/value`, { text });
+        await call(url, "POST", `${at}/element/${id}/value`, { text: "\uE007" });
+        const data = await call(url, "POST", `${at}/execute/async`, { script: WRITE_PROFILE, args: [] });
+        const file = join(out, `run-${i}.prof`);
+        writeFileSync(file, Buffer.from(data, "base64"));
+        files.push(file);
+      } finally {
+        await call(url, "DELETE", `/session/${session}`).catch(() => {});
+        rmSync(profileDir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    child.kill();
+    server.close();
+  }
+  return files;
+}
+
+// ---- the glue ----
+
+/** The page's glue with the loader of `rest` (a file name beside it) and `table` (export). */
+export function withLoader(js, rest, table) {
+  const importsAt = /\n(\s*)"\.\/deliberate_bg\.js": import0,\n/;
+  if (!importsAt.test(js)) throw new Error("the glue's import object is not as expected");
+  js = js.replace(importsAt, (m, indent) => `${m}${indent}placeholder: __rest_placeholders,\n`);
+  const loaded = "const { instance, module } = await __wbg_load(await module_or_path, imports);";
+  if (js.split(loaded).length !== 2) throw new Error("the glue's init is not as expected");
+  js = js.replace(
+    loaded,
+    `${loaded}
+    __rest_page = instance.exports;
+    if (__rest_returning()) await __rest_load().catch(() => {});
+    setTimeout(() => __rest_load().catch(() => {}), 0);`,
+  );
+  const sync = "const instance = new WebAssembly.Instance(module, imports);";
+  if (js.split(sync).length !== 2) throw new Error("the glue's initSync is not as expected");
+  js = js.replace(sync, `${sync}\n    __rest_page = instance.exports;`);
+  const loader = `
+const __rest_url = new URL(${JSON.stringify(rest)}, import.meta.url);
+let __rest_page, __rest_linked = false, __rest_pending;
+function __rest_link(module) {
+    if (!__rest_linked) {
+        new WebAssembly.Instance(module, { primary: __rest_page });
+        __rest_linked = true;
+    }
+}
+function __rest_now() {
+    if (__rest_linked) return;
+    const request = new XMLHttpRequest();
+    request.open("GET", __rest_url, false);
+    request.overrideMimeType("text/plain; charset=x-user-defined");
+    try {
+        request.send();
+    } catch (e) {}
+    if (request.status !== 200) throw new WebAssembly.RuntimeError("the rest of the app could not be loaded");
+    const text = request.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    __rest_link(new WebAssembly.Module(bytes));
+}
+function __rest_returning() {
+    try {
+        return !!globalThis.navigator?.serviceWorker?.controller || localStorage.length > 0;
+    } catch (e) {
+        return false;
+    }
+}
+function __rest_load() {
+    return (__rest_pending ??= fetch(__rest_url)
+        .then((r) => {
+            if (!r.ok) throw new Error(r.status);
+            return r.arrayBuffer();
+        })
+        .then((bytes) => WebAssembly.compile(bytes))
+        .then(__rest_link)
+        .catch((e) => {
+            __rest_pending = undefined;
+            throw e;
+        }));
+}
+const __rest_placeholders = new Proxy({}, {
+    get: (_, slot) => (...args) => {
+        __rest_now();
+        return __rest_page[${JSON.stringify(table)}].get(+slot)(...args);
+    },
+});
+globalThis.deliberateRest = () => (__rest_linked ? undefined : __rest_load());
+`;
+  const exportAt = "\nexport { initSync, __wbg_init as default };";
+  if (js.split(exportAt).length !== 2) throw new Error("the glue's exports are not as expected");
+  return js.replace(exportAt, `${loader}${exportAt}`);
+}
+
+/**
+ * The profiling copy's glue: exports the instance, and the gate before sending never opens
+ * (or, with `?rest-fails` in the address, fails: what the page shows then is in its part too).
+ */
+function profilingGlue(js) {
+  const loaded = "const { instance, module } = await __wbg_load(await module_or_path, imports);";
+  if (js.split(loaded).length !== 2) throw new Error("the glue's init is not as expected");
+  return (
+    js.replace(loaded, `${loaded}\n    globalThis.__profiled = instance.exports;`) +
+    "\nglobalThis.deliberateRest = () =>\n" +
+    '    location.search.includes("rest-fails") ? Promise.reject(new Error("profiling")) : new Promise(() => {});\n'
+  );
+}
+
+async function main() {
+  const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
+  if (!dir) fail("run this as a Trunk post_build hook (TRUNK_STAGING_DIR is unset) or give the directory");
+  const files = readdirSync(dir);
+  const wasmFile = files.find((f) => f.endsWith("_bg.wasm"));
+  if (!wasmFile) fail(`no *_bg.wasm in ${dir}`);
+  const jsFile = wasmFile.replace(/_bg\.wasm$/, ".js");
+  const restFile = wasmFile.replace(/_bg\.wasm$/, "_rest.wasm");
+  const work = mkdtempSync(join(tmpdir(), "deliberate-split-"));
+  try {
+    const input = join(work, "input.wasm");
+    const original = readFileSync(join(dir, wasmFile));
+    writeFileSync(input, original);
+    const js = readFileSync(join(dir, jsFile), "utf8");
+    // The glue must be as the loader expects before anything is spent on profiling.
+    withLoader(js, restFile, "%table");
+    profilingGlue(js);
+
+    // 1. Profile a copy of the page.
+    const site = join(work, "site");
+    cpSync(dir, site, { recursive: true });
+    wasmSplit(["--instrument", input, "-o", join(site, wasmFile)]);
+    const instrumented = readFileSync(join(site, wasmFile));
+    const exported = exportedTableTypes(original);
+    fixTableExports(instrumented, (name) => exported.get(name));
+    writeFileSync(join(site, wasmFile), instrumented);
+    writeFileSync(join(site, jsFile), profilingGlue(js));
+    writeFileSync(join(site, "sw-register.js"), "");
+    const html = readFileSync(join(site, "index.html"), "utf8");
+    // The copy runs without SRI (its files differ) and without the policy, whose script hashes
+    // tools/csp_hashes.mjs fills in only after this step.
+    const copy = html.replace(/\s+integrity="[^"]*"/g, "").replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/, "");
+    if (copy.includes("Content-Security-Policy")) fail("index.html's policy is not as expected");
+    writeFileSync(join(site, "index.html"), copy);
+    const runs = await profile(site, work);
+    const merged = join(work, "merged.prof");
+    wasmSplit(["--merge-profiles", ...runs, "-o", merged]);
+
+    // 2. Split.
+    const primaryPath = join(work, "primary.wasm");
+    const restPath = join(work, "rest.wasm");
+    wasmSplit(["--split", input, `--profile=${merged}`, "-o1", primaryPath, "-o2", restPath, "--export-prefix=%"]);
+    const primary = readFileSync(primaryPath);
+    const rest = readFileSync(restPath);
+
+    // 3. Check.
+    const wanted = importedTableTypes(rest);
+    fixTableExports(primary, (name) => exported.get(name) ?? wanted.get(name));
+    const table = [...wanted].find(([, type]) => type === FUNCREF)?.[0];
+    if (!table) fail("the rest imports no function table");
+    link(primary, rest);
+
+    // 4. Glue and hashes.
+    const glue = withLoader(js, restFile, table);
+    let page = readFileSync(join(dir, "index.html"), "utf8");
+    page = withIntegrity(page, wasmFile, primary);
+    page = withIntegrity(page, jsFile, Buffer.from(glue, "utf8"));
+    writeFileSync(join(dir, wasmFile), primary);
+    writeFileSync(join(dir, restFile), rest);
+    writeFileSync(join(dir, jsFile), glue);
+    writeFileSync(join(dir, "index.html"), page);
+    console.log(
+      `split: ${runs.length} profiled visits; wasm ${original.length} B → page ${primary.length} B + rest ${rest.length} B`,
+    );
+  } catch (e) {
+    fail(e.message);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
