@@ -175,7 +175,11 @@ export function withIntegrity(html, file, bytes) {
   return html.replace(link, `$1${sri(bytes)}$2`);
 }
 
-function main() {
+/**
+ * The staged build a post_build step works on: the directory (the first argument, else
+ * Trunk's staging directory), the wasm's and the glue's file names. `fail` says what is missing.
+ */
+export function stagedBuild(fail) {
   const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
   if (!dir) fail("run this as a Trunk post_build hook (TRUNK_STAGING_DIR is unset) or give the directory");
   const files = readdirSync(dir);
@@ -183,6 +187,11 @@ function main() {
   if (!wasmFile) fail(`no *_bg.wasm in ${dir}`);
   const jsFile = wasmFile.replace(/_bg\.wasm$/, ".js");
   if (!files.includes(jsFile)) fail(`no ${jsFile} beside ${wasmFile}`);
+  return { dir, wasmFile, jsFile };
+}
+
+function main() {
+  const { dir, wasmFile, jsFile } = stagedBuild(fail);
   const wasm = readFileSync(join(dir, wasmFile));
   const js = readFileSync(join(dir, jsFile), "utf8");
   let result;
@@ -206,4 +215,4 @@ function main() {
   );
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

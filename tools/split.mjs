@@ -25,12 +25,12 @@
 // $CHROMEDRIVER and $DELIBERATE_CHROMIUM (./dev sets all three).
 
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
-import { readLeb, sections, withIntegrity } from "./short_imports.mjs";
+import { readImports, readLeb, sections, stagedBuild, withIntegrity } from "./short_imports.mjs";
 
 function fail(message) {
   console.error(`split: ${message}`);
@@ -57,28 +57,11 @@ function skipLimits(wasm, at) {
 function importEntries(wasm) {
   const section = sections(wasm).find((s) => s.id === 2);
   if (!section) return [];
-  let [count, at] = readLeb(wasm, section.start);
-  const text = () => {
-    const [length, start] = readLeb(wasm, at);
-    at = start + length;
-    return wasm.subarray(start, start + length).toString("utf8");
-  };
-  const entries = [];
-  for (; count > 0; count--) {
-    text();
-    const field = text();
-    const kind = wasm[at++];
-    let tableType;
-    if (kind === 0) at = readLeb(wasm, at)[1];
-    else if (kind === 1) {
-      tableType = wasm[at++];
-      at = skipLimits(wasm, at);
-    } else if (kind === 2) at = skipLimits(wasm, at);
-    else if (kind === 3) at += 2;
-    else throw new Error(`import ${field} has an unknown kind ${kind}`);
-    entries.push({ field, kind, tableType });
-  }
-  return entries;
+  return readImports(wasm, section).map(({ field, desc }) => ({
+    field,
+    kind: desc[0],
+    tableType: desc[0] === 1 ? desc[1] : undefined,
+  }));
 }
 
 /** Element type (0x70 funcref, 0x6f externref) of every table, imported ones first. */
@@ -383,12 +366,7 @@ function profilingGlue(js) {
 }
 
 async function main() {
-  const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
-  if (!dir) fail("run this as a Trunk post_build hook (TRUNK_STAGING_DIR is unset) or give the directory");
-  const files = readdirSync(dir);
-  const wasmFile = files.find((f) => f.endsWith("_bg.wasm"));
-  if (!wasmFile) fail(`no *_bg.wasm in ${dir}`);
-  const jsFile = wasmFile.replace(/_bg\.wasm$/, ".js");
+  const { dir, wasmFile, jsFile } = stagedBuild(fail);
   const restFile = wasmFile.replace(/_bg\.wasm$/, "_rest.wasm");
   const work = mkdtempSync(join(tmpdir(), "deliberate-split-"));
   try {
@@ -453,4 +431,4 @@ async function main() {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

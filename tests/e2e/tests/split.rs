@@ -146,3 +146,38 @@ fn a_glue_the_split_cannot_read_stops_the_build_and_changes_nothing() {
         assert_eq!(fs::read(&path).unwrap(), bytes, "{} is untouched", path.display());
     }
 }
+
+#[test]
+fn the_build_check_links_the_halves_and_refuses_the_table_mistake_of_wasm_split_108() {
+    // wasm-split 108 exported the function table under the name of wasm-bindgen's externref
+    // table; the tool mends the exports by type and links both halves before it writes. Here
+    // the built halves link, and the same page with that mistake put back does not.
+    let script = r#"
+        const fs = require("fs");
+        const { SPLIT_TOOL: tool, SPLIT_DIR: dir, SPLIT_REST: rest } = process.env;
+        import(tool).then((split) => {
+            const page = fs.readFileSync(dir + "/" + fs.readdirSync(dir).find((f) => f.endsWith("_bg.wasm")));
+            const second = fs.readFileSync(dir + "/" + rest);
+            split.link(page, second);
+            const wrong = Buffer.from(page);
+            split.fixTableExports(wrong, () => 0x70);
+            try {
+                split.link(wrong, second);
+                console.log("linked with the mistake");
+            } catch (e) {
+                console.log("refused: " + e.message);
+            }
+        });
+    "#;
+    let tool = deliberate_e2e::app::workspace_root().join("tools/split.mjs");
+    let out = std::process::Command::new("node")
+        .args(["-e", script])
+        .env("SPLIT_TOOL", &tool)
+        .env("SPLIT_DIR", dist_dir())
+        .env("SPLIT_REST", rest_file())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("refused: "), "{stdout}");
+}
