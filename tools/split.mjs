@@ -17,8 +17,9 @@
 //    in the background; `globalThis.deliberateRest()` returns nothing once the rest is linked,
 //    else a promise of it (the composer waits on it before it sends); a placeholder called
 //    before then loads the rest synchronously and goes on. A returning visit (a service
-//    worker controls the page, or the app has stored something) links the rest before the app
-//    starts: it resumes a conversation, which runs code a first visit does not.
+//    worker controls the page, or the app has stored something) fetches and compiles the rest
+//    beside the page's wasm and links it before the app starts: it resumes a conversation,
+//    which runs code a first visit does not.
 //    The new SRI hashes go into index.html.
 //
 // Usage: node tools/split.mjs [staging dir] (default: $TRUNK_STAGING_DIR). Needs $WASM_SPLIT,
@@ -285,9 +286,11 @@ export function withLoader(js, rest, table) {
   if (js.split(loaded).length !== 2) throw new Error("the glue's init is not as expected");
   js = js.replace(
     loaded,
-    `${loaded}
+    `const returning = __rest_returning();
+    if (returning) __rest_module().catch(() => {});
+    ${loaded}
     __rest_page = instance.exports;
-    if (__rest_returning()) await __rest_load().catch(() => {});
+    if (returning) await __rest_load().catch(() => {});
     setTimeout(() => __rest_linked || __rest_load().catch(() => {}), 0);`,
   );
   const sync = "const instance = new WebAssembly.Instance(module, imports);";
@@ -295,7 +298,7 @@ export function withLoader(js, rest, table) {
   js = js.replace(sync, `${sync}\n    __rest_page = instance.exports;`);
   const loader = `
 const __rest_url = new URL(${JSON.stringify(rest)}, import.meta.url);
-let __rest_page, __rest_linked = false, __rest_pending;
+let __rest_page, __rest_linked = false, __rest_compiling, __rest_pending;
 function __rest_link(module) {
     if (!__rest_linked) {
         new WebAssembly.Instance(module, { primary: __rest_page });
@@ -325,13 +328,20 @@ function __rest_returning() {
         return false;
     }
 }
-function __rest_load() {
-    return (__rest_pending ??= fetch(__rest_url)
+function __rest_module() {
+    return (__rest_compiling ??= fetch(__rest_url)
         .then((r) => {
             if (!r.ok) throw new Error(r.status);
             return r.arrayBuffer();
         })
         .then((bytes) => WebAssembly.compile(bytes))
+        .catch((e) => {
+            __rest_compiling = undefined;
+            throw e;
+        }));
+}
+function __rest_load() {
+    return (__rest_pending ??= __rest_module()
         .then(__rest_link)
         .catch((e) => {
             __rest_pending = undefined;
