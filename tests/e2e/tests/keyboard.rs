@@ -77,8 +77,11 @@ fn the_settings_dialog_manages_focus_by_keyboard_alone() {
     press(b, &[ESCAPE]);
     b.wait_for(STEP, "the dialog closes", |b| Ok(b.try_find(".dialog.settings")?.is_none().then_some(())))
         .expect("Escape closes it");
-    let back = focus(b);
-    assert!(back["cls"].as_str().is_some_and(|c| c.contains("settings-button")), "focus returns: {back}");
+    // The dialog gives the focus back after the frame that removes it: wait for it.
+    let back = b.wait_for(STEP, "focus back on the Settings button", |b| {
+        Ok(focus(b)["cls"].as_str().is_some_and(|c| c.contains("settings-button")).then_some(()))
+    });
+    assert!(back.is_ok(), "focus returns: {}", focus(b));
     let inert = b.execute("return document.querySelector('.app > .layout').hasAttribute('inert');", vec![]).unwrap();
     assert_eq!(inert, Value::Bool(false), "the page is usable again");
 }
