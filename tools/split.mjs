@@ -306,9 +306,10 @@ function __rest_link(module) {
         performance.mark("deliberate:rest-linked");
     }
 }
-function __rest_now() {
+function __rest_now(slot) {
     if (__rest_linked) return;
-    performance.mark("deliberate:rest-now");
+    // The slot (the table index of the first function called early) tells a profile's gap.
+    performance.mark("deliberate:rest-now", { detail: slot });
     const request = new XMLHttpRequest();
     request.open("GET", __rest_url, false);
     request.overrideMimeType("text/plain; charset=x-user-defined");
@@ -350,7 +351,7 @@ function __rest_load() {
 }
 const __rest_placeholders = new Proxy({}, {
     get: (_, slot) => (...args) => {
-        __rest_now();
+        __rest_now(+slot);
         return __rest_page[${JSON.stringify(table)}].get(+slot)(...args);
     },
 });
@@ -411,7 +412,11 @@ async function main() {
     // 2. Split.
     const primaryPath = join(work, "primary.wasm");
     const restPath = join(work, "rest.wasm");
-    wasmSplit(["--split", input, `--profile=${merged}`, "-o1", primaryPath, "-o2", restPath, "--export-prefix=%"]);
+    // DELIBERATE_SPLIT_MAP=FILE keeps wasm-split's map of table slots to functions (named in a
+    // build that keeps names), to read the slot of a "deliberate:rest-now" mark against.
+    const map = process.env.DELIBERATE_SPLIT_MAP;
+    wasmSplit(["--split", input, `--profile=${merged}`, "-o1", primaryPath, "-o2", restPath, "--export-prefix=%"].concat(map ? ["--placeholdermap"] : []));
+    if (map) cpSync(`${primaryPath}.placeholders`, map);
     const primary = readFileSync(primaryPath);
     const rest = readFileSync(restPath);
 

@@ -21,29 +21,45 @@ use deliberate_e2e::static_server::StaticServer;
 use deliberate_e2e::webdriver::Browser;
 
 fn main() {
+    // `./dev bench [SECTION ...]` prints only the named sections (for iterating on one figure);
+    // no names, every section.
+    let only: Vec<String> = std::env::args().skip(1).collect();
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
     let dist = dist_dir();
+    let sections: [(&str, &dyn Fn()); 15] = [
+        ("transfer", &|| transfer(&dist)),
+        // Where the wasm's bytes go (issue 14).
+        ("breakdown", &|| println!("{}", deliberate_e2e::wasm_breakdown::report(&workspace_root()))),
+        ("ready", &time_to_ready),
+        ("first-visit", &first_visit),
+        ("engine", &engine_native),
+        ("engine-browser", &engine_in_browser),
+        ("slots", &slots),
+        ("injection", &injection_filter),
+        ("fuzz", &fuzzing),
+        ("llm", &llm_figures),
+        // Chat mode (issue 9): token estimate against o200k_base.
+        ("tokens", &|| println!("{}", deliberate_e2e::token_accuracy::report())),
+        // Chat mode: engine cost of a loop turn.
+        ("chat", &|| println!("{}", deliberate_e2e::chat_loop::report())),
+        // Counseling mode (issue 10): a turn's wall time over the mock's delay L.
+        ("counsel", &|| println!("{}", deliberate_e2e::counsel_turn::measure())),
+        // Sessions (issue 11): open, save and keystroke figures of a short and a long conversation.
+        ("sessions", &|| println!("{}", deliberate_e2e::long_session::report())),
+        // Injection screen: time per message and per KB (every message is screened, also on replay).
+        ("screen", &|| println!("{}", deliberate_e2e::screen_speed::report())),
+    ];
     println!("# Deliberate figures\n");
-    transfer(&dist);
-    // Where the wasm's bytes go (issue 14).
-    println!("{}", deliberate_e2e::wasm_breakdown::report(&workspace_root()));
-    time_to_ready();
-    first_visit();
-    engine_native();
-    engine_in_browser();
-    slots();
-    injection_filter();
-    fuzzing();
-    llm_figures();
-    // Chat mode (issue 9): token estimate against o200k_base.
-    println!("{}", deliberate_e2e::token_accuracy::report());
-    // Chat mode: engine cost of a loop turn.
-    println!("{}", deliberate_e2e::chat_loop::report());
-    // Counseling mode (issue 10): a turn's wall time over the mock's delay L.
-    println!("{}", deliberate_e2e::counsel_turn::measure());
-    // Sessions (issue 11): open, save and keystroke figures of a short and a long conversation.
-    println!("{}", deliberate_e2e::long_session::report());
-    // Injection screen: time per message and per KB (every message is screened, also on replay).
-    println!("{}", deliberate_e2e::screen_speed::report());
+    if let Some(unknown) = only.iter().find(|o| !sections.iter().any(|(n, _)| n == o)) {
+        let names: Vec<&str> = sections.iter().map(|(n, _)| *n).collect();
+        eprintln!("bench: no section {unknown:?}; sections: {}", names.join(", "));
+        std::process::exit(2);
+    }
+    for (name, run) in &sections {
+        if wanted(name) {
+            run();
+        }
+    }
 }
 
 fn gzip_size(path: &Path) -> usize {
@@ -173,7 +189,7 @@ fn first_visit() {
     println!();
 }
 
-/// Five visits, each in a fresh browser profile: the start times of the named performance
+/// Nine visits (a median that one slow launch of the browser does not move), each in a fresh browser profile: the start times of the named performance
 /// entries (paint entries or marks) of every visit that reached all of them, then those of
 /// the `optional` ones (-1 where a visit had none).
 fn fresh_visits(server: &StaticServer, entries: &[&str], optional: &[&str]) -> Vec<Vec<f64>> {
@@ -184,7 +200,7 @@ fn fresh_visits(server: &StaticServer, entries: &[&str], optional: &[&str]) -> V
          return found.every(e => e.length) ? found.map(e => e[0].startTime).concat(optional) : null;"
     );
     let mut visits = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..9 {
         let Ok(browser) = Browser::builder().window_size(1280, 900).launch() else {
             continue;
         };
