@@ -11,6 +11,7 @@ use super::grounding::system_prompt;
 use super::json::{extract_json, str_field, str_list};
 use super::lang::{normalize, Lang};
 use super::prompt::Prompt;
+use super::prompt_text::{self, PromptText};
 use super::security::{defuse, isolate, DEFAULT_TAG};
 use super::slots::parse_format;
 use super::words::{content_words, mentions};
@@ -146,11 +147,7 @@ impl Contract {
         }
         lines.push(format!("- Confidence: {}", self.confidence.label(Lang::En)));
         lines.push(String::new());
-        lines.push(
-            "This contract is the ground truth for every decision. Add no assumptions beyond it. \
-             Where an open item matters to the result, say in the output that it was handled conservatively."
-                .into(),
-        );
+        lines.push(prompt_text::text(PromptText::ContractAsGroundTruth).into());
         lines.join("\n")
     }
 }
@@ -167,21 +164,6 @@ pub struct AnalysisInput<'a> {
     pub answers: &'a [Answered],
     pub lang: Lang,
 }
-
-const ANALYST_INSTRUCTIONS: &str = "You turn a user's request into a requirement contract \
-before any work starts. The contract has five parts:
-- context: the situation or project around the request (a paragraph, or empty)
-- goal: what the user wants to achieve as a result (one or two sentences)
-- criteria: how a good result will be judged, measurable where possible (at most 4)
-- format: the form of the deliverable (e.g. \"Markdown plan\", \"single Python file\", \"JSON + short summary\")
-- openQuestions: only the decisive questions that must be asked because the request does not answer them (at most 3)
-Rules:
-1. Do not guess. Fill a part only with what the request and the material given state or directly imply. Leave a part empty and put a question for it in openQuestions instead.
-2. A prior chat summary, if present, has the same authority as the request: what it states is fact, not a guess. Take context, goal, criteria and format from it first and do not ask about them again.
-3. If previous answers are given, update the previous contract with them and never ask an answered question again, even in other words.
-4. confidence: \"high\" when context, goal, criteria and format all follow from the input; \"medium\" when mostly clear but one or two parts need a reasonable assumption (1-2 questions); \"low\" when the goal or the format is missing (2-3 questions).
-Answer with exactly one JSON object and nothing else (no prose, no code fence):
-{\"context\": \"\", \"goal\": \"\", \"criteria\": [], \"format\": \"\", \"openQuestions\": [], \"confidence\": \"low|medium|high\"}";
 
 /// The analyzer prompt for one round.
 pub fn analysis_prompt(input: &AnalysisInput) -> Prompt {
@@ -216,7 +198,7 @@ pub fn analysis_prompt(input: &AnalysisInput) -> Prompt {
     }
     lines.push(String::new());
     lines.push("Output the analysis JSON only.".into());
-    let system = system_prompt("contract-analyst", ANALYST_INSTRUCTIONS, input.lang);
+    let system = system_prompt("contract-analyst", prompt_text::text(PromptText::AnalyzerInstructions), input.lang);
     Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(1200)
 }
 

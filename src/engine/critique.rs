@@ -9,6 +9,7 @@ use super::grounding::Grounding;
 use super::json::{extract_json, f64_field, str_field, str_list};
 use super::lang::{quoted, with_object, with_subject, with_topic, Lang};
 use super::prompt::Prompt;
+use super::prompt_text::{self, PromptText};
 
 /// One of the six angles a design is attacked from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -438,21 +439,13 @@ fn recommendation_for(score: f64, main_issue: Option<&str>, lang: Lang) -> Strin
     }
 }
 
-const CRITIQUE_SCHEMA: &str = r#"{"weaknesses":["…"],"risks":["…"],"edge_cases":["…"],"security_concerns":["…"],"cost_concerns":["…"],"scalability_notes":["…"],"overall_score":0.0,"recommendation":"…"}"#;
-
 /// The prompt for a critique of one design.
 pub fn critique_prompt(grounding: &Grounding, design: &DesignProposal) -> Prompt {
-    let system = grounding.system(
-        "critic",
-        "You are the devil's advocate. Attack the design from six angles: structural and \
-         logical weaknesses, production risks, unhandled edge cases, security concerns, cost \
-         concerns and scalability. Be specific to this design and the contract; no generic \
-         advice. Score it from 0.0 (reject) to 1.0 (adopt as is) and end with a one-sentence \
-         recommendation.",
-    );
+    let system = grounding.system("critic", prompt_text::text(PromptText::CriticInstructions));
     let design_json = serde_json::to_string(design).unwrap_or_default();
     let task = format!(
-        "The design to critique:\n{design_json}\n\nAnswer with one JSON object only, in this shape:\n{CRITIQUE_SCHEMA}"
+        "The design to critique:\n{design_json}\n\nAnswer with one JSON object only, in this shape:\n{schema}",
+        schema = prompt_text::text(PromptText::CritiqueSchema)
     );
     Prompt::single(system, grounding.user_message(&task)).expecting_json().with_max_tokens(1500)
 }

@@ -9,6 +9,7 @@ use super::grounding::Grounding;
 use super::json::{bool_field, extract_json, str_field, str_list};
 use super::lang::{normalize, with_instrumental, with_object, Lang};
 use super::prompt::Prompt;
+use super::prompt_text::{self, PromptText};
 use super::words::mentions;
 use crate::engine::words::WordList;
 
@@ -819,34 +820,22 @@ pub fn model_label(model: &str, lang: Lang) -> String {
     }
 }
 
-const DESIGN_SCHEMA: &str = r#"{"designs":[{"name":"…","description":"…","agents":[{"name":"…","role":"collector|validator|processor|analyzer|cross_checker|synthesizer|formatter|reporter","model":"small|large|<model name>","description":"…"}],"pros":["…"],"cons":["…"],"estimated_cost":"~$0.05-0.10 per run","complexity":"low|medium|high","recommended":true}]}"#;
-
 /// The prompt for 2–3 design proposals.
 pub fn designs_prompt(grounding: &Grounding) -> Prompt {
-    let system = grounding.system(
-        "designer",
-        "You design agent pipelines that satisfy a requirement contract. Propose 2 or 3 \
-         genuinely different designs (for example a simple, a balanced and a thorough one), \
-         each a sequence of agents with a clear role. Mark exactly one as recommended: the \
-         best fit for the contract's goal and criteria. Be concrete about the subject of the \
-         request; do not invent requirements the contract does not state.",
-    );
-    let task = format!("Propose the designs. Answer with one JSON object only, in this shape:\n{DESIGN_SCHEMA}");
+    let system = grounding.system("designer", prompt_text::text(PromptText::DesignerInstructions));
+    let schema = prompt_text::text(PromptText::DesignSchema);
+    let task = format!("Propose the designs. Answer with one JSON object only, in this shape:\n{schema}");
     Prompt::single(system, grounding.user_message(&task)).expecting_json().with_max_tokens(3000)
 }
 
 /// The prompt for revised designs after the user's feedback.
 pub fn refine_prompt(grounding: &Grounding, designs: &[DesignProposal]) -> Prompt {
-    let system = grounding.system(
-        "refiner",
-        "You revise agent-pipeline designs after the user's feedback. Keep what the user did \
-         not object to, change what the feedback asks for, and say in each description what \
-         changed. Keep 2 or 3 designs and mark exactly one as recommended.",
-    );
+    let system = grounding.system("refiner", prompt_text::text(PromptText::RefinerInstructions));
     let current = serde_json::to_string(&serde_json::json!({ "designs": designs })).unwrap_or_default();
     let task = format!(
         "Current designs:\n{current}\n\nRevise them according to the latest user message. \
-         Answer with one JSON object only, in this shape:\n{DESIGN_SCHEMA}"
+         Answer with one JSON object only, in this shape:\n{schema}",
+        schema = prompt_text::text(PromptText::DesignSchema)
     );
     Prompt::single(system, grounding.user_message(&task)).expecting_json().with_max_tokens(3000)
 }

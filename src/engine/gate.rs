@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::lang::Lang;
+use super::prompt_text::{self, PromptText};
 use super::security::{isolate, DEFAULT_TAG};
 use super::slots::{
     is_correction, parse_format, parse_party_size, parse_place, read_when, validate_party_size, SlotError, When,
@@ -455,10 +456,7 @@ pub fn question_prompt(
     asked: &[String],
     lang: Lang,
 ) -> super::prompt::Prompt {
-    let instructions = "You word ONE short, friendly question that asks the user for the missing \
-        information listed below, and offer 2 to 4 likely answers as options when they can be \
-        listed. Do not ask for anything else. Do not repeat a question already asked. Answer \
-        with one JSON object only: {\"question\": \"...\", \"options\": [\"...\"]}";
+    let instructions = prompt_text::text(PromptText::QuestionWriterInstructions);
     let system = super::grounding::system_prompt("question-writer", instructions, lang);
     let filled: Vec<String> = state.filled(lang).into_iter().map(|(k, v)| format!("- {k}: {v}")).collect();
     // The known values and earlier questions come from what the user (or a model) wrote:
@@ -494,9 +492,7 @@ pub fn parse_question(raw: &str) -> Result<(String, Vec<String>), String> {
 
 /// The prompt for the lunch worker once its slots are filled.
 pub fn worker_prompt(state: &ConversationState, lang: Lang) -> super::prompt::Prompt {
-    let instructions = "You recommend where and what to eat for lunch. Use only the facts \
-        given. Give three concrete suggestions that fit the place, time and party size, with \
-        one line each on why, and one practical tip. Write Markdown.";
+    let instructions = prompt_text::text(PromptText::LunchWorkerInstructions);
     let system = super::grounding::system_prompt("worker", instructions, lang);
     let facts: Vec<String> = state.filled(lang).into_iter().map(|(k, v)| format!("- {k}: {v}")).collect();
     let facts = isolate(&facts.join("\n"), DEFAULT_TAG);

@@ -23,6 +23,7 @@ pub mod pairs;
 pub mod pattern;
 pub mod plan;
 pub mod prompt;
+pub mod prompt_text;
 pub mod reply;
 pub mod security;
 pub mod session;

@@ -10,6 +10,7 @@ use super::grounding::Grounding;
 use super::lang::Lang;
 use super::memory::Memory;
 use super::prompt::Prompt;
+use super::prompt_text::{self, PromptText};
 use super::source::Source;
 
 /// The plan as written, in Markdown.
@@ -28,14 +29,7 @@ pub struct Plan {
 
 /// The prompt for the plan of the chosen design.
 pub fn plan_prompt(grounding: &Grounding, design: &DesignProposal, critique: Option<&Critique>) -> Prompt {
-    let system = grounding.system(
-        "planner",
-        "You write the implementation plan for the design the user confirmed. Write Markdown: \
-         a title, a short summary, numbered build steps (one per agent, then wiring and a \
-         first end-to-end run), risks with mitigations drawn from the critique, acceptance \
-         criteria taken from the contract's criteria, and the assumptions made for open \
-         questions. Be concrete and stay inside the contract.",
-    );
+    let system = grounding.system("planner", prompt_text::text(PromptText::PlanWriterInstructions));
     let design_json = serde_json::to_string(design).unwrap_or_default();
     let critique_json =
         critique.map(|c| serde_json::to_string(c).unwrap_or_default()).unwrap_or_else(|| "(none)".into());

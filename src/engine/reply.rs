@@ -6,6 +6,7 @@
 
 use super::design::{Complexity, DesignProposal};
 use super::lang::{is_hangul, with_subject, Lang};
+use super::prompt_text::{self, PromptText};
 use super::signals::{is_korean_preference, is_satisfied, parse_choice};
 use crate::engine::words::WordList;
 
@@ -269,16 +270,6 @@ pub fn read_reply_settled(
     (reading, settled)
 }
 
-const REPLY_INSTRUCTIONS: &str = "You read one reply a user wrote while choosing between agent-pipeline \
-designs. Decide what it is:
-- choose: the user picks one design
-- approve: the user approves one design they name
-- approve_recommended: the user approves without naming a design, or approves the recommended one
-- feedback: the user asks for a change or objects, to one design or to all
-- question: the user asks about the designs and wants an answer
-- start_over: the user wants to begin again
-Answer with exactly one JSON object and nothing else: {\"kind\": \"choose|approve|approve_recommended|feedback|question|start_over\", \"design\": <design number or null>}";
-
 /// The prompt for one small call that reads a reply the rules could not settle.
 pub fn reply_prompt(text: &str, designs: &[DesignProposal], lang: Lang) -> super::prompt::Prompt {
     let mut lines = vec!["[DESIGNS]".to_string()];
@@ -289,7 +280,8 @@ pub fn reply_prompt(text: &str, designs: &[DesignProposal], lang: Lang) -> super
     lines.push(String::new());
     lines.push("[REPLY]".into());
     lines.push(super::security::isolate(text.trim(), super::security::DEFAULT_TAG));
-    let system = super::grounding::system_prompt("reply-reader", REPLY_INSTRUCTIONS, lang);
+    let system =
+        super::grounding::system_prompt("reply-reader", prompt_text::text(PromptText::ReplyReaderInstructions), lang);
     super::prompt::Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(60)
 }
 

@@ -13,6 +13,7 @@ use serde_json::{json, Map, Value};
 use crate::engine::danger::{self, Danger};
 use crate::engine::lang::{group_thousands, Lang};
 use crate::engine::prompt::{ToolCall, ToolSpec};
+use crate::engine::prompt_text::{self, PromptText};
 
 /// Name of the question-card tool (the shape Claude Code users know).
 pub const ASK_USER_QUESTION: &str = "AskUserQuestion";
@@ -52,10 +53,7 @@ pub fn tool_specs() -> Vec<ToolSpec> {
     vec![
         ToolSpec {
             name: ASK_USER_QUESTION.to_string(),
-            description: "Ask the user when you are unsure, before anything dangerous, or when several valid \
-                approaches exist. Prefer 2-10 options over free text; the user can always answer \"Other\" in \
-                their own words. Ask 1-4 questions at once."
-                .to_string(),
+            description: prompt_text::text(PromptText::AskUserQuestionDescription).to_string(),
             parameters: json!({
                 "type": "object",
                 "properties": {
@@ -97,10 +95,7 @@ pub fn tool_specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: PROPOSE_COMMAND.to_string(),
-            description: "Propose one shell command or SQL statement for the user to run on their own machine. \
-                The user sees it with your reason, runs it, and pastes back the output (or says it failed or \
-                declined). Dangerous commands are shown with a warning and need the user's confirmation."
-                .to_string(),
+            description: prompt_text::text(PromptText::ProposeCommandDescription).to_string(),
             parameters: json!({
                 "type": "object",
                 "properties": {

@@ -12,6 +12,7 @@ use crate::engine::grounding::system_prompt;
 use crate::engine::json::{bool_field, extract_json, str_field};
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::{Prompt, Turn};
+use crate::engine::prompt_text::{self, PromptText};
 use crate::engine::words::WordList;
 
 /// The checker's judgment of the current task (the seed's output, plus other tasks of the
@@ -224,15 +225,6 @@ pub fn heuristic_check(task: &Task, tasks: &[Task], user_text: &str, state: &Use
     }
 }
 
-const CHECKER_INSTRUCTIONS: &str = "You check whether the current task of a counseling conversation is done.
-Look for explicit completion signals (the user says it is enough, the counselor moves on, supervision says so)
-and whether the task's completion criteria are met by the conversation.
-new_status: \"sufficient\" when covered enough, \"completed\" when fully closed, null when not done.
-also_sufficient: ids of other listed tasks of this part that the conversation has already covered.
-part_covered (Part 2 only): true when the main tasks of the part are covered well enough to close the session.
-Answer with exactly one JSON object and nothing else:
-{\"task_id\": \"\", \"is_completed\": false, \"new_status\": null, \"completion_reason\": \"\", \"also_sufficient\": [], \"part_covered\": false}";
-
 /// The checker prompt: the part, the current task with its criteria, the other tasks of the
 /// part, supervision's points, and the recent conversation (the shared snapshot).
 pub fn checker_prompt(
@@ -268,7 +260,7 @@ pub fn checker_prompt(
     lines.extend(transcript(history, 8));
     lines.push(String::new());
     lines.push("Output the check JSON only.".into());
-    let system = system_prompt("counsel-task-checker", CHECKER_INSTRUCTIONS, lang);
+    let system = system_prompt("counsel-task-checker", prompt_text::text(PromptText::CounselCheckerInstructions), lang);
     Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(300)
 }
 

@@ -10,20 +10,11 @@ use super::task::{Part, Task, Topic, NAME_AND_PURPOSE, RAPPORT, SUMMARY, WELCOME
 use crate::engine::grounding::system_prompt;
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::{Prompt, Turn};
+use crate::engine::prompt_text::{self, PromptText};
 use crate::engine::words::WordList;
 
 /// Conversation turns the counselor sees (the rest of the state is in the prompt).
 pub const HISTORY_TURNS: usize = 12;
-
-const BASE_KO: &str = "당신은 따뜻하고 차분한 AI 대화 상대로서 상담 형식의 대화를 이끕니다.
-자격을 갖춘 상담사가 아니며, 물어보면 그렇게 말합니다. 진단하거나 약을 권하지 않습니다.
-답은 2~4개의 짧은 문장으로, 질문은 한 번에 하나만 합니다. 사용자의 말을 되짚어 공감한 뒤 현재 Task를 향해 나아갑니다.
-사용자가 죽음, 자해, 타인을 해치는 생각을 말하면 안전을 먼저 확인하고 도움받을 곳(한국: 109, 1577-0199, 112, 119; 그 밖: 현지 긴급 전화)을 안내합니다.";
-
-const BASE_EN: &str = "You are a warm, calm AI conversation partner leading a counseling-style conversation.
-You are not a licensed counselor and say so when asked. You never diagnose or recommend medication.
-Reply in 2 to 4 short sentences and ask at most one question. Reflect the user's words with empathy, then move toward the current task.
-If the user speaks of dying, self-harm or hurting others, check their safety first and point to help (Korea: 109, 1577-0199, 112, 119; elsewhere the local emergency number).";
 
 /// Everything the counselor prompt may carry this turn; the builder decides what goes in.
 #[derive(Debug, Clone, Copy)]
@@ -49,7 +40,11 @@ pub struct CounselorContext<'a> {
 /// The counselor's system prompt, section by section.
 pub fn counselor_system(ctx: &CounselorContext) -> String {
     let lang = ctx.lang;
-    let mut out = String::from(lang.pick(BASE_KO, BASE_EN));
+    let base = match lang {
+        Lang::Ko => PromptText::CounselorBaseKo,
+        Lang::En => PromptText::CounselorBaseEn,
+    };
+    let mut out = String::from(prompt_text::text(base));
     let heading = |ko: &str, en: &str| format!("\n\n## {}\n", lang.pick(ko, en));
     out.push_str(&heading("현재 Part", "Current part"));
     out.push_str(&format!("{} — {}", ctx.part.label(lang), ctx.part.goal(lang)));

@@ -10,6 +10,7 @@ use crate::engine::grounding::system_prompt;
 use crate::engine::json::{extract_json, str_field};
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::Prompt;
+use crate::engine::prompt_text::{self, PromptText};
 
 /// 0 for pending, 1 for in progress, 2 for sufficient: the seed's status priority.
 fn status_rank(status: TaskStatus) -> u8 {
@@ -93,13 +94,6 @@ fn catalog_line(module: Module) -> &'static str {
     }
 }
 
-const MODULE_INSTRUCTIONS: &str = "You are the Module Selector of a counseling conversation: pick the technique
-(module) the counselor uses for its next reply. Keep the current module unless the user's state or the task calls
-for another: resistance → resistance_handling; a strong negative feeling → empathic_reflection; going in circles →
-summarizing; a new task → the module that task needs. Use only an id from the catalog.
-Answer with exactly one JSON object and nothing else:
-{\"module\": \"<id>\", \"reason\": \"<one sentence>\"}";
-
 /// The Module Selector prompt: the catalog (ids and one-line purposes), the part and its
 /// goal, the current task (none while the Task Planner is still writing the part's tasks),
 /// the detected user state, the current module, fresh supervision and the user's message.
@@ -138,7 +132,11 @@ pub fn module_prompt(
     lines.push(format!("[USER MESSAGE] {}", clip(user_text, 300)));
     lines.push(String::new());
     lines.push("Output the module JSON only.".into());
-    let system = system_prompt("counsel-module-selector", MODULE_INSTRUCTIONS, lang);
+    let system = system_prompt(
+        "counsel-module-selector",
+        prompt_text::text(PromptText::CounselModuleSelectorInstructions),
+        lang,
+    );
     Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(120)
 }
 

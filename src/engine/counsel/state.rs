@@ -11,6 +11,7 @@ use crate::engine::grounding::system_prompt;
 use crate::engine::json::{bool_field, extract_json, f64_field, str_field};
 use crate::engine::lang::{normalize, Lang};
 use crate::engine::prompt::{Prompt, Turn, TurnRole};
+use crate::engine::prompt_text::{self, PromptText};
 use crate::engine::security::isolate;
 use crate::engine::words::WordList;
 
@@ -295,18 +296,6 @@ fn bigrams(text: &str) -> Vec<(char, char)> {
     out
 }
 
-const DETECTOR_INSTRUCTIONS: &str = "You read the user's latest message in a counseling conversation and report their state.
-emotion: one of neutral, sad, anxious, angry, tired, positive. intensity: 0 (none) to 10 (overwhelming).
-resistance: true when the user is reluctant, refuses or pushes back. engagement: low, medium or high.
-topic_change: the id of a topic the user has just moved to, or null; ids: work, study, family, partner, friends, health, mood, self_worth, money, loss.
-going_in_circles: true when the conversation keeps returning to the same point without moving.
-wants_to_close: true when the user wants to wrap up the session.
-crisis: suicide, self_harm or harm_others when the message shows any sign, direct or indirect, that the user may end their life,
-hurt themselves or hurt someone (\"I wish I didn't wake up\", \"사라지고 싶어\"); null otherwise. Idioms and jokes (\"that joke killed me\",
-\"배고파 죽겠다\") are not crises. When unsure between a crisis and null, choose the crisis.
-Answer with exactly one JSON object and nothing else:
-{\"emotion\": \"neutral\", \"intensity\": 0, \"resistance\": false, \"engagement\": \"medium\", \"topic_change\": null, \"going_in_circles\": false, \"wants_to_close\": false, \"crisis\": null}";
-
 /// The detector prompt: the recent conversation (the shared snapshot), the topics already
 /// seen, and the latest user message, isolated.
 pub fn state_prompt(history: &[Turn], known_topics: &[Topic], lang: Lang) -> Prompt {
@@ -320,7 +309,8 @@ pub fn state_prompt(history: &[Turn], known_topics: &[Topic], lang: Lang) -> Pro
     ));
     lines.push(String::new());
     lines.push("Output the state JSON only.".into());
-    let system = system_prompt("counsel-state-detector", DETECTOR_INSTRUCTIONS, lang);
+    let system =
+        system_prompt("counsel-state-detector", prompt_text::text(PromptText::CounselStateDetectorInstructions), lang);
     Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(300)
 }
 

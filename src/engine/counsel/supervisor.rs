@@ -11,6 +11,7 @@ use crate::engine::grounding::system_prompt;
 use crate::engine::json::{extract_json, f64_field, str_field, str_list};
 use crate::engine::lang::{clip, normalize, Lang};
 use crate::engine::prompt::{Prompt, Turn, TurnRole};
+use crate::engine::prompt_text::{self, PromptText};
 
 /// The supervisor runs after every this many user messages.
 pub const CADENCE: u32 = 3;
@@ -60,14 +61,6 @@ impl SupervisorFeedback {
     }
 }
 
-const SUPERVISOR_INSTRUCTIONS: &str = "You supervise a supportive counseling conversation run by an AI counselor.
-Rate the counselor's recent replies from 0 (harmful) to 10 (excellent) for empathy, pacing (one question at a time),
-staying with the current task, and responding to resistance or strong feelings.
-List at most three concrete points to improve (no praise). Optionally recommend a module: one of rapport_building,
-information_gathering, empathic_reflection, resistance_handling, summarizing, goal_setting, closing; or null.
-Answer with exactly one JSON object and nothing else:
-{\"score\": 0, \"improvements\": [], \"suggested_module\": null}";
-
 /// The supervisor prompt: part, task, module and the recent conversation.
 pub fn supervisor_prompt(history: &[Turn], part: Part, task: Option<&Task>, module: Module, lang: Lang) -> Prompt {
     let mut lines = vec![
@@ -80,7 +73,8 @@ pub fn supervisor_prompt(history: &[Turn], part: Part, task: Option<&Task>, modu
     lines.extend(transcript(history, 6));
     lines.push(String::new());
     lines.push("Output the supervision JSON only.".into());
-    let system = system_prompt("counsel-supervisor", SUPERVISOR_INSTRUCTIONS, lang);
+    let system =
+        system_prompt("counsel-supervisor", prompt_text::text(PromptText::CounselSupervisorInstructions), lang);
     Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(500)
 }
 

@@ -9,6 +9,7 @@ use crate::engine::grounding::system_prompt;
 use crate::engine::json::{extract_json, str_field};
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::Prompt;
+use crate::engine::prompt_text::{self, PromptText};
 use crate::engine::security::isolate;
 use crate::engine::words::WordList;
 
@@ -737,15 +738,6 @@ pub fn update_exploration(tasks: &mut Vec<Task>, update: &PlanUpdate, current: O
     }
 }
 
-const PLANNER_INSTRUCTIONS: &str = "You plan Part 2 (exploration) of a supportive counseling conversation.
-From what the user has said, write 2 to 5 tasks for exploring their situation in depth.
-Each task has: id (snake_case, starting with task_ and ending with _2), priority (high|medium|low; the 1-2 main tasks are high),
-title (short), description (what the counselor does), target (what should be reached, one sentence),
-completion_criteria (when it counts as covered), module (one of: rapport_building, information_gathering,
-empathic_reflection, resistance_handling, summarizing, goal_setting, closing).
-Answer with exactly one JSON object and nothing else:
-{\"tasks\": [{\"id\": \"\", \"priority\": \"high\", \"title\": \"\", \"description\": \"\", \"target\": \"\", \"completion_criteria\": \"\", \"module\": \"information_gathering\"}]}";
-
 /// The Task Planner prompt: the user's messages so far, the current Part-2 tasks (when
 /// updating) and the reason for the update.
 pub fn planner_prompt(user_texts: &[&str], current: &[Task], reason: Option<&PlanUpdate>, lang: Lang) -> Prompt {
@@ -767,7 +759,7 @@ pub fn planner_prompt(user_texts: &[&str], current: &[Task], reason: Option<&Pla
     }
     lines.push(String::new());
     lines.push("Output the tasks JSON only.".into());
-    let system = system_prompt("counsel-planner", PLANNER_INSTRUCTIONS, lang);
+    let system = system_prompt("counsel-planner", prompt_text::text(PromptText::CounselPlannerInstructions), lang);
     Prompt::single(system, lines.join("\n")).expecting_json().with_max_tokens(1200)
 }
 
