@@ -3,8 +3,9 @@
 // first load carries only the code a first visit runs before the user sends anything.
 //
 // 1. Profile. binaryen's wasm-split instruments a copy of the wasm; a copy of the page runs it
-//    in headless Chromium (fresh profiles: English and Korean, wide and narrow) until the
-//    composer accepts input, types a request and presses Enter. The copy's gate never opens
+//    in headless Chromium (fresh profiles: English and Korean, wide and narrow; first visits
+//    and returning ones with stored settings) until the composer accepts input, types a
+//    request and presses Enter. The copy's gate never opens
 //    (see 4), so the profile holds exactly what runs before the rest is needed; one more visit
 //    has the gate fail, for what the page shows when the rest cannot load.
 // 2. Split. The functions the profile saw stay in the page's wasm; every other one moves to
@@ -16,10 +17,13 @@
 // 4. Glue. The glue gets a loader: after the app has started it fetches and compiles the rest
 //    in the background; `globalThis.deliberateRest()` returns nothing once the rest is linked,
 //    else a promise of it (the composer waits on it before it sends); a placeholder called
-//    before then loads the rest synchronously and goes on. A returning visit (a service
-//    worker controls the page, or the app has stored something) fetches and compiles the rest
-//    beside the page's wasm and links it before the app starts: it resumes a conversation,
-//    which runs code a first visit does not.
+//    before then loads the rest synchronously and goes on; `globalThis.deliberateRestLinked`
+//    settles once the rest is linked (the app opens the database and resumes a conversation
+//    after it: code a first visit does not run). A returning visit (a service worker controls
+//    the page, or the app has stored something) fetches and compiles the rest beside the
+//    page's wasm, and starts without waiting for it: the profile also holds returning visits
+//    (settings, keys, language and theme stored), so their start needs nothing of the rest.
+//    A closure the garbage collector takes before then is destroyed once the rest is linked.
 //    The new SRI hashes go into index.html.
 //
 // Usage: node tools/split.mjs [staging dir] (default: $TRUNK_STAGING_DIR). Needs $WASM_SPLIT,
@@ -157,6 +161,10 @@ function serve(dir) {
   return new Promise((resolve) => {
     const server = createServer((req, res) => {
       let path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+      if (path === SEED_PAGE) {
+        res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><title>seed</title>");
+        return;
+      }
       if (path.endsWith("/")) path += "index.html";
       let body;
       try {
@@ -224,23 +232,51 @@ setTimeout(() => {
   done(btoa(s));
 }, 500);`;
 
+// What a returning visit finds in localStorage (src/store/local.rs writes these keys): LLM
+// settings with remembered keys (a local server on a closed port: nothing answers) or with
+// sealed ones, the session settings, a theme, a language, and the conversation last opened.
+const LLM = { kind: "openai_compatible", base_url: "http://127.0.0.1:9/v1", model: "local-model" };
+const RETURNING_WITH_LLM = {
+  "deliberate.llm": JSON.stringify({ enabled: true, designer: LLM, separate_critic: false, critic: LLM, remember_keys: true, timeout_secs: 30 }),
+  "deliberate.llm.keys": JSON.stringify({ designer: "sk-profile", critic: "sk-profile" }),
+  "deliberate.discussion": JSON.stringify({ max_rounds: 4, alignment_rounds: 2, strict: true, context_window: 8192 }),
+  "deliberate.theme": "dark",
+  "deliberate.current": "s0",
+};
+// Keys sealed with a passphrase (src/store/keylock.rs's record): the start asks to unlock.
+const ANTHROPIC = { kind: "anthropic", base_url: "", model: "claude-haiku" };
+const RETURNING_IN_KOREAN = {
+  "deliberate.llm": JSON.stringify({ enabled: true, designer: ANTHROPIC, separate_critic: false, critic: ANTHROPIC, remember_keys: true, timeout_secs: 30 }),
+  "deliberate.llm.keys.locked": JSON.stringify({ v: 1, kdf: "PBKDF2-SHA256", iterations: 600000, salt: "00".repeat(16), iv: "ab".repeat(12), data: "cd".repeat(40) }),
+  "deliberate.lang": "ko",
+  "deliberate.theme": "light",
+  "deliberate.current": "s0",
+};
+const SEED = `localStorage.clear();
+for (const [key, value] of Object.entries(arguments[0])) localStorage.setItem(key, value);
+return localStorage.length;`;
+/** The blank page of the profiling server's origin that stores what a returning visit finds. */
+const SEED_PAGE = "/profile-seed";
+
 async function profile(site, out) {
   const server = await serve(site);
   const page = `http://127.0.0.1:${server.address().port}/`;
   const { child, url } = await driver();
-  // [language, window, request, the rest cannot load]. What a start runs depends a little on
-  // timing (which of the database and the first frame comes first): each visit runs three
-  // times, and the profile keeps every function any run saw.
+  // [language, window, request, the rest cannot load, what an earlier visit stored]. What a
+  // start runs depends a little on timing (which of the database and the first frame comes
+  // first): each visit runs three times, and the profile keeps every function any run saw.
   const visits = [
-    ["en-US", "1280,900", "Build a small tool that renames photos by date", false],
-    ["ko-KR", "1280,900", "사진을 날짜별로 이름 바꾸는 도구를 만들어 줘", false],
-    ["en-US", "390,844", "Plan a weekend trip", false],
-    ["en-US", "1280,900", "Plan a weekend trip", true],
+    ["en-US", "1280,900", "Build a small tool that renames photos by date", false, null],
+    ["ko-KR", "1280,900", "사진을 날짜별로 이름 바꾸는 도구를 만들어 줘", false, null],
+    ["en-US", "390,844", "Plan a weekend trip", false, null],
+    ["en-US", "1280,900", "Plan a weekend trip", true, null],
+    ["en-US", "1280,900", "Plan a weekend trip", false, RETURNING_WITH_LLM],
+    ["ko-KR", "390,844", "주말 여행 계획을 세워 줘", false, RETURNING_IN_KOREAN],
   ];
   const runs = [...visits, ...visits, ...visits];
   const files = [];
   try {
-    for (const [i, [lang, size, text, fails]] of runs.entries()) {
+    for (const [i, [lang, size, text, fails, stored]] of runs.entries()) {
       const profileDir = mkdtempSync(join(tmpdir(), "deliberate-split-chromium-"));
       const args = ["--headless=new", "--no-sandbox", "--disable-gpu", `--lang=${lang}`, `--window-size=${size}`];
       args.push(`--user-data-dir=${profileDir}`);
@@ -251,6 +287,12 @@ async function profile(site, out) {
       try {
         const at = `/session/${session}`;
         await call(url, "POST", `${at}/timeouts`, { script: 60000 });
+        if (stored) {
+          // localStorage belongs to the origin: a blank page of it fills it.
+          await call(url, "POST", `${at}/url`, { url: `${page}${SEED_PAGE.slice(1)}` });
+          const seeded = await call(url, "POST", `${at}/execute/sync`, { script: SEED, args: [stored] });
+          if (seeded !== Object.keys(stored).length) throw new Error(`the returning visit's storage was not filled: ${seeded}`);
+        }
         await call(url, "POST", `${at}/url`, { url: fails ? `${page}?rest-fails` : page });
         const ready = await call(url, "POST", `${at}/execute/async`, { script: WAIT_READY, args: [] });
         if (ready !== "ready") throw new Error(`the app did not start (${lang}, ${size}): ${ready}`);
@@ -286,30 +328,46 @@ export function withLoader(js, rest, table) {
   if (js.split(loaded).length !== 2) throw new Error("the glue's init is not as expected");
   js = js.replace(
     loaded,
-    `const returning = __rest_returning();
-    if (returning) __rest_module().catch(() => {});
+    `if (__rest_returning()) __rest_module().catch(() => {});
     ${loaded}
     __rest_page = instance.exports;
-    if (returning) await __rest_load().catch(() => {});
     setTimeout(() => __rest_linked || __rest_load().catch(() => {}), 0);`,
+  );
+  // A closure the garbage collector took is destroyed through its drop function, which may be
+  // in the rest: when the collector runs is no profile's to know, so before the rest is
+  // linked such a destruction waits for it instead of loading it at once.
+  const dtors = "new FinalizationRegistry(state => wasm.__wbindgen_destroy_closure(state.a, state.b))";
+  if (js.split(dtors).length !== 2) throw new Error("the glue's closure destructors are not as expected");
+  js = js.replace(
+    dtors,
+    "new FinalizationRegistry(state => __rest_linked ? wasm.__wbindgen_destroy_closure(state.a, state.b) : __rest_dtors.push(state))",
   );
   const sync = "const instance = new WebAssembly.Instance(module, imports);";
   if (js.split(sync).length !== 2) throw new Error("the glue's initSync is not as expected");
   js = js.replace(sync, `${sync}\n    __rest_page = instance.exports;`);
   const loader = `
 const __rest_url = new URL(${JSON.stringify(rest)}, import.meta.url);
-let __rest_page, __rest_linked = false, __rest_compiling, __rest_pending;
+let __rest_page, __rest_linked = false, __rest_compiling, __rest_pending, __rest_arrived;
+const __rest_dtors = [];
+let __rest_bytes;
+globalThis.deliberateRestLinked = new Promise((resolve) => (__rest_arrived = resolve));
 function __rest_link(module) {
     if (!__rest_linked) {
         new WebAssembly.Instance(module, { primary: __rest_page });
         __rest_linked = true;
+        __rest_bytes = undefined;
         performance.mark("deliberate:rest-linked");
+        for (const state of __rest_dtors.splice(0)) wasm.__wbindgen_destroy_closure(state.a, state.b);
+        __rest_arrived();
     }
 }
 function __rest_now(slot) {
     if (__rest_linked) return;
     // The slot (the table index of the first function called early) tells a profile's gap.
     performance.mark("deliberate:rest-now", { detail: slot });
+    // Bytes already fetched compile here and now: a synchronous request would bypass the
+    // service worker (Chromium sends it to the network), so offline it would fail.
+    if (__rest_bytes) return __rest_link(new WebAssembly.Module(__rest_bytes));
     const request = new XMLHttpRequest();
     request.open("GET", __rest_url, false);
     request.overrideMimeType("text/plain; charset=x-user-defined");
@@ -335,7 +393,7 @@ function __rest_module() {
             if (!r.ok) throw new Error(r.status);
             return r.arrayBuffer();
         })
-        .then((bytes) => WebAssembly.compile(bytes))
+        .then((bytes) => WebAssembly.compile((__rest_bytes = bytes)))
         .catch((e) => {
             __rest_compiling = undefined;
             throw e;
@@ -372,7 +430,8 @@ function profilingGlue(js) {
   return (
     js.replace(loaded, `${loaded}\n    globalThis.__profiled = instance.exports;`) +
     "\nglobalThis.deliberateRest = () =>\n" +
-    '    location.search.includes("rest-fails") ? Promise.reject(new Error("profiling")) : new Promise(() => {});\n'
+    '    location.search.includes("rest-fails") ? Promise.reject(new Error("profiling")) : new Promise(() => {});\n' +
+    "globalThis.deliberateRestLinked = new Promise(() => {});\n"
   );
 }
 

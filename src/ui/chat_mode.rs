@@ -295,6 +295,8 @@ pub fn ask_server_window(shell: Shell) {
             None => {
                 SERVER_WINDOWS.with(|m| m.borrow_mut().insert(key.clone(), None));
                 spawn_local(async move {
+                    // Reading the server's answer is code of the rest of the app: ask once it is here.
+                    super::rest::linked().await;
                     let Some(tokens) = crate::llm::transport::server_window(&cfg, 5_000).await else { return };
                     SERVER_WINDOWS.with(|m| m.borrow_mut().insert(key.clone(), Some(tokens)));
                     let same = shell.llm.with_untracked(|l| {

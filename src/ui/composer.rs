@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use leptos::ev::{CompositionEvent, KeyboardEvent};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos::wasm_bindgen::{JsCast, JsValue};
+use leptos::wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::act;
@@ -28,7 +28,7 @@ struct EarlyInput {
     send: bool,
 }
 
-/// Where the part of the wasm that sending needs stands (see `rest_of_app`).
+/// Where the part of the wasm that sending needs stands (see `super::rest`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum RestState {
     Here,
@@ -62,15 +62,6 @@ pub fn take_over_boot_shell() {
     boot.remove();
 }
 
-/// The release page's wasm is split in two (tools/split.mjs): the page's part runs a first
-/// visit up to its first send, the rest arrives in the background. `None` when the rest is
-/// here (or the build is not split), else a promise that settles when it is linked in.
-fn rest_of_app() -> Option<js_sys::Promise> {
-    let gate = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("deliberateRest")).ok()?;
-    let gate: js_sys::Function = gate.dyn_into().ok()?;
-    gate.call0(&JsValue::UNDEFINED).ok()?.dyn_into().ok()
-}
-
 /// Text area, send and stop.
 #[component]
 pub fn Composer() -> impl IntoView {
@@ -96,6 +87,9 @@ pub fn Composer() -> impl IntoView {
     // Sending runs the engines, which may be in the part of the wasm that has not arrived
     // yet: wait for it, keeping the text, and say so (and say it if it cannot load).
     let rest = RwSignal::new(RestState::Here);
+    // An Enter pressed before the database has opened the conversation to resume (the boot
+    // shell's, or this composer's): sent once it has, so the message joins that conversation.
+    let send_when_ready = RwSignal::new(false);
     let send_now = move || {
         let Some(el) = area.get_untracked() else {
             return;
@@ -109,9 +103,13 @@ pub fn Composer() -> impl IntoView {
         act::dispatch(shell, Event::UserMessage { text: text.trim_end_matches('\n').to_string() });
     };
     let send = move || {
-        let Some(coming) = rest_of_app() else {
+        let Some(coming) = super::rest::pending() else {
             if rest.get_untracked() != RestState::Here {
                 rest.set(RestState::Here);
+            }
+            if !shell.saver.ready.get_untracked() {
+                send_when_ready.set(true);
+                return;
             }
             return send_now();
         };
@@ -122,7 +120,7 @@ pub fn Composer() -> impl IntoView {
         spawn_local(async move {
             if JsFuture::from(coming).await.is_ok() {
                 rest.set(RestState::Here);
-                send_now();
+                send_when_ready.set(true);
             } else {
                 rest.set(RestState::Failed);
             }
@@ -153,9 +151,7 @@ pub fn Composer() -> impl IntoView {
     };
 
     // What was typed into the shell's composer goes on here; an Enter pressed there sends it
-    // once the database has opened the conversation to resume (as a message typed here
-    // before then would join that conversation).
-    let send_when_ready = RwSignal::new(false);
+    // once the database has opened the conversation to resume.
     Effect::new(move |_| {
         let Some(el) = area.get() else {
             return;

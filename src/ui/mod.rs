@@ -14,6 +14,7 @@ pub mod markdown_view;
 pub mod modal;
 pub mod panic_banner;
 pub mod prefs;
+pub mod rest;
 pub mod saving;
 pub mod sessions;
 pub mod settings;

@@ -106,8 +106,11 @@ impl Shell {
             shell.reopen();
         }
         // The database opens in the background; the most recent conversation then opens,
-        // unless the user already began one.
+        // unless the user already began one. Both run code of the rest of the app (see
+        // `super::rest`), which a returning visit fetches beside the page's part: the start
+        // does not wait for it, the database does.
         leptos::task::spawn_local(async move {
+            super::rest::linked().await;
             if let Some((journal, header)) = saver.open(from_local).await {
                 let opened = shell.opened(&journal, Snapshot::Saved(header), true).await;
                 if let Some((session, shown)) = opened.filter(|_| shell.saver.with_journal(|j| j.events.is_empty())) {

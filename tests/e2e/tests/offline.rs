@@ -95,6 +95,13 @@ fn the_app_starts_and_answers_with_the_server_stopped() {
     // gets the kept page, which reopens the conversation where it was.
     browser.goto(&format!("{url}?from=offline")).unwrap();
     wait_app_ready(&browser);
+    // The conversation opens once the rest of the wasm is linked, after the composer is up.
+    browser
+        .wait_for(STEP, "the saved conversation, open", |b| {
+            let v = b.execute("return document.querySelector('.app').dataset.store;", vec![])?;
+            Ok((v == json!("ready")).then_some(()))
+        })
+        .unwrap();
     assert_eq!(browser.find(".step.current").unwrap().attr("data-stage").unwrap().as_deref(), Some("DEBATE"));
     assert_eq!(browser.find_all(".design-card").unwrap().len(), 3);
     // The reader build opens conversations an earlier version saved: on the first install

@@ -1,6 +1,7 @@
 //! The release page's wasm in two parts (tools/split.mjs): the page's part starts a first visit
 //! and takes a request with the rest held back by the test server; the request waits, said so,
-//! and goes when the rest arrives. A rest that cannot load is said plainly and loses nothing.
+//! and goes when the rest arrives. A returning visit starts while the rest is held and opens its
+//! conversation when it arrives. A rest that cannot load is said plainly and loses nothing.
 //! Every other browser suite runs the split build too, rest and placeholders included.
 
 use std::fs;
@@ -78,6 +79,109 @@ fn a_first_visit_starts_and_takes_a_request_while_the_rest_is_held_back() {
         json!([1, 0, "", null]),
         "sent once, the note gone, the rest linked"
     );
+    assert_no_panic_in(&browser);
+}
+
+/// The texts of the user's messages on the page.
+fn user_messages(browser: &Browser) -> Vec<String> {
+    serde_json::from_value(value(
+        browser,
+        "return [...document.querySelectorAll('.message.user')].map(e => e.textContent);",
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_is_here() {
+    let _one = one_browser();
+    // The service worker would serve the rest from its cache: left out, so the server holds it.
+    let dir = dist_copy("split-returning");
+    fs::write(dir.path().join("sw-register.js"), "").unwrap();
+    let (server, hold) = StaticServer::start_holding(dir.path(), "_rest.wasm").expect("the static server starts");
+    hold.release();
+    let browser = browser_in("en-US").expect("Chromium starts");
+    browser.goto(&server.url()).unwrap();
+    wait_ready(&browser);
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("Plan a weekend trip to the coast").unwrap();
+    area.send_keys(ENTER).unwrap();
+    browser
+        .wait_for(STEP, "the reply, saved", |b| {
+            let v = b.execute(
+                "return document.querySelectorAll('.message.assistant').length > 0 && document.querySelector('.app').dataset.store === 'ready';",
+                vec![],
+            )?;
+            Ok((v == json!(true)).then_some(()))
+        })
+        .unwrap();
+
+    // What a returning user has stored besides the conversation: LLM settings with a key (a
+    // local server on a closed port, asked for its window only once the rest is here), the
+    // session settings and a theme. The rest is held back at the server.
+    let llm = json!({ "kind": "openai_compatible", "base_url": "http://127.0.0.1:9/v1", "model": "local-model" });
+    browser
+        .execute(
+            "localStorage.setItem('deliberate.llm', arguments[0]);\
+             localStorage.setItem('deliberate.llm.keys', arguments[1]);\
+             localStorage.setItem('deliberate.discussion', arguments[2]);\
+             localStorage.setItem('deliberate.theme', 'dark'); return true;",
+            vec![
+                json!(json!({ "enabled": true, "designer": llm, "separate_critic": false, "critic": llm, "remember_keys": true, "timeout_secs": 10 }).to_string()),
+                json!(json!({ "designer": "sk-local", "critic": "sk-local" }).to_string()),
+                json!(json!({ "max_rounds": 4, "alignment_rounds": 2, "strict": false, "context_window": 8192 }).to_string()),
+            ],
+        )
+        .unwrap();
+    hold.engage();
+    browser.execute("window.location.reload(); return true;", vec![]).unwrap();
+    // The app starts while the rest is held: a start that called into the rest would load it
+    // synchronously and block on the held request.
+    browser
+        .wait_for(STEP, "the reloaded app's composer", |b| {
+            let v = b.execute(
+                "const a = document.getElementById('composer-input'); return !!a && !document.getElementById('boot-input') && performance.getEntriesByName('app-ready').length > 0;",
+                vec![],
+            )?;
+            Ok((v == json!(true)).then_some(()))
+        })
+        .unwrap();
+    assert_eq!(
+        value(
+            &browser,
+            "return [globalThis.deliberateRest() instanceof Promise, performance.getEntriesByName('deliberate:rest-now').length, \
+             document.querySelector('.app').dataset.store, document.querySelector('.status-chip').textContent, document.documentElement.dataset.theme];"
+        ),
+        json!([true, 0, "opening", "LLM · local-model", "dark"]),
+        "started with the stored settings, the rest still coming, the database waiting for it"
+    );
+    assert!(user_messages(&browser).is_empty(), "the conversation opens only with the rest");
+    // A message sent now waits for the rest and for the conversation to open, and joins it.
+    // (Typing runs nothing of the rest either: a closure the garbage collector takes meanwhile
+    // is destroyed once the rest is here, not by loading it at once.)
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("Make it two days").unwrap();
+    area.send_keys(ENTER).unwrap();
+    browser
+        .wait_for_text(".boot-note[role=status]", "Loading the rest of the app; sends as soon as it is here.", STEP)
+        .unwrap();
+    assert_eq!(
+        value(&browser, "return performance.getEntriesByName('deliberate:rest-now').length;"),
+        json!(0),
+        "nothing of the rest was needed before it came"
+    );
+
+    hold.release();
+    let texts = browser
+        .wait_for(STEP, "both messages in one conversation", |b| {
+            let v =
+                b.execute("return [...document.querySelectorAll('.message.user')].map(e => e.textContent);", vec![])?;
+            let texts: Vec<String> = serde_json::from_value(v).unwrap_or_default();
+            Ok((texts.len() == 2).then_some(texts))
+        })
+        .unwrap();
+    assert!(texts[0].contains("Plan a weekend trip to the coast"), "{texts:?}");
+    assert!(texts[1].contains("Make it two days"), "{texts:?}");
+    assert_eq!(value(&browser, "return globalThis.deliberateRest();"), Value::Null, "the rest is linked");
     assert_no_panic_in(&browser);
 }
 
