@@ -25,6 +25,9 @@
 //    (settings, keys, language and theme stored), so their start needs nothing of the rest.
 //    A closure the garbage collector takes before then is destroyed once the rest is linked.
 //    The new SRI hashes go into index.html.
+// 5. Prompt texts. The page is built without them (cargo feature `prompts-apart`): the rest
+//    carries src/engine/prompts.txt in a custom section, which the loader hands to the app
+//    (`globalThis.deliberatePrompts`) as it links the rest; the engine checks its digest.
 //
 // Usage: node tools/split.mjs [staging dir] (default: $TRUNK_STAGING_DIR). Needs $WASM_SPLIT,
 // $CHROMEDRIVER and $DELIBERATE_CHROMIUM (./dev sets all three).
@@ -317,6 +320,35 @@ async function profile(site, out) {
   return files;
 }
 
+// ---- the prompt texts ----
+
+/** The custom section of the rest that carries the prompt texts (src/engine/prompt_text.rs). */
+const PROMPTS_SECTION = "deliberate-prompts";
+const PROMPTS_FILE = new URL("../src/engine/prompts.txt", import.meta.url);
+
+/** Unsigned LEB128 of `n`. */
+function leb(n) {
+  const out = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n) byte |= 0x80;
+    out.push(byte);
+  } while (n);
+  return Buffer.from(out);
+}
+
+/**
+ * `wasm` with a custom section `name` holding `bytes` at its end. The page's build leaves the
+ * prompt texts out (cargo feature `prompts-apart`): the rest, which only a send needs, carries
+ * them, and the loader hands them to the app when it links the rest.
+ */
+export function withCustomSection(wasm, name, bytes) {
+  const label = Buffer.from(name, "utf8");
+  const body = Buffer.concat([leb(label.length), label, bytes]);
+  return Buffer.concat([wasm, Buffer.from([0]), leb(body.length), body]);
+}
+
 // ---- the glue ----
 
 /** The page's glue with the loader of `rest` (a file name beside it) and `table` (export). */
@@ -353,6 +385,8 @@ let __rest_bytes;
 globalThis.deliberateRestLinked = new Promise((resolve) => (__rest_arrived = resolve));
 function __rest_link(module) {
     if (!__rest_linked) {
+        const texts = WebAssembly.Module.customSections(module, ${JSON.stringify(PROMPTS_SECTION)});
+        if (texts.length) globalThis.deliberatePrompts = new Uint8Array(texts[0]);
         new WebAssembly.Instance(module, { primary: __rest_page });
         __rest_linked = true;
         __rest_bytes = undefined;
@@ -414,6 +448,7 @@ const __rest_placeholders = new Proxy({}, {
     },
 });
 globalThis.deliberateRest = () => (__rest_linked ? undefined : __rest_load());
+globalThis.deliberateRestNow = () => __rest_now(-1);
 `;
   const exportAt = "\nexport { initSync, __wbg_init as default };";
   if (js.split(exportAt).length !== 2) throw new Error("the glue's exports are not as expected");
@@ -477,7 +512,7 @@ async function main() {
     wasmSplit(["--split", input, `--profile=${merged}`, "-o1", primaryPath, "-o2", restPath, "--export-prefix=%"].concat(map ? ["--placeholdermap"] : []));
     if (map) cpSync(`${primaryPath}.placeholders`, map);
     const primary = readFileSync(primaryPath);
-    const rest = readFileSync(restPath);
+    const rest = withCustomSection(readFileSync(restPath), PROMPTS_SECTION, readFileSync(PROMPTS_FILE));
 
     // 3. Check.
     const wanted = importedTableTypes(rest);
@@ -485,6 +520,8 @@ async function main() {
     const table = [...wanted].find(([, type]) => type === FUNCREF)?.[0];
     if (!table) fail("the rest imports no function table");
     link(primary, rest);
+    if (WebAssembly.Module.customSections(new WebAssembly.Module(rest), PROMPTS_SECTION).length !== 1)
+      fail("the rest does not carry the prompt texts");
 
     // 4. Glue and hashes.
     const glue = withLoader(js, restFile, table);

@@ -195,6 +195,8 @@ pub enum FailureKind {
     Unusable,
     /// The user pressed Stop or left the session.
     Aborted,
+    /// The part of the app that carries the model's instructions did not load: nothing was sent.
+    AppIncomplete,
 }
 
 crate::engine::named::by_name!(FailureKind {
@@ -210,6 +212,7 @@ crate::engine::named::by_name!(FailureKind {
     Empty = "empty",
     Unusable = "unusable",
     Aborted = "aborted",
+    AppIncomplete = "app_incomplete",
 });
 
 /// A failed call: its kind, what the provider or transport said, and any partial text.

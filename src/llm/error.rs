@@ -353,15 +353,24 @@ pub fn failure_message(f: &LlmFailure, lang: Lang, provider: &ProviderConfig) ->
             )
             .to_string(),
         FailureKind::Aborted => lang.pick("중지했습니다.", "Stopped.").to_string(),
+        FailureKind::AppIncomplete => lang
+            .pick(
+                "모델에게 줄 지시문을 담은 앱의 나머지를 불러오지 못해 보내지 않았습니다: 이 단계는 휴리스틱이 대신했습니다. 페이지를 다시 불러오세요.",
+                "The part of the app that holds the model's instructions did not load, so nothing was sent: heuristics stood in for this step. Reload the page.",
+            )
+            .to_string(),
     };
     // A prompt too long for the window is worth naming: the fix is the conversation's length
     // or the server's window, not the settings.
     if f.kind != FailureKind::Aborted && super::window::is_context_overflow(f) {
         msg = super::window::overflow_message(lang, super::window::known_window(model));
     }
-    // An unusable answer's detail is the engine's own parse reason, not the provider's
-    // words; the message above already says what happened.
-    if !detail.is_empty() && !matches!(f.kind, FailureKind::Aborted | FailureKind::Unusable) {
+    // An unusable answer's detail is the engine's own parse reason, and an incomplete app's
+    // the reason its texts were refused, not the provider's words; the message above already
+    // says what happened.
+    if !detail.is_empty()
+        && !matches!(f.kind, FailureKind::Aborted | FailureKind::Unusable | FailureKind::AppIncomplete)
+    {
         let reason = lang.pick("사유", "Reason");
         msg.push_str(&format!("\n{reason}: {detail}"));
     }
@@ -814,6 +823,16 @@ mod tests {
     }
 
     #[test]
+    fn an_incomplete_app_says_nothing_was_sent_and_to_reload_without_the_english_reason_in_korean() {
+        let f = failure(FailureKind::AppIncomplete, None, "the prompt texts are not loaded");
+        let en = failure_message(&f, Lang::En, &openai());
+        let ko = failure_message(&f, Lang::Ko, &openai());
+        assert!(en.contains("nothing was sent") && en.contains("Reload the page"), "{en}");
+        assert!(ko.contains("보내지 않았습니다") && ko.contains("다시 불러오세요"), "{ko}");
+        assert!(!ko.contains("prompt texts") && !en.contains("Reason"), "{en} / {ko}");
+    }
+
+    #[test]
     fn network_message_for_local_servers_gives_concrete_cors_steps() {
         let f = failure(FailureKind::Network, None, "");
         let cases = [
@@ -937,6 +956,7 @@ mod tests {
             FailureKind::Malformed,
             FailureKind::Empty,
             FailureKind::Aborted,
+            FailureKind::AppIncomplete,
         ];
         for cfg in &configs {
             for kind in kinds {

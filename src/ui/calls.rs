@@ -51,14 +51,19 @@ impl CallRunner {
         self.streams.update(|m| {
             m.insert(id, text);
         });
-        let Some(cfg) = cfg else {
-            // Settings changed between the step and now: answer at once so nothing hangs.
-            let outcome = LlmOutcome::Failed(LlmFailure {
-                kind: FailureKind::Aborted,
-                detail: "no LLM configured".into(),
-                status: None,
-                partial: None,
-            });
+        // Settings changed between the step and now, or the model's instructions are not
+        // here (a release build takes them from the rest of the app): answer at once so
+        // nothing hangs, and send nothing.
+        let refused = match &cfg {
+            None => Some((FailureKind::Aborted, "no LLM configured")),
+            Some(_) if !crate::engine::prompt_text::is_ready() => {
+                Some((FailureKind::AppIncomplete, "the prompt texts are not loaded"))
+            }
+            Some(_) => None,
+        };
+        let (Some(cfg), None) = (cfg, refused) else {
+            let (kind, detail) = refused.unwrap_or((FailureKind::Aborted, ""));
+            let outcome = LlmOutcome::Failed(LlmFailure { kind, detail: detail.into(), status: None, partial: None });
             spawn_local(async move {
                 done(id, outcome);
                 runner.drop_stream(id);

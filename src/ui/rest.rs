@@ -29,3 +29,20 @@ pub async fn linked() {
         let _ = JsFuture::from(linked).await;
     }
 }
+
+/// The prompt texts the rest of the app carries (tools/split.mjs appends them to it, the
+/// loader lays them out as `globalThis.deliberatePrompts`). A text is asked for only by code of
+/// the rest, so it is normally here; if not, the rest is loaded at once, as a placeholder would.
+fn prompt_texts() -> Option<String> {
+    if loader("deliberatePrompts").is_none() {
+        let now: js_sys::Function = loader("deliberateRestNow")?.dyn_into().ok()?;
+        now.call0(&JsValue::UNDEFINED).ok()?;
+    }
+    let bytes = js_sys::Uint8Array::new(&loader("deliberatePrompts")?);
+    String::from_utf8(bytes.to_vec()).ok()
+}
+
+/// Tells the engine where a release build's prompt texts are (see `engine::prompt_text`).
+pub fn provide_prompt_texts() {
+    crate::engine::prompt_text::set_source(prompt_texts);
+}

@@ -71,6 +71,7 @@ impl Shell {
     /// preferences and LLM settings. Calls the saved session was waiting for died with
     /// the old page: the engine is told, so it offers to redo them.
     pub fn new() -> Self {
+        super::rest::provide_prompt_texts();
         let prefs = Preferences::load();
         let ui_lang = prefs.ui_lang.get_untracked();
         let (session, journal, problem, from_local) =

@@ -106,6 +106,22 @@ fn full_discussion(kind: &str, expected_path: &str) {
     for r in mock.requests().iter().filter(|r| r.role.as_deref() != Some("contract-analyst")) {
         assert!(r.last_user_text().contains("## REQUIREMENT CONTRACT"), "{:?} lacks the contract", r.role);
     }
+    // Every step's instructions reach the model: the release page takes them from the rest of
+    // its wasm (tools/split.mjs), not from the part a first visit loads.
+    let requests = mock.requests();
+    for (role, instructions) in [
+        ("contract-analyst", "You turn a user's request into a requirement contract"),
+        ("designer", "You design agent pipelines that satisfy a requirement contract"),
+        ("refiner", "You revise agent-pipeline designs after the user's feedback"),
+        ("critic", "You are the devil's advocate. Attack the design from six angles"),
+        ("planner", "You write the implementation plan for the design the user confirmed"),
+    ] {
+        let asked = by_role(&requests, role);
+        assert!(!asked.is_empty(), "no {role} request");
+        for r in asked {
+            assert!(r.system_prompt().contains(instructions), "the {role} request lacks its instructions");
+        }
+    }
 
     // The calls panel lists every call with the model and the tokens the provider reported.
     let chat_calls = mock.requests().iter().filter(|r| r.path.ends_with(expected_path)).count();
