@@ -665,6 +665,11 @@ impl Browser {
         }
     }
 
+    /// Waits until `script` (a synchronous script ending in `return ...;`) returns `true`.
+    pub fn wait_until(&self, timeout: Duration, what: &str, script: &str) -> Result<(), Error> {
+        self.wait_for(timeout, what, |b| Ok((b.execute(script, vec![])? == Value::Bool(true)).then_some(())))
+    }
+
     /// Waits for an element matching a CSS selector to exist.
     pub fn wait_for_element(&self, css: &str, timeout: Duration) -> Result<Element<'_>, Error> {
         self.wait_for(timeout, &format!("an element matching {css:?}"), |_| self.try_find(css))

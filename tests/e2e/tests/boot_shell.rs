@@ -140,13 +140,11 @@ fn an_enter_pressed_in_the_shell_sends_once_the_app_is_there_and_joins_the_resum
     hold.engage();
     browser.execute("window.location.reload(); return true;", vec![]).unwrap();
     browser
-        .wait_for(STEP, "the shell after the reload", |b| {
-            let v = b.execute(
-                "return !!document.getElementById('boot-input') && !document.getElementById('composer-input');",
-                vec![],
-            )?;
-            Ok((v == json!(true)).then_some(()))
-        })
+        .wait_until(
+            STEP,
+            "the shell after the reload",
+            "return !!document.getElementById('boot-input') && !document.getElementById('composer-input');",
+        )
         .unwrap();
     assert_eq!(
         value(

@@ -21,21 +21,17 @@ const INSTALL: Duration = Duration::from_secs(40);
 /// Waits until a service worker controls the page.
 fn wait_controlled(browser: &Browser) {
     browser
-        .wait_for(INSTALL, "a service worker to control the page", |b| {
-            let v = b.execute("return !!(navigator.serviceWorker && navigator.serviceWorker.controller);", vec![])?;
-            Ok((v == json!(true)).then_some(()))
-        })
+        .wait_until(
+            INSTALL,
+            "a service worker to control the page",
+            "return !!(navigator.serviceWorker && navigator.serviceWorker.controller);",
+        )
         .unwrap();
 }
 
 /// Waits for the app's `app-ready` mark (the composer accepts input).
 fn wait_app_ready(browser: &Browser) {
-    browser
-        .wait_for(STEP, "app-ready", |b| {
-            let v = b.execute("return performance.getEntriesByName('app-ready').length > 0;", vec![])?;
-            Ok((v == json!(true)).then_some(()))
-        })
-        .unwrap();
+    browser.wait_until(STEP, "app-ready", "return performance.getEntriesByName('app-ready').length > 0;").unwrap();
 }
 
 /// The names of the page's Cache Storage caches.
@@ -97,10 +93,11 @@ fn the_app_starts_and_answers_with_the_server_stopped() {
     wait_app_ready(&browser);
     // The conversation opens once the rest of the wasm is linked, after the composer is up.
     browser
-        .wait_for(STEP, "the saved conversation, open", |b| {
-            let v = b.execute("return document.querySelector('.app').dataset.store;", vec![])?;
-            Ok((v == json!("ready")).then_some(()))
-        })
+        .wait_until(
+            STEP,
+            "the saved conversation, open",
+            "return document.querySelector('.app').dataset.store === 'ready';",
+        )
         .unwrap();
     assert_eq!(browser.find(".step.current").unwrap().attr("data-stage").unwrap().as_deref(), Some("DEBATE"));
     assert_eq!(browser.find_all(".design-card").unwrap().len(), 3);
@@ -205,11 +202,11 @@ fn a_new_deploy_is_offered_as_a_reload_and_taken_only_when_asked() {
     assert_eq!(button.text().unwrap(), "새로 고침");
     button.click().unwrap();
     browser
-        .wait_for(STEP, "the reload into the new version", |b| {
-            let v =
-                b.execute("return window.e2eSamePage === undefined && document.readyState === 'complete';", vec![])?;
-            Ok((v == json!(true)).then_some(()))
-        })
+        .wait_until(
+            STEP,
+            "the reload into the new version",
+            "return window.e2eSamePage === undefined && document.readyState === 'complete';",
+        )
         .unwrap();
     wait_app_ready(&browser);
     assert!(browser.try_find("#update-notice").unwrap().is_none(), "the new version runs: nothing to offer");

@@ -28,14 +28,7 @@ fn rest_file() -> String {
 
 /// Waits until the app's composer takes input.
 fn wait_ready(browser: &Browser) {
-    browser
-        .wait_for(STEP, "the app's composer", |b| {
-            let v = b.execute(
-                "const a = document.getElementById('composer-input'); return !!a && !a.disabled && performance.getEntriesByName('app-ready').length > 0;",
-                vec![],
-            )?;
-            Ok((v == json!(true)).then_some(()))
-        })
+    browser.wait_until(STEP, "the app's composer", "const a = document.getElementById('composer-input'); return !!a && !a.disabled && performance.getEntriesByName('app-ready').length > 0;")
         .unwrap();
 }
 
@@ -105,14 +98,7 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
     let area = browser.find("#composer-input").unwrap();
     area.send_keys("Plan a weekend trip to the coast").unwrap();
     area.send_keys(ENTER).unwrap();
-    browser
-        .wait_for(STEP, "the reply, saved", |b| {
-            let v = b.execute(
-                "return document.querySelectorAll('.message.assistant').length > 0 && document.querySelector('.app').dataset.store === 'ready';",
-                vec![],
-            )?;
-            Ok((v == json!(true)).then_some(()))
-        })
+    browser.wait_until(STEP, "the reply, saved", "return document.querySelectorAll('.message.assistant').length > 0 && document.querySelector('.app').dataset.store === 'ready';")
         .unwrap();
 
     // What a returning user has stored besides the conversation: LLM settings with a key (a
@@ -136,14 +122,7 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
     browser.execute("window.location.reload(); return true;", vec![]).unwrap();
     // The app starts while the rest is held: a start that called into the rest would load it
     // synchronously and block on the held request.
-    browser
-        .wait_for(STEP, "the reloaded app's composer", |b| {
-            let v = b.execute(
-                "const a = document.getElementById('composer-input'); return !!a && !document.getElementById('boot-input') && performance.getEntriesByName('app-ready').length > 0;",
-                vec![],
-            )?;
-            Ok((v == json!(true)).then_some(()))
-        })
+    browser.wait_until(STEP, "the reloaded app's composer", "const a = document.getElementById('composer-input'); return !!a && !document.getElementById('boot-input') && performance.getEntriesByName('app-ready').length > 0;")
         .unwrap();
     assert_eq!(
         value(
