@@ -47,8 +47,8 @@ self.addEventListener('install', (event) => {
 // rule is tried on its own, so a browser that lacks one kind of condition keeps the others;
 // with none, the fetch handler below still lets these requests pass untouched.
 // A page load goes to the network at once, raced against the fetch handler: online the
-// network's answer is taken without the hop through this worker (a returning visit's app
-// was ready ≈ 15 ms sooner in A/Bs of ten visits), offline the handler's kept page is.
+// network's answer is taken without the hop through this worker, which may first have to
+// start; offline the handler's kept page is.
 function bypass(event) {
   if (typeof event.addRoutes !== 'function') return Promise.resolve();
   const rules = [
