@@ -38,7 +38,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
-import { readImports, readLeb, sections, stagedBuild, withIntegrity } from "./short_imports.mjs";
+import { PLACEHOLDERS, readImports, readLeb, sections, stagedBuild, withIntegrity } from "./short_imports.mjs";
 
 function fail(message) {
   console.error(`split: ${message}`);
@@ -355,7 +355,7 @@ export function withCustomSection(wasm, name, bytes) {
 export function withLoader(js, rest, table) {
   const importsAt = /\n(\s*)"\.\/deliberate_bg\.js": import0,\n/;
   if (!importsAt.test(js)) throw new Error("the glue's import object is not as expected");
-  js = js.replace(importsAt, (m, indent) => `${m}${indent}placeholder: __rest_placeholders,\n`);
+  js = js.replace(importsAt, (m, indent) => `${m}${indent}${PLACEHOLDERS}: __rest_placeholders,\n`);
   const loaded = "const { instance, module } = await __wbg_load(await module_or_path, imports);";
   if (js.split(loaded).length !== 2) throw new Error("the glue's init is not as expected");
   js = js.replace(
@@ -509,7 +509,7 @@ async function main() {
     // DELIBERATE_SPLIT_MAP=FILE keeps wasm-split's map of table slots to functions (named in a
     // build that keeps names), to read the slot of a "deliberate:rest-now" mark against.
     const map = process.env.DELIBERATE_SPLIT_MAP;
-    wasmSplit(["--split", input, `--profile=${merged}`, "-o1", primaryPath, "-o2", restPath, "--export-prefix=%"].concat(map ? ["--placeholdermap"] : []));
+    wasmSplit(["--split", input, `--profile=${merged}`, "-o1", primaryPath, "-o2", restPath, "--export-prefix=%", `--placeholder-namespace=${PLACEHOLDERS}`].concat(map ? ["--placeholdermap"] : []));
     if (map) cpSync(`${primaryPath}.placeholders`, map);
     const primary = readFileSync(primaryPath);
     const rest = withCustomSection(readFileSync(restPath), PROMPTS_SECTION, readFileSync(PROMPTS_FILE));
