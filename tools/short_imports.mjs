@@ -37,7 +37,8 @@ export function readLeb(bytes, at) {
   }
 }
 
-function leb(value) {
+/** Unsigned LEB128 of `value`. */
+export function leb(value) {
   const out = [];
   do {
     let byte = value & 0x7f;
@@ -48,7 +49,8 @@ function leb(value) {
   return Buffer.from(out);
 }
 
-function name(text) {
+/** A wasm name: its UTF-8 length, then its bytes. */
+export function name(text) {
   const bytes = Buffer.from(text, "utf8");
   return Buffer.concat([leb(bytes.length), bytes]);
 }

@@ -38,7 +38,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PLACEHOLDERS, readImports, readLeb, sections, stagedBuild, withIntegrity } from "./short_imports.mjs";
+import { PLACEHOLDERS, leb, name as wasmName, readImports, readLeb, sections, stagedBuild, withIntegrity } from "./short_imports.mjs";
 
 function fail(message) {
   console.error(`split: ${message}`);
@@ -326,26 +326,13 @@ async function profile(site, out) {
 const PROMPTS_SECTION = "deliberate-prompts";
 const PROMPTS_FILE = new URL("../src/engine/prompts.txt", import.meta.url);
 
-/** Unsigned LEB128 of `n`. */
-function leb(n) {
-  const out = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n) byte |= 0x80;
-    out.push(byte);
-  } while (n);
-  return Buffer.from(out);
-}
-
 /**
  * `wasm` with a custom section `name` holding `bytes` at its end. The page's build leaves the
  * prompt texts out (cargo feature `prompts-apart`): the rest, which only a send needs, carries
  * them, and the loader hands them to the app when it links the rest.
  */
-export function withCustomSection(wasm, name, bytes) {
-  const label = Buffer.from(name, "utf8");
-  const body = Buffer.concat([leb(label.length), label, bytes]);
+export function withCustomSection(wasm, label, bytes) {
+  const body = Buffer.concat([wasmName(label), bytes]);
   return Buffer.concat([wasm, Buffer.from([0]), leb(body.length), body]);
 }
 

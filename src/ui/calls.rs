@@ -54,21 +54,24 @@ impl CallRunner {
         // Settings changed between the step and now, or the model's instructions are not
         // here (a release build takes them from the rest of the app): answer at once so
         // nothing hangs, and send nothing.
-        let refused = match &cfg {
-            None => Some((FailureKind::Aborted, "no LLM configured")),
+        let cfg = match cfg {
+            None => Err((FailureKind::Aborted, "no LLM configured")),
             Some(_) if !crate::engine::prompt_text::is_ready() => {
-                Some((FailureKind::AppIncomplete, "the prompt texts are not loaded"))
+                Err((FailureKind::AppIncomplete, "the prompt texts are not loaded"))
             }
-            Some(_) => None,
+            Some(cfg) => Ok(cfg),
         };
-        let (Some(cfg), None) = (cfg, refused) else {
-            let (kind, detail) = refused.unwrap_or((FailureKind::Aborted, ""));
-            let outcome = LlmOutcome::Failed(LlmFailure { kind, detail: detail.into(), status: None, partial: None });
-            spawn_local(async move {
-                done(id, outcome);
-                runner.drop_stream(id);
-            });
-            return;
+        let cfg = match cfg {
+            Ok(cfg) => cfg,
+            Err((kind, detail)) => {
+                let outcome =
+                    LlmOutcome::Failed(LlmFailure { kind, detail: detail.into(), status: None, partial: None });
+                spawn_local(async move {
+                    done(id, outcome);
+                    runner.drop_stream(id);
+                });
+                return;
+            }
         };
         let control = CallControl::new();
         self.controls.update_value(|m| {

@@ -465,6 +465,12 @@ impl Browser {
         self.driver.user_data_dir()
     }
 
+    /// Runs one Chrome DevTools Protocol command (ChromeDriver's `goog/cdp/execute`) and
+    /// returns its result.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Result<Value, Error> {
+        self.command("POST", "/goog/cdp/execute", Some(json!({"cmd": cmd, "params": params})))
+    }
+
     /// Runs one WebDriver command relative to the session and returns its `value`.
     pub fn command(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, Error> {
         self.command_with_timeout(method, path, body, COMMAND_TIMEOUT)

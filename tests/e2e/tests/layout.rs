@@ -10,11 +10,9 @@ use serde_json::{json, Value};
 /// page really reflows (a window cannot be made as narrow as a phone).
 fn set_viewport(page: &AppPage, width: u32, height: u32) {
     page.browser
-        .command(
-            "POST",
-            "/goog/cdp/execute",
-            Some(json!({"cmd": "Emulation.setDeviceMetricsOverride",
-                "params": {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}})),
+        .cdp(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
         )
         .expect("device metrics");
     page.browser

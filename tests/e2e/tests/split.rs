@@ -76,12 +76,10 @@ fn a_first_visit_starts_and_takes_a_request_while_the_rest_is_held_back() {
 }
 
 /// The texts of the user's messages on the page.
+const USER_MESSAGES: &str = "return [...document.querySelectorAll('.message.user')].map(e => e.textContent);";
+
 fn user_messages(browser: &Browser) -> Vec<String> {
-    serde_json::from_value(value(
-        browser,
-        "return [...document.querySelectorAll('.message.user')].map(e => e.textContent);",
-    ))
-    .unwrap()
+    serde_json::from_value(value(browser, USER_MESSAGES)).unwrap()
 }
 
 #[test]
@@ -120,13 +118,7 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
         .unwrap();
     // Random bits that a zero-padded format would pad (the new conversation's id): code that
     // runs for some values only must be in the page's part too.
-    browser
-        .command(
-            "POST",
-            "/goog/cdp/execute",
-            Some(json!({"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": "Math.random = () => 0.001;"}})),
-        )
-        .unwrap();
+    browser.cdp("Page.addScriptToEvaluateOnNewDocument", json!({"source": "Math.random = () => 0.001;"})).unwrap();
     hold.engage();
     browser.execute("window.location.reload(); return true;", vec![]).unwrap();
     // The app starts while the rest is held: a start that called into the rest would load it
@@ -161,9 +153,7 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
     hold.release();
     let texts = browser
         .wait_for(STEP, "both messages in one conversation", |b| {
-            let v =
-                b.execute("return [...document.querySelectorAll('.message.user')].map(e => e.textContent);", vec![])?;
-            let texts: Vec<String> = serde_json::from_value(v).unwrap_or_default();
+            let texts: Vec<String> = serde_json::from_value(b.execute(USER_MESSAGES, vec![])?).unwrap_or_default();
             Ok((texts.len() == 2).then_some(texts))
         })
         .unwrap();

@@ -145,9 +145,10 @@ fn time_to_ready() {
             return;
         }
     };
-    let (samples, early) = returning_visits(&page, false);
-    print_stats("app-ready (ms, 10 cold navigations, no-store cache)", &mut samples.clone());
-    println!("returning visits that loaded the rest of the wasm at once: {early} of {}", samples.len());
+    let (mut samples, early) = returning_visits(&page, false);
+    let visits = samples.len();
+    print_stats("app-ready (ms, 10 cold navigations, no-store cache)", &mut samples);
+    println!("returning visits that loaded the rest of the wasm at once: {early} of {visits}");
     // A user who comes back later finds the service worker stopped (the browser stops an idle
     // one after about 30 s): the page's request must not wait for it to start.
     let (mut idle, _) = returning_visits(&page, true);
@@ -158,9 +159,7 @@ fn time_to_ready() {
 /// Ten returning visits in `page`'s profile, each with the service worker stopped first if
 /// `worker_stopped`: their app-ready times, and how many loaded the rest of the wasm at once.
 fn returning_visits(page: &AppPage, worker_stopped: bool) -> (Vec<f64>, usize) {
-    let cdp = |cmd: &str| {
-        page.browser.command("POST", "/goog/cdp/execute", Some(serde_json::json!({"cmd": cmd, "params": {}}))).is_ok()
-    };
+    let cdp = |cmd: &str| page.browser.cdp(cmd, serde_json::json!({})).is_ok();
     if worker_stopped && !cdp("ServiceWorker.enable") {
         println!("(the browser did not let the service worker be stopped)");
         return (Vec::new(), 0);
