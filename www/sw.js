@@ -8,7 +8,8 @@
 // - Page loads (navigations): the network first, so a new deploy is seen at once when
 //   online; the kept index.html when the network fails. Where the browser allows, the
 //   network request starts at once, raced against this worker's handler (`bypass`).
-// - The build's files: from the cache first (their names change with their content).
+// - The build's files: from the cache first (their names change with their content). Where
+//   the browser allows, the cache answers them without waking this worker (`bypass`).
 // - Anything else (other origins such as an LLM endpoint, non-GET requests): not touched, and
 //   where the browser allows, not even seen (`bypass`).
 'use strict';
@@ -48,13 +49,23 @@ self.addEventListener('install', (event) => {
 // with none, the fetch handler below still lets these requests pass untouched.
 // A page load goes to the network at once, raced against the fetch handler: online the
 // network's answer is taken without the hop through this worker, which may first have to
-// start; offline the handler's kept page is.
+// start; offline the handler's kept page is. The build's files are read from this version's
+// cache by the browser itself, one rule per file (a file missing from the cache goes to the
+// network, as the handler would send it): a returning visit's wasm and glue then wait for
+// no worker, running or stopped.
 function bypass(event) {
   if (typeof event.addRoutes !== 'function') return Promise.resolve();
+  const literal = (path) => path.replace(/[\\:*?+(){}]/g, '\\$&');
   const rules = [
     { condition: { requestMethod: 'POST' }, source: 'network' },
     { condition: { not: { urlPattern: new URLPattern({ baseURL: self.location.origin, pathname: '*' }) } }, source: 'network' },
     { condition: { requestMode: 'navigate' }, source: 'race-network-and-fetch-handler' },
+    ...[...KEPT]
+      .filter((url) => url !== PAGE)
+      .map((url) => ({
+        condition: { urlPattern: new URLPattern({ baseURL: self.location.origin, pathname: literal(new URL(url).pathname) }) },
+        source: { cacheName: CACHE },
+      })),
   ];
   return Promise.all(
     rules.map((rule) => {

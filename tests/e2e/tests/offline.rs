@@ -307,8 +307,9 @@ fn the_hook_leaves_debug_builds_without_a_worker_and_refuses_odd_builds() {
 
 /// The LLM's requests go straight to the network: the worker's fetch handler never sees
 /// them (each would otherwise wait for it, and after the worker has idled, for the worker to
-/// start), while the app's own files still come through it. The test serves a worker that
-/// also notes every request its handler is given.
+/// start). The build's own files are read from the worker's cache by the browser, also
+/// without the handler; other same-origin requests still reach it. The test serves a worker
+/// that also notes every request its handler is given.
 #[test]
 fn llm_requests_pass_the_service_worker_by() {
     let _one = one_browser();
@@ -339,6 +340,15 @@ fn llm_requests_pass_the_service_worker_by() {
     area.send_keys("\u{E007}").unwrap();
     let requests = mock.wait_for_finished(1, STEP);
     assert!(!requests.is_empty(), "the page called the mock");
+    // A same-origin GET the worker keeps nothing for: its handler sees it (so an empty list
+    // below means the requests passed it by, not that nothing was noted).
+    let status = browser
+        .execute_async(
+            "const done = arguments[0]; fetch('not-kept.txt').then(r => done(r.status), () => done(0));",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(status, json!(404), "the test server answers a file it does not have");
     let seen = browser
         .execute_async(
             "const done = arguments[0]; navigator.serviceWorker.onmessage = (e) => done(e.data); \
@@ -348,10 +358,14 @@ fn llm_requests_pass_the_service_worker_by() {
         .unwrap();
     let seen: Vec<String> = serde_json::from_value(seen).unwrap();
     assert!(
-        seen.iter().any(|r| r.starts_with("GET ") && r.ends_with(".wasm")),
-        "the wasm came through the worker: {seen:?}"
+        seen.iter().any(|r| r.starts_with("GET ") && r.ends_with("/not-kept.txt")),
+        "the worker's handler saw the same-origin GET: {seen:?}"
     );
     let llm: Vec<&String> = seen.iter().filter(|r| r.contains(&mock.url())).collect();
     assert!(llm.is_empty(), "the worker saw requests to the LLM: {llm:?}");
+    // The build's files were read from the worker's cache by the browser's own routing: the
+    // reload fetched the glue and the wasm without handing them to the handler.
+    let build: Vec<&String> = seen.iter().filter(|r| r.ends_with(".wasm") || r.contains("/deliberate-")).collect();
+    assert!(build.is_empty(), "the build's files went through the worker's handler: {build:?}");
     assert_no_panic_in(&browser);
 }
