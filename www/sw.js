@@ -55,6 +55,8 @@ self.addEventListener('install', (event) => {
 // no worker, running or stopped.
 function bypass(event) {
   if (typeof event.addRoutes !== 'function') return Promise.resolve();
+  // The files' own names are plain (tools/precache.sh), but the directory the app is served
+  // from may hold characters a URL pattern reads as syntax.
   const literal = (path) => path.replace(/[\\:*?+(){}]/g, '\\$&');
   const rules = [
     { condition: { requestMethod: 'POST' }, source: 'network' },

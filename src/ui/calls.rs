@@ -55,15 +55,12 @@ impl CallRunner {
         // here (a release build takes them from the rest of the app): answer at once so
         // nothing hangs, and send nothing.
         let cfg = match cfg {
-            None => Err((FailureKind::Aborted, "no LLM configured")),
-            Some(_) if !crate::engine::prompt_text::is_ready() => {
-                Err((FailureKind::AppIncomplete, "the prompt texts are not loaded"))
-            }
-            Some(cfg) => Ok(cfg),
-        };
-        let cfg = match cfg {
-            Ok(cfg) => cfg,
-            Err((kind, detail)) => {
+            Some(cfg) if crate::engine::prompt_text::is_ready() => cfg,
+            refused => {
+                let (kind, detail) = match refused {
+                    None => (FailureKind::Aborted, "no LLM configured"),
+                    Some(_) => (FailureKind::AppIncomplete, "the prompt texts are not loaded"),
+                };
                 let outcome =
                     LlmOutcome::Failed(LlmFailure { kind, detail: detail.into(), status: None, partial: None });
                 spawn_local(async move {

@@ -75,9 +75,10 @@ fn a_first_visit_starts_and_takes_a_request_while_the_rest_is_held_back() {
     assert_no_panic_in(&browser);
 }
 
-/// The texts of the user's messages on the page.
+/// A script that returns the texts of the user's messages on the page.
 const USER_MESSAGES: &str = "return [...document.querySelectorAll('.message.user')].map(e => e.textContent);";
 
+/// The texts of the user's messages on the page.
 fn user_messages(browser: &Browser) -> Vec<String> {
     serde_json::from_value(value(browser, USER_MESSAGES)).unwrap()
 }
