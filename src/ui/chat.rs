@@ -82,6 +82,10 @@ pub fn MessageList() -> impl IntoView {
         }
     };
     let empty = move || keys.with(|k| k.is_empty());
+    // A returning visit shows the conversation it left once the database has opened it (after
+    // the rest of a split build has arrived): until then the list stays empty instead of
+    // showing a new conversation's welcome for a moment.
+    let opening = move || shell.saver.resuming && !shell.saver.ready.get();
     view! {
         // A log (announced politely as messages arrive) that scrolls, so it takes focus too.
         <div
@@ -90,13 +94,16 @@ pub fn MessageList() -> impl IntoView {
             role="log"
             aria-live="polite"
             aria-relevant="additions"
-            aria-busy=move || busy.get().then_some("true")
+            aria-busy=move || (busy.get() || opening()).then_some("true")
             tabindex="0"
             aria-label=move || shell.ui_lang.get().pick("메시지", "Messages")
             on:scroll=on_scroll
         >
-            <Show when=empty>
+            <Show when=move || empty() && !opening()>
                 <Welcome />
+            </Show>
+            <Show when=move || empty() && opening()>
+                <p class="opening-note">{tr(shell.ui_lang, |s| s.opening_conversation)}</p>
             </Show>
             <Show when=move || hidden.get() != 0>
                 <button class="button earlier" type="button" on:click=move |_| draw_earlier()>

@@ -101,6 +101,10 @@ pub struct Saver {
     /// True once the database was opened (or found unusable) and the conversation to
     /// resume is shown.
     pub ready: RwSignal<bool>,
+    /// Whether the page started with a conversation chosen before (the id an earlier page
+    /// left): until `ready`, the conversation shown is a stand-in that the one it names
+    /// will most likely replace.
+    pub resuming: bool,
 }
 
 impl Saver {
@@ -136,6 +140,7 @@ impl Saver {
             problem: RwSignal::new(problem),
             sessions: RwSignal::new(Vec::new()),
             ready: RwSignal::new(false),
+            resuming: crate::store::local::load_current().is_some(),
         }
     }
 

@@ -48,6 +48,11 @@ fn a_first_visit_starts_and_takes_a_request_while_the_rest_is_held_back() {
         json!(true),
         "the page runs without the rest, which is still coming"
     );
+    assert_eq!(
+        value(&browser, OPENING),
+        json!([true, false, null]),
+        "no conversation was chosen before: the welcome shows at once, with no wait for the database"
+    );
     let area = browser.find("#composer-input").unwrap();
     area.send_keys("A pipeline that summarizes IT news every morning").unwrap();
     area.send_keys(ENTER).unwrap();
@@ -74,6 +79,11 @@ fn a_first_visit_starts_and_takes_a_request_while_the_rest_is_held_back() {
     );
     assert_no_panic_in(&browser);
 }
+
+/// Whether the conversation shows the welcome, the note of a conversation being opened, and
+/// whether the message list says it is busy.
+const OPENING: &str = "const log = document.querySelector('.messages'); \
+     return [!!log.querySelector('.welcome'), !!log.querySelector('.opening-note'), log.getAttribute('aria-busy')];";
 
 /// A script that returns the texts of the user's messages on the page.
 const USER_MESSAGES: &str = "return [...document.querySelectorAll('.message.user')].map(e => e.textContent);";
@@ -136,6 +146,11 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
         "started with the stored settings, the rest still coming, the database waiting for it"
     );
     assert!(user_messages(&browser).is_empty(), "the conversation opens only with the rest");
+    assert_eq!(
+        value(&browser, OPENING),
+        json!([false, true, "true"]),
+        "the conversation to resume is being opened: no new conversation's welcome meanwhile"
+    );
     // A message sent now waits for the rest and for the conversation to open, and joins it.
     // (Typing runs nothing of the rest either: a closure the garbage collector takes meanwhile
     // is destroyed once the rest is here, not by loading it at once.)
@@ -160,6 +175,7 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
         .unwrap();
     assert!(texts[0].contains("Plan a weekend trip to the coast"), "{texts:?}");
     assert!(texts[1].contains("Make it two days"), "{texts:?}");
+    assert_eq!(value(&browser, OPENING), json!([false, false, null]), "opened: the note gone, the list no longer busy");
     assert_eq!(value(&browser, "return globalThis.deliberateRest();"), Value::Null, "the rest is linked");
     assert_no_panic_in(&browser);
 }
