@@ -82,10 +82,9 @@ pub fn MessageList() -> impl IntoView {
         }
     };
     let empty = move || keys.with(|k| k.is_empty());
-    // A returning visit shows the conversation it left once the database has opened it (after
-    // the rest of a split build has arrived): until then the list stays empty instead of
+    // Until the conversation a returning visit left is open, the list stays empty instead of
     // showing a new conversation's welcome for a moment.
-    let opening = move || shell.saver.resuming && !shell.saver.ready.get();
+    let opening = move || shell.saver.opening();
     view! {
         // A log (announced politely as messages arrive) that scrolls, so it takes focus too.
         <div

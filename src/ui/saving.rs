@@ -102,9 +102,8 @@ pub struct Saver {
     /// resume is shown.
     pub ready: RwSignal<bool>,
     /// Whether the page started with a conversation chosen before (the id an earlier page
-    /// left): until `ready`, the conversation shown is a stand-in that the one it names
-    /// will most likely replace.
-    pub resuming: bool,
+    /// left; see `opening`).
+    resuming: bool,
 }
 
 impl Saver {
@@ -142,6 +141,12 @@ impl Saver {
             ready: RwSignal::new(false),
             resuming: crate::store::local::load_current().is_some(),
         }
+    }
+
+    /// True while the conversation shown is only a stand-in: the page started with one chosen
+    /// before, which the database has not opened yet (tracks `ready`).
+    pub fn opening(&self) -> bool {
+        self.resuming && !self.ready.get()
     }
 
     /// Opens the database: moves a conversation from localStorage into it (once; the old
