@@ -194,18 +194,25 @@ fn returning_visits(page: &AppPage, worker_stopped: bool) -> (Vec<f64>, usize) {
 /// A first visit: a fresh browser profile (empty cache) for every sample, so nothing of
 /// an earlier load is reused. First contentful paint (goal ≤ 100 ms: the static shell of
 /// index.html paints before the wasm arrives), the shell's composer taking typing, and the
-/// app's composer accepting input (goal ≤ 150 ms).
+/// app's composer accepting input (goal ≤ 150 ms). Then when the page's wasm had arrived and
+/// what the app did after that, against the harness's floors for both.
 fn first_visit() {
     println!("## First visit (fresh profile, empty cache)  goals: first paint ≤ 100 ms, composer ≤ 150 ms\n");
-    let server = match StaticServer::start(&dist_dir()) {
+    let dist = dist_dir();
+    let server = match StaticServer::start(&dist) {
         Ok(s) => s,
         Err(e) => {
             println!("the static server did not start: {e}\n");
             return;
         }
     };
-    let marks =
-        fresh_visits(&server, &["first-contentful-paint", "shell-input", "app-ready"], &["deliberate:rest-now"]);
+    // The page's part of the wasm, by its hashed name: its resource entry says when its last
+    // byte arrived.
+    let wasm = page_wasm(&dist);
+    let wasm_url =
+        wasm.as_ref().and_then(|w| w.file_name()).map(|n| format!("{}{}", server.url(), n.to_string_lossy()));
+    let optional: Vec<&str> = ["deliberate:rest-now"].into_iter().chain(wasm_url.as_deref()).collect();
+    let marks = fresh_visits(&server, &["first-contentful-paint", "shell-input", "app-ready"], &optional);
     let column = |i: usize| marks.iter().map(|m| m[i]).collect::<Vec<f64>>();
     print_stats("first contentful paint (ms)", &mut column(0));
     // The shell's composer takes typing from its script on (what is typed is kept by the app,
@@ -217,22 +224,50 @@ fn first_visit() {
     // leave none.
     let early = marks.iter().filter(|m| m[3] >= 0.0).count();
     println!("first visits that needed the rest of the wasm before their first send: {early} of {}", marks.len());
+    if wasm_url.is_some() {
+        let arrived: Vec<&Vec<f64>> = marks.iter().filter(|m| m[4] >= 0.0).collect();
+        print_stats(
+            "the page's wasm had arrived (its last byte, resource timing, ms)",
+            &mut arrived.iter().map(|m| m[4]).collect::<Vec<f64>>(),
+        );
+        // What the page does once its wasm is here: the rest of the parse and the shell's
+        // first frame where they are not done yet, the glue, compiling, instantiating, the
+        // app's start and its first layout.
+        print_stats(
+            "app-ready after the page's wasm had arrived (ms, per visit)",
+            &mut arrived.iter().map(|m| m[2] - m[4]).collect::<Vec<f64>>(),
+        );
+    }
     first_paint_floor();
+    if let Some(wasm) = wasm {
+        fetch_floor(&wasm);
+    }
     println!();
 }
 
-/// Nine visits (a median that one slow launch of the browser does not move), each in a fresh browser profile: the start times of the named performance
-/// entries (paint entries or marks) of every visit that reached all of them, then those of
-/// the `optional` ones (-1 where a visit had none). Each navigation waits until the newly
+/// The release build's page wasm (the part a first visit fetches), if dist has one.
+fn page_wasm(dist: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dist)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().ends_with("_bg.wasm")))
+}
+
+/// Nine visits (a median that one slow launch of the browser does not move), each in a fresh browser profile: the times of the named performance
+/// entries of every visit that reached all of them, then those of the `optional` ones (-1
+/// where a visit had none). A paint entry or a mark counts at its start; a resource (named
+/// by its URL) when its last byte arrived. Each navigation waits until the newly
 /// launched browser has finished its own start (its new-tab and toolbar pages render for
 /// a while after the session opens, on the same two cores): a user's first visit happens
 /// in a browser that is already running.
 fn fresh_visits(server: &StaticServer, entries: &[&str], optional: &[&str]) -> Vec<Vec<f64>> {
     let script = format!(
         "const names = {entries:?};\n\
+         const at = e => e.entryType === 'resource' ? e.responseEnd : e.startTime;\n\
          const found = names.map(n => performance.getEntriesByName(n));\n\
-         const optional = {optional:?}.map(n => performance.getEntriesByName(n)).map(e => e.length ? e[0].startTime : -1);\n\
-         return found.every(e => e.length) ? found.map(e => e[0].startTime).concat(optional) : null;"
+         const optional = {optional:?}.map(n => performance.getEntriesByName(n)).map(e => e.length ? at(e[0]) : -1);\n\
+         return found.every(e => e.length) ? found.map(e => at(e[0])).concat(optional) : null;"
     );
     let mut visits = Vec::new();
     for _ in 0..9 {
@@ -296,6 +331,30 @@ fn first_paint_floor() {
     };
     let mut paint: Vec<f64> = fresh_visits(&server, &["first-contentful-paint"], &[]).iter().map(|m| m[0]).collect();
     print_stats("floor: a one-line page, same harness, first contentful paint (ms)", &mut paint);
+}
+
+/// The harness's floor for the wasm's arrival: a one-line page whose head preloads a file of
+/// the page wasm's size (the same bytes), served and measured the same way, and when its last
+/// byte arrived. The app's figure above is later by what its own page does first.
+fn fetch_floor(wasm: &Path) {
+    let dir = workspace_root().join("target").join("first-visit-fetch-floor");
+    let page = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Deliberate</title>\
+                <link rel=\"preload\" href=\"page.wasm\" as=\"fetch\" crossorigin=\"anonymous\" type=\"application/wasm\">\
+                </head><body><p>Deliberate</p></body></html>";
+    let written = std::fs::create_dir_all(&dir)
+        .and_then(|_| std::fs::write(dir.join("index.html"), page))
+        .and_then(|_| std::fs::copy(wasm, dir.join("page.wasm")).map(|_| ()));
+    if written.is_err() {
+        println!("floor: could not write the preloading page");
+        return;
+    }
+    let Ok(server) = StaticServer::start(&dir) else {
+        println!("floor: the static server did not start");
+        return;
+    };
+    let url = format!("{}page.wasm", server.url());
+    let mut arrived: Vec<f64> = fresh_visits(&server, &[url.as_str()], &[]).iter().map(|m| m[0]).collect();
+    print_stats("floor: a one-line page preloading the page wasm's bytes, when they had arrived (ms)", &mut arrived);
 }
 
 fn print_stats(label: &str, samples: &mut [f64]) {
