@@ -318,43 +318,52 @@ fn cpu_quiet(window: Duration, deadline: Duration) -> bool {
 /// The harness's own floor: the first paint of a one-line page with no stylesheet or script,
 /// served and measured the same way. What the app adds is the difference.
 fn first_paint_floor() {
-    let dir = workspace_root().join("target").join("first-paint-floor");
     let page = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Deliberate</title></head>\
                 <body><p>Deliberate</p></body></html>";
-    if std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(dir.join("index.html"), page)).is_err() {
-        println!("floor: could not write the one-line page");
-        return;
-    }
-    let Ok(server) = StaticServer::start(&dir) else {
-        println!("floor: the static server did not start");
-        return;
-    };
-    let mut paint: Vec<f64> = fresh_visits(&server, &["first-contentful-paint"], &[]).iter().map(|m| m[0]).collect();
-    print_stats("floor: a one-line page, same harness, first contentful paint (ms)", &mut paint);
+    floor(
+        "first-paint-floor",
+        page,
+        None,
+        |_| "first-contentful-paint".into(),
+        "a one-line page, same harness, first contentful paint",
+    );
 }
 
 /// The harness's floor for the wasm's arrival: a one-line page whose head preloads a file of
 /// the page wasm's size (the same bytes), served and measured the same way, and when its last
 /// byte arrived. The app's figure above is later by what its own page does first.
 fn fetch_floor(wasm: &Path) {
-    let dir = workspace_root().join("target").join("first-visit-fetch-floor");
     let page = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Deliberate</title>\
                 <link rel=\"preload\" href=\"page.wasm\" as=\"fetch\" crossorigin=\"anonymous\" type=\"application/wasm\">\
                 </head><body><p>Deliberate</p></body></html>";
+    floor(
+        "first-visit-fetch-floor",
+        page,
+        Some(("page.wasm", wasm)),
+        |server| format!("{}page.wasm", server.url()),
+        "a one-line page preloading the page wasm's bytes, when they had arrived",
+    );
+}
+
+/// One of the harness's floors: `page` (and `file`, copied beside it as the name given) written
+/// under target/`dir`, served, visited in fresh profiles, and the time of the performance entry
+/// `entry` names (see `fresh_visits`) printed under `label`.
+fn floor(dir: &str, page: &str, file: Option<(&str, &Path)>, entry: impl Fn(&StaticServer) -> String, label: &str) {
+    let dir = workspace_root().join("target").join(dir);
     let written = std::fs::create_dir_all(&dir)
         .and_then(|_| std::fs::write(dir.join("index.html"), page))
-        .and_then(|_| std::fs::copy(wasm, dir.join("page.wasm")).map(|_| ()));
+        .and_then(|_| file.map_or(Ok(()), |(name, from)| std::fs::copy(from, dir.join(name)).map(|_| ())));
     if written.is_err() {
-        println!("floor: could not write the preloading page");
+        println!("floor: could not write {}", dir.display());
         return;
     }
     let Ok(server) = StaticServer::start(&dir) else {
         println!("floor: the static server did not start");
         return;
     };
-    let url = format!("{}page.wasm", server.url());
-    let mut arrived: Vec<f64> = fresh_visits(&server, &[url.as_str()], &[]).iter().map(|m| m[0]).collect();
-    print_stats("floor: a one-line page preloading the page wasm's bytes, when they had arrived (ms)", &mut arrived);
+    let name = entry(&server);
+    let mut times: Vec<f64> = fresh_visits(&server, &[name.as_str()], &[]).iter().map(|m| m[0]).collect();
+    print_stats(&format!("floor: {label} (ms)"), &mut times);
 }
 
 fn print_stats(label: &str, samples: &mut [f64]) {
