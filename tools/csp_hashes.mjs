@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Trunk post_build hook: fills the Content-Security-Policy of the built index.html with the
 // SHA-256 hash of every inline script in it, so the policy allows exactly the page's own
-// inline scripts (the module script Trunk writes to start the wasm, and the static shell's
-// script in index.html) and no other; and its
+// inline scripts (the module script Trunk writes to start the wasm, and index.html's own: the
+// early compile of the wasm and the static shell's script) and no other; and its
 // style-src with the hash of every inline <style> (the stylesheet Trunk inlines).
 //
 // index.html carries the policy in a <meta http-equiv="Content-Security-Policy"> whose

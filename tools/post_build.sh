@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Trunk's one post_build hook (Trunk.toml). Trunk starts the hooks of a stage all at once, and
 # these steps rewrite the same staged files, so they run here one after the other:
-#   1. release builds: short names for the wasm's imports, new SRI hashes in index.html
+#   1. every build: Trunk's start script takes the wasm module index.html began compiling
+#      while it was parsed (tools/early_compile.mjs); first, so that the split's profile sees
+#      the start as visitors get it;
+#   2. release builds: short names for the wasm's imports, new SRI hashes in index.html
 #      (tools/short_imports.mjs);
-#   2. release builds of the page: the wasm split into the page's part and the rest, the loader
+#   3. release builds of the page: the wasm split into the page's part and the rest, the loader
 #      in the glue, new SRI hashes (tools/split.mjs);
-#   3. the Content-Security-Policy's script hashes in index.html (tools/csp_hashes.mjs);
-#   4. release builds of the page: the reader build (built first by ./dev, in
+#   4. the Content-Security-Policy's script hashes in index.html (tools/csp_hashes.mjs);
+#   5. release builds of the page: the reader build (built first by ./dev, in
 #      $DELIBERATE_READER_DIST) copied into reader/;
-#   5. the service worker's file list and version, from the files as they are now
-#      (tools/precache.sh). The reader build itself ($DELIBERATE_READER_BUILD) skips 2 and
-#      stops after 3: it opens only conversations saved by an earlier build, whole.
+#   6. the service worker's file list and version, from the files as they are now
+#      (tools/precache.sh). The reader build itself ($DELIBERATE_READER_BUILD) skips 3 and
+#      stops after 4: it opens only conversations saved by an earlier build, whole.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+node tools/early_compile.mjs
 if [ "${TRUNK_PROFILE:-}" = release ]; then
   node tools/short_imports.mjs
   if [ "${DELIBERATE_READER_BUILD:-}" != 1 ]; then

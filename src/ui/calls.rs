@@ -148,10 +148,17 @@ fn watch_page_leaving() {
     if WATCHING.swap(true, Relaxed) {
         return;
     }
-    for (event, leaving) in [("pagehide", true), ("pageshow", false)] {
-        // Never removed: the page's lifetime.
-        std::mem::forget(window_event_listener_untyped(event, move |_| PAGE_LEAVING.store(leaving, Relaxed)));
-    }
+    // Never removed: the page's lifetime. `pageshow` is listened to only once the page has
+    // left: it also fires at the end of the first load, which can come after the app has
+    // started (it starts as soon as its wasm is compiled), and its handler would then be
+    // code that no profile of the split saw run before the rest of the wasm is linked.
+    std::mem::forget(window_event_listener_untyped("pagehide", |_| {
+        PAGE_LEAVING.store(true, Relaxed);
+        static RETURNS: AtomicBool = AtomicBool::new(false);
+        if !RETURNS.swap(true, Relaxed) {
+            std::mem::forget(window_event_listener_untyped("pageshow", |_| PAGE_LEAVING.store(false, Relaxed)));
+        }
+    }));
 }
 
 impl Default for CallRunner {

@@ -57,18 +57,30 @@ impl StaticServer {
 
     /// Serves `dir` on 127.0.0.1:`port` (0 picks a free port).
     pub fn start_on(dir: &Path, port: u16) -> io::Result<StaticServer> {
-        StaticServer::serve(dir, port, None)
+        StaticServer::serve(dir, port, None, None)
+    }
+
+    /// Serves `dir` on a free port, with `content_type` for every file whose path ends with
+    /// `suffix`: a host that does not know a kind of file (say, `.wasm` as
+    /// `application/octet-stream`).
+    pub fn start_retyped(dir: &Path, suffix: &str, content_type: &'static str) -> io::Result<StaticServer> {
+        StaticServer::serve(dir, 0, None, Some((suffix.to_string(), content_type)))
     }
 
     /// Serves `dir` on a free port, answering a request whose path ends with `suffix` (say
     /// `.wasm`) only once the returned `Hold` is released.
     pub fn start_holding(dir: &Path, suffix: &str) -> io::Result<(StaticServer, Hold)> {
         let hold = Hold(Arc::new((Mutex::new(false), Condvar::new())));
-        let server = StaticServer::serve(dir, 0, Some((suffix.to_string(), hold.clone())))?;
+        let server = StaticServer::serve(dir, 0, Some((suffix.to_string(), hold.clone())), None)?;
         Ok((server, hold))
     }
 
-    fn serve(dir: &Path, port: u16, held: Option<(String, Hold)>) -> io::Result<StaticServer> {
+    fn serve(
+        dir: &Path,
+        port: u16,
+        held: Option<(String, Hold)>,
+        retyped: Option<(String, &'static str)>,
+    ) -> io::Result<StaticServer> {
         let root =
             dir.canonicalize().map_err(|e| io::Error::new(e.kind(), format!("cannot serve {}: {e}", dir.display())))?;
         if !root.is_dir() {
@@ -82,7 +94,7 @@ impl StaticServer {
                     hold.wait();
                 }
             }
-            let response = answer(&shared_root, &req);
+            let response = answer(&shared_root, &req, retyped.as_ref().map(|(s, t)| (s.as_str(), *t)));
             if req.method == "HEAD" {
                 response.write_head_to(conn.stream())?;
             } else {
@@ -109,7 +121,8 @@ impl StaticServer {
     }
 }
 
-fn answer(root: &Path, req: &Request) -> Response {
+/// The file `req` asks for; `retyped`: a path suffix and the Content-Type to send for it.
+fn answer(root: &Path, req: &Request, retyped: Option<(&str, &'static str)>) -> Response {
     if req.method != "GET" && req.method != "HEAD" {
         return plain(405, "only GET and HEAD are served").header("Allow", "GET, HEAD");
     }
@@ -117,7 +130,13 @@ fn answer(root: &Path, req: &Request) -> Response {
         return plain(404, "not found");
     };
     match fs::read(&path) {
-        Ok(bytes) => Response::with_body(200, mime_type(&path), bytes).header("Cache-Control", "no-store"),
+        Ok(bytes) => {
+            let kind = match retyped {
+                Some((suffix, kind)) if req.path().ends_with(suffix) => kind,
+                _ => mime_type(&path),
+            };
+            Response::with_body(200, kind, bytes).header("Cache-Control", "no-store")
+        }
         Err(_) => plain(404, "not found"),
     }
 }

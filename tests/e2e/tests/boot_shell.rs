@@ -2,7 +2,9 @@
 //! test server: it paints in the user's theme and language with the app's own words, its composer
 //! takes typing before the app arrives, and the app keeps what was typed (text, caret, focus)
 //! and sends it if Enter was pressed, into the conversation it resumes; and when the app
-//! never arrives, the shell says so and a reload keeps what was typed.
+//! never arrives, the shell says so and a reload keeps what was typed. The app starts from the
+//! wasm module the page began compiling while it was parsed, or, where the host's file type
+//! prevents that, compiles it itself.
 
 use std::path::Path;
 
@@ -212,4 +214,46 @@ fn when_the_wasm_never_arrives_the_shell_says_so_and_a_reload_keeps_what_was_typ
         json!("a weekly digest of team updates, on Fridays")
     );
     assert!(!app_mounted(&browser));
+}
+
+/// Whether the page's early compile (index.html's first script) holds a module, and how many
+/// times the page asked for its wasm.
+const EARLY: &str = "const done = arguments[0]; \
+     const asked = performance.getEntriesByType('resource').filter(e => e.name.endsWith('_bg.wasm')).length; \
+     globalThis.deliberateWasm.then(m => done([m instanceof WebAssembly.Module, asked]), e => done(String(e)));";
+
+fn wait_ready(browser: &Browser) {
+    browser
+        .wait_until(STEP, "the app's composer", "return performance.getEntriesByName('app-ready').length > 0;")
+        .unwrap();
+}
+
+#[test]
+fn the_app_starts_from_the_wasm_compiled_while_the_page_is_parsed_or_compiles_it_itself_where_the_host_prevents_that() {
+    let _one = one_browser();
+    let server = StaticServer::start(&dist_dir()).expect("the static server starts");
+    let browser = browser_in("en-US").expect("Chromium starts");
+    browser.goto(&server.url()).unwrap();
+    wait_ready(&browser);
+    assert_eq!(
+        browser.execute_async(EARLY, vec![]).unwrap(),
+        json!([true, 1]),
+        "the start took the module compiled early, from the page's one request for its wasm"
+    );
+
+    // A host that serves the wasm as application/octet-stream: streaming compilation refuses
+    // it, the promise holds a second fetch instead, and the glue compiles that from its bytes.
+    let plain = StaticServer::start_retyped(&dist_dir(), ".wasm", "application/octet-stream")
+        .expect("the static server starts");
+    browser.goto(&plain.url()).unwrap();
+    wait_ready(&browser);
+    assert_eq!(browser.execute_async(EARLY, vec![]).unwrap(), json!([false, 2]));
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("A pipeline that summarizes IT news every morning").unwrap();
+    area.send_keys(ENTER).unwrap();
+    browser.wait_for_text(".message.user", "A pipeline that summarizes IT news every morning", STEP).unwrap();
+    browser
+        .wait_for(STEP, "the assistant's reply", |b| Ok((!b.find_all(".message.assistant")?.is_empty()).then_some(())))
+        .unwrap();
+    assert_no_panic_in(&browser);
 }

@@ -101,16 +101,27 @@ fn the_page_starts_under_a_strict_policy_that_allows_its_own_script_by_hash() {
     // Starting the app refused nothing and the browser read every source of the policy.
     page.assert_no_csp_refusal();
 
-    // The hashes in the page are those of its two inline scripts, as the browser sees them:
-    // both ran (the shell's script leaves a mark, the module loader started the app).
+    // The hashes in the page are those of its three inline scripts, as the browser sees them:
+    // all ran (the early compile left its promise, the shell's script a mark, the module
+    // loader started the app).
     let inline = page
         .browser
         .execute("return [...document.scripts].filter(s => !s.src).map(s => s.type).sort();", vec![])
         .unwrap();
-    assert_eq!(inline, json!(["", "module"]), "two inline scripts: the shell's and Trunk's module loader");
-    assert_eq!(scripts.iter().filter(|s| s.starts_with("'sha256-")).count(), 2, "{policy}");
-    let shell_ran = page.browser.execute("return performance.getEntriesByName('shell-input').length;", vec![]).unwrap();
-    assert_eq!(shell_ran, json!(1), "the shell's script ran under the policy");
+    assert_eq!(
+        inline,
+        json!(["", "", "module"]),
+        "three inline scripts: the early compile, the shell's and Trunk's module loader"
+    );
+    assert_eq!(scripts.iter().filter(|s| s.starts_with("'sha256-")).count(), 3, "{policy}");
+    let ran = page
+        .browser
+        .execute(
+            "return [globalThis.deliberateWasm instanceof Promise, performance.getEntriesByName('shell-input').length];",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(ran, json!([true, 1]), "the early compile and the shell's script ran under the policy");
     // The inlined stylesheet applied (its hash is the one in the policy, or the browser would
     // have refused it above): the top bar is laid out as a row.
     let styled = page
