@@ -255,7 +255,7 @@ impl AppPage {
                  return el ? el.getAnimations().filter(a => a.playState === 'running').length : -1;",
                 vec![Value::String(css.to_string())],
             )?;
-            Ok((running == Value::from(0)).then_some(()))
+            Ok((running == 0).then_some(()))
         })
     }
 

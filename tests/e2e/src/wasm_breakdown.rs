@@ -49,7 +49,7 @@ fn measure(root: &Path) -> Result<String, String> {
     }
     let code: usize = module.bodies.iter().map(|b| b.len()).sum();
     let mut rows: Vec<(String, Group)> = groups.into_iter().collect();
-    rows.sort_by(|a, b| b.1.raw.cmp(&a.1.raw));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1.raw));
 
     let mut text = String::from("## Wasm breakdown (release build, names kept; wasm-opt -Oz -g)\n\n");
     text += &format!(
@@ -113,7 +113,7 @@ pub fn group_of(name: &str) -> String {
         return "serde, serde_json and derives".into();
     }
     let path = name.trim_start_matches('<');
-    let krate = path.split(|c| matches!(c, ':' | '[' | '<' | '>' | ' ')).next().unwrap_or(path);
+    let krate = path.split([':', '[', '<', '>', ' ']).next().unwrap_or(path);
     match krate {
         "deliberate" => {
             let parts: Vec<&str> = path.split("::").collect();

@@ -116,7 +116,7 @@ fn an_enter_pressed_in_the_shell_sends_once_the_app_is_there_and_joins_the_resum
     assert_eq!(value(&browser, LABELS), shell_labels, "the shell's stepper shows the app's Korean labels");
     // The reply comes, and the conversation is saved.
     browser
-        .wait_for(STEP, "the assistant's reply", |b| Ok((b.find_all(".message.assistant")?.len() > 0).then_some(())))
+        .wait_for(STEP, "the assistant's reply", |b| Ok((!b.find_all(".message.assistant")?.is_empty()).then_some(())))
         .unwrap();
     browser
         .wait_for(STEP, "the conversation saved", |b| {

@@ -70,7 +70,7 @@ fn a_first_visit_starts_and_takes_a_request_while_the_rest_is_held_back() {
     hold.release();
     browser.wait_for_text(".message.user", "A pipeline that summarizes IT news every morning", STEP).unwrap();
     browser
-        .wait_for(STEP, "the assistant's reply", |b| Ok((b.find_all(".message.assistant")?.len() > 0).then_some(())))
+        .wait_for(STEP, "the assistant's reply", |b| Ok((!b.find_all(".message.assistant")?.is_empty()).then_some(())))
         .unwrap();
     assert_eq!(
         value(&browser, "return [document.querySelectorAll('.message.user').length, document.querySelectorAll('.boot-note').length, document.getElementById('composer-input').value, globalThis.deliberateRest()];"),
