@@ -75,6 +75,22 @@ pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap_or_else(|_| PathBuf::from("."))
 }
 
+/// Runs the build step `tool` (a script under `tools/`) with Node on a staged `index.html`
+/// holding `html`, the way Trunk's hook runs it (`TRUNK_STAGING_DIR`): whether it succeeded,
+/// the page after, and what it printed.
+pub fn run_page_step(tool: &str, html: &str) -> (bool, String, String) {
+    let dir = crate::tempdir::TempDir::new("page-step").expect("a temporary directory");
+    std::fs::write(dir.path().join("index.html"), html).expect("the page is written");
+    let out = std::process::Command::new("node")
+        .arg(workspace_root().join("tools").join(tool))
+        .env("TRUNK_STAGING_DIR", dir.path())
+        .output()
+        .expect("node runs (./dev installs it for wasm-opt)");
+    let after = std::fs::read_to_string(dir.path().join("index.html")).expect("the page is there after the step");
+    let log = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), after, log)
+}
+
 /// Where screenshots go: `<workspace>/target/e2e-screenshots/`.
 pub fn screenshot_dir() -> PathBuf {
     workspace_root().join("target").join("e2e-screenshots")

@@ -4,11 +4,9 @@
 //! relaxed, and a page without the placeholder fails the build; inline styles likewise.
 
 use std::path::Path;
-use std::process::Command;
 
 use base64::Engine;
-use deliberate_e2e::app::workspace_root;
-use deliberate_e2e::tempdir::TempDir;
+use deliberate_e2e::app::{run_page_step, workspace_root};
 use sha2::{Digest, Sha256};
 
 const PLACEHOLDER: &str = "'inline-script-hashes'";
@@ -22,18 +20,9 @@ fn page(head: &str, body: &str) -> String {
     )
 }
 
-/// Runs the hook on `html` the way Trunk does (TRUNK_STAGING_DIR): exit success and the page after.
+/// Runs the hook on `html` the way Trunk does: exit success, the page after, and its log.
 fn run_hook(html: &str) -> (bool, String, String) {
-    let dir = TempDir::new("csp-hook").unwrap();
-    std::fs::write(dir.path().join("index.html"), html).unwrap();
-    let out = Command::new("node")
-        .arg(workspace_root().join("tools/csp_hashes.mjs"))
-        .env("TRUNK_STAGING_DIR", dir.path())
-        .output()
-        .expect("node runs (./dev installs it for wasm-opt)");
-    let after = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
-    let log = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), after, log)
+    run_page_step("csp_hashes.mjs", html)
 }
 
 fn sha256_source(text: &str) -> String {

@@ -3,24 +3,11 @@
 //! call and nothing else, and a start script written otherwise stops the build with the page
 //! untouched. `boot_shell.rs` checks the built page in Chromium.
 
-use std::process::Command;
+use deliberate_e2e::app::run_page_step;
 
-use deliberate_e2e::app::workspace_root;
-use deliberate_e2e::tempdir::TempDir;
-
-/// Runs the step on `html` the way Trunk does (TRUNK_STAGING_DIR): exit success, the page
-/// after, and what the step printed.
+/// Runs the step on `html` the way Trunk does: exit success, the page after, and its log.
 fn run_step(html: &str) -> (bool, String, String) {
-    let dir = TempDir::new("early-compile").unwrap();
-    std::fs::write(dir.path().join("index.html"), html).unwrap();
-    let out = Command::new("node")
-        .arg(workspace_root().join("tools/early_compile.mjs"))
-        .env("TRUNK_STAGING_DIR", dir.path())
-        .output()
-        .expect("node runs (./dev installs it for wasm-opt)");
-    let after = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
-    let log = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), after, log)
+    run_page_step("early_compile.mjs", html)
 }
 
 fn page(start: &str) -> String {
