@@ -28,7 +28,6 @@ pub struct CallRunner {
 impl CallRunner {
     /// No calls yet.
     pub fn new() -> Self {
-        watch_page_leaving();
         CallRunner {
             streams: RwSignal::new(Pairs::new()),
             controls: StoredValue::new_local(Pairs::new()),
@@ -70,6 +69,7 @@ impl CallRunner {
                 return;
             }
         };
+        watch_page_leaving();
         let control = CallControl::new();
         self.controls.update_value(|m| {
             m.insert(id, control.clone());
@@ -141,24 +141,20 @@ impl CallRunner {
 /// True from `pagehide` (reload, navigation, closing) until the page shows again.
 static PAGE_LEAVING: AtomicBool = AtomicBool::new(false);
 
-/// Follows the page going away and coming back (from the back/forward cache), once.
-/// Chromium aborts a leaving page's fetches after `pagehide` and still runs their handlers.
+/// Follows the page going away and coming back (from the back/forward cache), once, from the
+/// first call sent: only a call in flight asks. Chromium aborts a leaving page's fetches after
+/// `pagehide` and still runs their handlers. Listening from the start would put the handler
+/// in the rest of the wasm (the split's profile never leaves the page), and a page left before
+/// the rest is linked would reach for it during dismissal, where the browser refuses the
+/// request that loads it.
 fn watch_page_leaving() {
     static WATCHING: AtomicBool = AtomicBool::new(false);
     if WATCHING.swap(true, Relaxed) {
         return;
     }
-    // Never removed: the page's lifetime. `pageshow` is listened to only once the page has
-    // left: it also fires at the end of the first load, which can come after the app has
-    // started (it starts as soon as its wasm is compiled), and its handler would then be
-    // code that no profile of the split saw run before the rest of the wasm is linked.
-    std::mem::forget(window_event_listener_untyped("pagehide", |_| {
-        PAGE_LEAVING.store(true, Relaxed);
-        static RETURNS: AtomicBool = AtomicBool::new(false);
-        if !RETURNS.swap(true, Relaxed) {
-            std::mem::forget(window_event_listener_untyped("pageshow", |_| PAGE_LEAVING.store(false, Relaxed)));
-        }
-    }));
+    // Never removed: the page's lifetime.
+    std::mem::forget(window_event_listener_untyped("pagehide", |_| PAGE_LEAVING.store(true, Relaxed)));
+    std::mem::forget(window_event_listener_untyped("pageshow", |_| PAGE_LEAVING.store(false, Relaxed)));
 }
 
 impl Default for CallRunner {

@@ -111,12 +111,6 @@ impl Shell {
             saver,
             storage_problem: saver.problem,
         };
-        // As the page goes away, what the calls in flight streamed is kept for the next one:
-        // at `beforeunload`, before a navigation breaks off the page's fetches (their streams
-        // end then), and at `pagehide` where there is no `beforeunload` (mobile).
-        for event in ["beforeunload", "pagehide"] {
-            std::mem::forget(window_event_listener_untyped(event, move |_| shell.keep_partials()));
-        }
         if interrupted {
             shell.reopen();
         }
@@ -126,6 +120,15 @@ impl Shell {
         // does not wait for it, the database does.
         leptos::task::spawn_local(async move {
             super::rest::linked().await;
+            // As the page goes away, what the calls in flight streamed is kept for the next
+            // one: at `beforeunload`, before a navigation breaks off the page's fetches (their
+            // streams end then), and at `pagehide` where there is no `beforeunload` (mobile).
+            // Listened to once the rest is linked: a call needs the rest, and a handler the
+            // split's profile never saw run would, before then, reach for the rest while the
+            // page is dismissed, when the browser refuses the request that loads it.
+            for event in ["beforeunload", "pagehide"] {
+                std::mem::forget(window_event_listener_untyped(event, move |_| shell.keep_partials()));
+            }
             if let Some((journal, header)) = saver.open(from_local).await {
                 let opened = shell.opened(&journal, Snapshot::Saved(header), true).await;
                 if let Some((session, shown)) = opened.filter(|_| shell.saver.with_journal(|j| j.events.is_empty())) {

@@ -210,6 +210,34 @@ fn a_rest_that_cannot_load_is_said_and_the_message_stays() {
 }
 
 #[test]
+fn leaving_the_page_before_the_rest_is_here_runs_no_code_of_the_rest() {
+    let _one = one_browser();
+    let dir = dist_copy("split-leaving-early");
+    // The rest never comes: a handler that reached for it would hit a placeholder, and during
+    // a real page dismissal the browser refuses the synchronous request a placeholder makes.
+    fs::remove_file(dir.path().join(rest_file())).unwrap();
+    fs::write(dir.path().join("sw-register.js"), "").unwrap();
+    let server = StaticServer::start(dir.path()).expect("the static server starts");
+    let browser = browser_in("en-US").expect("Chromium starts");
+    browser.goto(&server.url()).unwrap();
+    wait_ready(&browser);
+    // What a reload, a navigation or a close fires, then what a return from the
+    // back/forward cache fires: the same listeners run, with no dismissal to refuse anything.
+    assert_eq!(
+        value(
+            &browser,
+            "window.dispatchEvent(new Event('beforeunload', { cancelable: true })); \
+             window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true })); \
+             window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })); \
+             return performance.getEntriesByName('deliberate:rest-now').length;"
+        ),
+        json!(0),
+        "the page's own listeners for leaving and coming back are in the page's part"
+    );
+    assert_no_panic_in(&browser);
+}
+
+#[test]
 fn a_glue_the_split_cannot_read_stops_the_build_and_changes_nothing() {
     let dir = dist_copy("split-odd-glue");
     let glue = fs::read_dir(dir.path())
