@@ -274,6 +274,9 @@ async function profile(site, out) {
     ["en-US", "390,844", "Plan a weekend trip", false, null],
     ["en-US", "1280,900", "Plan a weekend trip", true, null],
     ["en-US", "1280,900", "Plan a weekend trip", false, RETURNING_WITH_LLM],
+    // A returning visit whose rest cannot load: what the opening conversation says, and the
+    // retries, are in the page's part.
+    ["en-US", "1280,900", "Plan a weekend trip", true, RETURNING_WITH_LLM],
     ["ko-KR", "390,844", "주말 여행 계획을 세워 줘", false, RETURNING_IN_KOREAN],
   ];
   const runs = [...visits, ...visits, ...visits];

@@ -101,8 +101,16 @@ pub fn MessageList() -> impl IntoView {
             <Show when=move || empty() && !opening()>
                 <Welcome />
             </Show>
-            <Show when=move || empty() && opening()>
+            <Show when=move || empty() && opening() && !shell.saver.rest_missing.get()>
                 <p class="opening-note">{tr(shell.ui_lang, |s| s.opening_conversation)}</p>
+            </Show>
+            // The rest cannot be loaded: said at once, with the page's plain reload (no code of
+            // the app runs for it) beside the retries.
+            <Show when=move || empty() && opening() && shell.saver.rest_missing.get()>
+                <p class="opening-note" role="alert">
+                    {tr(shell.ui_lang, |s| s.opening_rest_missing)} " "
+                    <a href="">{tr(shell.ui_lang, |s| s.reload)}</a>
+                </p>
             </Show>
             <Show when=move || hidden.get() != 0>
                 <button class="button earlier" type="button" on:click=move |_| draw_earlier()>

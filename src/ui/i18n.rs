@@ -33,6 +33,8 @@ pub struct Strings {
     pub welcome_body: &'static str,
     /// Said in the empty conversation while the one to resume opens (shown only if that is slow).
     pub opening_conversation: &'static str,
+    /// Said instead while the rest of the app, which opening it needs, cannot be loaded.
+    pub opening_rest_missing: &'static str,
     pub examples_label: &'static str,
     pub examples: [&'static str; 3],
     pub questions_title: &'static str,
@@ -228,6 +230,7 @@ pub const KO: Strings = Strings {
     conversation_label: "대화",
     welcome_title: "무엇을 만들고 싶으신가요?",
     opening_conversation: "대화를 여는 중입니다…",
+    opening_rest_missing: "앱의 나머지를 불러오지 못해 대화를 아직 열 수 없습니다. 저절로 다시 시도합니다. 잃은 것은 없습니다.",
     welcome_body: "요청을 한 줄로 적으면, 빠진 것만 묻고, 설계안 2–3개를 제시하고, 스스로 반박한 뒤, 고른 설계안의 실행 계획을 씁니다. API 키가 없어도 모든 단계가 규칙 기반으로 동작합니다.",
     examples_label: "예시",
     examples: [
@@ -431,6 +434,7 @@ pub const EN: Strings = Strings {
     conversation_label: "Conversation",
     welcome_title: "What would you like to build?",
     opening_conversation: "Opening your conversation…",
+    opening_rest_missing: "The rest of the app could not load, so your conversation cannot open yet. It is tried again on its own; nothing is lost.",
     welcome_body: "Write your request in one line. Deliberate asks only what is missing, proposes 2–3 designs, argues against them, and writes the plan for the one you choose. Every stage works on rules even without an API key.",
     examples_label: "Examples",
     examples: [

@@ -3,6 +3,7 @@
 //! Whatever runs code of the rest waits for it here instead of loading it synchronously in the
 //! middle of the start. Other builds are not split: there the rest is always here.
 
+use leptos::prelude::*;
 use leptos::wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -28,6 +29,43 @@ pub async fn linked() {
     if let Some(linked) = loader("deliberateRestLinked").and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) {
         let _ = JsFuture::from(linked).await;
     }
+}
+
+/// Returns once the rest is linked in, like `linked`, but asks for it again after a failure:
+/// after 2 s, then twice as long each time up to 30 s, at once when the browser is back
+/// online, and not at all once something else linked it. `missing` says, from a failed try
+/// until the rest is here, that it could not be loaded. Waiting only on JavaScript promises,
+/// each retry runs the same code as the first try: nothing here needs the rest to go on.
+pub async fn linked_asking_again(missing: RwSignal<bool>) {
+    let mut wait_ms = 2_000;
+    while let Some(coming) = pending() {
+        if JsFuture::from(coming).await.is_ok() {
+            break;
+        }
+        missing.set(true);
+        let _ = JsFuture::from(retry_signal(wait_ms)).await;
+        wait_ms = (wait_ms * 2).min(30_000);
+    }
+    missing.set(false);
+}
+
+/// A promise that settles after `ms`, when the browser comes back online, or when the rest
+/// is linked, whichever comes first.
+fn retry_signal(ms: i32) -> js_sys::Promise {
+    let Some(window) = web_sys::window() else { return js_sys::Promise::resolve(&JsValue::UNDEFINED) };
+    let timer = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let online = js_sys::Promise::new(&mut |resolve, _| {
+        let once = web_sys::AddEventListenerOptions::new();
+        once.set_once(true);
+        let _ = window.add_event_listener_with_callback_and_add_event_listener_options("online", &resolve, &once);
+    });
+    let racers = js_sys::Array::of2(&timer, &online);
+    if let Some(linked) = loader("deliberateRestLinked") {
+        racers.push(&linked);
+    }
+    js_sys::Promise::race(&racers)
 }
 
 /// The prompt texts the rest of the app carries (tools/split.mjs appends them to it, the

@@ -101,6 +101,9 @@ pub struct Saver {
     /// True once the database was opened (or found unusable) and the conversation to
     /// resume is shown.
     pub ready: RwSignal<bool>,
+    /// The rest of the app, which opening the database waits for, could not be loaded (yet):
+    /// it is asked for again (`rest::linked_asking_again`).
+    pub rest_missing: RwSignal<bool>,
     /// Whether the page started with a conversation chosen before (the id an earlier page
     /// left; see `opening`).
     resuming: bool,
@@ -139,6 +142,7 @@ impl Saver {
             problem: RwSignal::new(problem),
             sessions: RwSignal::new(Vec::new()),
             ready: RwSignal::new(false),
+            rest_missing: RwSignal::new(false),
             resuming: crate::store::local::load_current().is_some(),
         }
     }

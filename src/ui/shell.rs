@@ -117,9 +117,9 @@ impl Shell {
         // The database opens in the background; the most recent conversation then opens,
         // unless the user already began one. Both run code of the rest of the app (see
         // `super::rest`), which a returning visit fetches beside the page's part: the start
-        // does not wait for it, the database does.
+        // does not wait for it, the database does, and asks for it again if it fails.
         leptos::task::spawn_local(async move {
-            super::rest::linked().await;
+            super::rest::linked_asking_again(saver.rest_missing).await;
             // As the page goes away, what the calls in flight streamed is kept for the next
             // one: at `beforeunload`, before a navigation breaks off the page's fetches (their
             // streams end then), and at `pagehide` where there is no `beforeunload` (mobile).

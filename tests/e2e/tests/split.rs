@@ -1,7 +1,9 @@
 //! The release page's wasm in two parts (tools/split.mjs): the page's part starts a first visit
 //! and takes a request with the rest held back by the test server; the request waits, said so,
 //! and goes when the rest arrives. A returning visit starts while the rest is held and opens its
-//! conversation when it arrives. A rest that cannot load is said plainly and loses nothing.
+//! conversation when it arrives. A rest that cannot load is said plainly and loses nothing;
+//! a conversation waiting for it to open says so and opens once it can. Leaving the page
+//! before the rest is here runs none of it.
 //! Every other browser suite runs the split build too, rest and placeholders included.
 
 use std::fs;
@@ -176,6 +178,54 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
     assert!(texts[0].contains("Plan a weekend trip to the coast"), "{texts:?}");
     assert!(texts[1].contains("Make it two days"), "{texts:?}");
     assert_eq!(value(&browser, OPENING), json!([false, false, null]), "opened: the note gone, the list no longer busy");
+    assert_eq!(value(&browser, "return globalThis.deliberateRest();"), Value::Null, "the rest is linked");
+    assert_no_panic_in(&browser);
+}
+
+#[test]
+fn a_returning_visit_whose_rest_cannot_load_says_so_and_opens_its_conversation_once_it_can() {
+    let _one = one_browser();
+    let dir = dist_copy("split-returning-missing-rest");
+    fs::write(dir.path().join("sw-register.js"), "").unwrap();
+    let server = StaticServer::start(dir.path()).expect("the static server starts");
+    let browser = browser_in("en-US").expect("Chromium starts");
+    browser.goto(&server.url()).unwrap();
+    wait_ready(&browser);
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("Plan a weekend trip to the coast").unwrap();
+    area.send_keys(ENTER).unwrap();
+    browser.wait_until(STEP, "the reply, saved", "return document.querySelectorAll('.message.assistant').length > 0 && document.querySelector('.app').dataset.store === 'ready';")
+        .unwrap();
+
+    // The next visit finds no rest at the server (a network down, a deploy that removed it).
+    let rest = dir.path().join(rest_file());
+    let away = dir.path().join("rest.away");
+    fs::rename(&rest, &away).unwrap();
+    browser.execute("window.location.reload(); return true;", vec![]).unwrap();
+    browser
+        .wait_for_text(
+            ".opening-note[role=alert]",
+            "The rest of the app could not load, so your conversation cannot open yet. It is tried again on its own; nothing is lost.",
+            STEP,
+        )
+        .unwrap();
+    assert_eq!(
+        value(
+            &browser,
+            "return [document.querySelector('.opening-note[role=alert] a').getAttribute('href'), \
+             document.querySelectorAll('.message.user').length, !!document.querySelector('.welcome'), \
+             performance.getEntriesByName('deliberate:rest-now').length, document.getElementById('composer-input').disabled];"
+        ),
+        json!(["", 0, false, 0, false]),
+        "a plain reload offered, no new conversation's welcome, nothing of the rest run, the composer open"
+    );
+
+    // Back: the next try (a timer, or the browser coming back online) links it and the
+    // conversation opens.
+    fs::rename(&away, &rest).unwrap();
+    browser.execute("window.dispatchEvent(new Event('online')); return true;", vec![]).unwrap();
+    browser.wait_for_text(".message.user", "Plan a weekend trip to the coast", STEP).unwrap();
+    assert_eq!(value(&browser, OPENING), json!([false, false, null]), "opened: no note, the list no longer busy");
     assert_eq!(value(&browser, "return globalThis.deliberateRest();"), Value::Null, "the rest is linked");
     assert_no_panic_in(&browser);
 }
