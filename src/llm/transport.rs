@@ -162,14 +162,20 @@ async fn body_text(resp: &Response, control: &CallControl) -> Result<String, Llm
 
 /// Waits `ms`, or less if the call is stopped meanwhile.
 async fn pause(ms: u64, control: &CallControl) {
-    let signal = control.controller.signal();
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
+    let _ = JsFuture::from(after_or_on(ms.min(60_000) as i32, &control.controller.signal(), "abort")).await;
+}
+
+/// A promise that settles after `ms` or at the first `event` on `target`, whichever comes
+/// first. Nothing of Rust runs when it settles: only the awaiting task wakes.
+pub fn after_or_on(ms: i32, target: &web_sys::EventTarget, event: &str) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
         if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms.min(60_000) as i32);
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
         }
-        let _ = signal.add_event_listener_with_callback("abort", &resolve);
-    });
-    let _ = JsFuture::from(promise).await;
+        let once = web_sys::AddEventListenerOptions::new();
+        once.set_once(true);
+        let _ = target.add_event_listener_with_callback_and_add_event_listener_options(event, &resolve, &once);
+    })
 }
 
 /// Runs one chat call: retries rate limits and server errors as the policy says,

@@ -53,19 +53,11 @@ pub async fn linked_asking_again(missing: RwSignal<bool>) {
 /// is linked, whichever comes first.
 fn retry_signal(ms: i32) -> js_sys::Promise {
     let Some(window) = web_sys::window() else { return js_sys::Promise::resolve(&JsValue::UNDEFINED) };
-    let timer = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let online = js_sys::Promise::new(&mut |resolve, _| {
-        let once = web_sys::AddEventListenerOptions::new();
-        once.set_once(true);
-        let _ = window.add_event_listener_with_callback_and_add_event_listener_options("online", &resolve, &once);
-    });
-    let racers = js_sys::Array::of2(&timer, &online);
-    if let Some(linked) = loader("deliberateRestLinked") {
-        racers.push(&linked);
+    let retry = crate::llm::transport::after_or_on(ms, &window, "online");
+    match loader("deliberateRestLinked") {
+        Some(linked) => js_sys::Promise::race(&js_sys::Array::of2(&retry, &linked)),
+        None => retry,
     }
-    js_sys::Promise::race(&racers)
 }
 
 /// The prompt texts the rest of the app carries (tools/split.mjs appends them to it, the

@@ -7,6 +7,7 @@
 //! Every other browser suite runs the split build too, rest and placeholders included.
 
 use std::fs;
+use std::path::Path;
 
 use deliberate_e2e::app::{assert_no_panic_in, browser_in, dist_copy, dist_dir, one_browser, STEP};
 use deliberate_e2e::static_server::StaticServer;
@@ -31,6 +32,26 @@ fn rest_file() -> String {
 /// Waits until the app's composer takes input.
 fn wait_ready(browser: &Browser) {
     browser.wait_until(STEP, "the app's composer", "const a = document.getElementById('composer-input'); return !!a && !a.disabled && performance.getEntriesByName('app-ready').length > 0;")
+        .unwrap();
+}
+
+/// Serves `dir` (a copy of the build) with no service worker: its cache would serve the rest,
+/// and without the rest it would fail to install. A first visit in `lang`, the composer ready.
+fn first_visit_without_worker(dir: &Path, lang: &str) -> (StaticServer, Browser) {
+    fs::write(dir.join("sw-register.js"), "").unwrap();
+    let server = StaticServer::start(dir).expect("the static server starts");
+    let browser = browser_in(lang).expect("Chromium starts");
+    browser.goto(&server.url()).unwrap();
+    wait_ready(&browser);
+    (server, browser)
+}
+
+/// Sends `text` and waits until the reply is shown and the conversation saved.
+fn send_and_wait_saved(browser: &Browser, text: &str) {
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys(text).unwrap();
+    area.send_keys(ENTER).unwrap();
+    browser.wait_until(STEP, "the reply, saved", "return document.querySelectorAll('.message.assistant').length > 0 && document.querySelector('.app').dataset.store === 'ready';")
         .unwrap();
 }
 
@@ -106,11 +127,7 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
     let browser = browser_in("en-US").expect("Chromium starts");
     browser.goto(&server.url()).unwrap();
     wait_ready(&browser);
-    let area = browser.find("#composer-input").unwrap();
-    area.send_keys("Plan a weekend trip to the coast").unwrap();
-    area.send_keys(ENTER).unwrap();
-    browser.wait_until(STEP, "the reply, saved", "return document.querySelectorAll('.message.assistant').length > 0 && document.querySelector('.app').dataset.store === 'ready';")
-        .unwrap();
+    send_and_wait_saved(&browser, "Plan a weekend trip to the coast");
 
     // What a returning user has stored besides the conversation: LLM settings with a key (a
     // local server on a closed port, asked for its window only once the rest is here), the
@@ -186,16 +203,8 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
 fn a_returning_visit_whose_rest_cannot_load_says_so_and_opens_its_conversation_once_it_can() {
     let _one = one_browser();
     let dir = dist_copy("split-returning-missing-rest");
-    fs::write(dir.path().join("sw-register.js"), "").unwrap();
-    let server = StaticServer::start(dir.path()).expect("the static server starts");
-    let browser = browser_in("en-US").expect("Chromium starts");
-    browser.goto(&server.url()).unwrap();
-    wait_ready(&browser);
-    let area = browser.find("#composer-input").unwrap();
-    area.send_keys("Plan a weekend trip to the coast").unwrap();
-    area.send_keys(ENTER).unwrap();
-    browser.wait_until(STEP, "the reply, saved", "return document.querySelectorAll('.message.assistant').length > 0 && document.querySelector('.app').dataset.store === 'ready';")
-        .unwrap();
+    let (_server, browser) = first_visit_without_worker(dir.path(), "en-US");
+    send_and_wait_saved(&browser, "Plan a weekend trip to the coast");
 
     // The next visit finds no rest at the server (a network down, a deploy that removed it).
     let rest = dir.path().join(rest_file());
@@ -235,12 +244,7 @@ fn a_rest_that_cannot_load_is_said_and_the_message_stays() {
     let _one = one_browser();
     let dir = dist_copy("split-missing-rest");
     fs::remove_file(dir.path().join(rest_file())).unwrap();
-    // The service worker would fail to install without the file: leave it out of this visit.
-    fs::write(dir.path().join("sw-register.js"), "").unwrap();
-    let server = StaticServer::start(dir.path()).expect("the static server starts");
-    let browser = browser_in("ko-KR").expect("Chromium starts");
-    browser.goto(&server.url()).unwrap();
-    wait_ready(&browser);
+    let (_server, browser) = first_visit_without_worker(dir.path(), "ko-KR");
     let area = browser.find("#composer-input").unwrap();
     area.send_keys("팀 점심 메뉴 정하기").unwrap();
     area.send_keys(ENTER).unwrap();
@@ -266,11 +270,7 @@ fn leaving_the_page_before_the_rest_is_here_runs_no_code_of_the_rest() {
     // The rest never comes: a handler that reached for it would hit a placeholder, and during
     // a real page dismissal the browser refuses the synchronous request a placeholder makes.
     fs::remove_file(dir.path().join(rest_file())).unwrap();
-    fs::write(dir.path().join("sw-register.js"), "").unwrap();
-    let server = StaticServer::start(dir.path()).expect("the static server starts");
-    let browser = browser_in("en-US").expect("Chromium starts");
-    browser.goto(&server.url()).unwrap();
-    wait_ready(&browser);
+    let (_server, browser) = first_visit_without_worker(dir.path(), "en-US");
     // What a reload, a navigation or a close fires, then what a return from the
     // back/forward cache fires: the same listeners run, with no dismissal to refuse anything.
     assert_eq!(
