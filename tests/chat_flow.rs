@@ -343,7 +343,8 @@ fn with_a_model_the_fold_summary_is_written_by_the_model_from_the_isolated_old_t
 
 #[test]
 fn a_failed_or_nonsense_fold_answer_falls_back_to_the_heuristic_summary_and_says_so() {
-    let cases: Vec<(&str, fn() -> LlmOutcome)> = vec![
+    type Case = (&'static str, fn() -> LlmOutcome);
+    let cases: Vec<Case> = vec![
         ("failed", || failed(FailureKind::Server)),
         ("empty", || unmetered("  ")),
         ("json", || unmetered(r#"{"summary": "x"}"#)),

@@ -31,8 +31,11 @@ pub struct CallControl {
     controller: AbortController,
     stopped: Cell<bool>,
     timed_out: Rc<Cell<bool>>,
-    timer: RefCell<Option<(i32, Closure<dyn FnMut()>)>>,
+    timer: RefCell<Option<Timer>>,
 }
+
+/// A running `setTimeout`: its id, and the callback it keeps alive until it fires or is cleared.
+type Timer = (i32, Closure<dyn FnMut()>);
 
 impl CallControl {
     /// A control for a new call.

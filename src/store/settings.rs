@@ -346,7 +346,8 @@ mod tests {
         let none = SealedState::None;
         let (long, other) = ("correct horse", "correct hoarse");
         // (remember, passphrase option, has keys, stored, passphrase, confirm, plan)
-        let cases: [(bool, bool, bool, SealedState, &str, &str, Result<KeyPlan, PlanError>); 13] = [
+        type Case<'a> = (bool, bool, bool, SealedState, &'a str, &'a str, Result<KeyPlan, PlanError>);
+        let cases: [Case; 13] = [
             (false, false, true, none, "", "", Ok(MemoryOnly)),
             (false, true, true, Open, long, long, Ok(MemoryOnly)),
             (true, false, true, none, "", "", Ok(Plain)),
