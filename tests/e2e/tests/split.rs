@@ -35,14 +35,25 @@ fn wait_ready(browser: &Browser) {
         .unwrap();
 }
 
-/// Serves `dir` (a copy of the build) with no service worker: its cache would serve the rest,
-/// and without the rest it would fail to install. A first visit in `lang`, the composer ready.
-fn first_visit_without_worker(dir: &Path, lang: &str) -> (StaticServer, Browser) {
+/// Leaves the service worker out of `dir` (a copy of the build): its cache would serve the
+/// rest, and without the rest it would fail to install.
+fn without_worker(dir: &Path) {
     fs::write(dir.join("sw-register.js"), "").unwrap();
-    let server = StaticServer::start(dir).expect("the static server starts");
+}
+
+/// A first visit in `lang` to `server`, the composer ready.
+fn first_visit(server: &StaticServer, lang: &str) -> Browser {
     let browser = browser_in(lang).expect("Chromium starts");
     browser.goto(&server.url()).unwrap();
     wait_ready(&browser);
+    browser
+}
+
+/// Serves `dir` (a copy of the build) with no service worker; a first visit in `lang`.
+fn first_visit_without_worker(dir: &Path, lang: &str) -> (StaticServer, Browser) {
+    without_worker(dir);
+    let server = StaticServer::start(dir).expect("the static server starts");
+    let browser = first_visit(&server, lang);
     (server, browser)
 }
 
@@ -121,12 +132,10 @@ fn a_returning_visit_starts_without_the_rest_and_opens_its_conversation_once_it_
     let _one = one_browser();
     // The service worker would serve the rest from its cache: left out, so the server holds it.
     let dir = dist_copy("split-returning");
-    fs::write(dir.path().join("sw-register.js"), "").unwrap();
+    without_worker(dir.path());
     let (server, hold) = StaticServer::start_holding(dir.path(), "_rest.wasm").expect("the static server starts");
     hold.release();
-    let browser = browser_in("en-US").expect("Chromium starts");
-    browser.goto(&server.url()).unwrap();
-    wait_ready(&browser);
+    let browser = first_visit(&server, "en-US");
     send_and_wait_saved(&browser, "Plan a weekend trip to the coast");
 
     // What a returning user has stored besides the conversation: LLM settings with a key (a
