@@ -11,6 +11,9 @@
 // 2. Split. The functions the profile saw stay in the page's wasm; every other one moves to
 //    `<name>_rest.wasm`, and its slot in the function table holds a placeholder until the
 //    rest is linked in (the rest imports the page's memory, tables, globals and functions).
+//    The page's functions the rest calls are not exports (every export costs the page's start
+//    a JS function): they go after the function table's slots, and the loader reads them
+//    from there as it links the rest (`functionsThroughTable`).
 // 3. Check. wasm-split 108 (Debian's; binaryen's npm package has no wasm-split) exports a
 //    table by the wrong index; the tool sets every exported table by its type and then links
 //    both halves in Node. A pair that does not link stops the build.
@@ -135,6 +138,144 @@ function importedTableTypes(wasm) {
 
 const FUNCREF = 0x70;
 
+/** Signed LEB128 of `value` (an i32.const's operand). */
+function sleb(value) {
+  const out = [];
+  for (;;) {
+    const byte = value & 0x7f;
+    value >>= 7;
+    const done = (value === 0 && !(byte & 0x40)) || (value === -1 && byte & 0x40);
+    out.push(done ? byte : byte | 0x80);
+    if (done) return Buffer.from(out);
+  }
+}
+
+/** `wasm` with the contents of section `id` replaced by `body` (the section must exist). */
+function withSection(wasm, id, body) {
+  const section = sections(wasm).find((s) => s.id === id);
+  if (!section) throw new Error(`the wasm has no section ${id}`);
+  return Buffer.concat([
+    wasm.subarray(0, section.headerStart),
+    Buffer.from([id]),
+    leb(body.length),
+    body,
+    wasm.subarray(section.end),
+  ]);
+}
+
+/** The function table's index, its limits' offset and the offset after them, in `wasm`. */
+function functionTable(wasm) {
+  if (importEntries(wasm).some((e) => e.kind === 1)) throw new Error("the page's wasm imports a table");
+  const section = sections(wasm).find((s) => s.id === 4);
+  let [count, at] = readLeb(wasm, section.start);
+  const found = [];
+  for (let index = 0; index < count; index++) {
+    const type = wasm[at++];
+    if (type === FUNCREF) found.push({ index, limitsAt: at, end: skipLimits(wasm, at) });
+    at = skipLimits(wasm, at);
+  }
+  if (found.length !== 1) throw new Error(`${found.length} function tables in the page's wasm`);
+  return { ...found[0], section };
+}
+
+/**
+ * The rest's imports from the page, and how the page hands over its functions. wasm-split
+ * exports from the page every function the rest calls (about a thousand, named `%…`), and an
+ * instance makes a JS function of every export as it starts: measured in Node, 2.5 ms of the
+ * page's instantiation, which every visit waits for. Here those functions go into the page's
+ * function table instead, after its slots, in the order the rest imports them, and their
+ * exports go; the loader hands them to the rest from the table when it links it
+ * (`restImports`). The rest's import of the table then allows the larger size. Returns both
+ * halves anew: { primary, rest }.
+ */
+export function functionsThroughTable(primary, rest) {
+  const restImports = sections(rest).find((s) => s.id === 2);
+  const wanted = readImports(rest, restImports)
+    .filter((i) => i.module === "primary" && i.desc[0] === 0)
+    .map((i) => i.field);
+  // The page's exports: each function's index by name; the `%` ones the rest alone reads go.
+  const exports = sections(primary).find((s) => s.id === 7);
+  let [count, at] = readLeb(primary, exports.start);
+  const functions = new Map();
+  const kept = [];
+  for (; count > 0; count--) {
+    const from = at;
+    const [length, start] = readLeb(primary, at);
+    const label = primary.subarray(start, start + length).toString("utf8");
+    const kind = primary[start + length];
+    const [index, next] = readLeb(primary, start + length + 1);
+    at = next;
+    if (kind === 0) functions.set(label, index);
+    if (!(kind === 0 && label.startsWith("%") && wanted.includes(label))) kept.push(primary.subarray(from, at));
+  }
+  const indices = wanted.map((label) => {
+    if (!functions.has(label)) throw new Error(`the rest imports ${label}, which the page does not export`);
+    return functions.get(label);
+  });
+  let wasm = withSection(primary, 7, Buffer.concat([leb(kept.length), ...kept]));
+
+  // The function table grows by as many slots, filled by one more element segment.
+  const table = functionTable(wasm);
+  const flags = wasm[table.limitsAt];
+  const [min, afterMin] = readLeb(wasm, table.limitsAt + 1);
+  const max = flags & 1 ? readLeb(wasm, afterMin)[0] : undefined;
+  if (max !== undefined && max !== min) throw new Error("the function table's limits are not fixed");
+  const slot = min;
+  const size = leb(min + indices.length);
+  const limits = Buffer.concat([Buffer.from([flags]), size, flags & 1 ? size : Buffer.alloc(0)]);
+  wasm = withSection(
+    wasm,
+    4,
+    Buffer.concat([
+      wasm.subarray(table.section.start, table.limitsAt),
+      limits,
+      wasm.subarray(table.end, table.section.end),
+    ]),
+  );
+  const elements = sections(wasm).find((s) => s.id === 9);
+  if (!elements) throw new Error("the page's wasm has no element section");
+  const [segments, firstSegment] = readLeb(wasm, elements.start);
+  const head = table.index === 0 ? Buffer.from([0]) : Buffer.concat([Buffer.from([2]), leb(table.index)]);
+  const segment = Buffer.concat([
+    head,
+    Buffer.from([0x41]),
+    sleb(slot),
+    Buffer.from([0x0b]),
+    table.index === 0 ? Buffer.alloc(0) : Buffer.from([0]),
+    leb(indices.length),
+    ...indices.map(leb),
+  ]);
+  wasm = withSection(
+    wasm,
+    9,
+    Buffer.concat([leb(segments + 1), wasm.subarray(firstSegment, elements.end), segment]),
+  );
+  // The rest imports the table with the limits it had: its maximum grows by as much.
+  const imports = readImports(rest, restImports).map(({ module, field, desc }) => {
+    if (desc[0] !== 1 || desc[1] !== FUNCREF || !(desc[2] & 1)) return Buffer.concat([wasmName(module), wasmName(field), desc]);
+    const [least, next] = readLeb(desc, 3);
+    const most = readLeb(desc, next)[0];
+    if (most !== min) throw new Error(`the rest imports the function table with room for ${most} slots, not ${min}`);
+    return Buffer.concat([wasmName(module), wasmName(field), desc.subarray(0, 3), leb(least), size]);
+  });
+  const restAnew = withSection(rest, 2, Buffer.concat([leb(imports.length), ...imports]));
+  return { primary: wasm, rest: restAnew };
+}
+
+/**
+ * What the rest imports from the page: the page's exports, and each function the rest imports
+ * from it read from the function table `table`, whose last slots hold them in the order of the
+ * rest's imports (see `functionsThroughTable`). The loader in the glue does the same.
+ */
+export function restImports(module, exports, table) {
+  const primary = { ...exports };
+  const wanted = WebAssembly.Module.imports(module).filter((i) => i.module === "primary" && i.kind === "function");
+  const functions = exports[table];
+  let at = functions.length - wanted.length;
+  for (const i of wanted) primary[i.name] = functions.get(at++);
+  return { primary };
+}
+
 /** Links the two halves in Node with throwing imports: throws if they do not fit. */
 export function link(primary, rest) {
   const stub = () => {
@@ -153,7 +294,9 @@ export function link(primary, rest) {
   // wasm-bindgen's glue keeps JS values in this table: it must hold any value (the very
   // thing wasm-split 108 gets wrong, by exporting the function table under its name).
   instance.exports.__wbindgen_externrefs.set(0, {});
-  new WebAssembly.Instance(new WebAssembly.Module(rest), { primary: instance.exports });
+  const table = [...importedTableTypes(rest)].find(([, type]) => type === FUNCREF)?.[0];
+  const module = new WebAssembly.Module(rest);
+  new WebAssembly.Instance(module, restImports(module, instance.exports, table));
 }
 
 // ---- profiling in Chromium ----
@@ -372,12 +515,13 @@ const __rest_url = new URL(${JSON.stringify(rest)}, import.meta.url);
 let __rest_page, __rest_linked = false, __rest_compiling, __rest_pending, __rest_arrived;
 const __rest_dtors = [];
 let __rest_bytes;
+const __rest_imports = ${restImports.toString().replace(/^function restImports/, "function")};
 globalThis.deliberateRestLinked = new Promise((resolve) => (__rest_arrived = resolve));
 function __rest_link(module) {
     if (!__rest_linked) {
         const texts = WebAssembly.Module.customSections(module, ${JSON.stringify(PROMPTS_SECTION)});
         if (texts.length) globalThis.deliberatePrompts = new Uint8Array(texts[0]);
-        new WebAssembly.Instance(module, { primary: __rest_page });
+        new WebAssembly.Instance(module, __rest_imports(module, __rest_page, ${JSON.stringify(table)}));
         __rest_linked = true;
         __rest_bytes = undefined;
         performance.mark("deliberate:rest-linked");
@@ -501,14 +645,15 @@ async function main() {
     const map = process.env.DELIBERATE_SPLIT_MAP;
     wasmSplit(["--split", input, `--profile=${merged}`, "-o1", primaryPath, "-o2", restPath, "--export-prefix=%", `--placeholder-namespace=${PLACEHOLDERS}`].concat(map ? ["--placeholdermap"] : []));
     if (map) cpSync(`${primaryPath}.placeholders`, map);
-    const primary = readFileSync(primaryPath);
-    const rest = withCustomSection(readFileSync(restPath), PROMPTS_SECTION, readFileSync(PROMPTS_FILE));
+    let primary = readFileSync(primaryPath);
+    let rest = withCustomSection(readFileSync(restPath), PROMPTS_SECTION, readFileSync(PROMPTS_FILE));
 
     // 3. Check.
     const wanted = importedTableTypes(rest);
     fixTableExports(primary, (name) => exported.get(name) ?? wanted.get(name));
     const table = [...wanted].find(([, type]) => type === FUNCREF)?.[0];
     if (!table) fail("the rest imports no function table");
+    ({ primary, rest } = functionsThroughTable(primary, rest));
     link(primary, rest);
     if (WebAssembly.Module.customSections(new WebAssembly.Module(rest), PROMPTS_SECTION).length !== 1)
       fail("the rest does not carry the prompt texts");

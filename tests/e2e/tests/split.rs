@@ -367,3 +367,40 @@ fn the_build_check_links_the_halves_and_refuses_the_table_mistake_of_wasm_split_
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.starts_with("refused: "), "{stdout}");
 }
+
+#[test]
+fn the_page_hands_the_rest_its_functions_through_the_table_not_as_exports() {
+    // Every export costs the page's start a JS function: the functions the rest calls are in
+    // the function table's last slots instead, in the order the rest imports them. Here the
+    // built page exports none of them, and the rest is given a function for each. (That each is
+    // the right one, the build's own link check and every browser suite running the rest show.)
+    let script = r#"
+        const fs = require("fs");
+        const { SPLIT_TOOL: tool, SPLIT_DIR: dir, SPLIT_REST: rest } = process.env;
+        import(tool).then((split) => {
+            const page = new WebAssembly.Module(fs.readFileSync(dir + "/" + fs.readdirSync(dir).find((f) => f.endsWith("_bg.wasm"))));
+            const second = new WebAssembly.Module(fs.readFileSync(dir + "/" + rest));
+            const wanted = WebAssembly.Module.imports(second).filter((i) => i.module === "primary" && i.kind === "function");
+            const exported = WebAssembly.Module.exports(page).filter((e) => e.kind === "function" && e.name.startsWith("%"));
+            const imports = {};
+            for (const i of WebAssembly.Module.imports(page)) (imports[i.module] ??= {})[i.name] = () => {};
+            const instance = new WebAssembly.Instance(page, imports);
+            const given = split.restImports(second, instance.exports, "%table").primary;
+            const functions = wanted.filter((i) => typeof given[i.name] === "function");
+            console.log(JSON.stringify({ wanted: wanted.length, exported: exported.length, functions: functions.length }));
+        });
+    "#;
+    let tool = deliberate_e2e::app::workspace_root().join("tools/split.mjs");
+    let out = std::process::Command::new("node")
+        .args(["-e", script])
+        .env("SPLIT_TOOL", &tool)
+        .env("SPLIT_DIR", dist_dir())
+        .env("SPLIT_REST", rest_file())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(found["wanted"].as_u64().unwrap() > 100, "the rest calls the page's functions: {found}");
+    assert_eq!(found["exported"], 0, "the page exports none of them: {found}");
+    assert_eq!(found["functions"], found["wanted"], "each is given a function: {found}");
+}
