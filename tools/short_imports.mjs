@@ -109,6 +109,24 @@ export function readImports(wasm, section) {
   return entries;
 }
 
+/** An import section's contents holding `entries` (as `readImports` reads them). */
+export function importsBody(entries) {
+  return Buffer.concat([leb(entries.length), ...entries.map((e) => Buffer.concat([name(e.module), name(e.field), e.desc]))]);
+}
+
+/** `wasm` with the contents of section `id` replaced by `body` (the section must exist). */
+export function withSection(wasm, id, body) {
+  const section = sections(wasm).find((s) => s.id === id);
+  if (!section) throw new Error(`the wasm has no section ${id}`);
+  return Buffer.concat([
+    wasm.subarray(0, section.headerStart),
+    Buffer.from([id]),
+    leb(body.length),
+    body,
+    wasm.subarray(section.end),
+  ]);
+}
+
 const KEY_CHAR = /[A-Za-z0-9_$]/;
 /**
  * The module name of a split page's placeholder imports (tools/split.mjs), one per table slot
@@ -155,20 +173,8 @@ export function shorten(wasm, js) {
     last = place + field.length;
   }
   glue += js.slice(last);
-  const body = Buffer.concat([
-    leb(entries.length),
-    ...entries.map((e) =>
-      Buffer.concat([name(e.module), name(e.module === PLACEHOLDERS ? e.field : renames.get(e.field).short), e.desc]),
-    ),
-  ]);
-  const out = Buffer.concat([
-    wasm.subarray(0, section.headerStart),
-    Buffer.from([2]),
-    leb(body.length),
-    body,
-    wasm.subarray(section.end),
-  ]);
-  return { wasm: out, js: glue, renamed: renames.size };
+  const renamed = entries.map((e) => (e.module === PLACEHOLDERS ? e : { ...e, field: renames.get(e.field).short }));
+  return { wasm: withSection(wasm, 2, importsBody(renamed)), js: glue, renamed: renames.size };
 }
 
 function sri(bytes) {

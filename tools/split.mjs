@@ -41,7 +41,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PLACEHOLDERS, leb, name as wasmName, readImports, readLeb, sections, stagedBuild, withIntegrity } from "./short_imports.mjs";
+import { PLACEHOLDERS, importsBody, leb, name as wasmName, readImports, readLeb, sections, stagedBuild, withIntegrity, withSection } from "./short_imports.mjs";
 
 function fail(message) {
   console.error(`split: ${message}`);
@@ -89,25 +89,34 @@ function tableTypes(wasm) {
   return types;
 }
 
-/** Every table export: [{ name, indexAt (offset of its one-byte index) }]. */
-function tableExports(wasm) {
+/** The export section's entries: [{ name, kind, index, from, indexAt, end }] (offsets in `wasm`). */
+function exportEntries(wasm) {
   const section = sections(wasm).find((s) => s.id === 7);
   if (!section) return [];
   let [count, at] = readLeb(wasm, section.start);
   const found = [];
   for (; count > 0; count--) {
+    const from = at;
     const [length, start] = readLeb(wasm, at);
     const name = wasm.subarray(start, start + length).toString("utf8");
     at = start + length;
     const kind = wasm[at++];
     const indexAt = at;
-    at = readLeb(wasm, at)[1];
-    if (kind === 1) {
-      if (at !== indexAt + 1) throw new Error(`table export ${name} has a long index`);
-      found.push({ name, indexAt });
-    }
+    const [index, next] = readLeb(wasm, at);
+    at = next;
+    found.push({ name, kind, index, from, indexAt, end: at });
   }
   return found;
+}
+
+/** Every table export: [{ name, indexAt (offset of its one-byte index) }]. */
+function tableExports(wasm) {
+  return exportEntries(wasm)
+    .filter((e) => e.kind === 1)
+    .map(({ name, indexAt, end }) => {
+      if (end !== indexAt + 1) throw new Error(`table export ${name} has a long index`);
+      return { name, indexAt };
+    });
 }
 
 /**
@@ -150,19 +159,6 @@ function sleb(value) {
   }
 }
 
-/** `wasm` with the contents of section `id` replaced by `body` (the section must exist). */
-function withSection(wasm, id, body) {
-  const section = sections(wasm).find((s) => s.id === id);
-  if (!section) throw new Error(`the wasm has no section ${id}`);
-  return Buffer.concat([
-    wasm.subarray(0, section.headerStart),
-    Buffer.from([id]),
-    leb(body.length),
-    body,
-    wasm.subarray(section.end),
-  ]);
-}
-
 /** The function table's index, its limits' offset and the offset after them, in `wasm`. */
 function functionTable(wasm) {
   if (importEntries(wasm).some((e) => e.kind === 1)) throw new Error("the page's wasm imports a table");
@@ -189,25 +185,15 @@ function functionTable(wasm) {
  * halves anew: { primary, rest }.
  */
 export function functionsThroughTable(primary, rest) {
-  const restImports = sections(rest).find((s) => s.id === 2);
-  const wanted = readImports(rest, restImports)
-    .filter((i) => i.module === "primary" && i.desc[0] === 0)
-    .map((i) => i.field);
+  const entries = readImports(rest, sections(rest).find((s) => s.id === 2));
+  const wanted = entries.filter((i) => i.module === "primary" && i.desc[0] === 0).map((i) => i.field);
+  const asked = new Set(wanted);
   // The page's exports: each function's index by name; the `%` ones the rest alone reads go.
-  const exports = sections(primary).find((s) => s.id === 7);
-  let [count, at] = readLeb(primary, exports.start);
-  const functions = new Map();
-  const kept = [];
-  for (; count > 0; count--) {
-    const from = at;
-    const [length, start] = readLeb(primary, at);
-    const label = primary.subarray(start, start + length).toString("utf8");
-    const kind = primary[start + length];
-    const [index, next] = readLeb(primary, start + length + 1);
-    at = next;
-    if (kind === 0) functions.set(label, index);
-    if (!(kind === 0 && label.startsWith("%") && wanted.includes(label))) kept.push(primary.subarray(from, at));
-  }
+  const exports = exportEntries(primary);
+  const functions = new Map(exports.filter((e) => e.kind === 0).map((e) => [e.name, e.index]));
+  const kept = exports
+    .filter((e) => !(e.kind === 0 && e.name.startsWith("%") && asked.has(e.name)))
+    .map((e) => primary.subarray(e.from, e.end));
   const indices = wanted.map((label) => {
     if (!functions.has(label)) throw new Error(`the rest imports ${label}, which the page does not export`);
     return functions.get(label);
@@ -251,15 +237,15 @@ export function functionsThroughTable(primary, rest) {
     Buffer.concat([leb(segments + 1), wasm.subarray(firstSegment, elements.end), segment]),
   );
   // The rest imports the table with the limits it had: its maximum grows by as much.
-  const imports = readImports(rest, restImports).map(({ module, field, desc }) => {
-    if (desc[0] !== 1 || desc[1] !== FUNCREF || !(desc[2] & 1)) return Buffer.concat([wasmName(module), wasmName(field), desc]);
+  const imports = entries.map((entry) => {
+    const { desc } = entry;
+    if (desc[0] !== 1 || desc[1] !== FUNCREF || !(desc[2] & 1)) return entry;
     const [least, next] = readLeb(desc, 3);
     const most = readLeb(desc, next)[0];
     if (most !== min) throw new Error(`the rest imports the function table with room for ${most} slots, not ${min}`);
-    return Buffer.concat([wasmName(module), wasmName(field), desc.subarray(0, 3), leb(least), size]);
+    return { ...entry, desc: Buffer.concat([desc.subarray(0, 3), leb(least), size]) };
   });
-  const restAnew = withSection(rest, 2, Buffer.concat([leb(imports.length), ...imports]));
-  return { primary: wasm, rest: restAnew };
+  return { primary: wasm, rest: withSection(rest, 2, importsBody(imports)) };
 }
 
 /**
@@ -274,6 +260,11 @@ export function restImports(module, exports, table) {
   let at = functions.length - wanted.length;
   for (const i of wanted) primary[i.name] = functions.get(at++);
   return { primary };
+}
+
+/** The name under which the rest imports the page's function table. */
+function restTableName(rest) {
+  return [...importedTableTypes(rest)].find(([, type]) => type === FUNCREF)?.[0];
 }
 
 /** Links the two halves in Node with throwing imports: throws if they do not fit. */
@@ -294,9 +285,8 @@ export function link(primary, rest) {
   // wasm-bindgen's glue keeps JS values in this table: it must hold any value (the very
   // thing wasm-split 108 gets wrong, by exporting the function table under its name).
   instance.exports.__wbindgen_externrefs.set(0, {});
-  const table = [...importedTableTypes(rest)].find(([, type]) => type === FUNCREF)?.[0];
   const module = new WebAssembly.Module(rest);
-  new WebAssembly.Instance(module, restImports(module, instance.exports, table));
+  new WebAssembly.Instance(module, restImports(module, instance.exports, restTableName(rest)));
 }
 
 // ---- profiling in Chromium ----
@@ -651,7 +641,7 @@ async function main() {
     // 3. Check.
     const wanted = importedTableTypes(rest);
     fixTableExports(primary, (name) => exported.get(name) ?? wanted.get(name));
-    const table = [...wanted].find(([, type]) => type === FUNCREF)?.[0];
+    const table = restTableName(rest);
     if (!table) fail("the rest imports no function table");
     ({ primary, rest } = functionsThroughTable(primary, rest));
     link(primary, rest);

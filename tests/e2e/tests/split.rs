@@ -333,6 +333,18 @@ fn a_glue_the_split_cannot_read_stops_the_build_and_changes_nothing() {
     }
 }
 
+/// Runs `script` in Node with the split tool's path, the built dist directory and the rest's
+/// file name in `SPLIT_TOOL`, `SPLIT_DIR` and `SPLIT_REST`.
+fn run_with_split_tool(script: &str) -> std::process::Output {
+    std::process::Command::new("node")
+        .args(["-e", script])
+        .env("SPLIT_TOOL", deliberate_e2e::app::workspace_root().join("tools/split.mjs"))
+        .env("SPLIT_DIR", dist_dir())
+        .env("SPLIT_REST", rest_file())
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_build_check_links_the_halves_and_refuses_the_table_mistake_of_wasm_split_108() {
     // wasm-split 108 exported the function table under the name of wasm-bindgen's externref
@@ -355,14 +367,7 @@ fn the_build_check_links_the_halves_and_refuses_the_table_mistake_of_wasm_split_
             }
         });
     "#;
-    let tool = deliberate_e2e::app::workspace_root().join("tools/split.mjs");
-    let out = std::process::Command::new("node")
-        .args(["-e", script])
-        .env("SPLIT_TOOL", &tool)
-        .env("SPLIT_DIR", dist_dir())
-        .env("SPLIT_REST", rest_file())
-        .output()
-        .unwrap();
+    let out = run_with_split_tool(script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.starts_with("refused: "), "{stdout}");
@@ -390,14 +395,7 @@ fn the_page_hands_the_rest_its_functions_through_the_table_not_as_exports() {
             console.log(JSON.stringify({ wanted: wanted.length, exported: exported.length, functions: functions.length }));
         });
     "#;
-    let tool = deliberate_e2e::app::workspace_root().join("tools/split.mjs");
-    let out = std::process::Command::new("node")
-        .args(["-e", script])
-        .env("SPLIT_TOOL", &tool)
-        .env("SPLIT_DIR", dist_dir())
-        .env("SPLIT_REST", rest_file())
-        .output()
-        .unwrap();
+    let out = run_with_split_tool(script);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let found: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(found["wanted"].as_u64().unwrap() > 100, "the rest calls the page's functions: {found}");
