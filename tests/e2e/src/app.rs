@@ -284,9 +284,15 @@ impl AppPage {
 
     /// Milliseconds from navigation start to the app's `app-ready` mark, if set.
     pub fn app_ready_ms(&self) -> Result<Option<f64>, Error> {
+        self.mark_ms("app-ready")
+    }
+
+    /// Milliseconds from navigation start to the performance entry `name` (a mark, or a paint
+    /// such as `first-contentful-paint`), if there is one.
+    pub fn mark_ms(&self, name: &str) -> Result<Option<f64>, Error> {
         let v = self.browser.execute(
-            "const m = performance.getEntriesByName('app-ready'); return m.length ? m[0].startTime : null;",
-            vec![],
+            "const m = performance.getEntriesByName(arguments[0]); return m.length ? m[0].startTime : null;",
+            vec![serde_json::json!(name)],
         )?;
         Ok(v.as_f64())
     }
