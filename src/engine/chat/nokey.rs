@@ -67,72 +67,108 @@ impl Topic {
     }
 }
 
-/// Keywords per topic, checked in this order: large or listed files before disk (a large
-/// file is found, not a disk measured), disk before delete ("디스크 정리" is about space),
-/// git before delete ("delete the branch"). Korean words carry an English gloss.
-const KEYWORDS: &[(Topic, WordList)] = &[
-    (
-        Topic::Files,
+/// What names a topic: any of `words` alone, or one of the `weak` words beside one of `with`.
+/// A weak word has an everyday sense too ("정리" tidies meeting notes as often as a folder,
+/// "table" is booked at a restaurant), so it counts only next to a word of the topic's world.
+struct Cue {
+    topic: Topic,
+    words: WordList,
+    weak: Option<(WordList, WordList)>,
+}
+
+/// Cues per topic, checked in this order: large or listed files before disk (a large file is
+/// found, not a disk measured), disk before delete ("디스크 정리" is about space), git before
+/// delete ("delete the branch"). Korean words carry an English gloss.
+const CUES: &[Cue] = &[
+    Cue {
+        topic: Topic::Files,
         // 큰 파일: large files; 용량이 큰/용량 큰: large in size; 파일 목록: file list; 파일 찾/파일을 찾: find
         // files; 파일 검색: file search; 어디 있: where is
-        WordList(
+        words: WordList(
             "large files|big files|biggest files|largest files|huge files|bigger than|larger than|\
             list files|list the files|list all files|list my files|show the files|show me the files|\
             find files|find a file|find the file|find file|search files|search for files|grep|\
             큰 파일|용량이 큰|용량 큰|파일 목록|파일 찾|파일을 찾|파일 검색|파일이 어디",
         ),
-    ),
-    (
-        Topic::Disk,
+        weak: None,
+    },
+    Cue {
+        topic: Topic::Disk,
         // 디스크: disk; 용량: capacity; 저장 공간: storage space; 공간을 차지: takes up space
-        WordList(
+        words: WordList(
             "disk usage|disk space|free space|space on my disk|space on the disk|taking up space|takes up space|\
             storage|df -h|du -sh|디스크|용량|저장 공간|공간을 차지|공간 차지",
         ),
-    ),
-    (
-        Topic::Git,
+        weak: None,
+    },
+    Cue {
+        topic: Topic::Git,
         // 커밋: commit; 브랜치: branch; 깃: git
-        WordList("git|commit|branch|rebase|stash|pull request|커밋|브랜치|깃"),
-    ),
-    (
-        Topic::Database,
-        // 데이터베이스: database; 테이블: table; 쿼리: query
-        WordList("database|sql|postgres|mysql|sqlite|table|query|데이터베이스|db|테이블|쿼리"),
-    ),
-    (
-        Topic::Delete,
-        // 삭제: deletion; 지우: erase (stem); 지워: erase (conjugated); 없애: get rid of; 정리: tidy up
-        WordList("delete|remove|clean up|cleanup|rm |erase|삭제|지우|지워|없애|정리"),
-    ),
-    (
-        Topic::Install,
+        words: WordList("git|commit|branch|rebase|stash|pull request|커밋|브랜치|깃"),
+        weak: None,
+    },
+    Cue {
+        topic: Topic::Database,
+        // 데이터베이스: database; 쿼리: query
+        words: WordList("database|sql|postgres|mysql|sqlite|query|데이터베이스|db|쿼리"),
+        // 테이블: table — beside 행/열/컬럼: row/column, 스키마: schema, 조회: look up
+        weak: Some((
+            WordList("table|tables|테이블"),
+            WordList("row|rows|column|columns|schema|select |행|열|컬럼|스키마|조회"),
+        )),
+    },
+    Cue {
+        topic: Topic::Delete,
+        // 삭제: deletion; 지우: erase (stem); 지워: erase (conjugated); 없애: get rid of
+        words: WordList("delete|erase|rm |삭제|지우|지워|없애"),
+        // 정리: tidy up; 치우/치워: clear away; 비우/비워: empty — beside 파일: file, 폴더: folder,
+        // 디렉터리/디렉토리: directory, 로그: log, 캐시: cache, 빌드: build, 임시: temporary,
+        // 찌꺼기/쓰레기: junk, 컨테이너: container, 도커: docker
+        weak: Some((
+            WordList("remove|clean up|cleanup|clear out|정리|치우|치워|비우|비워"),
+            WordList(
+                "file|files|folder|folders|directory|directories|dir |log|logs|cache|build|tmp|temp|junk|\
+                node_modules|docker|container|containers|\
+                파일|폴더|디렉터리|디렉토리|로그|캐시|빌드|임시|찌꺼기|쓰레기|컨테이너|도커",
+            ),
+        )),
+    },
+    Cue {
+        topic: Topic::Install,
         // 설치: installation; 깔아: install (colloquial); 깔고: install (colloquial)
-        WordList("install|setup tool|apt-get|brew |pip |npm i|설치|깔아|깔고"),
-    ),
-    (
-        Topic::Setup,
-        // 프로젝트: project; 초기화: initialize; 세팅: setting up; 가상 환경/가상환경: virtual environment
-        WordList(
+        words: WordList("install|setup tool|apt-get|brew |pip |npm i|설치|깔아|깔고"),
+        weak: None,
+    },
+    Cue {
+        topic: Topic::Setup,
+        // 초기화: initialize; 세팅: setting up; 가상 환경/가상환경: virtual environment
+        words: WordList(
             "set up a project|setup a project|new project|scaffold|bootstrap|initialize|init |\
-            virtual environment|virtualenv|venv|프로젝트|초기화|세팅|가상 환경|가상환경",
+            virtual environment|virtualenv|venv|초기화|세팅|가상 환경|가상환경",
         ),
-    ),
-    (
-        Topic::Containers,
+        // 프로젝트: project — beside 만들: make, 시작: start, 생성: create, 새: new, 구조: layout
+        weak: Some((WordList("프로젝트"), WordList("만들|시작|생성|새 |새로|구조"))),
+    },
+    Cue {
+        topic: Topic::Containers,
         // 도커: docker; 컨테이너: container
-        WordList("docker|container|containers|도커|컨테이너"),
-    ),
-    (
-        Topic::Processes,
+        words: WordList("docker|container|containers|도커|컨테이너"),
+        weak: None,
+    },
+    Cue {
+        topic: Topic::Processes,
         // 포트: port; 프로세스: process; 느려: slow; 메모리: memory
-        WordList("port|processes|which process|what process|process id|pid|slow|cpu|memory|hogging|포트|프로세스|느려|느리|메모리"),
-    ),
-    (
-        Topic::Logs,
+        words: WordList(
+            "port|processes|which process|what process|process id|pid|slow|cpu|memory|hogging|포트|프로세스|느려|느리|메모리",
+        ),
+        weak: None,
+    },
+    Cue {
+        topic: Topic::Logs,
         // 로그: log
-        WordList("log|logs|.log|journalctl|syslog|로그"),
-    ),
+        words: WordList("log|logs|.log|journalctl|syslog|로그"),
+        weak: None,
+    },
 ];
 
 /// The topic a message is about, if the no-key assistant knows it.
@@ -144,7 +180,10 @@ pub fn recognise(text: &str) -> Option<Topic> {
             lower = lower.replace(phrase, "sign-in ");
         }
     }
-    KEYWORDS.iter().find(|(_, words)| words.iter().any(|w| contains_word(&lower, w))).map(|(topic, _)| *topic)
+    let any = |words: WordList| words.iter().any(|w| contains_word(&lower, w));
+    CUES.iter()
+        .find(|cue| any(cue.words) || cue.weak.is_some_and(|(weak, with)| any(weak) && any(with)))
+        .map(|cue| cue.topic)
 }
 
 /// True when `word` occurs in `text`; short ASCII words (like "db" or "sql") must stand alone.
@@ -1171,6 +1210,24 @@ mod tests {
             ("오늘 점심 뭐 먹지", None),
             ("my feedback is good", None),
             ("dbx is a tool", None),
+            // Words with an everyday sense name a topic only beside a word of its world: no
+            // offer to delete files for notes to tidy up.
+            ("이번 주 회의록을 정리해서 팀에 공유할 요약을 만들고 싶어", None),
+            ("생각 정리 좀 도와줘", None),
+            ("프로젝트 회의 일정 정리해 줘", None),
+            ("clean up this paragraph for me", None),
+            ("remove the duplicates from my shopping list", None),
+            ("remove the background from this image", None),
+            ("make a table of my monthly expenses", None),
+            ("토요일 저녁 테이블 예약하고 싶어", None),
+            ("로그 파일 정리해 줘", Some(Topic::Delete)),
+            ("clean up the cache folder", Some(Topic::Delete)),
+            ("remove old logs in ./tmp/logs", Some(Topic::Delete)),
+            ("도커 찌꺼기 정리", Some(Topic::Delete)),
+            ("임시 폴더 좀 비워 줘", Some(Topic::Delete)),
+            ("새 프로젝트 구조 만들어 줘", Some(Topic::Setup)),
+            ("users 테이블의 컬럼을 보고 싶어", Some(Topic::Database)),
+            ("show the rows of the orders table", Some(Topic::Database)),
         ];
         for (text, want) in cases {
             assert_eq!(recognise(text), *want, "{text}");
