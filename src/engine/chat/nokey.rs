@@ -94,12 +94,20 @@ const CUES: &[Cue] = &[
     },
     Cue {
         topic: Topic::Disk,
-        // 디스크: disk; 용량: capacity; 저장 공간: storage space; 공간을 차지: takes up space
+        // 디스크: disk; 저장 공간: storage space; 공간을 차지: takes up space
         words: WordList(
             "disk usage|disk space|free space|space on my disk|space on the disk|taking up space|takes up space|\
-            storage|df -h|du -sh|디스크|용량|저장 공간|공간을 차지|공간 차지",
+            df -h|du -sh|디스크|저장 공간|공간을 차지|공간 차지",
         ),
-        weak: None,
+        // 용량: capacity (a medicine's dose too) — beside 하드/드라이브: drive, 남은: left,
+        // 부족: short of, 컴퓨터/노트북: computer/laptop, 서버: server, 폴더/파일: folder/file
+        weak: Some((
+            WordList("storage|용량"),
+            WordList(
+                "disk|drive|ssd|full|left|computer|laptop|machine|server|folder|files|\
+                하드|드라이브|남은|남았|부족|컴퓨터|노트북|서버|폴더|파일",
+            ),
+        )),
     },
     Cue {
         topic: Topic::Git,
@@ -157,17 +165,27 @@ const CUES: &[Cue] = &[
     },
     Cue {
         topic: Topic::Processes,
-        // 포트: port; 프로세스: process; 느려: slow; 메모리: memory
-        words: WordList(
-            "port|processes|which process|what process|process id|pid|slow|cpu|memory|hogging|포트|프로세스|느려|느리|메모리",
-        ),
-        weak: None,
+        // 프로세스: process
+        words: WordList("processes|which process|what process|process id|pid|cpu|hogging|프로세스"),
+        // 포트: port; 느려/느리: slow; 메모리: memory — beside 컴퓨터/노트북: computer/laptop,
+        // 서버: server, 앱/프로그램: app/program, 시스템: system, 쓰고/사용: uses, 번: number
+        weak: Some((
+            WordList("port|slow|memory|포트|느려|느리|메모리"),
+            WordList(
+                "computer|laptop|machine|server|system|app|program|browser|localhost|uses|using|listening|\
+                컴퓨터|노트북|서버|시스템|앱|프로그램|브라우저|쓰고|사용|번",
+            ),
+        )),
     },
     Cue {
         topic: Topic::Logs,
         // 로그: log
-        words: WordList("log|logs|.log|journalctl|syslog|로그"),
-        weak: None,
+        words: WordList("logs|.log|journalctl|syslog|로그"),
+        // "log" is also to write something down — beside the words of a log file
+        weak: Some((
+            WordList("log"),
+            WordList("file|error|errors|warning|warnings|lines|tail|server|app|system|nginx|apache|/"),
+        )),
     },
 ];
 
@@ -1228,6 +1246,18 @@ mod tests {
             ("새 프로젝트 구조 만들어 줘", Some(Topic::Setup)),
             ("users 테이블의 컬럼을 보고 싶어", Some(Topic::Database)),
             ("show the rows of the orders table", Some(Topic::Database)),
+            ("my memory is getting worse lately", None),
+            ("port wine pairing", None),
+            ("a slow cooker recipe", None),
+            ("I want to log my daily workouts", None),
+            ("이 약 용량이 얼마나 돼?", None),
+            ("storage unit rental prices", None),
+            ("my computer is using too much memory", Some(Topic::Processes)),
+            ("노트북이 너무 느려", Some(Topic::Processes)),
+            ("what is listening on port 5432?", Some(Topic::Processes)),
+            ("how much storage is left on my laptop?", Some(Topic::Disk)),
+            ("하드 용량이 얼마나 남았는지 알고 싶어", Some(Topic::Disk)),
+            ("tail the error log of my app", Some(Topic::Logs)),
         ];
         for (text, want) in cases {
             assert_eq!(recognise(text), *want, "{text}");
