@@ -533,6 +533,17 @@ fn the_no_key_assistant_introduces_itself_once_per_chat() {
 }
 
 #[test]
+fn an_unknown_request_is_asked_about_once_on_the_card_not_again_in_the_text() {
+    let mut d = offline_chat();
+    d.say("이번 주 회의록을 정리해서 팀에 공유할 요약을 만들고 싶어");
+    let card = d.open_card().expect("the card of what it can do");
+    assert_eq!(card.questions[0].text, "어떤 일을 도와드릴까요?");
+    let said = texts(&d);
+    assert!(said.last().unwrap().contains("키 없이"), "{said:?}");
+    assert!(said.iter().all(|t| !t.contains("어떤 일을 도와드릴까요?")), "the text does not ask it again: {said:?}");
+}
+
+#[test]
 fn no_key_assistant_works_in_korean() {
     let mut d = offline_chat();
     d.say("디스크 용량 확인하고 싶어");

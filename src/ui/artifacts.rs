@@ -14,15 +14,21 @@ use crate::engine::gate::{slot_label, GateStatus};
 use crate::engine::lang::group_thousands;
 use crate::engine::session::CallRecord;
 
-/// Everything the current discussion has produced so far.
+/// Everything the current conversation has produced so far: the discussion's contract, slots,
+/// designs and plan while it is a discussion (a chat has none of them: no empty panels stand
+/// beside it), the chat's files and tools while it is a chat, the LLM calls and the export.
 #[component]
 pub fn Artifacts() -> impl IntoView {
+    let shell = expect_context::<Shell>();
+    let discussing = Memo::new(move |_| shell.session.with(|s| s.discussion().is_some()));
     view! {
         <super::chat_mode::ChatPanel />
-        <ContractPanel />
-        <SlotsPanel />
-        <DesignsPanel />
-        <PlanPanel />
+        <Show when=move || discussing.get()>
+            <ContractPanel />
+            <SlotsPanel />
+            <DesignsPanel />
+            <PlanPanel />
+        </Show>
         <CallsPanel />
         <super::export_panel::ExportPanel />
     }

@@ -1098,10 +1098,11 @@ impl Chat {
             Some(topic) => self.nokey_offer(c, topic, request, source, lang, env),
             None => {
                 let ask = lang.pick("어떤 일을 도와드릴까요?", "What would you like to do?");
-                // The card asks the question; a text goes before it only the first time.
+                // The card asks the question; what the assistant is goes before it only the
+                // first time, without the question again.
                 match self.nokey_intro(lang) {
                     Some(intro) => {
-                        c.say(Body::Text { text: format!("{intro}\n\n{ask}"), source: Some(source.clone()) }, env.now);
+                        c.say(Body::Text { text: intro.to_string(), source: Some(source.clone()) }, env.now);
                         self.history.push(Turn::assistant(format!("{intro} {ask}")));
                     }
                     None => self.history.push(Turn::assistant(ask)),

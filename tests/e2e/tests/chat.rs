@@ -72,6 +72,11 @@ fn tool_loop(kind: &str) {
     std::fs::write(&file, &log).unwrap();
     page.browser.find(".attach-input").unwrap().send_keys(file.to_str().unwrap()).unwrap();
     page.browser.wait_for_text(".chat-panel .attachments", "build.log", STEP).unwrap();
+    // Beside a chat the pane holds the chat's panels, not a discussion's empty ones.
+    for panel in [".contract-panel", ".slots-panel", ".designs-panel", ".plan-panel"] {
+        assert!(!has(&page, panel), "no {panel} beside a chat");
+    }
+    assert!(has(&page, ".export-panel"), "the pane still offers the export");
 
     mock.push_script(tool(
         "AskUserQuestion",
