@@ -111,8 +111,12 @@ const CUES: &[Cue] = &[
     },
     Cue {
         topic: Topic::Git,
-        // 커밋: commit; 브랜치: branch; 깃: git
-        words: WordList("git|commit|branch|rebase|stash|pull request|커밋|브랜치|깃"),
+        // 커밋: commit; 브랜치: branch; 깃허브/깃헙/깃랩: GitHub/GitLab; 깃: git (as a word of its own
+        // or with a particle: not 깃털, a feather, or 깃발, a flag)
+        words: WordList(
+            "git|commit|branch|rebase|stash|pull request|커밋|브랜치|깃허브|깃헙|깃랩|\
+            ^깃 |^깃에|^깃으로|^깃을|^깃이|^깃의|^깃은|^깃도|^깃만",
+        ),
         weak: None,
     },
     Cue {
@@ -137,7 +141,7 @@ const CUES: &[Cue] = &[
             WordList(
                 "file|files|folder|folders|directory|directories|dir |log|logs|cache|build|tmp|temp|junk|\
                 node_modules|docker|container|containers|\
-                파일|폴더|디렉터리|디렉토리|로그|캐시|빌드|임시|찌꺼기|쓰레기|컨테이너|도커",
+                파일|폴더|디렉터리|디렉토리|^로그|캐시|빌드|임시|찌꺼기|쓰레기|컨테이너|도커",
             ),
         )),
     },
@@ -165,12 +169,12 @@ const CUES: &[Cue] = &[
     },
     Cue {
         topic: Topic::Processes,
-        // 프로세스: process
-        words: WordList("processes|which process|what process|process id|pid|cpu|hogging|프로세스"),
-        // 포트: port; 느려/느리: slow; 메모리: memory — beside 컴퓨터/노트북: computer/laptop,
+        words: WordList("which process|what process|process id|pid|cpu|hogging"),
+        // 포트: port (not the end of 리포트, a report); 느려/느리: slow; 메모리: memory; 프로세스:
+        // process (a hiring or a business one too) — beside 컴퓨터/노트북: computer/laptop,
         // 서버: server, 앱/프로그램: app/program, 시스템: system, 쓰고/사용: uses, 번: number
         weak: Some((
-            WordList("port|slow|memory|포트|느려|느리|메모리"),
+            WordList("port|slow|memory|processes|^포트|느려|느리|메모리|프로세스"),
             WordList(
                 "computer|laptop|machine|server|system|app|program|browser|localhost|uses|using|listening|\
                 컴퓨터|노트북|서버|시스템|앱|프로그램|브라우저|쓰고|사용|번",
@@ -179,8 +183,9 @@ const CUES: &[Cue] = &[
     },
     Cue {
         topic: Topic::Logs,
-        // 로그: log
-        words: WordList("logs|.log|journalctl|syslog|로그"),
+        // 로그: log (a word of its own: not the end of 블로그, a blog, the middle of 프로그램,
+        // a program, or 로그인/로그아웃, signing in and out)
+        words: WordList("logs|.log|journalctl|syslog|^로그"),
         // "log" is also to write something down — beside the words of a log file
         weak: Some((
             WordList("log"),
@@ -198,14 +203,23 @@ pub fn recognise(text: &str) -> Option<Topic> {
             lower = lower.replace(phrase, "sign-in ");
         }
     }
+    // 로그인/로그아웃: signing in and out, not a log.
+    lower = lower.replace("로그인", "sign-in").replace("로그아웃", "sign-out");
     let any = |words: WordList| words.iter().any(|w| contains_word(&lower, w));
     CUES.iter()
         .find(|cue| any(cue.words) || cue.weak.is_some_and(|(weak, with)| any(weak) && any(with)))
         .map(|cue| cue.topic)
 }
 
-/// True when `word` occurs in `text`; short ASCII words (like "db" or "sql") must stand alone.
+/// True when `word` occurs in `text`; short ASCII words (like "db" or "sql") must stand alone,
+/// and a word written with a leading `^` must begin one: "^로그" is not the end of "블로그" or
+/// the middle of "프로그램", "^포트" not the end of "리포트".
 fn contains_word(text: &str, word: &str) -> bool {
+    if let Some(word) = word.strip_prefix('^') {
+        return text
+            .match_indices(word)
+            .any(|(at, _)| !text[..at].chars().next_back().is_some_and(char::is_alphanumeric));
+    }
     if !word.is_ascii() || word.len() > 4 || word.ends_with(' ') {
         return text.contains(word);
     }
@@ -1258,6 +1272,19 @@ mod tests {
             ("how much storage is left on my laptop?", Some(Topic::Disk)),
             ("하드 용량이 얼마나 남았는지 알고 싶어", Some(Topic::Disk)),
             ("tail the error log of my app", Some(Topic::Logs)),
+            // Korean words inside other words, or with another sense, name nothing.
+            ("블로그 글 정리해 줘", None),
+            ("파이썬 프로그램 추천해 줘", None),
+            ("로그인이 안 돼요", None),
+            ("주간 리포트 작성 도와줘", None),
+            ("깃털 베개 세탁법 알려줘", None),
+            ("채용 프로세스를 개선하고 싶어", None),
+            ("our hiring processes are slow", None),
+            ("깃 저장소 만드는 법", Some(Topic::Git)),
+            ("깃허브에 올리고 싶어", Some(Topic::Git)),
+            ("에러 로그를 보고 싶어", Some(Topic::Logs)),
+            ("서버에서 프로세스가 메모리를 너무 써", Some(Topic::Processes)),
+            ("로그 폴더 정리해 줘", Some(Topic::Delete)),
         ];
         for (text, want) in cases {
             assert_eq!(recognise(text), *want, "{text}");
