@@ -282,12 +282,17 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             t,
         )
         .into(),
-        Module::RapportBuilding | Module::InformationGathering if task_id == NAME_AND_PURPOSE => lang
-            .pick(
-                "괜찮으시다면 어떻게 불러 드리면 좋을지, 그리고 오늘 어떤 이야기를 나누고 싶으신지 들려주시겠어요?",
-                "If you're comfortable, what should I call you, and what would you like to talk about today?",
-            )
-            .into(),
+        // "hi, I'm Sam": the name is already given, so only the purpose is asked.
+        Module::RapportBuilding | Module::InformationGathering if task_id == NAME_AND_PURPOSE => match notes.name {
+            Some(name) if ko => format!("{name}님, 반가워요. 오늘 어떤 이야기를 나누고 싶으세요?"),
+            Some(name) => format!("Nice to meet you, {name}. What would you like to talk about today?"),
+            None => lang
+                .pick(
+                    "괜찮으시다면 어떻게 불러 드리면 좋을지, 그리고 오늘 어떤 이야기를 나누고 싶으신지 들려주시겠어요?",
+                    "If you're comfortable, what should I call you, and what would you like to talk about today?",
+                )
+                .into(),
+        },
         Module::RapportBuilding => lang
             .pick("편하게 이야기해 주셔서 고마워요. 조금 더 들려주시겠어요?", "Thank you for telling me. Could you say a bit more?")
             .into(),

@@ -336,6 +336,13 @@ fn a_name_never_asked_for_is_asked_once_gently_and_a_given_name_is_not() {
     // A name already given is used, not asked for.
     let (_, _, outcomes) = run(Lang::Ko, &["저는 민지예요. 요즘 회사 일 때문에 잠을 잘 못 자요", "그냥 매일 피곤해요"]);
     assert!(outcomes.iter().all(|(o, _)| !o.reply.contains(ask_ko)), "{outcomes:?}");
+    // A greeting that gives the name is greeted by it and asked only what brings them.
+    for (lang, text, name) in [(Lang::En, "hi, I'm Sam", "Sam"), (Lang::Ko, "안녕하세요, 저는 민지예요", "민지님")]
+    {
+        let (_, _, outcomes) = run(lang, &[text]);
+        let reply = &outcomes[0].0.reply;
+        assert!(reply.contains(name) && !reply.contains("call you") && !reply.contains("불러"), "{reply}");
+    }
     // A greeting without a reason gets the name-and-purpose question, and then not this one.
     let (_, _, outcomes) = run(Lang::En, &["hi", "I don't know", "work has been hard"]);
     assert!(outcomes[0].0.reply.contains("what should I call you"), "{:?}", outcomes[0].0.reply);
