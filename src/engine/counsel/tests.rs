@@ -343,6 +343,10 @@ fn a_name_never_asked_for_is_asked_once_gently_and_a_given_name_is_not() {
         let reply = &outcomes[0].0.reply;
         assert!(reply.contains(name) && !reply.contains("call you") && !reply.contains("불러"), "{reply}");
     }
+    // So is the name given in answer to that question: it is not asked again.
+    let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요", "지수라고 불러주세요"]);
+    let reply = &outcomes[1].0.reply;
+    assert!(reply.contains("지수님") && !reply.contains("불러 드리면"), "{reply}");
     // A greeting without a reason gets the name-and-purpose question, and then not this one.
     let (_, _, outcomes) = run(Lang::En, &["hi", "I don't know", "work has been hard"]);
     assert!(outcomes[0].0.reply.contains("what should I call you"), "{:?}", outcomes[0].0.reply);
