@@ -225,10 +225,15 @@ pub(super) fn is_input_mention(text: &str, start: usize, end: usize) -> bool {
         r"(?i)\b(?:from|of|turn|turns|turning|convert|converting|transform|summari[sz]e|summari[sz]ing|read|reading|scan|scanning|parse|parsing|process|processing|analy[sz]e|analy[sz]ing|classify|classifying|translate|translating|extract|collect|collecting|gather|monitor|monitoring|sort|sorting|triage|go\s+through|based\s+on)\s+(?:(?:my|our|the|all|new|incoming|customer|customers'|client|support|daily|weekly|unread|these|those|their|your)\s+){0,3}$"
     );
     let en_after = regex!(r"(?i)^s?\s+(?:into|to\s+(?:a|an)\b)");
-    // 에서 (from), 의 (of), 들 (plural); 을/를 (object) before a consuming verb.
-    let ko_from = regex!(r"^(?:들)?(?:에서|의\s)");
+    // 에서 (from), 의 (of), 들 (plural); 을/를 (object) before a consuming verb. A place in a
+    // messenger may stand between ("슬랙 채널의 질문", "카톡 방에서"): 채널 (channel), 방/단톡방
+    // (chat room / group chat), 그룹 (group), 서버 (server), 워크스페이스 (workspace), 대화
+    // (conversation), 채팅 (chat), 메시지 (message), 스레드 (thread).
+    let ko_from = regex!(
+        r"^(?:들)?(?:\s*(?:채널|방|단톡방|그룹|서버|워크스페이스|대화|채팅|메시지|스레드)(?:들)?){0,2}(?:에서|의\s)"
+    );
     let ko_object = regex!(
-        r"^(?:들)?(?:을|를)\s*(?:\S+\s+){0,2}?(?:요약|정리|분석|분류|번역|읽|모아|모으|수집|변환|바꿔|바꾸|추출|검토|훑|확인해서|가져와)"
+        r"^(?:들)?(?:\s*(?:채널|방|단톡방|그룹|서버|워크스페이스|대화|채팅|메시지|스레드)(?:들)?){0,2}(?:을|를)\s*(?:\S+\s+){0,2}?(?:요약|정리|분석|분류|번역|읽|모아|모으|수집|변환|바꿔|바꾸|추출|검토|훑|확인해서|가져와)"
     );
     en_before.is_match(&before) || en_after.is_match(after) || ko_from.is_match(after) || ko_object.is_match(after)
 }

@@ -556,6 +556,12 @@ fn format_reads_korean_and_english_names() {
         ("슬랙 메시지를 요약해서 이메일로 보내줘", Some(Format::Email)),
         ("노션에 있는 회의록을 요약해서 슬랙으로 보내줘", Some(Format::Message)),
         ("summarize the notes in Notion into a Slack message", Some(Format::Message)),
+        // A messenger's channel or room read from is not the output either.
+        ("회사 슬랙 채널의 질문을 모아서 매주 FAQ 문서를 만들어 주는 도구가 필요해", None),
+        ("카톡 단톡방에서 공지만 모아서 노션에 정리해 줘", Some(Format::Markdown)),
+        ("디스코드 서버의 질문들을 요약해서 보고서로", Some(Format::Report)),
+        ("슬랙 채널 메시지를 모아서 주간 보고서로 만들어 줘", Some(Format::Report)),
+        ("슬랙 채널에 매일 아침 요약을 올려 줘", Some(Format::Message)),
     ];
     for (text, want) in cases {
         assert_eq!(parse_format(text), want, "{text}");
