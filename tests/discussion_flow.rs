@@ -934,6 +934,19 @@ fn debate_replies_in_ordinary_words_choose_a_design() {
 }
 
 #[test]
+fn a_format_asked_for_in_the_debate_is_the_contracts_and_the_plans() {
+    let mut d = Driver::offline();
+    d.say("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어");
+    assert_eq!(d.stage(), Stage::Debate);
+    d.say("결과는 JSON으로 바꿔 주세요");
+    assert_eq!(d.discussion().contract.as_ref().map(|c| c.format.as_str()), Some("JSON"));
+    d.say("2번으로 할게요");
+    let plan = d.discussion().plan.as_ref().expect("the plan").markdown.clone();
+    assert!(plan.contains("**형식:** JSON"), "{plan}");
+    assert!(!plan.contains("메신저 메시지"), "no step or line keeps the old format: {plan}");
+}
+
+#[test]
 fn a_question_in_the_debate_is_answered_not_refined() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");

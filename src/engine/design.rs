@@ -1204,7 +1204,26 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
     if let Some(format) = super::slots::parse_format(feedback) {
         let label = format.label(lang);
         for d in &mut designs {
-            if let Some(last) = d.agents.last_mut() {
+            // The step that writes the output: not a delivery to a tool ("Slack delivery"),
+            // a source or a person's review, which stay as they are.
+            let writer = d
+                .agents
+                .iter()
+                .rposition(|a| matches!(a.role.as_str(), "formatter" | "reporter" | "writer"))
+                .or_else(|| {
+                    d.agents.iter().rposition(|a| !matches!(a.role.as_str(), "publisher" | "source" | "human_review"))
+                });
+            if let Some(last) = writer.map(|at| &mut d.agents[at]) {
+                // The description names the output too ("… and write a chat message"): it
+                // says the new one.
+                let old = last.name.strip_suffix(" 작성기").or_else(|| last.name.strip_suffix(" writer"));
+                if let Some(old) = old.filter(|o| !o.trim().is_empty() && *o != label) {
+                    d.description = if ko {
+                        d.description.replace(&with_instrumental(old), &with_instrumental(label))
+                    } else {
+                        d.description.replace(super::slots::Format::in_sentence(old), format.phrase_en())
+                    };
+                }
                 last.name = if ko { format!("{label} 작성기") } else { format!("{label} writer") };
                 last.description = if ko {
                     format!("결과를 {} 정리합니다.", with_instrumental(label))
@@ -1625,6 +1644,40 @@ mod tests {
         // A database named in the request is named in its step.
         let tools = Needs::read("pull last week's sales from our Postgres database").tools;
         assert_eq!(tools, ["PostgreSQL"]);
+    }
+
+    #[test]
+    fn a_new_format_rewrites_the_writing_step_and_the_descriptions_not_the_delivery() {
+        let contract = Contract {
+            original_request: "매주 팀 소식을 요약해서 슬랙으로 보내주는 봇".into(),
+            goal: "팀 소식 요약".into(),
+            format: "메신저 메시지".into(),
+            ..Contract::default()
+        };
+        let base = fallback_designs_for_contract(&contract, Lang::Ko);
+        assert!(base.iter().all(|d| d.agents.last().is_some_and(|a| a.name == "Slack 전달")), "{base:?}");
+        let json = refine_heuristic(&base, "JSON으로 바꿔 주세요", Lang::Ko);
+        for (before, after) in base.iter().zip(&json.designs) {
+            assert_eq!(after.agents.last().unwrap().name, "Slack 전달", "the delivery stays");
+            assert_eq!(after.agents.len(), before.agents.len());
+            assert!(after.agents.iter().any(|a| a.name == "JSON 작성기"), "{:?}", after.agents);
+            assert!(!after.agents.iter().any(|a| a.name.contains("메신저")), "{:?}", after.agents);
+            assert!(
+                after.description.contains("JSON으로") && !after.description.contains("메신저"),
+                "{}",
+                after.description
+            );
+        }
+        let en = fallback_designs("news digest", "Chat message", Lang::En);
+        let markdown = refine_heuristic(&en, "make it a markdown document instead", Lang::En);
+        assert!(
+            markdown
+                .designs
+                .iter()
+                .all(|d| d.description.contains("a Markdown document") && !d.description.contains("a chat message")),
+            "{:?}",
+            markdown.designs
+        );
     }
 
     #[test]

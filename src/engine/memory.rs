@@ -65,6 +65,17 @@ impl Memory {
         }
     }
 
+    /// Records the agreement "`key`: `value`" in place of an earlier one on the same key
+    /// (the format the user changed in a refine round replaces the one agreed first).
+    pub fn restate(&mut self, key: &str, value: &str) {
+        let prefix = format!("{key}: ");
+        let line = format!("{prefix}{value}");
+        match self.agreements.iter_mut().find(|a| a.starts_with(&prefix)) {
+            Some(earlier) => *earlier = line,
+            None => self.agree(line),
+        }
+    }
+
     /// Records an open question once.
     pub fn ask(&mut self, question: impl Into<String>) {
         let question = question.into();

@@ -28,7 +28,7 @@ use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
 use super::reply::{answer_question, briefs, read_reply, read_reply_names, Reading};
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
-use super::slots::{is_cancel, parse_format};
+use super::slots::{is_cancel, parse_format, Format};
 use super::source::{HeuristicWhy, Source};
 use super::state_machine::{Stage, StateMachine, Transition};
 
@@ -571,9 +571,25 @@ impl Discussing<'_> {
         if let Some(criterion) = stated_criterion(text) {
             self.add_stated_criterion(&criterion, env);
         }
+        // "make it JSON instead": the output the designs are refined to is the contract's
+        // format too, so the plan and the panes say what the user asked for.
+        if let Some(format) = parse_format(text) {
+            self.change_format(format);
+        }
         self.d.feedback = Some(text.to_string());
         self.d.fire(Transition::FeedbackReceived);
         self.drive(env, fx);
+    }
+
+    /// Sets the contract's format (and the gate's slot) to `format`, asked for in feedback.
+    fn change_format(&mut self, format: Format) {
+        let label = format.label(self.c.lang);
+        let Some(contract) = self.d.contract.as_mut() else { return };
+        if contract.format != label {
+            contract.format = label.to_string();
+            self.d.memory.restate(self.c.lang.pick("형식", "Format"), label);
+            self.sync_gate_from_contract();
+        }
     }
 
     /// Adds a criterion the user stated to the contract, and says so.
