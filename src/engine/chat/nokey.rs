@@ -123,10 +123,11 @@ const CUES: &[Cue] = &[
         topic: Topic::Database,
         // 데이터베이스: database; 쿼리: query
         words: WordList("database|sql|postgres|mysql|sqlite|query|데이터베이스|db|쿼리"),
-        // 테이블: table — beside 행/열/컬럼: row/column, 스키마: schema, 조회: look up
+        // 테이블: table — beside 컬럼/칼럼: column, 레코드: record, 필드: field, 스키마: schema,
+        // 조회: look up
         weak: Some((
             WordList("table|tables|테이블"),
-            WordList("row|rows|column|columns|schema|select |행|열|컬럼|스키마|조회"),
+            WordList("row|rows|column|columns|schema|select |컬럼|칼럼|레코드|필드|스키마|조회"),
         )),
     },
     Cue {
@@ -134,14 +135,14 @@ const CUES: &[Cue] = &[
         // 삭제: deletion; 지우: erase (stem); 지워: erase (conjugated); 없애: get rid of
         words: WordList("delete|erase|rm |삭제|지우|지워|없애"),
         // 정리: tidy up; 치우/치워: clear away; 비우/비워: empty — beside 파일: file, 폴더: folder,
-        // 디렉터리/디렉토리: directory, 로그: log, 캐시: cache, 빌드: build, 임시: temporary,
-        // 찌꺼기/쓰레기: junk, 컨테이너: container, 도커: docker
+        // 디렉터리/디렉토리: directory, 로그: log, 캐시: cache, 빌드: build, 컨테이너: container,
+        // 도커: docker (not 임시 or 쓰레기: a temporary holiday, the rubbish to sort)
         weak: Some((
             WordList("remove|clean up|cleanup|clear out|정리|치우|치워|비우|비워"),
             WordList(
                 "file|files|folder|folders|directory|directories|dir |log|logs|cache|build|tmp|temp|junk|\
                 node_modules|docker|container|containers|\
-                파일|폴더|디렉터리|디렉토리|^로그|캐시|빌드|임시|찌꺼기|쓰레기|컨테이너|도커",
+                파일|폴더|디렉터리|디렉토리|^로그|캐시|빌드|컨테이너|도커",
             ),
         )),
     },
@@ -1257,6 +1258,9 @@ mod tests {
             ("remove old logs in ./tmp/logs", Some(Topic::Delete)),
             ("도커 찌꺼기 정리", Some(Topic::Delete)),
             ("임시 폴더 좀 비워 줘", Some(Topic::Delete)),
+            ("임시 공휴일 일정 정리해 줘", None),
+            ("쓰레기 분리수거 방법 정리해 줘", None),
+            ("여행 가서 테이블 예약하려고", None),
             ("새 프로젝트 구조 만들어 줘", Some(Topic::Setup)),
             ("users 테이블의 컬럼을 보고 싶어", Some(Topic::Database)),
             ("show the rows of the orders table", Some(Topic::Database)),
