@@ -947,6 +947,18 @@ fn a_format_asked_for_in_the_debate_is_the_contracts_and_the_plans() {
 }
 
 #[test]
+fn a_new_destination_in_the_debate_replaces_the_delivery_in_the_plan() {
+    let mut d = Driver::offline();
+    d.say("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어");
+    d.say("노션 페이지로 바꿔 주세요");
+    assert_eq!(d.discussion().contract.as_ref().map(|c| c.format.as_str()), Some("마크다운"));
+    d.say("2번으로 할게요");
+    let plan = d.discussion().plan.as_ref().expect("the plan").markdown.clone();
+    assert!(plan.contains("**Notion 전달**"), "{plan}");
+    assert!(!plan.contains("Slack 전달") && !plan.contains("메신저 메시지"), "{plan}");
+}
+
+#[test]
 fn a_question_in_the_debate_is_answered_not_refined() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");

@@ -785,13 +785,7 @@ pub fn shape_for_needs(designs: &mut [DesignProposal], needs: &Needs, lang: Lang
                 continue;
             }
             let source = needs.sources.contains(tool);
-            let (name, role, description) = match (source, ko) {
-                (true, true) => (format!("{tool} 입력"), "source", format!("{tool}에서 입력을 가져옵니다.")),
-                (true, false) => (format!("{tool} source"), "source", format!("Reads the input from {tool}.")),
-                (false, true) => (format!("{tool} 전달"), "publisher", format!("결과를 {tool}에 보냅니다.")),
-                (false, false) => (format!("{tool} delivery"), "publisher", format!("Sends the result to {tool}.")),
-            };
-            let step = AgentSpec { name, role: role.into(), model: String::new(), description };
+            let step = tool_step(tool, source, lang);
             // What the request reads from comes first, where the pipeline starts.
             if source {
                 d.agents.insert(0, step);
@@ -838,6 +832,17 @@ pub fn refine_prompt(grounding: &Grounding, designs: &[DesignProposal]) -> Promp
         schema = prompt_text::text(PromptText::DesignSchema)
     );
     Prompt::single(system, grounding.user_message(&task)).expecting_json().with_max_tokens(3000)
+}
+
+/// The step that reads a request's input from `tool` (`source`) or sends its result there.
+fn tool_step(tool: &str, source: bool, lang: Lang) -> AgentSpec {
+    let (name, role, description) = match (source, lang) {
+        (true, Lang::Ko) => (format!("{tool} 입력"), "source", format!("{tool}에서 입력을 가져옵니다.")),
+        (true, Lang::En) => (format!("{tool} source"), "source", format!("Reads the input from {tool}.")),
+        (false, Lang::Ko) => (format!("{tool} 전달"), "publisher", format!("결과를 {tool}에 보냅니다.")),
+        (false, Lang::En) => (format!("{tool} delivery"), "publisher", format!("Sends the result to {tool}.")),
+    };
+    AgentSpec { name, role: role.into(), model: String::new(), description }
 }
 
 /// Reads designs from a model's answer: `{"designs": [...]}`, a bare array, or a single
@@ -1237,6 +1242,32 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
         } else {
             format!("Changed the output to {label}.")
         });
+    }
+    // "노션 페이지로": one tool the result now goes to takes the delivery step's place.
+    let needs = Needs::read(feedback);
+    let sent_to: Vec<&String> = needs.tools.iter().filter(|t| !needs.sources.contains(t)).collect();
+    if let [tool] = sent_to[..] {
+        let mut moved = false;
+        for d in &mut designs {
+            match d.agents.iter_mut().find(|a| a.role == "publisher") {
+                Some(step) if !step.name.contains(tool.as_str()) => {
+                    *step = tool_step(tool, false, lang);
+                    moved = true;
+                }
+                Some(_) => {}
+                None => {
+                    d.agents.push(tool_step(tool, false, lang));
+                    moved = true;
+                }
+            }
+        }
+        if moved {
+            changes.push(if ko {
+                format!("결과를 {tool}에 보내도록 바꿨습니다.")
+            } else {
+                format!("The result now goes to {tool}.")
+            });
+        }
     }
     if changes.is_empty() {
         if let Some(criterion) = super::contract::stated_criterion(feedback) {
@@ -1668,6 +1699,15 @@ mod tests {
                 after.description
             );
         }
+        // The result goes to Notion now: the delivery step says so, once.
+        let notion = refine_heuristic(&base, "노션 페이지로 바꿔 주세요", Lang::Ko);
+        for d in &notion.designs {
+            let publishers: Vec<&str> =
+                d.agents.iter().filter(|a| a.role == "publisher").map(|a| a.name.as_str()).collect();
+            assert_eq!(publishers, ["Notion 전달"], "{:?}", d.agents);
+            assert!(d.agents.iter().any(|a| a.name == "마크다운 작성기"), "{:?}", d.agents);
+        }
+        assert!(notion.changes.iter().any(|c| c == "결과를 Notion에 보내도록 바꿨습니다."), "{:?}", notion.changes);
         let en = fallback_designs("news digest", "Chat message", Lang::En);
         let markdown = refine_heuristic(&en, "make it a markdown document instead", Lang::En);
         assert!(
