@@ -1709,6 +1709,8 @@ mod tests {
         }
         assert!(notion.changes.iter().any(|c| c == "결과를 Notion에 보내도록 바꿨습니다."), "{:?}", notion.changes);
         let en = fallback_designs("news digest", "Chat message", Lang::En);
+        let teams = refine_heuristic(&en, "send it to Teams instead", Lang::En);
+        assert!(teams.designs.iter().all(|d| d.agents.last().is_some_and(|a| a.name == "Teams delivery")));
         let markdown = refine_heuristic(&en, "make it a markdown document instead", Lang::En);
         assert!(
             markdown
