@@ -1218,10 +1218,10 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
                 .or_else(|| {
                     d.agents.iter().rposition(|a| !matches!(a.role.as_str(), "publisher" | "source" | "human_review"))
                 });
-            if let Some(last) = writer.map(|at| &mut d.agents[at]) {
+            if let Some(step) = writer.map(|at| &mut d.agents[at]) {
                 // The description names the output too ("… and write a chat message"): it
                 // says the new one.
-                let old = last.name.strip_suffix(" 작성기").or_else(|| last.name.strip_suffix(" writer"));
+                let old = step.name.strip_suffix(" 작성기").or_else(|| step.name.strip_suffix(" writer"));
                 if let Some(old) = old.filter(|o| !o.trim().is_empty() && *o != label) {
                     d.description = if ko {
                         d.description.replace(&with_instrumental(old), &with_instrumental(label))
@@ -1229,8 +1229,8 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
                         d.description.replace(super::slots::Format::in_sentence(old), format.phrase_en())
                     };
                 }
-                last.name = if ko { format!("{label} 작성기") } else { format!("{label} writer") };
-                last.description = if ko {
+                step.name = if ko { format!("{label} 작성기") } else { format!("{label} writer") };
+                step.description = if ko {
                     format!("결과를 {} 정리합니다.", with_instrumental(label))
                 } else {
                     format!("Writes the result as {}.", format.phrase_en())

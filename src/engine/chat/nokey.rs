@@ -7,7 +7,7 @@
 use super::tools::CommandKind;
 use crate::engine::case::Lower;
 use crate::engine::lang::Lang;
-use crate::engine::words::WordList;
+use crate::engine::words::{mentions, WordList};
 
 /// A kind of request the no-key assistant recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -213,13 +213,12 @@ pub fn recognise(text: &str) -> Option<Topic> {
 }
 
 /// True when `word` occurs in `text`; short ASCII words (like "db" or "sql") must stand alone,
-/// and a word written with a leading `^` must begin one: "^로그" is not the end of "블로그" or
-/// the middle of "프로그램", "^포트" not the end of "리포트".
+/// and a Korean noun written with a leading `^` is read as `words::mentions` reads it (it
+/// starts a word or ends a compound): "^로그" is in "서버 로그" and "서버로그", not in "블로그"
+/// or "프로그램"; "^포트" not in "리포트".
 fn contains_word(text: &str, word: &str) -> bool {
-    if let Some(word) = word.strip_prefix('^') {
-        return text
-            .match_indices(word)
-            .any(|(at, _)| !text[..at].chars().next_back().is_some_and(char::is_alphanumeric));
+    if let Some(noun) = word.strip_prefix('^') {
+        return mentions(text, noun);
     }
     if !word.is_ascii() || word.len() > 4 || word.ends_with(' ') {
         return text.contains(word);

@@ -581,13 +581,14 @@ impl Discussing<'_> {
         self.drive(env, fx);
     }
 
-    /// Sets the contract's format (and the gate's slot) to `format`, asked for in feedback.
+    /// Sets the contract's format (and the gate's slot and the agreed format in memory) to
+    /// `format`, asked for in feedback.
     fn change_format(&mut self, format: Format) {
         let label = format.label(self.c.lang);
         let Some(contract) = self.d.contract.as_mut() else { return };
         if contract.format != label {
             contract.format = label.to_string();
-            self.d.memory.restate(self.c.lang.pick("형식", "Format"), label);
+            self.d.memory.restate(format_key(self.c.lang), label);
             self.sync_gate_from_contract();
         }
     }
@@ -636,4 +637,10 @@ pub(crate) fn limit_question(slot: &str, lang: Lang) -> String {
         Lang::Ko => format!("{} 아래에서 고르거나 기본값을 선택해 주세요.", with_object(&slot_label(slot, lang))),
         Lang::En => format!("Choose a {} below, or take the default.", slot_label(slot, lang)),
     }
+}
+
+/// The memory's key for the agreed output format: the line the analysis records and a
+/// format asked for while refining restates.
+pub(crate) fn format_key(lang: Lang) -> &'static str {
+    lang.pick("형식", "Format")
 }
