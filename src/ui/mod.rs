@@ -23,6 +23,7 @@ pub mod stepper;
 pub mod unlock;
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::engine::counsel::task::Part;
 use crate::engine::lang::Lang;
@@ -107,7 +108,8 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Title, mode, LLM status, language, theme, restart, and the artifacts drawer toggle.
+/// Title, mode, LLM status, the artifacts drawer's button, and the rest (settings, language,
+/// theme, restart, conversations, new conversation) in a menu that folds away on a narrow screen.
 #[component]
 fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>, sessions_open: RwSignal<bool>) -> impl IntoView {
     let shell = expect_context::<Shell>();
@@ -127,6 +129,7 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>, sessions_o
         format!("{} {}", u.input_tokens + u.output_tokens, t().tokens)
     };
     let restart = move |_| act::dispatch(shell, Event::Restart);
+    let menu_open = RwSignal::new(false);
     view! {
         <header class="topbar">
             <div class="brand">
@@ -160,36 +163,19 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>, sessions_o
                 >
                     {move || status().1}
                 </button>
-                <button class="button settings-button" type="button" on:click=move |_| settings_open.set(true)>
-                    {tr(shell.ui_lang, |s| s.settings)}
-                </button>
-                <label class="sr-only" for="lang-select">{tr(shell.ui_lang, |s| s.language)}</label>
-                <select
-                    id="lang-select"
-                    class="lang-select"
-                    on:change=move |ev| shell.set_lang(Lang::from_tag(&event_target_value(&ev)))
-                    prop:value=move || shell.ui_lang.get().tag()
-                >
-                    <option value="ko" lang="ko">"한국어"</option>
-                    <option value="en" lang="en">"English"</option>
-                </select>
-                <button class="icon-button theme-toggle" type="button" on:click=move |_| shell.toggle_theme()>
-                    {move || if shell.theme.get() == Theme::Dark { t().theme_to_light } else { t().theme_to_dark }}
-                </button>
-                <button class="button restart" type="button" title=tr(shell.ui_lang, |s| s.restart_hint) on:click=restart>
-                    {tr(shell.ui_lang, |s| s.restart)}
-                </button>
-                <button class="button sessions-button" type="button" on:click=move |_| sessions_open.set(true)>
-                    {tr(shell.ui_lang, |s| s.sessions_open)}
-                </button>
-                <button
-                    class="button new-conversation"
-                    type="button"
-                    title=tr(shell.ui_lang, |s| s.new_conversation_hint)
-                    on:click=move |_| act::run(move || shell.new_conversation())
-                >
-                    {tr(shell.ui_lang, |s| s.new_conversation)}
-                </button>
+            </div>
+            // The artifacts drawer's button and the menu: on a phone they share the brand's row
+            // and the mode and status take the second.
+            <div
+                class="topbar-end"
+                on:keydown=move |ev| {
+                    if ev.key() == "Escape" && !ev.default_prevented() && menu_open.get_untracked() {
+                        ev.prevent_default();
+                        menu_open.set(false);
+                        focus_menu_toggle();
+                    }
+                }
+            >
                 <button
                     class="button drawer-toggle"
                     type="button"
@@ -199,8 +185,88 @@ fn TopBar(drawer_open: RwSignal<bool>, settings_open: RwSignal<bool>, sessions_o
                 >
                     {move || if drawer_open.get() { t().hide_artifacts } else { t().show_artifacts }}
                 </button>
+                <button
+                    class="button menu-toggle"
+                    type="button"
+                    aria-controls="topbar-menu"
+                    aria-expanded=move || menu_open.get().to_string()
+                    on:click=move |_| menu_open.update(|o| *o = !*o)
+                >
+                    {tr(shell.ui_lang, |s| s.menu)}
+                </button>
+                // On a wide screen the menu's controls stand in the bar itself (`display:
+                // contents`); on a narrow one they drop down from the menu button. A click on
+                // one of its buttons, Escape, a click beside it or the focus leaving it closes it.
+                <Show when=move || menu_open.get()>
+                    <div class="menu-backdrop" on:click=move |_| menu_open.set(false)></div>
+                </Show>
+                <div
+                    id="topbar-menu"
+                    class="topbar-menu"
+                    class:open=move || menu_open.get()
+                    on:click=move |ev| {
+                        let on_button = ev
+                            .target()
+                            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                            .is_some_and(|el| el.closest("button").ok().flatten().is_some());
+                        // The focus goes back to the menu button, which a dialog opened
+                        // from the menu then returns it to.
+                        if on_button && menu_open.get_untracked() {
+                            menu_open.set(false);
+                            focus_menu_toggle();
+                        }
+                    }
+                    on:focusout=move |ev| {
+                        let leaves = ev
+                            .related_target()
+                            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                            .is_some_and(|to| to.closest(".topbar-menu, .menu-toggle").ok().flatten().is_none());
+                        if leaves {
+                            menu_open.set(false);
+                        }
+                    }
+                >
+                    <button class="button settings-button" type="button" on:click=move |_| settings_open.set(true)>
+                        {tr(shell.ui_lang, |s| s.settings)}
+                    </button>
+                    <label class="sr-only" for="lang-select">{tr(shell.ui_lang, |s| s.language)}</label>
+                    <select
+                        id="lang-select"
+                        class="lang-select"
+                        on:change=move |ev| shell.set_lang(Lang::from_tag(&event_target_value(&ev)))
+                        prop:value=move || shell.ui_lang.get().tag()
+                    >
+                        <option value="ko" lang="ko">"한국어"</option>
+                        <option value="en" lang="en">"English"</option>
+                    </select>
+                    <button class="icon-button theme-toggle" type="button" on:click=move |_| shell.toggle_theme()>
+                        {move || if shell.theme.get() == Theme::Dark { t().theme_to_light } else { t().theme_to_dark }}
+                    </button>
+                    <button class="button restart" type="button" title=tr(shell.ui_lang, |s| s.restart_hint) on:click=restart>
+                        {tr(shell.ui_lang, |s| s.restart)}
+                    </button>
+                    <button class="button sessions-button" type="button" on:click=move |_| sessions_open.set(true)>
+                        {tr(shell.ui_lang, |s| s.sessions_open)}
+                    </button>
+                    <button
+                        class="button new-conversation"
+                        type="button"
+                        title=tr(shell.ui_lang, |s| s.new_conversation_hint)
+                        on:click=move |_| act::run(move || shell.new_conversation())
+                    >
+                        {tr(shell.ui_lang, |s| s.new_conversation)}
+                    </button>
+                </div>
             </div>
         </header>
+    }
+}
+
+/// Puts the focus on the top bar's menu button.
+fn focus_menu_toggle() {
+    let toggle = document().query_selector(".menu-toggle").ok().flatten();
+    if let Some(el) = toggle.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
     }
 }
 

@@ -47,7 +47,8 @@ pub fn use_modal(
             let opener = opener.get_value();
             // After the frame, so the controls the closing action re-rendered are there.
             request_animation_frame(move || {
-                let back = opener.filter(|el| el.is_connected() && !is_body(el)).or_else(fallback_focus);
+                let back = opener.filter(|el| el.is_connected() && !is_body(el)).and_then(shown_or_disclosure);
+                let back = back.or_else(fallback_focus);
                 if let Some(el) = back {
                     let _ = el.focus();
                 }
@@ -73,6 +74,28 @@ pub fn use_modal(
             keep_tab_inside(&ev, selector);
         }
     }
+}
+
+/// `el` if it is shown; else the shown button that discloses a container it is in (its
+/// `aria-controls`), as the top bar's menu button for a control of the menu, which closed
+/// when the control opened the dialog.
+fn shown_or_disclosure(el: web_sys::HtmlElement) -> Option<web_sys::HtmlElement> {
+    let shown = |el: &web_sys::HtmlElement| el.offset_width() > 0 || el.offset_height() > 0;
+    if shown(&el) {
+        return Some(el);
+    }
+    let mut node = el.parent_element();
+    while let Some(container) = node {
+        let id = container.id();
+        if !id.is_empty() {
+            let button = document().query_selector(&format!("[aria-controls=\"{id}\"]")).ok().flatten();
+            if let Some(button) = button.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()).filter(shown) {
+                return Some(button);
+            }
+        }
+        node = container.parent_element();
+    }
+    None
 }
 
 fn is_body(el: &web_sys::HtmlElement) -> bool {

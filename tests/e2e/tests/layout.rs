@@ -1,7 +1,8 @@
 //! The layout at 360 CSS px wide (a small phone) and at 200 % zoom (a 1280 px window seen
 //! through a 640 px wide viewport): neither the page nor the stepper scrolls sideways, and
 //! the composer, the send button, the top bar's controls and a card's options can be seen
-//! and clicked.
+//! and clicked; on a phone the top bar keeps to two rows and folds its other controls into a
+//! menu that the keyboard, a click beside it and a dialog opened from it all handle.
 
 use deliberate_e2e::app::{one_browser, AppPage, STEP};
 use serde_json::{json, Value};
@@ -52,7 +53,9 @@ fn layout_problems(page: &AppPage, selector: &str) -> Value {
         .expect("the layout can be measured")
 }
 
-const CONTROLS: &str = ".topbar-tools button, .topbar-tools select, #composer-input, .composer button";
+/// The top bar's own controls (not its menu's, which a narrow screen folds away) and the
+/// composer's.
+const CONTROLS: &str = ".topbar-tools > :is(button, select), .topbar-end > button, #composer-input, .composer button";
 
 fn assert_usable(page: &AppPage, what: &str, extra: &str) {
     let selector = if extra.is_empty() { CONTROLS.to_string() } else { format!("{CONTROLS}, {extra}") };
@@ -93,4 +96,84 @@ fn at_200_percent_zoom_nothing_scrolls_sideways_and_every_control_is_reachable()
     let page = AppPage::open("ko-KR").expect("the page opens");
     // A 1280 × 900 window at 200 %: 640 × 450 CSS px.
     walk(&page, 640, 450, "zoom-200");
+}
+
+/// What has focus, by its class.
+fn focused_class(page: &AppPage) -> String {
+    let cls = page.browser.execute("const a = document.activeElement; return a ? a.className : '';", vec![]);
+    cls.expect("script runs").as_str().unwrap_or_default().to_string()
+}
+
+/// The menu's state: whether it is shown and what its button says of it.
+fn menu_state(page: &AppPage) -> (bool, String) {
+    let shown = page.browser.find("#topbar-menu").unwrap().is_displayed().unwrap();
+    let expanded = page.browser.find(".menu-toggle").unwrap().attr("aria-expanded").unwrap().unwrap_or_default();
+    (shown, expanded)
+}
+
+fn wait_menu(page: &AppPage, open: bool, what: &str) {
+    let want = (open, open.to_string());
+    page.browser.wait_for(STEP, what, |_| Ok((menu_state(page) == want).then_some(()))).expect(what);
+}
+
+#[test]
+fn on_a_phone_the_top_bar_keeps_two_rows_and_its_menu_holds_the_rest() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").expect("the page opens");
+    let b = &page.browser;
+    set_viewport(&page, 360, 740);
+    // Nine controls wrapped to four rows (165 px) before; the brand and one row of tools now.
+    let height = b.execute("return document.querySelector('.app > .topbar').getBoundingClientRect().height;", vec![]);
+    let height = height.unwrap().as_f64().unwrap();
+    assert!(height <= 100.0, "the top bar is {height} px high");
+    wait_menu(&page, false, "the menu starts closed");
+    assert_eq!(
+        b.execute("return document.querySelectorAll('#topbar-menu :is(button, select)').length;", vec![]).unwrap(),
+        json!(6),
+        "settings, language, theme, restart, conversations and new conversation are in the menu"
+    );
+
+    // By keyboard: Enter opens it, every control in it can be seen and clicked, Escape closes
+    // it and gives the focus back to its button.
+    b.execute("document.querySelector('.menu-toggle').focus(); return true;", vec![]).unwrap();
+    b.find(".menu-toggle").unwrap().send_keys("\u{E007}").unwrap();
+    wait_menu(&page, true, "Enter opens the menu");
+    assert_eq!(layout_problems(&page, "#topbar-menu :is(button, select)"), json!([]), "the open menu");
+    b.find("#topbar-menu .theme-toggle").unwrap().send_keys("\u{E00C}").unwrap();
+    wait_menu(&page, false, "Escape closes the menu");
+    assert!(focused_class(&page).contains("menu-toggle"), "focus on the menu button: {}", focused_class(&page));
+
+    // Tab past its last control closes it.
+    b.find(".menu-toggle").unwrap().click().unwrap();
+    wait_menu(&page, true, "a click opens the menu");
+    b.execute("document.querySelector('#topbar-menu .new-conversation').focus(); return true;", vec![]).unwrap();
+    b.find("#topbar-menu .new-conversation").unwrap().send_keys("\u{E004}").unwrap();
+    wait_menu(&page, false, "Tab out of the menu closes it");
+
+    // A click beside it closes it and does nothing else.
+    b.find(".menu-toggle").unwrap().click().unwrap();
+    wait_menu(&page, true, "the menu opens again");
+    b.execute(
+        "const r = document.querySelector('.composer').getBoundingClientRect();\n\
+         document.elementFromPoint(r.left + 20, r.top - 40).click(); return true;",
+        vec![],
+    )
+    .unwrap();
+    wait_menu(&page, false, "a click beside the menu closes it");
+
+    // A control in it does its work and closes it; the dialog it opens gives the focus back to
+    // the menu button.
+    b.find(".menu-toggle").unwrap().click().unwrap();
+    wait_menu(&page, true, "the menu opens once more");
+    b.find("#topbar-menu .settings-button").unwrap().click().unwrap();
+    b.wait_for_element(".dialog.settings", STEP).expect("Settings opens from the menu");
+    wait_menu(&page, false, "the menu closed behind the dialog");
+    let escape = json!({"type": "key", "id": "keyboard", "actions": [
+        {"type": "keyDown", "value": "\u{E00C}"}, {"type": "keyUp", "value": "\u{E00C}"}]});
+    b.command("POST", "/actions", Some(json!({"actions": [escape]}))).expect("Escape pressed");
+    let back = b.wait_for(STEP, "focus back on the menu button", |_| {
+        Ok(focused_class(&page).contains("menu-toggle").then_some(()))
+    });
+    assert!(back.is_ok(), "the dialog gives the focus back to the menu button, not to \"{}\"", focused_class(&page));
+    page.screenshot("layout-phone-menu").unwrap();
 }
