@@ -67,14 +67,24 @@ impl Topic {
     }
 }
 
-/// What names a topic: any of `words` alone, or one of the `weak` words beside one of `with`.
+/// What names a topic: any of `words` alone, or a word of one of the `weak` pairs' first list
+/// beside a word of its second.
 /// A weak word has an everyday sense too ("정리" tidies meeting notes as often as a folder,
 /// "table" is booked at a restaurant), so it counts only next to a word of the topic's world.
 struct Cue {
     topic: Topic,
     words: WordList,
-    weak: Option<(WordList, WordList)>,
+    weak: &'static [(WordList, WordList)],
 }
+
+/// Words of files, beside which erasing or tidying up is about files: 파일: file, 폴더: folder,
+/// 디렉터리/디렉토리: directory, 로그: log, 캐시: cache, 빌드: build, 컨테이너: container, 도커: docker,
+/// 백업: backup, 다운로드: downloads, 스크린샷: screenshot.
+const FILE_WORDS: WordList = WordList(
+    "file|files|folder|folders|directory|directories|dir |log|logs|cache|build|tmp|temp|junk|\
+    node_modules|docker|container|containers|backup|backups|download|downloads|screenshot|screenshots|\
+    파일|폴더|디렉터리|디렉토리|^로그|캐시|빌드|컨테이너|도커|백업|다운로드|스크린샷",
+);
 
 /// Cues per topic, checked in this order: large or listed files before disk (a large file is
 /// found, not a disk measured), disk before delete ("디스크 정리" is about space), git before
@@ -90,24 +100,36 @@ const CUES: &[Cue] = &[
             find files|find a file|find the file|find file|search files|search for files|grep|\
             큰 파일|용량이 큰|용량 큰|파일 목록|파일 찾|파일을 찾|파일 검색|파일이 어디",
         ),
-        weak: None,
+        weak: &[],
     },
     Cue {
         topic: Topic::Disk,
         // 디스크: disk; 저장 공간: storage space; 공간을 차지: takes up space
         words: WordList(
             "disk usage|disk space|free space|space on my disk|space on the disk|taking up space|takes up space|\
-            df -h|du -sh|디스크|저장 공간|공간을 차지|공간 차지",
+            df -h|du -sh|저장 공간|공간을 차지|공간 차지",
         ),
         // 용량: capacity (a medicine's dose too) — beside 하드/드라이브: drive, 남은: left,
         // 부족: short of, 컴퓨터/노트북: computer/laptop, 서버: server, 폴더/파일: folder/file
-        weak: Some((
-            WordList("storage|용량"),
-            WordList(
-                "disk|drive|ssd|full|left|computer|laptop|machine|server|folder|files|\
+        weak: &[
+            (
+                WordList("storage|용량"),
+                WordList(
+                    "disk|drive|ssd|full|left|computer|laptop|machine|server|folder|files|\
                 하드|드라이브|남은|남았|부족|컴퓨터|노트북|서버|폴더|파일",
+                ),
             ),
-        )),
+            (
+                // 디스크: disk (a spinal disc too: 허리 디스크) — beside 용량: capacity, 공간: space,
+                // 사용량: usage, 남은/남았: left, 부족: short of, 꽉: full, 여유: free, 정리: clean up,
+                // 확인: check, 차지: takes up, 얼마: how much, 파티션: partition, 마운트: mount
+                WordList("디스크"),
+                WordList(
+                    "용량|공간|사용량|남은|남았|부족|꽉|여유|정리|확인|차지|얼마|하드|드라이브|파티션|마운트|\
+                컴퓨터|노트북|서버|ssd|df|du",
+                ),
+            ),
+        ],
     },
     Cue {
         topic: Topic::Git,
@@ -117,7 +139,7 @@ const CUES: &[Cue] = &[
             "git|commit|branch|rebase|stash|pull request|커밋|브랜치|깃허브|깃헙|깃랩|\
             ^깃 |^깃에|^깃으로|^깃을|^깃이|^깃의|^깃은|^깃도|^깃만",
         ),
-        weak: None,
+        weak: &[],
     },
     Cue {
         topic: Topic::Database,
@@ -125,32 +147,27 @@ const CUES: &[Cue] = &[
         words: WordList("database|sql|postgres|mysql|sqlite|query|데이터베이스|db|쿼리"),
         // 테이블: table — beside 컬럼/칼럼: column, 레코드: record, 필드: field, 스키마: schema,
         // 조회: look up
-        weak: Some((
+        weak: &[(
             WordList("table|tables|테이블"),
             WordList("row|rows|column|columns|schema|select |컬럼|칼럼|레코드|필드|스키마|조회"),
-        )),
+        )],
     },
     Cue {
         topic: Topic::Delete,
-        // 삭제: deletion; 지우: erase (stem); 지워: erase (conjugated); 없애: get rid of
-        words: WordList("delete|erase|rm |삭제|지우|지워|없애"),
-        // 정리: tidy up; 치우/치워: clear away; 비우/비워: empty — beside 파일: file, 폴더: folder,
-        // 디렉터리/디렉토리: directory, 로그: log, 캐시: cache, 빌드: build, 컨테이너: container,
-        // 도커: docker (not 임시 or 쓰레기: a temporary holiday, the rubbish to sort)
-        weak: Some((
-            WordList("remove|clean up|cleanup|clear out|정리|치우|치워|비우|비워"),
-            WordList(
-                "file|files|folder|folders|directory|directories|dir |log|logs|cache|build|tmp|temp|junk|\
-                node_modules|docker|container|containers|\
-                파일|폴더|디렉터리|디렉토리|^로그|캐시|빌드|컨테이너|도커",
-            ),
-        )),
+        words: WordList("rm "),
+        // 삭제: deletion; 지우/지워: erase; 없애: get rid of (a to-do list's line or a sentence
+        // too); 정리: tidy up; 치우/치워: clear away; 비우/비워: empty — beside a word of files
+        // (not 임시 or 쓰레기: a temporary holiday, the rubbish to sort)
+        weak: &[
+            (WordList("delete|erase|삭제|지우|지워|없애"), FILE_WORDS),
+            (WordList("remove|clean up|cleanup|clear out|정리|치우|치워|비우|비워"), FILE_WORDS),
+        ],
     },
     Cue {
         topic: Topic::Install,
         // 설치: installation; 깔아: install (colloquial); 깔고: install (colloquial)
         words: WordList("install|setup tool|apt-get|brew |pip |npm i|설치|깔아|깔고"),
-        weak: None,
+        weak: &[],
     },
     Cue {
         topic: Topic::Setup,
@@ -160,13 +177,13 @@ const CUES: &[Cue] = &[
             virtual environment|virtualenv|venv|초기화|세팅|가상 환경|가상환경",
         ),
         // 프로젝트: project — beside 만들: make, 시작: start, 생성: create, 새: new, 구조: layout
-        weak: Some((WordList("프로젝트"), WordList("만들|시작|생성|새 |새로|구조"))),
+        weak: &[(WordList("프로젝트"), WordList("만들|시작|생성|새 |새로|구조"))],
     },
     Cue {
         topic: Topic::Containers,
         // 도커: docker; 컨테이너: container
         words: WordList("docker|container|containers|도커|컨테이너"),
-        weak: None,
+        weak: &[],
     },
     Cue {
         topic: Topic::Processes,
@@ -174,13 +191,13 @@ const CUES: &[Cue] = &[
         // 포트: port (not the end of 리포트, a report); 느려/느리: slow; 메모리: memory; 프로세스:
         // process (a hiring or a business one too) — beside 컴퓨터/노트북: computer/laptop,
         // 서버: server, 앱/프로그램: app/program, 시스템: system, 쓰고/사용: uses, 번: number
-        weak: Some((
+        weak: &[(
             WordList("port|slow|memory|processes|^포트|느려|느리|메모리|프로세스"),
             WordList(
                 "computer|laptop|machine|server|system|app|program|browser|localhost|uses|using|listening|\
                 컴퓨터|노트북|서버|시스템|앱|프로그램|브라우저|쓰고|사용|번",
             ),
-        )),
+        )],
     },
     Cue {
         topic: Topic::Logs,
@@ -188,10 +205,10 @@ const CUES: &[Cue] = &[
         // a program, or 로그인/로그아웃, signing in and out)
         words: WordList("logs|.log|journalctl|syslog|^로그"),
         // "log" is also to write something down — beside the words of a log file
-        weak: Some((
+        weak: &[(
             WordList("log"),
             WordList("file|error|errors|warning|warnings|lines|tail|server|app|system|nginx|apache|/"),
-        )),
+        )],
     },
 ];
 
@@ -208,7 +225,7 @@ pub fn recognise(text: &str) -> Option<Topic> {
     lower = lower.replace("로그인", "sign-in").replace("로그아웃", "sign-out");
     let any = |words: WordList| words.iter().any(|w| contains_word(&lower, w));
     CUES.iter()
-        .find(|cue| any(cue.words) || cue.weak.is_some_and(|(weak, with)| any(weak) && any(with)))
+        .find(|cue| any(cue.words) || cue.weak.iter().any(|&(weak, with)| any(weak) && any(with)))
         .map(|cue| cue.topic)
 }
 
@@ -1288,6 +1305,17 @@ mod tests {
             ("에러 로그를 보고 싶어", Some(Topic::Logs)),
             ("서버에서 프로세스가 메모리를 너무 써", Some(Topic::Processes)),
             ("로그 폴더 정리해 줘", Some(Topic::Delete)),
+            // Erasing is about files only beside a word of files; a disk is a computer's only
+            // beside a word of space.
+            ("할 일 목록 지워줘", None),
+            ("이 문장 좀 지워 줘", None),
+            ("delete my last message", None),
+            ("오래된 백업 삭제해 줘", Some(Topic::Delete)),
+            ("delete the screenshots on my desktop", Some(Topic::Delete)),
+            ("허리 디스크가 아파요", None),
+            ("목 디스크에 좋은 스트레칭 알려줘", None),
+            ("디스크 정리하고 싶어", Some(Topic::Disk)),
+            ("디스크가 꽉 찼어", Some(Topic::Disk)),
         ];
         for (text, want) in cases {
             assert_eq!(recognise(text), *want, "{text}");
