@@ -482,17 +482,46 @@ fn explain_known(text: &str, lang: Lang) -> Option<String> {
         let command = command.join(" ");
         // find's -delete removes what it finds (the danger check passes it inside a folder).
         let changes = *changes || command.contains(" -delete");
+        let caution = if *key == "chmod" && lets_everyone_write(&command) {
+            lang.pick(
+                " 이 권한은 이 컴퓨터의 모든 사용자가 파일을 바꿀 수 있게 합니다(다른 사용자 자리의 쓰기 권한). \
+                 보통은 실행 파일에 755, 일반 파일에 644면 충분합니다.",
+                " This mode lets every user on the machine change the file (write for others); \
+                 755 for a program and 644 for a plain file are usually enough.",
+            )
+        } else {
+            ""
+        };
         Some(match lang {
             Lang::Ko => format!(
-                "`{command}`: {ko}. {}\n\n이름 뒤의 옵션이 동작을 조금씩 바꿉니다. `{key} --help`로 옵션 목록을 볼 수 있습니다. \
+                "`{command}`: {ko}.{caution} {}\n\n이름 뒤의 옵션이 동작을 조금씩 바꿉니다. `{key} --help`로 옵션 목록을 볼 수 있습니다. \
                  설정에서 API 키를 넣으면 모델이 명령 전체를 설명합니다.",
                 if changes { "파일이나 설정을 바꾸므로, 실행하기 전에 대상을 확인하세요." } else { "읽기만 하고 아무것도 바꾸지 않습니다." }
             ),
             Lang::En => format!(
-                "`{command}` {en}. {}\n\nThe options after the name change how it does that; `{key} --help` lists them. \
+                "`{command}` {en}.{caution} {}\n\nThe options after the name change how it does that; `{key} --help` lists them. \
                  Add an API key in Settings and a model explains the whole command.",
                 if changes { "It changes files or settings, so check what it names before you run it." } else { "It only reads; it changes nothing." }
             ),
+        })
+    })
+}
+
+/// Whether a `chmod` command gives write permission to every user: an octal mode whose last
+/// digit has the write bit (777, 666, 0777), or a symbolic one that adds write for others or
+/// for all (o+w, a+rwx, o=rw).
+fn lets_everyone_write(command: &str) -> bool {
+    command.split_whitespace().skip(1).any(|arg| {
+        let octal = (3..=4).contains(&arg.len()) && arg.chars().all(|c| ('0'..='7').contains(&c));
+        if octal {
+            return arg.bytes().last().is_some_and(|d| (d - b'0') & 2 != 0);
+        }
+        arg.split(',').any(|clause| {
+            let Some(at) = clause.find(['+', '=']) else {
+                return false;
+            };
+            let (who, what) = clause.split_at(at);
+            (who.contains('o') || who.contains('a')) && what.contains('w')
         })
     })
 }
@@ -1319,6 +1348,24 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(recognise(text), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_mode_that_lets_everyone_write_is_named_as_such() {
+        let en = explain_command("what does chmod 777 script.sh do?", Lang::En).expect("explained");
+        assert!(en.contains("every user on the machine") && en.contains("755"), "{en}");
+        let ko = explain_command("`chmod 666 notes.txt`는 뭐 하는 명령이야?", Lang::Ko).expect("explained");
+        assert!(ko.contains("모든 사용자가 파일을 바꿀 수"), "{ko}");
+        let symbolic = explain_command("what does chmod o+w data.csv do?", Lang::En).expect("explained");
+        assert!(symbolic.contains("every user"), "{symbolic}");
+        for safe in [
+            "what does chmod 755 deploy.sh do?",
+            "what does chmod +x deploy.sh do?",
+            "what does chmod u+w notes.txt do?",
+        ] {
+            let text = explain_command(safe, Lang::En).expect(safe);
+            assert!(!text.contains("every user"), "{safe}: {text}");
         }
     }
 
