@@ -956,6 +956,8 @@ fn a_new_destination_in_the_debate_replaces_the_delivery_in_the_plan() {
     let plan = d.discussion().plan.as_ref().expect("the plan").markdown.clone();
     assert!(plan.contains("**Notion 전달**"), "{plan}");
     assert!(!plan.contains("Slack 전달") && !plan.contains("메신저 메시지"), "{plan}");
+    // The goal the plan states says where the result goes now.
+    assert!(!plan.contains("슬랙") && !plan.contains("Slack"), "{plan}");
 }
 
 #[test]

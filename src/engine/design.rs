@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::contract::Contract;
 use super::grounding::Grounding;
 use super::json::{bool_field, extract_json, str_field, str_list};
-use super::lang::{normalize, with_instrumental, with_object, Lang};
+use super::lang::{normalize, with_instrumental, with_object, with_subject, with_topic, Lang};
 use super::prompt::Prompt;
 use super::prompt_text::{self, PromptText};
 use super::words::mentions;
@@ -834,6 +834,60 @@ pub fn refine_prompt(grounding: &Grounding, designs: &[DesignProposal]) -> Promp
     Prompt::single(system, grounding.user_message(&task)).expecting_json().with_max_tokens(3000)
 }
 
+/// The one tool a message sends the result to ("노션 페이지로 바꿔 주세요", "send it to Teams
+/// instead"), by its label; `None` when it names none, or more than one.
+pub fn new_destination(text: &str) -> Option<String> {
+    let needs = Needs::read(text);
+    let mut sent_to = needs.tools.into_iter().filter(|t| !needs.sources.contains(t));
+    let tool = sent_to.next()?;
+    sent_to.next().is_none().then_some(tool)
+}
+
+/// `text` with the one tool it sends its result to renamed `to` (a tool's label), in the words the
+/// text uses (노션 where it said 슬랙, Notion where it said Slack), with a Korean particle right
+/// after the name fitted to the new one: "슬랙으로 보내 주는 봇" → "노션으로 보내 주는 봇",
+/// "send it to Slack" → "send it to Notion". `None` when it sends to no tool, to `to` already, or
+/// to more than one.
+pub fn retarget(text: &str, to: &str) -> Option<String> {
+    let needs = Needs::read(text);
+    let words_of = |label: &str| TOOLS.iter().find(|(_, l, _)| *l == label).map(|(words, _, _)| *words);
+    let korean_to = words_of(to).and_then(|w| w.iter().find(|w| !w.is_ascii())).unwrap_or(to);
+    let sent_to: Vec<&String> = needs.tools.iter().filter(|t| !needs.sources.contains(t)).collect();
+    // Which of two destinations the new one replaces is not said: the text stays.
+    let [old] = sent_to[..] else { return None };
+    if old == to {
+        return None;
+    }
+    let particles: [(&str, fn(&str) -> String); 8] = [
+        ("으로", with_instrumental),
+        ("로", with_instrumental),
+        ("을", with_object),
+        ("를", with_object),
+        ("이", with_subject),
+        ("가", with_subject),
+        ("은", with_topic),
+        ("는", with_topic),
+    ];
+    let mut out = text.to_string();
+    let mut changed = false;
+    for word in words_of(old).into_iter().flat_map(|w| w.iter()) {
+        let lower = out.to_ascii_lowercase();
+        let found = lower.match_indices(word).map(|(at, _)| at).find(|&at| {
+            !word.is_ascii() || !lower[..at].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric())
+        });
+        let Some(at) = found else { continue };
+        let new = if word.is_ascii() { to } else { korean_to };
+        let rest = &out[at + word.len()..];
+        let (named, rest) = match particles.iter().find(|(p, _)| rest.starts_with(p)) {
+            Some((p, fit)) => (fit(new), &rest[p.len()..]),
+            None => (new.to_string(), rest),
+        };
+        out = format!("{}{named}{rest}", &out[..at]);
+        changed = true;
+    }
+    changed.then_some(out)
+}
+
 /// The step that reads a request's input from `tool` (`source`) or sends its result there.
 fn tool_step(tool: &str, source: bool, lang: Lang) -> AgentSpec {
     let (name, role, description) = match (source, lang) {
@@ -1244,9 +1298,8 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
         });
     }
     // "노션 페이지로": one tool the result now goes to takes the delivery step's place.
-    let needs = Needs::read(feedback);
-    let sent_to: Vec<&String> = needs.tools.iter().filter(|t| !needs.sources.contains(t)).collect();
-    if let [tool] = sent_to[..] {
+    if let Some(tool) = new_destination(feedback) {
+        let tool = &tool;
         let mut moved = false;
         for d in &mut designs {
             match d.agents.iter_mut().find(|a| a.role == "publisher") {
@@ -1366,6 +1419,39 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_new_destination_renames_the_tool_the_goal_sends_to() {
+        let cases = [
+            (
+                "매주 팀 소식을 요약해서 슬랙으로 보내주는 봇",
+                "Notion",
+                Some("매주 팀 소식을 요약해서 노션으로 보내주는 봇"),
+            ),
+            ("매일 보고서를 노션에 올리고 슬랙을 통해 알려 줘", "Teams", None),
+            ("슬랙이 받는 요약", "Teams", Some("팀즈가 받는 요약")),
+            (
+                "Summarize the news and send it to Slack every morning",
+                "Notion",
+                Some("Summarize the news and send it to Notion every morning"),
+            ),
+            // What the request reads from stays; a goal already sending there, or naming no
+            // tool, is left alone.
+            (
+                "노션에 있는 회의록을 요약해서 슬랙으로 보내기",
+                "Teams",
+                Some("노션에 있는 회의록을 요약해서 팀즈로 보내기"),
+            ),
+            ("Post the digest to Notion", "Notion", None),
+            ("매일 아침 뉴스 요약", "Notion", None),
+        ];
+        for (goal, to, want) in cases {
+            assert_eq!(retarget(goal, to).as_deref(), want, "{goal} → {to}");
+        }
+        assert_eq!(new_destination("노션 페이지로 바꿔 주세요").as_deref(), Some("Notion"));
+        assert_eq!(new_destination("send it to Teams instead").as_deref(), Some("Teams"));
+        assert_eq!(new_destination("슬랙 말고 노션이랑 팀즈 둘 다"), None);
+    }
 
     const GOOD: &str = r#"{"designs":[
         {"name":"Lean","description":"d","agents":[{"name":"fetch","role":"collector","model":"gpt-4o-mini"},{"name":"sum","role":"processor"}],

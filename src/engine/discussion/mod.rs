@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::call::Purpose;
 use super::contract::{add_criterion, choice_condition, empty_request_question, stated_criterion, Contract, Field};
 use super::core::{Conversation, Settled};
-use super::design::{estimate_complexity, Complexity, DesignProposal};
+use super::design::{estimate_complexity, new_destination, retarget, Complexity, DesignProposal};
 use super::gate::slot_label;
 use super::gate::{ConversationState, GateStatus, Intent};
 use super::grounding::{Grounding, MEMORY_MAX_CHARS};
@@ -576,6 +576,10 @@ impl Discussing<'_> {
         if let Some(format) = parse_format(text) {
             self.change_format(format);
         }
+        // "노션 페이지로 바꿔 주세요": the goal says where the result goes now.
+        if let Some(tool) = new_destination(text) {
+            self.change_destination(&tool);
+        }
         self.d.feedback = Some(text.to_string());
         self.d.fire(Transition::FeedbackReceived);
         self.drive(env, fx);
@@ -590,6 +594,16 @@ impl Discussing<'_> {
             contract.format = label.to_string();
             self.d.memory.restate(format_key(self.c.lang), label);
             self.sync_gate_from_contract();
+        }
+    }
+
+    /// Renames, in the contract's goal (and the agreed goal in memory), the tool the result
+    /// went to as `tool`, named as the new destination in feedback.
+    fn change_destination(&mut self, tool: &str) {
+        let Some(contract) = self.d.contract.as_mut() else { return };
+        if let Some(goal) = retarget(&contract.goal, tool) {
+            contract.goal = goal;
+            self.d.memory.restate(goal_key(self.c.lang), &contract.goal);
         }
     }
 
@@ -643,4 +657,10 @@ pub(crate) fn limit_question(slot: &str, lang: Lang) -> String {
 /// format asked for while refining restates.
 pub(crate) fn format_key(lang: Lang) -> &'static str {
     lang.pick("형식", "Format")
+}
+
+/// The memory's key for the agreed goal: the line the analysis records and a new destination
+/// asked for while refining restates.
+pub(crate) fn goal_key(lang: Lang) -> &'static str {
+    lang.pick("목표", "Goal")
 }

@@ -2,7 +2,7 @@
 
 use super::limit_question;
 use super::DiscussionPurpose;
-use super::{format_key, Discussing, Discussion, Fx, C};
+use super::{format_key, goal_key, Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
 use crate::engine::contract::{
     add_criteria, add_criterion, adjust_confidence, analysis_prompt, criteria_in, field_question, goal_in,
@@ -124,7 +124,7 @@ impl Discussing<'_> {
             return;
         };
         let d = &mut *self.d;
-        d.memory.restate(lang.pick("목표", "Goal"), &contract.goal);
+        d.memory.restate(goal_key(lang), &contract.goal);
         d.memory.restate(format_key(lang), &contract.format);
         // Seed 002: the gate says so when every required slot is filled.
         let mut text = if all_filled { format!("{} ", completion_message(lang)) } else { String::new() };
