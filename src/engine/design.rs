@@ -834,6 +834,9 @@ pub fn refine_prompt(grounding: &Grounding, designs: &[DesignProposal]) -> Promp
     Prompt::single(system, grounding.user_message(&task)).expecting_json().with_max_tokens(3000)
 }
 
+/// Puts the Korean particle that fits a word after it (`with_object`, …).
+type Particle = fn(&str) -> String;
+
 /// The one tool a message sends the result to ("노션 페이지로 바꿔 주세요", "send it to Teams
 /// instead"), by its label; `None` when it names none, or more than one.
 pub fn new_destination(text: &str) -> Option<String> {
@@ -858,7 +861,7 @@ pub fn retarget(text: &str, to: &str) -> Option<String> {
     if old == to {
         return None;
     }
-    let particles: [(&str, fn(&str) -> String); 8] = [
+    let particles: [(&str, Particle); 8] = [
         ("으로", with_instrumental),
         ("로", with_instrumental),
         ("을", with_object),
