@@ -961,6 +961,39 @@ fn a_new_destination_in_the_debate_replaces_the_delivery_in_the_plan() {
 }
 
 #[test]
+fn that_one_after_a_question_or_a_change_about_a_design_picks_it() {
+    let cases = [
+        ("Build a news digest as a Markdown document", "how much does the first one cost?", "ok go with that", 0),
+        ("Build a news digest as a Markdown document", "is the third one hard to run?", "fine, let's do that one", 2),
+        (
+            "매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어",
+            "3번은 비용이 얼마나 들어요?",
+            "좋아요 그걸로 할게요",
+            2,
+        ),
+        ("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어", "1번은 단계가 몇 개예요?", "그거로 하죠", 0),
+        // A change asked of one design puts it in focus too.
+        ("Build a news digest as a Markdown document", "make the third one cheaper", "great, go with that", 2),
+    ];
+    for (request, question, pick, want) in cases {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.stage(), Stage::Debate, "{request}");
+        assert_ne!(d.discussion().recommended(), Some(want), "the case must not pick the recommended design");
+        d.say(question);
+        assert_eq!(d.stage(), Stage::Debate, "{question} is answered or refined");
+        d.say(pick);
+        assert_eq!(d.discussion().selected, Some(want), "{question} → {pick}");
+        assert_eq!(d.stage(), Stage::Plan, "{pick}");
+    }
+    // With no design asked about, "that" still waits for the user to say which.
+    let mut d = Driver::offline();
+    d.say("Build a news digest as a Markdown document");
+    d.say("ok go with that");
+    assert_eq!(d.discussion().selected, None);
+}
+
+#[test]
 fn a_question_in_the_debate_is_answered_not_refined() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");

@@ -662,10 +662,24 @@ fn commits(text: &str, lower: &str) -> bool {
     says_any(lower, EN)
 }
 
+/// True when an approval points back at something said before: "go with that", "let's do
+/// that one", "그걸로 할게요" (with that one), "그거로 하죠".
+pub fn refers_back(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    deictic(text, &lower)
+        // 그거/그걸/그것: that; 저거/저걸: that one there
+        || WordList("그거|그걸|그것|저거|저걸").iter().any(|w| text.contains(w))
+        || WordList("with that|with it|with this|do that|do it|do this|take that|take it|that's the one|that works")
+            .iter()
+            .any(|w| lower.contains(w))
+}
+
 /// "이걸로", "that one": approval pointing at what is shown.
 fn deictic(text: &str, lower: &str) -> bool {
-    // 이걸로/그걸로/이것으로 (with this/that one), 그대로/이대로 (as it is).
-    WordList("이걸로|그걸로|이것으로|그대로|이대로").iter().any(|w| text.contains(w))
+    // 이걸로/그걸로/이것으로/그것으로/이거로/그거로/저걸로/저거로 (with this/that one), 그대로/이대로 (as it is).
+    WordList("이걸로|그걸로|이것으로|그것으로|이거로|그거로|저걸로|저거로|그대로|이대로")
+        .iter()
+        .any(|w| text.contains(w))
         || WordList("that one|this one|as is|as it is").iter().any(|w| lower.contains(w))
 }
 

@@ -26,7 +26,7 @@ use super::grounding::{Grounding, MEMORY_MAX_CHARS};
 use super::lang::{clip, with_instrumental, with_object, Lang};
 use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
-use super::reply::{answer_question, briefs, read_reply, read_reply_names, Reading};
+use super::reply::{answer_question, briefs, read_reply, read_reply_names, refers_back, Reading};
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
 use super::slots::{is_cancel, parse_format, Format};
 use super::source::{HeuristicWhy, Source};
@@ -103,6 +103,10 @@ pub struct Discussion {
     pub latest_user: String,
     /// The lunch intent has given its answer.
     pub worker_done: bool,
+    /// The one design the user's latest question or change was about, which "go with that"
+    /// then picks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<usize>,
 }
 
 impl Discussion {
@@ -134,6 +138,7 @@ impl Discussion {
             prior_chat: None,
             latest_user: String::new(),
             worker_done: false,
+            focus: None,
         }
     }
 
@@ -535,6 +540,7 @@ impl Discussing<'_> {
                 return;
             }
             Reading::Question(about) => {
+                self.d.focus = about.or(self.d.focus);
                 let answer = answer_question(text, about, &self.d.designs, self.c.lang);
                 self.c.notice(answer, env.now);
                 return;
@@ -543,7 +549,12 @@ impl Discussing<'_> {
                 let note = format!("{}: {}", self.c.lang.pick("사용자 만족", "User satisfied"), clip(text, 120));
                 self.d.memory.agree(note);
                 let only = (self.d.designs.len() == 1).then_some(0);
-                match reading.picked().or(only) {
+                // "ok go with that", right after a question about one design: that design.
+                let meant = match reading {
+                    Reading::ApproveRecommended { named: false, .. } if refers_back(text) => self.d.focus,
+                    _ => None,
+                };
+                match reading.picked().or(meant).or(only) {
                     Some(i) => {
                         // "I'd go with 2 if it can run hourly": the plan is held to the condition.
                         if let Some(condition) = choice_condition(text) {
@@ -558,7 +569,8 @@ impl Discussing<'_> {
                 }
                 return;
             }
-            Reading::Feedback(_) | Reading::Unclear => {}
+            Reading::Feedback(about) => self.d.focus = about.or(self.d.focus),
+            Reading::Unclear => {}
         }
         if self.d.machine.force_decision_mode() {
             self.ask_for_decision(env);
