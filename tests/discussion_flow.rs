@@ -972,8 +972,11 @@ fn that_one_after_a_question_or_a_change_about_a_design_picks_it() {
             2,
         ),
         ("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어", "1번은 단계가 몇 개예요?", "그거로 하죠", 0),
-        // A change asked of one design puts it in focus too.
+        // A change asked of one design puts it in focus too, and so does the answer to a
+        // question that picks one.
         ("Build a news digest as a Markdown document", "make the third one cheaper", "great, go with that", 2),
+        ("Build a news digest as a Markdown document", "which one is the cheapest?", "ok, go with that", 0),
+        ("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어", "어느 게 제일 싸요?", "그걸로 할게요", 0),
     ];
     for (request, question, pick, want) in cases {
         let mut d = Driver::offline();
@@ -986,9 +989,16 @@ fn that_one_after_a_question_or_a_change_about_a_design_picks_it() {
         assert_eq!(d.discussion().selected, Some(want), "{question} → {pick}");
         assert_eq!(d.stage(), Stage::Plan, "{pick}");
     }
-    // With no design asked about, "that" still waits for the user to say which.
+    // With no design asked about, or after feedback about them all, "that" still waits for
+    // the user to say which.
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");
+    d.say("ok go with that");
+    assert_eq!(d.discussion().selected, None);
+    let mut d = Driver::offline();
+    d.say("Build a news digest as a Markdown document");
+    d.say("is the third one hard to run?");
+    d.say("make them all cheaper");
     d.say("ok go with that");
     assert_eq!(d.discussion().selected, None);
 }

@@ -1361,6 +1361,37 @@ fn cost_cents(cost: &str) -> Option<u64> {
     Some(whole * 100 + frac.parse::<u64>().unwrap_or(0))
 }
 
+/// The design an answer to `text` names: the one asked about, or the one a superlative
+/// question picks ("which is cheapest?" → the cheapest); `None` for how they differ. An
+/// approval that points back ("go with that") then means it.
+pub fn answered_design(text: &str, about: Option<usize>, designs: &[DesignProposal]) -> Option<usize> {
+    about.filter(|i| *i < designs.len()).or_else(|| best_for(question_topic(text), designs))
+}
+
+/// The design that is best for `topic`: the cheapest, the simplest or fastest, the most secure,
+/// the most thorough, the recommended one; `None` for how they differ, or with no designs.
+fn best_for(topic: Topic, designs: &[DesignProposal]) -> Option<usize> {
+    if designs.is_empty() {
+        return None;
+    }
+    let by_min = |key: &dyn Fn(&DesignProposal) -> u64| (0..designs.len()).min_by_key(|i| (key(&designs[*i]), *i));
+    let by_max =
+        |key: &dyn Fn(&DesignProposal) -> u64| (0..designs.len()).max_by_key(|i| (key(&designs[*i]), usize::MAX - *i));
+    let checks = |d: &DesignProposal| {
+        WordList("validator|cross_checker|critic|human_review|guard").iter().filter(|r| d.has_role(r)).count() as u64
+    };
+    match topic {
+        Topic::Cost => by_min(&|d| cost_cents(&d.estimated_cost).unwrap_or(u64::MAX)),
+        Topic::Simplicity | Topic::Speed => by_min(&|d| d.agents.len() as u64 * 10 + d.complexity as u64),
+        Topic::Security => {
+            by_max(&|d| d.has_role("guard") as u64 * 10 + d.has_role("validator") as u64 * 3 + checks(d))
+        }
+        Topic::Quality => by_max(&|d| checks(d) * 10 + d.complexity as u64),
+        Topic::Recommendation => Some(designs.iter().position(|d| d.recommended).unwrap_or(0)),
+        Topic::Difference => None,
+    }
+}
+
 /// Answers a question about the designs from their data, in the discussion's language:
 /// the cheapest, simplest, most secure, fastest or most thorough design, the
 /// recommendation, or how they differ. `about` narrows it to one design when named.
@@ -1398,17 +1429,9 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
             ),
         };
     }
-    let by_min =
-        |key: &dyn Fn(&DesignProposal) -> u64| (0..designs.len()).min_by_key(|i| (key(&designs[*i]), *i)).unwrap_or(0);
-    let by_max = |key: &dyn Fn(&DesignProposal) -> u64| {
-        (0..designs.len()).max_by_key(|i| (key(&designs[*i]), usize::MAX - *i)).unwrap_or(0)
-    };
-    let checks = |d: &DesignProposal| {
-        WordList("validator|cross_checker|critic|human_review|guard").iter().filter(|r| d.has_role(r)).count() as u64
-    };
     match topic {
         Topic::Cost => {
-            let i = by_min(&|d| cost_cents(&d.estimated_cost).unwrap_or(u64::MAX));
+            let i = best_for(topic, designs).unwrap_or(0);
             if ko {
                 format!("가장 저렴한 것은 {}입니다 (실행당 {}).", label(i), designs[i].estimated_cost)
             } else {
@@ -1416,7 +1439,7 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
             }
         }
         Topic::Simplicity | Topic::Speed => {
-            let i = by_min(&|d| d.agents.len() as u64 * 10 + d.complexity as u64);
+            let i = best_for(topic, designs).unwrap_or(0);
             let n = designs[i].agents.len();
             match (topic, ko) {
                 (Topic::Speed, true) => format!("가장 빠른 것은 단계가 가장 적은 {}입니다 (에이전트 {n}개).", label(i)),
@@ -1426,7 +1449,7 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
             }
         }
         Topic::Security => {
-            let i = by_max(&|d| d.has_role("guard") as u64 * 10 + d.has_role("validator") as u64 * 3 + checks(d));
+            let i = best_for(topic, designs).unwrap_or(0);
             let guard = designs[i].has_role("guard");
             match (guard, ko) {
                 (true, true) => format!("보안에 가장 강한 것은 개인정보 보호 필터가 있는 {}입니다.", label(i)),
@@ -1442,7 +1465,7 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
             }
         }
         Topic::Quality => {
-            let i = by_max(&|d| checks(d) * 10 + d.complexity as u64);
+            let i = best_for(topic, designs).unwrap_or(0);
             if ko {
                 format!(
                     "결과 품질을 가장 잘 지키는 것은 검증 단계가 가장 많은 {}입니다 ({}).",
@@ -1454,7 +1477,7 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
             }
         }
         Topic::Recommendation => {
-            let i = designs.iter().position(|d| d.recommended).unwrap_or(0);
+            let i = best_for(topic, designs).unwrap_or(0);
             let why = designs[i].pros.first().cloned().unwrap_or_default();
             if ko {
                 format!("추천은 {}입니다: {why}.", label(i))

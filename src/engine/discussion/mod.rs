@@ -26,7 +26,7 @@ use super::grounding::{Grounding, MEMORY_MAX_CHARS};
 use super::lang::{clip, with_instrumental, with_object, Lang};
 use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
-use super::reply::{answer_question, briefs, read_reply, read_reply_names, refers_back, Reading};
+use super::reply::{answer_question, answered_design, briefs, read_reply, read_reply_names, refers_back, Reading};
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
 use super::slots::{is_cancel, parse_format, Format};
 use super::source::{HeuristicWhy, Source};
@@ -540,7 +540,7 @@ impl Discussing<'_> {
                 return;
             }
             Reading::Question(about) => {
-                self.d.focus = about.or(self.d.focus);
+                self.d.focus = answered_design(text, about, &self.d.designs);
                 let answer = answer_question(text, about, &self.d.designs, self.c.lang);
                 self.c.notice(answer, env.now);
                 return;
@@ -569,7 +569,7 @@ impl Discussing<'_> {
                 }
                 return;
             }
-            Reading::Feedback(about) => self.d.focus = about.or(self.d.focus),
+            Reading::Feedback(about) => self.d.focus = about,
             Reading::Unclear => {}
         }
         if self.d.machine.force_decision_mode() {
