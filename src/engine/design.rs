@@ -1083,14 +1083,117 @@ const SAFER: WordList = WordList("보안|개인정보|민감|security|secure|pri
 const HUMAN: WordList = WordList("사람이|사람 검토|승인|검수|human|manual review|approval|sign-off");
 const SCALE: WordList = WordList("대량|확장|규모|scal*|volume|throughput|thousands");
 
+/// English words before a step that ask for it to go: "drop the validator", "skip the human
+/// review", "we don't need the privacy guard", "no human review".
+const REMOVE_BEFORE: WordList =
+    WordList("remove|drop|skip|without|get rid of|leave out|take out|no need for|don't need|do not need|no|cut");
+/// Words after a step that ask for it to go: 빼: leave out ("검증은 빼 주세요"); 없애: get rid
+/// of; 제거: removal; 생략: omission; 필요 없/필요없: not needed; 없이: without; 말고: not this
+/// (but); "… isn't needed".
+const REMOVE_AFTER: WordList =
+    WordList("빼|없애|제거|생략|필요 없|필요없|없이|말고|안 넣|넣지 말|not needed|isn't needed|unnecessary");
+/// What ends the stretch of words a step's removal is read from: a clause or a joined request
+/// ("remove the validator and add human review").
+const STRETCH_ENDS: [&str; 9] = [",", ".", ";", "!", "?", "\n", " and ", " but ", " then "];
+
+/// How feedback names a step (by one of the words `cue`): whether some mention asks for it
+/// (`.0`) and whether some mention asks for it to go (`.1`).
+fn step_wanted<'a>(feedback: &str, cue: impl IntoIterator<Item = &'a str>) -> (bool, bool) {
+    let lower = feedback.to_ascii_lowercase();
+    let (mut add, mut remove) = (false, false);
+    for word in cue {
+        let stem = word.trim_end_matches('*');
+        for (at, _) in lower.match_indices(stem) {
+            let glued = word.is_ascii() && lower[..at].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric());
+            if glued || !mentions(&lower[at..], word) {
+                continue;
+            }
+            let before = &lower[..at];
+            let before = STRETCH_ENDS
+                .iter()
+                .filter_map(|e| before.rfind(e).map(|i| i + e.len()))
+                .max()
+                .map_or(before, |i| &before[i..]);
+            let after = &lower[at + stem.len()..];
+            let after = STRETCH_ENDS.iter().filter_map(|e| after.find(e)).min().map_or(after, |i| &after[..i]);
+            let gone =
+                REMOVE_BEFORE.iter().any(|w| mentions(before, w)) || REMOVE_AFTER.iter().any(|w| after.contains(w));
+            if gone {
+                remove = true;
+            } else {
+                add = true;
+            }
+        }
+    }
+    (add, remove)
+}
+
+/// The kinds of step feedback adds ("add validation", "사람 검토를 넣어 주세요") or takes away
+/// ("skip the human review", "검증은 빼 주세요"): their words, their roles, their names.
+const STEP_KINDS: [(WordList, &[&str], (&str, &str)); 3] = [
+    (MORE_CHECKS, &["validator", "cross_checker"], ("검증", "validation")),
+    (HUMAN, &["human_review"], ("사람 검토", "human review")),
+    (SAFER, &["guard"], ("개인정보 보호 필터", "privacy guard")),
+];
+
+/// Takes out of every design the steps feedback asks to go, by kind ("drop the validation")
+/// or by name ("remove the synthesizer", "요약 담당은 빼 주세요"), keeping two steps at least;
+/// says what went, or that no design had a step of a kind asked to go.
+fn remove_steps(designs: &mut [DesignProposal], feedback: &str, lang: Lang, changes: &mut Vec<String>) {
+    let kinds: Vec<&(WordList, &[&str], (&str, &str))> =
+        STEP_KINDS.iter().filter(|(cue, _, _)| step_wanted(feedback, cue.iter()).1).collect();
+    let named =
+        |a: &AgentSpec| a.name.chars().count() >= 3 && step_wanted(feedback, [a.name.to_ascii_lowercase().as_str()]).1;
+    // A step asked for by its name goes alone ("drop the validator" keeps the cross-checker);
+    // a kind takes all its steps ("skip the validation").
+    let by_name = designs.iter().any(|d| d.agents.iter().any(named));
+    let mut gone: Vec<String> = Vec::new();
+    for d in designs.iter_mut() {
+        let doomed = |a: &AgentSpec| {
+            if by_name {
+                named(a)
+            } else {
+                kinds.iter().any(|(_, roles, _)| roles.contains(&a.role.as_str()))
+            }
+        };
+        let going: Vec<usize> = (0..d.agents.len()).filter(|&i| doomed(&d.agents[i])).collect();
+        if going.is_empty() || d.agents.len() - going.len() < 2 {
+            continue;
+        }
+        for &i in going.iter().rev() {
+            let step = d.agents.remove(i);
+            if !gone.contains(&step.name) {
+                gone.push(step.name);
+            }
+        }
+    }
+    let ko = lang == Lang::Ko;
+    if !gone.is_empty() {
+        changes.push(if ko {
+            format!("{} 단계를 뺐습니다.", gone.join(", "))
+        } else {
+            format!("Removed {}.", gone.join(", "))
+        });
+    } else if let Some((_, _, (ko_name, en_name))) = kinds.first() {
+        changes.push(if ko {
+            format!("{} 단계는 어느 설계안에도 없습니다. 설계안은 그대로입니다.", ko_name)
+        } else {
+            format!("None of the designs has a {en_name} step; they stay as they are.")
+        });
+    }
+}
+
 /// Revises designs from feedback by rules: cheaper models, added validation, fewer
 /// steps, parallel collection, a privacy guard, human review, batching, or a new output
 /// format. Feedback it cannot read is recorded on each design rather than dropped.
 pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
     let asks = |list: WordList| list.any(|w| mentions(feedback, w));
+    // "skip the human review" takes the step away; it does not ask for one.
+    let adds = |list: WordList| step_wanted(feedback, list.iter()).0;
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
     let ko = lang == Lang::Ko;
+    remove_steps(&mut designs, feedback, lang, &mut changes);
 
     if asks(CHEAPER) {
         for d in &mut designs {
@@ -1116,7 +1219,7 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
             .into(),
         );
     }
-    if asks(MORE_CHECKS) {
+    if adds(MORE_CHECKS) {
         for d in &mut designs {
             if !d.has_role("validator") {
                 let at = 1.min(d.agents.len());
@@ -1200,7 +1303,7 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
                 .into(),
         );
     }
-    if asks(SAFER) {
+    if adds(SAFER) {
         for d in &mut designs {
             if !d.has_role("guard") {
                 d.agents.insert(
@@ -1227,7 +1330,7 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
             .into(),
         );
     }
-    if asks(HUMAN) {
+    if adds(HUMAN) {
         for d in &mut designs {
             let at = d.agents.len().saturating_sub(1);
             d.agents.insert(
@@ -1729,6 +1832,44 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(estimate_complexity(text), want, "{text}");
         }
+    }
+
+    #[test]
+    fn a_step_asked_to_go_is_taken_out_not_added() {
+        let en = fallback_designs("news digest", "Markdown document", Lang::En);
+        let ko = fallback_designs("뉴스 요약", "마크다운", Lang::Ko);
+        let steps = |r: &Refinement, role: &str| r.designs.iter().filter(|d| d.has_role(role)).count();
+        assert!(en.iter().any(|d| d.has_role("validator")), "the base has a validator to take out");
+
+        let dropped = refine_heuristic(&en, "drop the validator", Lang::En);
+        assert_eq!(steps(&dropped, "validator"), 0, "{:?}", dropped.changes);
+        assert_eq!(dropped.changes, ["Removed validator."]);
+        let dropped = refine_heuristic(&ko, "검증 단계는 빼 주세요", Lang::Ko);
+        assert_eq!(steps(&dropped, "validator"), 0, "{:?}", dropped.changes);
+        assert!(dropped.changes[0].ends_with("단계를 뺐습니다."), "{:?}", dropped.changes);
+
+        // No design has a human review: none gets one, and the change says so.
+        let skipped = refine_heuristic(&en, "can it skip the human review?", Lang::En);
+        assert_eq!(skipped.designs, en);
+        assert_eq!(skipped.changes, ["None of the designs has a human review step; they stay as they are."]);
+
+        // One request takes a step out and puts another in.
+        for (feedback, lang, base) in [
+            ("remove the validator and add a human review", Lang::En, &en),
+            ("검증은 빼고 사람 검토를 넣어 주세요", Lang::Ko, &ko),
+        ] {
+            let both = refine_heuristic(base, feedback, lang);
+            assert_eq!(steps(&both, "validator"), 0, "{feedback}: {:?}", both.changes);
+            assert_eq!(steps(&both, "human_review"), 3, "{feedback}: {:?}", both.changes);
+        }
+
+        // By name: a step of the designs, never below two steps.
+        let named = refine_heuristic(&ko, "요약 담당은 필요 없어요", Lang::Ko);
+        assert!(named.designs.iter().all(|d| d.agents.iter().all(|a| a.name != "요약 담당")), "{:?}", named.changes);
+        assert!(named.designs.iter().all(|d| d.agents.len() >= 2));
+        // Asking for more checks still adds them.
+        let more = refine_heuristic(&en, "add more validation please", Lang::En);
+        assert_eq!(steps(&more, "validator"), 3);
     }
 
     #[test]

@@ -381,7 +381,7 @@ fn imperative_do(start: &str) -> bool {
 fn polite_request(start: &str) -> bool {
     let openers = WordList(
         "can you |could you |would you |will you |can we |could we |should we |shall we |why not |what if |\
-        is it possible to ",
+        is it possible to |can it |could it ",
     );
     openers.iter().any(|o| start.starts_with(o)) && !asks_about(start)
 }
@@ -396,7 +396,7 @@ fn request_question(text: &str, lower: &str) -> bool {
         면 어떨까|면 어때|면 좋을까|줄래|주시겠",
     );
     // Any clause may be the request: "the standard one looks right, but can we skip the validator?"
-    let clause_request = lower.split([',', ';', '.']).any(|clause| {
+    let clause_request = lower.split([',', ';', '.']).flat_map(|c| c.split(" but ")).any(|clause| {
         let mut start = clause.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
         for joiner in ["but ", "and ", "so ", "also ", "then ", "though "] {
             start = start.strip_prefix(joiner).unwrap_or(start);
@@ -1679,6 +1679,8 @@ mod tests {
             ("could you add a privacy filter?", Lang::En, "feedback:all"),
             // A request in a later clause, a requirement, a number word, "the one with".
             ("the standard one looks right, but can we skip the validator?", Lang::En, "feedback:2"),
+            ("the second one looks fine but can it skip the human review?", Lang::En, "feedback:2"),
+            ("can it handle a thousand emails a day?", Lang::En, "question"),
             ("ok so the first step should fetch from the GitHub API", Lang::En, "feedback:all"),
             ("I think we should go with 2", Lang::En, "choose:2"),
             ("two", Lang::En, "choose:2"),
