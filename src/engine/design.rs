@@ -1077,7 +1077,12 @@ pub struct Refinement {
 const CHEAPER: WordList = WordList("저렴|싸게|비용|예산|cheap|cost|budget|expensive|pric*");
 // 검증: verify; 정확: accurate; 신뢰: reliable; 환각: hallucination
 const MORE_CHECKS: WordList = WordList("검증|정확|신뢰|환각|validat*|accura*|reliab*|hallucinat*|verif*|fact");
-const SIMPLER: WordList = WordList("단순|간단|줄여|가볍|simple|simpler|fewer|lighter|leaner|too complex");
+// 단순/간단: simple; 줄여: cut down; 가볍: light; 복잡: complex ("너무 복잡해요"); 무거: heavy;
+// 거창: grandiose
+const SIMPLER: WordList = WordList(
+    "단순|간단|줄여|가볍|복잡|무거|거창|simple|simpler|fewer|lighter|leaner|too complex|complicated|overkill|\
+    over-engineered|overengineered|too heavy",
+);
 const FASTER: WordList = WordList("빠르|속도|병렬|지연|fast|speed|latency|parallel*|quicker");
 const SAFER: WordList = WordList("보안|개인정보|민감|security|secure|privacy|pii|sensitive");
 const HUMAN: WordList = WordList("사람이|사람 검토|승인|검수|human|manual review|approval|sign-off");
@@ -1888,6 +1893,12 @@ mod tests {
         let simpler = refine_heuristic(&base, "simpler please, fewer agents", Lang::En);
         assert!(!simpler.designs[2].has_role("synthesizer"));
         assert_eq!(simpler.designs[2].complexity, Complexity::Medium);
+        // "too complex" said in Korean, or as "overkill", asks for the same.
+        for feedback in ["3번은 너무 복잡해요", "the advanced one is overkill"] {
+            let simpler = refine_heuristic(&base, feedback, Lang::En);
+            assert!(!simpler.designs[2].has_role("synthesizer"), "{feedback}");
+            assert!(!simpler.designs[0].description.contains(feedback), "{feedback} is read, not quoted");
+        }
 
         let table = refine_heuristic(&base, "결과는 표로 주세요", Lang::Ko);
         assert!(table.designs[0].agents.last().unwrap().name.contains('표'));
