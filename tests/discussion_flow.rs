@@ -1004,6 +1004,25 @@ fn that_one_after_a_question_or_a_change_about_a_design_picks_it() {
 }
 
 #[test]
+fn a_bare_yes_asks_which_and_a_choice_left_to_the_assistant_takes_the_recommendation() {
+    for yes in ["네", "네 그렇게 해 주세요", "yes"] {
+        let mut d = Driver::offline();
+        d.say("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어");
+        d.say(yes);
+        assert_eq!(d.discussion().machine.round(), 0, "{yes} started no refine round");
+        assert!(d.open_card().is_some_and(|c| c.kind == CardKind::ChooseDesign), "{yes}: the card asks which");
+    }
+    for left in ["알아서 골라 주세요", "whichever you think is best"] {
+        let mut d = Driver::offline();
+        d.say("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어");
+        let recommended = d.discussion().recommended();
+        d.say(left);
+        assert_eq!(d.stage(), Stage::Plan, "{left}");
+        assert_eq!(d.discussion().selected, recommended, "{left}");
+    }
+}
+
+#[test]
 fn a_question_in_the_debate_is_answered_not_refined() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");

@@ -130,6 +130,12 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     // ("we should go with 2").
     let change = has_change(text, &lower) || (states_requirement(&lower) && !commits);
 
+    // "whichever you think is best", "알아서 골라 주세요": the choice is left to the recommendation.
+    if refs.is_empty() && !change && !text.trim_end().ends_with(['?', '？']) && delegates(text, &lower) {
+        let design = recommended.filter(|r| *r < count);
+        return Reading::ApproveRecommended { design, named: design.is_some() };
+    }
+
     if question {
         if change && request_question(text, &lower) {
             return Reading::Feedback(single);
@@ -250,7 +256,7 @@ fn without_asides(text: &str, mut lower: String, refs: &[Ref]) -> (String, Strin
 }
 
 /// Reads a reply like [`read_reply`] and says whether the rules settled it: a feedback
-/// reading with no change request and no objection in it ("네", "hmm", "2번 비용은요")
+/// reading with no change request and no objection in it ("그렇군요", "hmm", "2번 비용은요")
 /// is unsettled, and may be given to a model with [`reply_prompt`] when one is configured.
 pub fn read_reply_settled(
     text: &str,
@@ -551,6 +557,11 @@ fn approval(text: &str, lower: &str, about_a_design: bool) -> Polarity {
                 }
             }
         }
+        // 네/예/응/넵/넹 (yes), ㅇㅇ (yes, chat), 그래/그래요 (all right) as the reply's first word;
+        // 그렇게 해/하/진행/가 (do it that way).
+        let first = text.split_whitespace().next().unwrap_or("").trim_matches(|c: char| !is_hangul(c) && c != 'ㅇ');
+        any |= WordList("네|예|응|넵|넹|네네|ㅇㅇ|그래|그래요|그럼요").contains(first)
+            || WordList("그렇게 해|그렇게 하|그렇게 진행|그렇게 가").iter().any(|w| text.contains(w));
         if any {
             return Polarity::Positive;
         }
@@ -660,6 +671,21 @@ fn commits(text: &str, lower: &str) -> bool {
         i'd say|i say|my vote|vote is|put me down|start with|let's start|wins|way to go|sweet spot|worth it|worth the",
     );
     says_any(lower, EN)
+}
+
+/// True when the reply leaves the choice to the assistant: "whichever you think is best", "you
+/// pick", "up to you"; 알아서: as you see fit; 아무거나/아무 거나: anything; 골라 주세요/골라줘:
+/// pick for me; 정해 주세요/정해줘: decide for me; 맡길게/맡기겠: I leave it to you.
+fn delegates(text: &str, lower: &str) -> bool {
+    WordList("알아서|아무거나|아무 거나|아무거|골라 주세요|골라주세요|골라 줘|골라줘|정해 주세요|정해주세요|정해 줘|정해줘|맡길게|맡기겠")
+        .iter()
+        .any(|w| text.contains(w))
+        || WordList(
+            "whichever you think|whatever you think|you pick|you choose|you decide|up to you|your call|your choice|\
+            dealer's choice|surprise me|any of them|any one is fine|either is fine|i don't mind which",
+        )
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// True when an approval points back at something said before: "go with that", "let's do
@@ -1196,7 +1222,7 @@ fn name_mention(lower: &str, design: &DesignBrief) -> Option<(usize, usize)> {
 // 단순: simple; 간단: simple; 가벼운: light; 가장 싼: cheapest; 제일 싼: cheapest; 저렴한: cheap; 순차: sequential; 기본: basic
 const LOW_WORDS: WordList = WordList(
     "simple|simplest|simpler|basic|lean|leaner|lightweight|light|lighter|minimal|sequential|\
-    cheapest|cheap|cheaper|smallest|smaller|fastest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|저렴한|순차|기본",
+    cheapest|cheap|cheaper|smallest|smaller|fastest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|싼|저렴한|순차|기본",
 );
 // 표준: standard; 균형: balance; 검증: validation; 보통: medium
 const MEDIUM_WORDS: WordList =
@@ -1242,8 +1268,14 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
                 if w.is_ascii() && !word_bounded(lower, at, end) {
                     continue;
                 }
+                // A one-syllable word starts a word: 싼 (cheap) is not the end of 비싼 (expensive).
+                if w.chars().count() == 1 && lower[..at].chars().next_back().is_some_and(is_hangul) {
+                    continue;
+                }
                 // "고급은 너무 비싸고": a kind said to be too much is one turned down.
                 if points_at_design(lower, at, end) || is_too_much(&lower[end..]) {
+                    // "표준형": the type's 형 is part of the reference.
+                    let end = if lower[end..].starts_with('형') { end + '형'.len_utf8() } else { end };
                     out.push((at, end, i, false));
                 }
             }
@@ -1269,12 +1301,15 @@ fn points_at_design(lower: &str, start: usize, end: usize) -> bool {
         let rest = &lower[end..];
         let mut words = rest.split_whitespace();
         let tail = if rest.starts_with(char::is_whitespace) { "" } else { words.next().unwrap_or("") };
-        let tail_ok = KO_REF_NOUNS.iter().any(|n| {
-            tail.strip_prefix(['한', '된', '인', '있', '는', '적'].as_slice()).unwrap_or(tail).starts_with(n)
-                || tail.starts_with(n)
-                || tail.starts_with(&format!("한{n}"))
-                || tail.starts_with(&format!("적인{n}"))
-        });
+        // 형 (type): "표준형", "단순형으로".
+        let typed = tail.strip_prefix('형').is_some_and(|rest| rest.is_empty() || NUMBER_PARTICLES.contains(rest));
+        let tail_ok = typed
+            || KO_REF_NOUNS.iter().any(|n| {
+                tail.strip_prefix(['한', '된', '인', '있', '는', '적'].as_slice()).unwrap_or(tail).starts_with(n)
+                    || tail.starts_with(n)
+                    || tail.starts_with(&format!("한{n}"))
+                    || tail.starts_with(&format!("적인{n}"))
+            });
         let next_ok = words.take(2).any(|w| KO_REF_NOUNS.iter().any(|n| w.starts_with(n) && !w.starts_with("안 ")));
         // "표준으로 할게요", "고급으로 가죠": the kind itself, taken with 으로/로 (with, as) and a
         // verb of going with it: 할/하 (do), 갈/가 (go), 해 (do), 결정 (decide), 선택 (choose),
@@ -1687,6 +1722,17 @@ mod tests {
             ("the one with validation", Lang::En, "choose:2"),
             ("first, tell me how much each costs", Lang::En, "question"),
             ("처음 거로 할게요", Lang::Ko, "choose:1"),
+            // A bare yes, "that way", a choice left to the assistant, "the cheap one", a type.
+            ("네", Lang::Ko, "approve_rec"),
+            ("네 그렇게 해 주세요", Lang::Ko, "approve_rec"),
+            ("알아서 골라 주세요", Lang::Ko, "approve_rec"),
+            ("아무거나요", Lang::Ko, "approve_rec"),
+            ("whichever you think is best", Lang::En, "approve_rec"),
+            ("you pick, but keep it cheap", Lang::En, "feedback:all"),
+            ("싼 걸로", Lang::Ko, "choose:1"),
+            ("비싼 거 말고 싼 걸로", Lang::Ko, "choose:1"),
+            ("표준형", Lang::Ko, "choose:2"),
+            ("네 근데 비용 좀 줄여 주세요", Lang::Ko, "feedback:all"),
             ("이대로 진행해 주세요", Lang::Ko, "approve_rec"),
             ("둘", Lang::Ko, "choose:2"),
             // The kind of design alone or taken: "표준으로 할게요", "standard please".
@@ -1715,8 +1761,10 @@ mod tests {
     fn unsettled_replies_are_flagged_for_a_model() {
         let designs = fallback_designs("news", "Markdown", Lang::Ko);
         let cases = [
-            ("네", false),
+            ("그렇군요", false),
             ("음…", false),
+            // A bare yes approves the recommendation: the confirmation card asks which.
+            ("네", true),
             ("2번 비용은요", false),
             ("2번으로 할게요", true),
             ("비용을 줄여 주세요", true),
