@@ -1023,6 +1023,36 @@ fn a_bare_yes_asks_which_and_a_choice_left_to_the_assistant_takes_the_recommenda
 }
 
 #[test]
+fn turning_every_design_down_without_a_reason_asks_what_to_change() {
+    for (request, no) in [
+        ("Build a news digest as a Markdown document", "I don't like any of them"),
+        ("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어", "다 별로예요"),
+    ] {
+        let mut d = Driver::offline();
+        d.say(request);
+        let designs = d.discussion().designs.clone();
+        d.say(no);
+        assert_eq!(d.stage(), Stage::Debate, "{no}");
+        assert_eq!(d.discussion().machine.round(), 0, "{no} spends no round");
+        assert_eq!(d.discussion().designs, designs, "{no} is not written into the designs");
+        let asked = d.bodies().iter().rev().find_map(|b| match b {
+            Body::Notice { text } => Some(text.clone()),
+            _ => None,
+        });
+        assert!(asked.is_some_and(|t| t.contains("cheaper") || t.contains("비용을 줄여")), "{no}");
+        // A reason the rules read revises as before.
+        d.say(if request.is_ascii() { "they're too expensive" } else { "너무 비싸요" });
+        assert_eq!(d.discussion().machine.round(), 1);
+    }
+    // A model can redesign from it: the refinement goes to the model.
+    let mut d = Driver::with_llm(good_answer);
+    d.say("Build a news digest as a Markdown document");
+    let before = d.calls_for(Purpose::Discussion(DiscussionPurpose::Refine));
+    d.say("I don't like any of them");
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Refine)), before + 1);
+}
+
+#[test]
 fn a_question_in_the_debate_is_answered_not_refined() {
     let mut d = Driver::offline();
     d.say("Build a news digest as a Markdown document");

@@ -1189,9 +1189,9 @@ fn remove_steps(designs: &mut [DesignProposal], feedback: &str, lang: Lang, chan
 }
 
 /// Revises designs from feedback by rules: cheaper models, added validation, fewer
-/// steps, parallel collection, a privacy guard, human review, batching, or a new output
-/// format. Feedback it cannot read is recorded on each design rather than dropped.
-pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
+/// steps, parallel collection, a privacy guard, human review, batching, a new output
+/// format or destination, steps taken out. No change when it reads none of them.
+fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
     let asks = |list: WordList| list.any(|w| mentions(feedback, w));
     // "skip the human review" takes the step away; it does not ask for one.
     let adds = |list: WordList| step_wanted(feedback, list.iter()).0;
@@ -1433,6 +1433,20 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
             });
         }
     }
+    Refinement { designs, changes }
+}
+
+/// True when the rules act on feedback: a theme, a format, a step, a destination or a
+/// criterion, not only recording it on each design.
+pub fn heuristic_acts_on(designs: &[DesignProposal], feedback: &str, lang: Lang) -> bool {
+    !revise(designs, feedback, lang).changes.is_empty() || super::contract::stated_criterion(feedback).is_some()
+}
+
+/// Revises designs from feedback by rules (`revise`); a criterion is judged against and
+/// feedback the rules cannot act on is recorded on each design.
+pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
+    let Refinement { mut designs, mut changes } = revise(designs, feedback, lang);
+    let ko = lang == Lang::Ko;
     if changes.is_empty() {
         if let Some(criterion) = super::contract::stated_criterion(feedback) {
             // What a good result is went into the contract's criteria (the discussion adds

@@ -131,7 +131,8 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     let change = has_change(text, &lower) || (states_requirement(&lower) && !commits);
 
     // "whichever you think is best", "알아서 골라 주세요": the choice is left to the recommendation.
-    if refs.is_empty() && !change && !text.trim_end().ends_with(['?', '？']) && delegates(text, &lower) {
+    let open_choice = refs.is_empty() && !change && !text.trim_end().ends_with(['?', '？']);
+    if open_choice && delegates(text, &lower) && approval(text, &lower, false) != Polarity::Negative {
         let design = recommended.filter(|r| *r < count);
         return Reading::ApproveRecommended { design, named: design.is_some() };
     }
@@ -673,6 +674,11 @@ fn commits(text: &str, lower: &str) -> bool {
     says_any(lower, EN)
 }
 
+/// True when the reply turns the designs down ("다 별로예요", "I don't like any of them").
+pub fn turns_down(text: &str) -> bool {
+    approval(text, &text.to_ascii_lowercase(), false) == Polarity::Negative
+}
+
 /// True when the reply leaves the choice to the assistant: "whichever you think is best", "you
 /// pick", "up to you"; 알아서: as you see fit; 아무거나/아무 거나: anything; 골라 주세요/골라줘:
 /// pick for me; 정해 주세요/정해줘: decide for me; 맡길게/맡기겠: I leave it to you.
@@ -682,7 +688,7 @@ fn delegates(text: &str, lower: &str) -> bool {
         .any(|w| text.contains(w))
         || WordList(
             "whichever you think|whatever you think|you pick|you choose|you decide|up to you|your call|your choice|\
-            dealer's choice|surprise me|any of them|any one is fine|either is fine|i don't mind which",
+            dealer's choice|surprise me|any one is fine|either is fine|i don't mind which",
         )
         .iter()
         .any(|w| lower.contains(w))
@@ -1729,6 +1735,8 @@ mod tests {
             ("아무거나요", Lang::Ko, "approve_rec"),
             ("whichever you think is best", Lang::En, "approve_rec"),
             ("you pick, but keep it cheap", Lang::En, "feedback:all"),
+            ("I don't like any of them", Lang::En, "feedback:all"),
+            ("아무거나 다 별로예요", Lang::Ko, "feedback:all"),
             ("싼 걸로", Lang::Ko, "choose:1"),
             ("비싼 거 말고 싼 걸로", Lang::Ko, "choose:1"),
             ("표준형", Lang::Ko, "choose:2"),

@@ -18,15 +18,17 @@ use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
 use super::contract::{add_criterion, choice_condition, empty_request_question, stated_criterion, Contract, Field};
-use super::core::{Conversation, Settled};
-use super::design::{estimate_complexity, new_destination, retarget, Complexity, DesignProposal};
+use super::core::{Conversation, Endpoint, Settled};
+use super::design::{estimate_complexity, heuristic_acts_on, new_destination, retarget, Complexity, DesignProposal};
 use super::gate::slot_label;
 use super::gate::{ConversationState, GateStatus, Intent};
 use super::grounding::{Grounding, MEMORY_MAX_CHARS};
 use super::lang::{clip, with_instrumental, with_object, Lang};
 use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
-use super::reply::{answer_question, answered_design, briefs, read_reply, read_reply_names, refers_back, Reading};
+use super::reply::{
+    answer_question, answered_design, briefs, read_reply, read_reply_names, refers_back, turns_down, Reading,
+};
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
 use super::slots::{is_cancel, parse_format, Format};
 use super::source::{HeuristicWhy, Source};
@@ -571,6 +573,18 @@ impl Discussing<'_> {
             }
             Reading::Feedback(about) => self.d.focus = about,
             Reading::Unclear => {}
+        }
+        // "다 별로예요" with no model to redesign: the rules have nothing to revise from, so the
+        // user is asked what to change and no round is spent.
+        if !env.has(Endpoint::Primary) && turns_down(text) && !heuristic_acts_on(&self.d.designs, text, self.c.lang) {
+            let t = self.c.lang.pick(
+                "어떤 점이 마음에 들지 않으세요? 예를 들어 \"비용을 줄여 주세요\", \"검증 단계를 넣어 주세요\", \
+                 \"더 단순하게 해 주세요\", \"결과는 표로 주세요\"처럼 말씀해 주시면 그대로 고칩니다.",
+                "What don't you like about them? Say, for example, \"make it cheaper\", \"add a validation step\", \
+                 \"make it simpler\" or \"the result as a table\", and I will revise them for it.",
+            );
+            self.c.notice(t, env.now);
+            return;
         }
         if self.d.machine.force_decision_mode() {
             self.ask_for_decision(env);
