@@ -101,7 +101,9 @@ pub fn name_in(text: &str) -> Option<String> {
             for ending in WordList("이에요|예요|입니다|이고요|이고|라고|이라고|요|이야|야") {
                 if let Some(name) = word.strip_suffix(ending) {
                     let n = name.chars().count();
-                    if (1..=4).contains(&n) && name.chars().all(crate::engine::lang::is_hangul) {
+                    // "이름은 비밀이에요" (my name is a secret) gives none.
+                    let no_name = NOT_NAMES_KO.any(|w| name.contains(w));
+                    if (1..=4).contains(&n) && name.chars().all(crate::engine::lang::is_hangul) && !no_name {
                         return Some(name.to_string());
                     }
                 }
@@ -123,6 +125,25 @@ const NOT_NAMES_KO: WordList = WordList(
 const NOT_NAMES_EN: WordList = WordList(
     "yes|no|nope|yeah|yep|sure|ok|okay|skip|pass|hi|hello|hey|thanks|nothing|none|idk|whatever|later|fine|anything|nah",
 );
+
+/// True when an answer to "what should I call you?" declines to give a name: "I'd rather not
+/// say", "skip", "no name please"; 비밀: a secret; 말하고 싶지 않/말하기 싫: rather not say;
+/// 안 알려/알려 드리기 싫: won't tell; 패스/넘어가/생략: skip; 익명: anonymous; 이름은 괜찮: no name
+/// needed; 밝히고 싶지 않: rather not reveal.
+pub fn declines_name(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase().replace('’', "'");
+    has_any(
+        &lower,
+        WordList(
+            "rather not|don't want to|do not want to|don't wanna|prefer not|not comfortable|skip|no name|anonymous|\
+            not telling|won't say|would not say|wouldn't say|nope|don't really want|not give my name|\
+            not share my name|not tell you my name|not say my name",
+        ),
+    ) || has_any(
+        text,
+        WordList("비밀|말하고 싶지 않|말하기 싫|말 안 할|안 알려|알려 드리기 싫|알려드리기 싫|패스|넘어가|생략|익명|이름은 괜찮|밝히고 싶지 않|싫어요"),
+    )
+}
 
 /// The name in an answer to "what should I call you?": what `name_in` reads, or the name
 /// alone ("민지예요", "민지라고 불러 주세요", "김민지입니다", "Sam", "it's Sam", "just sam").
@@ -380,9 +401,27 @@ mod tests {
             ("Hi, I'm Alex and I need help", Some("Alex")),
             ("I'm tired", None),
             ("저는 요즘 너무 힘들어요", None),
+            ("이름은 비밀이에요", None),
         ];
         for (text, want) in cases {
             assert_eq!(name_in(text).as_deref(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_name_withheld_is_told_from_a_name() {
+        for text in [
+            "I'd rather not say",
+            "I don't really want to give my name",
+            "skip",
+            "이름은 비밀이에요",
+            "말하고 싶지 않아요",
+            "패스할게요",
+        ] {
+            assert!(declines_name(text), "{text}");
+        }
+        for text in ["Sam", "민지예요", "work has been hard", "회사 일 때문에 왔어요"] {
+            assert!(!declines_name(text), "{text}");
         }
     }
 

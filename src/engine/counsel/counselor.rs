@@ -121,6 +121,8 @@ pub struct ReplyNotes<'a> {
     /// The user's name is not known and was never asked for (the first message said why
     /// they came, so the name-and-purpose question was skipped): ask once, gently.
     pub ask_name: bool,
+    /// This message declined to give a name: the reply says that is fine, and asks no more.
+    pub name_declined: bool,
     /// An idea the user offered earlier in the session, which the goal question takes up.
     pub idea: Option<&'a str>,
     /// This message made that idea a plan while exploring: it is the goal now.
@@ -184,8 +186,10 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         );
     }
     let quote = clip(without_greeting(user_text.trim()), 40);
-    // Echoing a bare "hi" or "네" sounds mechanical; echo only what carries content.
-    let worth_echoing = quote.chars().count() >= 8 && (ko || quote.split_whitespace().count() >= 3);
+    // Echoing a bare "hi" or "네" sounds mechanical, and a name withheld is only acknowledged;
+    // echo only what carries content.
+    let worth_echoing =
+        !notes.name_declined && quote.chars().count() >= 8 && (ko || quote.split_whitespace().count() >= 3);
     let echo = if !worth_echoing {
         String::new()
     } else {
@@ -286,6 +290,12 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         Module::RapportBuilding | Module::InformationGathering if task_id == NAME_AND_PURPOSE => match notes.name {
             Some(name) if ko => format!("{name}님, 반가워요. 오늘 어떤 이야기를 나누고 싶으세요?"),
             Some(name) => format!("Nice to meet you, {name}. What would you like to talk about today?"),
+            None if notes.name_declined => lang
+                .pick(
+                    "괜찮아요, 이름은 말하지 않으셔도 돼요. 오늘 어떤 이야기를 나누고 싶으세요?",
+                    "That's completely fine, you don't need to give a name. What would you like to talk about today?",
+                )
+                .into(),
             None => lang
                 .pick(
                     "괜찮으시다면 어떻게 불러 드리면 좋을지, 그리고 오늘 어떤 이야기를 나누고 싶으신지 들려주시겠어요?",
@@ -363,6 +373,12 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             "Before we go on, what should I call you? It's fine to skip this if you'd rather not say.",
         )
         .into()
+    } else {
+        body
+    };
+    // "I'd rather not say" to the name question asked on its own: fine, and the talk goes on.
+    let body = if notes.name_declined && task_id != NAME_AND_PURPOSE {
+        format!("{} {body}", lang.pick("괜찮아요, 이름은 말하지 않으셔도 돼요.", "That's fine, no name needed."))
     } else {
         body
     };

@@ -33,7 +33,8 @@ const EN_CLOSING: WordList = WordList(
 );
 
 /// Words dropped before an English closing phrase.
-const EN_LEAD: WordList = WordList("ok|okay|well|um|uh|so|hmm|actually|alright|yeah|fine|anyway|i think");
+const EN_LEAD: WordList =
+    WordList("ok|okay|well|um|uh|so|hmm|actually|alright|yeah|fine|anyway|i think|thanks|thank you|ok thanks");
 
 /// Words dropped after an English closing phrase.
 const EN_TAIL: WordList =
@@ -150,6 +151,8 @@ mod tests {
             "Let’s wrap up",
             "bye",
             "I have to go now",
+            "thanks, bye",
+            "thank you, I have to go",
         ] {
             assert!(wants_to_end(text), "{text}");
         }

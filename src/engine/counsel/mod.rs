@@ -21,7 +21,7 @@ pub use self::calls::{CounselPurpose, CounselRole};
 
 use serde::{Deserialize, Serialize};
 
-use self::checker::{agrees, heuristic_check, name_answer, name_in, states_goal, Verdict};
+use self::checker::{agrees, declines_name, heuristic_check, name_answer, name_in, states_goal, Verdict};
 use self::counselor::{CounselorContext, ReplyNotes};
 use self::crisis::{Crisis, CrisisKind};
 use self::module::{ChangeReason, Module, ModuleChange};
@@ -96,6 +96,10 @@ pub struct Counseling {
     /// The counselor offered to close early (the user asked to stop) and awaits the answer.
     #[serde(default)]
     pub end_offered: bool,
+    /// This turn's message answered the question for the name by declining to give one ("I'd
+    /// rather not say", "비밀이에요"): the reply says that is fine and does not ask again.
+    #[serde(default)]
+    pub turn_name_declined: bool,
 }
 
 /// What the steps after the checker and the detector decided this turn.
@@ -147,6 +151,7 @@ impl Counseling {
             user_messages: 0,
             user_name: None,
             name_asked_at: None,
+            turn_name_declined: false,
             topics: Vec::new(),
             goals: Vec::new(),
             said: Vec::new(),
@@ -211,6 +216,7 @@ impl Counseling {
             // The answer to a question for the name may be the name alone ("민지예요", "Sam").
             self.user_name = if answering_name { name_answer(user_text) } else { name_in(user_text) };
         }
+        self.turn_name_declined = answering_name && self.user_name.is_none() && declines_name(user_text);
         self.said.push(clip(user_text.trim(), 300));
         if self.said.len() > SAID_KEPT {
             self.said.remove(0);
@@ -227,7 +233,8 @@ impl Counseling {
     /// an offer to close; a yes to it (or the wish again) ends the session with a farewell.
     /// `None` when the message is not about closing: the turn goes on as usual.
     pub fn closing_reply(&mut self, user_text: &str) -> Option<String> {
-        if self.part == Part::Ended {
+        // Part 3 is the closing itself: a goodbye there ends it the usual way.
+        if matches!(self.part, Part::Ended | Part::Closing) {
             return None;
         }
         if std::mem::take(&mut self.end_offered) {
@@ -557,6 +564,7 @@ impl Counseling {
             turn: self.user_messages,
             check_in: self.crises.last().is_some_and(|c| c.at_user_message + 1 == self.user_messages),
             ask_name,
+            name_declined: self.turn_name_declined,
             idea: self.offered_idea(),
             committed: self.commits_to_idea(),
         };

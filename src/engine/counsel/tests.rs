@@ -432,3 +432,26 @@ fn a_plan_made_from_an_idea_while_exploring_is_the_goal_and_is_not_asked_again()
     assert!(!after.contains("앞에서 정하신 목표:"), "the goal question is not asked twice: {after}");
     assert!(session.summary_markdown().contains(goal));
 }
+
+#[test]
+fn a_name_withheld_is_accepted_and_not_asked_again() {
+    for (lang, script, fine, asked) in [
+        (
+            Lang::En,
+            ["hey", "I don't really want to give my name"],
+            "don't need to give a name",
+            "what should I call you",
+        ),
+        (Lang::Ko, ["안녕하세요", "이름은 비밀이에요"], "이름은 말하지 않으셔도 돼요", "어떻게 불러 드리면"),
+    ] {
+        let (session, _, outcomes) = run(lang, &script);
+        let reply = &outcomes[1].0.reply;
+        assert!(reply.contains(fine) && !reply.contains(asked), "{reply}");
+        assert!(!reply.contains(script[1]), "a name withheld is not quoted back: {reply}");
+        assert_eq!(session.user_name, None);
+    }
+    // Asked on its own after a first message that said why: the same.
+    let (_, _, outcomes) = run(Lang::En, &["my boss yells at me every day", "I'd rather not say"]);
+    assert!(outcomes[0].0.reply.contains("what should I call you"), "{}", outcomes[0].0.reply);
+    assert!(outcomes[1].0.reply.starts_with("That's fine, no name needed."), "{}", outcomes[1].0.reply);
+}
