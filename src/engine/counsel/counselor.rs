@@ -188,8 +188,10 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     let quote = clip(without_greeting(user_text.trim()), 40);
     // Echoing a bare "hi" or "네" sounds mechanical, and a name withheld is only acknowledged;
     // echo only what carries content.
-    let worth_echoing =
-        !notes.name_declined && quote.chars().count() >= 8 && (ko || quote.split_whitespace().count() >= 3);
+    let worth_echoing = !notes.name_declined
+        && !asks_advice(user_text)
+        && quote.chars().count() >= 8
+        && (ko || quote.split_whitespace().count() >= 3);
     let echo = if !worth_echoing {
         String::new()
     } else {
@@ -330,7 +332,17 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         Module::InformationGathering | Module::EmpathicReflection | Module::RapportBuilding | Module::GoalSetting
     ) && (ctx.part == Part::Exploration || ctx.module == Module::GoalSetting)
         && offers_idea(user_text);
+    // "what should I do?" is answered as a question, not echoed and passed over: the counselor
+    // does not decide for the user, and thinks it through with them.
+    let advice = asks_advice(user_text)
+        && matches!(ctx.module, Module::InformationGathering | Module::EmpathicReflection | Module::RapportBuilding);
     let body = match (taken_up, ctx.module) {
+        _ if advice && !notes.committed => lang
+            .pick(
+                "쉽지 않은 질문이에요. 답을 대신 정해 드릴 수는 없지만, 함께 생각해 볼 수는 있어요. 지금까지 해 보셨거나 떠올려 본 방법이 있으세요?",
+                "That's a hard question. I can't decide it for you, but we can think it through together. What have you already tried, or thought of trying?",
+            )
+            .into(),
         _ if notes.committed => lang
             .pick(
                 "구체적인 계획을 세우셨네요. 목표로 적어 둘게요. 그 밖에 더 나누고 싶은 이야기가 있으세요?",
@@ -384,6 +396,19 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     };
     parts.push(format!("{greeting}{body}"));
     parts.join(" ")
+}
+
+/// The user asks what to do: "what should I do?", "any advice?"; 어떻게 해야: what should I
+/// do; 어떡해/어떡하: what do I do; 어떻게 하면 좋: what would be good to do; 뭘 해야/뭘 하면:
+/// what should I do; 조언: advice.
+fn asks_advice(text: &str) -> bool {
+    let lower = crate::engine::case::lower(text);
+    WordList(
+        "what should i do|what do i do|what can i do|what would you do|any advice|give me advice|what to do|\
+        어떻게 해야|어떡해|어떡하|어떻게 하면 좋|뭘 해야|뭘 하면|무엇을 해야|조언",
+    )
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// The user offers something they could do: "I could try …", "maybe I'll …", "…해 볼까 해요".

@@ -455,3 +455,24 @@ fn a_name_withheld_is_accepted_and_not_asked_again() {
     assert!(outcomes[0].0.reply.contains("what should I call you"), "{}", outcomes[0].0.reply);
     assert!(outcomes[1].0.reply.starts_with("That's fine, no name needed."), "{}", outcomes[1].0.reply);
 }
+
+#[test]
+fn what_should_i_do_is_answered_not_echoed() {
+    for (lang, script, answer) in [
+        (
+            Lang::En,
+            ["hi, I'm Sam", "my girlfriend broke up with me last week", "what should I do?"],
+            "think it through together",
+        ),
+        (
+            Lang::Ko,
+            ["안녕하세요, 민지예요", "남자친구랑 헤어졌어요", "이제 어떻게 해야 할까요?"],
+            "함께 생각해 볼 수는 있어요",
+        ),
+    ] {
+        let (_, _, outcomes) = run(lang, &script);
+        let reply = &outcomes[2].0.reply;
+        assert!(reply.contains(answer), "{reply}");
+        assert!(!reply.contains(script[2]), "the question is not quoted back: {reply}");
+    }
+}
