@@ -1193,8 +1193,12 @@ fn remove_steps(designs: &mut [DesignProposal], feedback: &str, lang: Lang, chan
 /// format or destination, steps taken out. No change when it reads none of them.
 fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
     let asks = |list: WordList| list.any(|w| mentions(feedback, w));
-    // "skip the human review" takes the step away; it does not ask for one.
-    let adds = |list: WordList| step_wanted(feedback, list.iter()).0;
+    // "skip the human review" takes the step away; it does not ask for one, even beside another
+    // word of its kind ("in fact, drop the validator").
+    let adds = |list: WordList| {
+        let (add, remove) = step_wanted(feedback, list.iter());
+        add && !remove
+    };
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
     let ko = lang == Lang::Ko;
@@ -1886,9 +1890,12 @@ mod tests {
         let named = refine_heuristic(&ko, "요약 담당은 필요 없어요", Lang::Ko);
         assert!(named.designs.iter().all(|d| d.agents.iter().all(|a| a.name != "요약 담당")), "{:?}", named.changes);
         assert!(named.designs.iter().all(|d| d.agents.len() >= 2));
-        // Asking for more checks still adds them.
+        // Asking for more checks still adds them; a removal beside another word of the kind
+        // does not.
         let more = refine_heuristic(&en, "add more validation please", Lang::En);
         assert_eq!(steps(&more, "validator"), 3);
+        let dropped = refine_heuristic(&en, "in fact, drop the validator", Lang::En);
+        assert_eq!(steps(&dropped, "validator"), 0, "{:?}", dropped.changes);
     }
 
     #[test]
