@@ -1076,7 +1076,8 @@ pub struct Refinement {
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
 const CHEAPER: WordList = WordList("저렴|싸게|비용|예산|cheap|cost|budget|expensive|pric*");
 // 검증: verify; 정확: accurate; 신뢰: reliable; 환각: hallucination
-const MORE_CHECKS: WordList = WordList("검증|정확|신뢰|환각|validat*|accura*|reliab*|hallucinat*|verif*|fact");
+pub(crate) const MORE_CHECKS: WordList =
+    WordList("검증|정확|신뢰|환각|validat*|accura*|reliab*|hallucinat*|verif*|fact");
 // 단순/간단: simple; 줄여: cut down; 가볍: light; 복잡: complex ("너무 복잡해요"); 무거: heavy;
 // 거창: grandiose
 const SIMPLER: WordList = WordList(
@@ -1084,8 +1085,8 @@ const SIMPLER: WordList = WordList(
     over-engineered|overengineered|too heavy",
 );
 const FASTER: WordList = WordList("빠르|속도|병렬|지연|fast|speed|latency|parallel*|quicker");
-const SAFER: WordList = WordList("보안|개인정보|민감|security|secure|privacy|pii|sensitive");
-const HUMAN: WordList = WordList("사람이|사람 검토|승인|검수|human|manual review|approval|sign-off");
+pub(crate) const SAFER: WordList = WordList("보안|개인정보|민감|security|secure|privacy|pii|sensitive");
+pub(crate) const HUMAN: WordList = WordList("사람이|사람 검토|승인|검수|human|manual review|approval|sign-off");
 const SCALE: WordList = WordList("대량|확장|규모|scal*|volume|throughput|thousands");
 
 /// English words before a step that ask for it to go: "drop the validator", "skip the human
@@ -1103,7 +1104,7 @@ const STRETCH_ENDS: [&str; 9] = [",", ".", ";", "!", "?", "\n", " and ", " but "
 
 /// How feedback names a step (by one of the words `cue`): whether some mention asks for it
 /// (`.0`) and whether some mention asks for it to go (`.1`).
-fn step_wanted<'a>(feedback: &str, cue: impl IntoIterator<Item = &'a str>) -> (bool, bool) {
+pub(crate) fn step_wanted<'a>(feedback: &str, cue: impl IntoIterator<Item = &'a str>) -> (bool, bool) {
     let lower = feedback.to_ascii_lowercase();
     let (mut add, mut remove) = (false, false);
     for word in cue {

@@ -174,18 +174,34 @@ const PREFERENCE_RULES: &[(&str, WordList, (&str, &str))] = &[
     ("security", WordList("보안|개인정보|민감|security|privacy|pii"), ("민감 정보 보호", "protect sensitive data")),
     (
         "review",
-        WordList("사람이|검수|human|manual review|approval"),
+        WordList("사람이|사람 검토|검수|human|manual review|approval"),
         ("사람이 결과를 검토", "a person reviews the output"),
     ),
 ];
 
 /// Preferences a piece of feedback states, as (theme, value in `lang`) pairs.
+/// A step asked to go ("검증은 빼 주세요", "skip the human review") states the opposite
+/// preference.
 pub fn preferences_in(feedback: &str, lang: super::lang::Lang) -> Vec<(&'static str, &'static str)> {
+    use super::design::{step_wanted, HUMAN, MORE_CHECKS, SAFER};
     let lower = feedback.to_ascii_lowercase();
+    let without = |key: &str| {
+        let (cue, value) = match key {
+            "accuracy" => (MORE_CHECKS, ("검증 단계 없이", "no validation steps")),
+            "review" => (HUMAN, ("사람 검토 없이", "no human review")),
+            "security" => (SAFER, ("개인정보 보호 필터 없이", "no privacy guard")),
+            _ => return None,
+        };
+        let (add, remove) = step_wanted(feedback, cue.iter());
+        (remove && !add).then_some(value)
+    };
     PREFERENCE_RULES
         .iter()
         .filter(|(_, triggers, _)| triggers.iter().any(|t| lower.contains(t)))
-        .map(|(key, _, (ko, en))| (*key, lang.pick(ko, en)))
+        .map(|(key, _, stated)| {
+            let (ko, en) = without(key).unwrap_or(*stated);
+            (*key, lang.pick(ko, en))
+        })
         .collect()
 }
 
@@ -194,6 +210,17 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_step_asked_to_go_is_the_opposite_preference() {
+        use crate::engine::lang::Lang;
+        assert_eq!(
+            preferences_in("검증은 빼고 사람 검토를 넣어 주세요", Lang::Ko),
+            [("accuracy", "검증 단계 없이"), ("review", "사람이 결과를 검토")]
+        );
+        assert_eq!(preferences_in("skip the human review", Lang::En), [("review", "no human review")]);
+        assert_eq!(preferences_in("add more validation", Lang::En), [("accuracy", "prefer accuracy and validation")]);
+    }
 
     #[test]
     fn tracks_all_seven_items() {
