@@ -49,6 +49,30 @@ fn assert_accessible(browser: &Browser, state: &str) {
     assert!(blocking.is_empty(), "{state}:\n{}", blocking.join("\n"));
 }
 
+/// Where the stepper starts, shell or app: below the top bar.
+const STEPPER_TOP: &str = "return document.querySelector('.stepper').getBoundingClientRect().top;";
+
+/// The stepper starts where the app's will: the top bar of the shell is as high as the app's,
+/// on a wide window and on a phone (where the app's takes two rows).
+#[test]
+fn the_app_takes_over_without_moving_the_stepper() {
+    let _one = one_browser();
+    for width in [1280, 390] {
+        let (browser, _server, hold) = held_page("en-US");
+        browser
+            .cdp(
+                "Emulation.setDeviceMetricsOverride",
+                json!({"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": false}),
+            )
+            .unwrap();
+        let shell = value(&browser, STEPPER_TOP).as_f64().unwrap();
+        hold.release();
+        browser.wait_for_element("#composer-input", STEP).unwrap();
+        let app = value(&browser, STEPPER_TOP).as_f64().unwrap();
+        assert!((app - shell).abs() <= 3.0, "{width} px: the stepper moved from {shell} to {app}");
+    }
+}
+
 #[test]
 fn what_is_typed_before_the_app_arrives_stays_in_the_composer_with_its_caret_and_focus() {
     let _one = one_browser();
