@@ -98,7 +98,8 @@ const CUES: &[Cue] = &[
             "large files|big files|biggest files|largest files|huge files|bigger than|larger than|\
             list files|list the files|list all files|list my files|show the files|show me the files|\
             find files|find a file|find the file|find file|search files|search for files|grep|\
-            큰 파일|용량이 큰|용량 큰|파일 목록|파일 찾|파일을 찾|파일 검색|파일이 어디",
+            biggest folders|largest folders|big folders|todo comments|search my code|search the code|\
+            큰 파일|용량이 큰|용량 큰|파일 목록|파일 찾|파일을 찾|파일 검색|파일이 어디|큰 폴더|코드에서 찾",
         ),
         weak: &[],
     },
@@ -106,8 +107,8 @@ const CUES: &[Cue] = &[
         topic: Topic::Disk,
         // 디스크: disk; 저장 공간: storage space; 공간을 차지: takes up space
         words: WordList(
-            "disk usage|disk space|free space|space on my disk|space on the disk|taking up space|takes up space|\
-            df -h|du -sh|저장 공간|공간을 차지|공간 차지",
+            "disk usage|disk space|free space|free up space|out of space|running out of space|low on space|disk is full|\
+            space on my disk|space on the disk|taking up space|takes up space|df -h|du -sh|저장 공간|공간을 차지|공간 차지",
         ),
         // 용량: capacity (a medicine's dose too) — beside 하드/드라이브: drive, 남은: left,
         // 부족: short of, 컴퓨터/노트북: computer/laptop, 서버: server, 폴더/파일: folder/file
@@ -174,6 +175,7 @@ const CUES: &[Cue] = &[
         // 초기화: initialize; 세팅: setting up; 가상 환경/가상환경: virtual environment
         words: WordList(
             "set up a project|setup a project|new project|scaffold|bootstrap|initialize|init |\
+            new rust project|new python project|new node project|new react project|new go project|cargo new|npm init|\
             virtual environment|virtualenv|venv|초기화|세팅|가상 환경|가상환경",
         ),
         // 프로젝트: project — beside 만들: make, 시작: start, 생성: create, 새: new, 구조: layout
@@ -187,7 +189,10 @@ const CUES: &[Cue] = &[
     },
     Cue {
         topic: Topic::Processes,
-        words: WordList("which process|what process|process id|pid|cpu|hogging"),
+        words: WordList(
+            "which process|what process|process id|pid|cpu|hogging|kill the process|kill a process|kill process|\
+            process on port|running on port|listening on port",
+        ),
         // 포트: port (not the end of 리포트, a report); 느려/느리: slow; 메모리: memory; 프로세스:
         // process (a hiring or a business one too) — beside 컴퓨터/노트북: computer/laptop,
         // 서버: server, 앱/프로그램: app/program, 시스템: system, 쓰고/사용: uses, 번: number
@@ -195,7 +200,7 @@ const CUES: &[Cue] = &[
             WordList("port|slow|memory|processes|^포트|느려|느리|메모리|프로세스"),
             WordList(
                 "computer|laptop|machine|server|system|app|program|browser|localhost|uses|using|listening|\
-                컴퓨터|노트북|서버|시스템|앱|프로그램|브라우저|쓰고|사용|번",
+                컴퓨터|노트북|서버|시스템|앱|프로그램|브라우저|쓰고|쓰는|사용|번|죽여|종료",
             ),
         )],
     },
@@ -1334,6 +1339,13 @@ mod tests {
             ("에러 로그를 보고 싶어", Some(Topic::Logs)),
             ("서버에서 프로세스가 메모리를 너무 써", Some(Topic::Processes)),
             ("로그 폴더 정리해 줘", Some(Topic::Delete)),
+            // Everyday ways to ask, each named once by a user trying the chat.
+            ("how do I free up space on my mac?", Some(Topic::Disk)),
+            ("list the biggest folders in my home", Some(Topic::Files)),
+            ("kill the process on port 3000", Some(Topic::Processes)),
+            ("포트 8080 쓰는 프로세스 죽여줘", Some(Topic::Processes)),
+            ("create a new rust project", Some(Topic::Setup)),
+            ("find all TODO comments in my code", Some(Topic::Files)),
             // Erasing is about files only beside a word of files; a disk is a computer's only
             // beside a word of space.
             ("할 일 목록 지워줘", None),
