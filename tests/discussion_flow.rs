@@ -1044,6 +1044,17 @@ fn turning_every_design_down_without_a_reason_asks_what_to_change() {
         d.say(if request.is_ascii() { "they're too expensive" } else { "너무 비싸요" });
         assert_eq!(d.discussion().machine.round(), 1);
     }
+    // A step asked to go that no design has: said so, no round spent, the wish remembered.
+    let mut d = Driver::offline();
+    d.say("Build a news digest as a Markdown document");
+    d.say("can we skip the human review?");
+    assert_eq!(d.discussion().machine.round(), 0, "nothing to change spends no round");
+    let said = d.bodies().iter().rev().find_map(|b| match b {
+        Body::Notice { text } => Some(text.clone()),
+        _ => None,
+    });
+    assert_eq!(said.as_deref(), Some("None of the designs has a human review step; they stay as they are."));
+    assert_eq!(d.discussion().memory.user_preferences.get("review").map(String::as_str), Some("no human review"));
     // A model can redesign from it: the refinement goes to the model.
     let mut d = Driver::with_llm(good_answer);
     d.say("Build a news digest as a Markdown document");

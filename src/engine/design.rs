@@ -1441,10 +1441,29 @@ fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement 
     Refinement { designs, changes }
 }
 
-/// True when the rules act on feedback: a theme, a format, a step, a destination or a
-/// criterion, not only recording it on each design.
-pub fn heuristic_acts_on(designs: &[DesignProposal], feedback: &str, lang: Lang) -> bool {
-    !revise(designs, feedback, lang).changes.is_empty() || super::contract::stated_criterion(feedback).is_some()
+/// What the rules make of feedback against the designs, without a model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleReading {
+    /// They revise the designs, or judge them against a criterion the feedback states.
+    Revises,
+    /// They read it, but no design changes ("skip the human review" where none has one): what
+    /// they say of it.
+    Unchanged(Vec<String>),
+    /// They read nothing in it: a refinement would only record it on each design.
+    Nothing,
+}
+
+/// What the rules make of `feedback` against `designs`.
+pub fn rules_read(designs: &[DesignProposal], feedback: &str, lang: Lang) -> RuleReading {
+    if super::contract::stated_criterion(feedback).is_some() {
+        return RuleReading::Revises;
+    }
+    let revised = revise(designs, feedback, lang);
+    match (revised.changes.is_empty(), revised.designs == designs) {
+        (true, _) => RuleReading::Nothing,
+        (false, true) => RuleReading::Unchanged(revised.changes),
+        (false, false) => RuleReading::Revises,
+    }
 }
 
 /// Revises designs from feedback by rules (`revise`); a criterion is judged against and

@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 use super::call::Purpose;
 use super::contract::{add_criterion, choice_condition, empty_request_question, stated_criterion, Contract, Field};
 use super::core::{Conversation, Endpoint, Settled};
-use super::design::{estimate_complexity, heuristic_acts_on, new_destination, retarget, Complexity, DesignProposal};
+use super::design::{
+    estimate_complexity, new_destination, retarget, rules_read, Complexity, DesignProposal, RuleReading,
+};
 use super::gate::slot_label;
 use super::gate::{ConversationState, GateStatus, Intent};
 use super::grounding::{Grounding, MEMORY_MAX_CHARS};
@@ -574,24 +576,34 @@ impl Discussing<'_> {
             Reading::Feedback(about) => self.d.focus = about,
             Reading::Unclear => {}
         }
-        // "다 별로예요" with no model to redesign: the rules have nothing to revise from, so the
-        // user is asked what to change and no round is spent.
-        if !env.has(Endpoint::Primary) && turns_down(text) && !heuristic_acts_on(&self.d.designs, text, self.c.lang) {
-            let t = self.c.lang.pick(
-                "어떤 점이 마음에 들지 않으세요? 예를 들어 \"비용을 줄여 주세요\", \"검증 단계를 넣어 주세요\", \
-                 \"더 단순하게 해 주세요\", \"결과는 표로 주세요\"처럼 말씀해 주시면 그대로 고칩니다.",
-                "What don't you like about them? Say, for example, \"make it cheaper\", \"add a validation step\", \
-                 \"make it simpler\" or \"the result as a table\", and I will revise them for it.",
-            );
-            self.c.notice(t, env.now);
-            return;
+        for (key, value) in preferences_in(text, self.c.lang) {
+            self.d.memory.prefer(key, value);
+        }
+        // With no model to redesign, a round that would change nothing is not spent: "다 별로예요"
+        // (nothing the rules can revise from) asks what to change, and "skip the human review"
+        // where no design has one says so.
+        if !env.has(Endpoint::Primary) {
+            match rules_read(&self.d.designs, text, self.c.lang) {
+                RuleReading::Nothing if turns_down(text) => {
+                    let t = self.c.lang.pick(
+                        "어떤 점이 마음에 들지 않으세요? 예를 들어 \"비용을 줄여 주세요\", \"검증 단계를 넣어 주세요\", \
+                         \"더 단순하게 해 주세요\", \"결과는 표로 주세요\"처럼 말씀해 주시면 그대로 고칩니다.",
+                        "What don't you like about them? Say, for example, \"make it cheaper\", \"add a validation step\", \
+                         \"make it simpler\" or \"the result as a table\", and I will revise them for it.",
+                    );
+                    self.c.notice(t, env.now);
+                    return;
+                }
+                RuleReading::Unchanged(said) => {
+                    self.c.notice(said.join(" "), env.now);
+                    return;
+                }
+                _ => {}
+            }
         }
         if self.d.machine.force_decision_mode() {
             self.ask_for_decision(env);
             return;
-        }
-        for (key, value) in preferences_in(text, self.c.lang) {
-            self.d.memory.prefer(key, value);
         }
         // "it's good if every new bug is listed": what a good result is joins the contract.
         if let Some(criterion) = stated_criterion(text) {
