@@ -209,7 +209,13 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     let topic_text = topics_text(notes.topics, lang);
     let task_id = ctx.task.map(|t| t.id.as_str()).unwrap_or("");
     let t = notes.turn;
-    let body: String = match ctx.module {
+    // "I'd rather not say" to the question for the name withholds a name, not the talk: the
+    // task's own question follows, not the resistance module's "that may be hard to talk about".
+    let module = match ctx.module {
+        Module::ResistanceHandling if notes.name_declined => Module::InformationGathering,
+        module => module,
+    };
+    let body: String = match module {
         Module::ResistanceHandling => pick(
             if ko {
                 &[

@@ -454,6 +454,7 @@ fn a_name_withheld_is_accepted_and_not_asked_again() {
     let (_, _, outcomes) = run(Lang::En, &["my boss yells at me every day", "I'd rather not say"]);
     assert!(outcomes[0].0.reply.contains("what should I call you"), "{}", outcomes[0].0.reply);
     assert!(outcomes[1].0.reply.starts_with("That's fine, no name needed."), "{}", outcomes[1].0.reply);
+    assert!(!outcomes[1].0.reply.contains("hard to talk about"), "{}", outcomes[1].0.reply);
 }
 
 #[test]
