@@ -1134,20 +1134,50 @@ pub(crate) fn step_wanted<'a>(feedback: &str, cue: impl IntoIterator<Item = &'a 
     (add, remove)
 }
 
-/// The kinds of step feedback adds ("add validation", "사람 검토를 넣어 주세요") or takes away
-/// ("skip the human review", "검증은 빼 주세요"): their words, their roles, their names.
-const STEP_KINDS: [(WordList, &[&str], (&str, &str)); 3] = [
-    (MORE_CHECKS, &["validator", "cross_checker"], ("검증", "validation")),
-    (HUMAN, &["human_review"], ("사람 검토", "human review")),
-    (SAFER, &["guard"], ("개인정보 보호 필터", "privacy guard")),
+/// A kind of step feedback adds ("add validation", "사람 검토를 넣어 주세요") or takes away
+/// ("skip the human review", "검증은 빼 주세요").
+pub(crate) struct StepKind {
+    /// The words that name it.
+    pub cue: WordList,
+    /// The roles of its steps.
+    roles: &'static [&'static str],
+    /// Its name, in Korean and English.
+    name: (&'static str, &'static str),
+    /// The memory's preference theme it belongs to.
+    pub preference: &'static str,
+    /// That preference when the user asks the steps to go, in Korean and English.
+    pub without: (&'static str, &'static str),
+}
+
+pub(crate) const STEP_KINDS: [StepKind; 3] = [
+    StepKind {
+        cue: MORE_CHECKS,
+        roles: &["validator", "cross_checker"],
+        name: ("검증", "validation"),
+        preference: "accuracy",
+        without: ("검증 단계 없이", "no validation steps"),
+    },
+    StepKind {
+        cue: HUMAN,
+        roles: &["human_review"],
+        name: ("사람 검토", "human review"),
+        preference: "review",
+        without: ("사람 검토 없이", "no human review"),
+    },
+    StepKind {
+        cue: SAFER,
+        roles: &["guard"],
+        name: ("개인정보 보호 필터", "privacy guard"),
+        preference: "security",
+        without: ("개인정보 보호 필터 없이", "no privacy guard"),
+    },
 ];
 
 /// Takes out of every design the steps feedback asks to go, by kind ("drop the validation")
 /// or by name ("remove the synthesizer", "요약 담당은 빼 주세요"), keeping two steps at least;
 /// says what went, or that no design had a step of a kind asked to go.
 fn remove_steps(designs: &mut [DesignProposal], feedback: &str, lang: Lang, changes: &mut Vec<String>) {
-    let kinds: Vec<&(WordList, &[&str], (&str, &str))> =
-        STEP_KINDS.iter().filter(|(cue, _, _)| step_wanted(feedback, cue.iter()).1).collect();
+    let kinds: Vec<&StepKind> = STEP_KINDS.iter().filter(|k| step_wanted(feedback, k.cue.iter()).1).collect();
     let named =
         |a: &AgentSpec| a.name.chars().count() >= 3 && step_wanted(feedback, [a.name.to_ascii_lowercase().as_str()]).1;
     // A step asked for by its name goes alone ("drop the validator" keeps the cross-checker);
@@ -1159,7 +1189,7 @@ fn remove_steps(designs: &mut [DesignProposal], feedback: &str, lang: Lang, chan
             if by_name {
                 named(a)
             } else {
-                kinds.iter().any(|(_, roles, _)| roles.contains(&a.role.as_str()))
+                kinds.iter().any(|k| k.roles.contains(&a.role.as_str()))
             }
         };
         let going: Vec<usize> = (0..d.agents.len()).filter(|&i| doomed(&d.agents[i])).collect();
@@ -1180,7 +1210,7 @@ fn remove_steps(designs: &mut [DesignProposal], feedback: &str, lang: Lang, chan
         } else {
             format!("Removed {}.", gone.join(", "))
         });
-    } else if let Some((_, _, (ko_name, en_name))) = kinds.first() {
+    } else if let Some(StepKind { name: (ko_name, en_name), .. }) = kinds.first() {
         changes.push(if ko {
             format!("{} 단계는 어느 설계안에도 없습니다. 설계안은 그대로입니다.", ko_name)
         } else {

@@ -183,17 +183,12 @@ const PREFERENCE_RULES: &[(&str, WordList, (&str, &str))] = &[
 /// A step asked to go ("검증은 빼 주세요", "skip the human review") states the opposite
 /// preference.
 pub fn preferences_in(feedback: &str, lang: super::lang::Lang) -> Vec<(&'static str, &'static str)> {
-    use super::design::{step_wanted, HUMAN, MORE_CHECKS, SAFER};
+    use super::design::{step_wanted, STEP_KINDS};
     let lower = feedback.to_ascii_lowercase();
     let without = |key: &str| {
-        let (cue, value) = match key {
-            "accuracy" => (MORE_CHECKS, ("검증 단계 없이", "no validation steps")),
-            "review" => (HUMAN, ("사람 검토 없이", "no human review")),
-            "security" => (SAFER, ("개인정보 보호 필터 없이", "no privacy guard")),
-            _ => return None,
-        };
-        let (add, remove) = step_wanted(feedback, cue.iter());
-        (remove && !add).then_some(value)
+        let kind = STEP_KINDS.iter().find(|k| k.preference == key)?;
+        let (add, remove) = step_wanted(feedback, kind.cue.iter());
+        (remove && !add).then_some(kind.without)
     };
     PREFERENCE_RULES
         .iter()

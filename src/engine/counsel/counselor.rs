@@ -160,6 +160,7 @@ fn pick<'a>(options: &[&'a str], turn: u32) -> &'a str {
 pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserState, notes: &ReplyNotes) -> String {
     let lang = ctx.lang;
     let ko = lang == Lang::Ko;
+    let wants_advice = asks_advice(user_text);
     let mut parts: Vec<String> = Vec::new();
     if notes.check_in {
         parts.push(
@@ -189,7 +190,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // Echoing a bare "hi" or "네" sounds mechanical, and a name withheld is only acknowledged;
     // echo only what carries content.
     let worth_echoing = !notes.name_declined
-        && !asks_advice(user_text)
+        && !wants_advice
         && quote.chars().count() >= 8
         && (ko || quote.split_whitespace().count() >= 3);
     let echo = if !worth_echoing {
@@ -340,7 +341,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         && offers_idea(user_text);
     // "what should I do?" is answered as a question, not echoed and passed over: the counselor
     // does not decide for the user, and thinks it through with them.
-    let advice = asks_advice(user_text)
+    let advice = wants_advice
         && matches!(ctx.module, Module::InformationGathering | Module::EmpathicReflection | Module::RapportBuilding);
     let body = match (taken_up, ctx.module) {
         _ if advice && !notes.committed => lang
