@@ -7,6 +7,7 @@ use deliberate::engine::call::{FailureKind, LlmCall, LlmOutcome, Purpose};
 use deliberate::engine::core::CallKind;
 use deliberate::engine::counsel::crisis::safety_response;
 use deliberate::engine::counsel::flow::CounselMode;
+use deliberate::engine::counsel::safety;
 use deliberate::engine::counsel::task::Part;
 use deliberate::engine::counsel::CounselPurpose;
 use deliberate::engine::lang::Lang;
@@ -267,6 +268,56 @@ fn crisis_language_gets_the_safety_response_in_every_part_without_any_call() {
         }
         assert_eq!(parts_seen, [Part::Start, Part::Exploration, Part::Closing, Part::Ended], "{lang:?}");
         assert!(!counsel(&d).state.crises.is_empty());
+    }
+}
+
+#[test]
+fn hopelessness_is_asked_about_directly_and_a_yes_gets_the_safety_response() {
+    for (lang, hopeless, yes, no) in [
+        (Lang::Ko, "그냥 다 그만두고 싶어요", "네… 가끔요", "아니요, 그냥 너무 지쳐서요"),
+        (Lang::En, "I just want to give up on everything", "yeah, sometimes", "No, I'm just exhausted"),
+    ] {
+        for script in [None, Some(Box::new(good_answer) as common::Script)] {
+            let with_llm = script.is_some();
+            let start = |d: &mut Driver| {
+                d.say(lang.pick("안녕하세요, 민지예요", "Hi, I'm Sam"));
+                let calls_before = d.calls.len();
+                d.say(hopeless);
+                assert_eq!(last_reply(d), safety::question(lang), "{lang:?}, LLM {with_llm}");
+                let during: Vec<Purpose> = d.calls[calls_before..].iter().map(|c| c.purpose).collect();
+                assert!(
+                    during.iter().all(|p| *p == Purpose::Counseling(CounselPurpose::Supervisor)),
+                    "the question is asked before and without any model: {during:?}"
+                );
+            };
+            let mut d = Driver::in_lang(lang, Settings::default(), script);
+            d.step(Event::switch_mode(ModeKind::Counseling));
+            start(&mut d);
+            d.say(yes);
+            assert_eq!(last_reply(&d), safety_response(lang), "{lang:?}, LLM {with_llm}: {yes}");
+            assert_eq!(counsel(&d).state.crises.len(), 1, "the yes is recorded as a crisis");
+
+            let script = with_llm.then(|| Box::new(good_answer) as common::Script);
+            let mut d = Driver::in_lang(lang, Settings::default(), script);
+            d.step(Event::switch_mode(ModeKind::Counseling));
+            start(&mut d);
+            let calls_before = d.calls.len();
+            d.say(no);
+            assert!(counsel(&d).state.crises.is_empty(), "{lang:?}, LLM {with_llm}: {no}");
+            if with_llm {
+                assert!(
+                    d.calls[calls_before..].iter().any(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply)),
+                    "after a no, the turn goes on to the counselor"
+                );
+            } else {
+                let reply = last_reply(&d);
+                assert!(reply.starts_with(safety::thanks_for_answer(lang)), "{reply}");
+                assert!(!reply.contains(no), "a no is not quoted back: {reply}");
+            }
+            // Said again at once, it is not asked again.
+            d.say(hopeless);
+            assert_ne!(last_reply(&d), safety::question(lang), "{lang:?}, LLM {with_llm}");
+        }
     }
 }
 

@@ -123,6 +123,9 @@ pub struct ReplyNotes<'a> {
     pub ask_name: bool,
     /// This message declined to give a name: the reply says that is fine, and asks no more.
     pub name_declined: bool,
+    /// This message said no to the question about thoughts of suicide: the reply thanks the
+    /// user for answering before it goes on.
+    pub safety_denied: bool,
     /// An idea the user offered earlier in the session, which the goal question takes up.
     pub idea: Option<&'a str>,
     /// This message made that idea a plan while exploring: it is the goal now.
@@ -162,6 +165,9 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     let ko = lang == Lang::Ko;
     let wants_advice = asks_advice(user_text);
     let mut parts: Vec<String> = Vec::new();
+    if notes.safety_denied {
+        parts.push(super::safety::thanks_for_answer(lang).into());
+    }
     if notes.check_in {
         parts.push(
             lang.pick(
@@ -190,6 +196,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // Echoing a bare "hi" or "네" sounds mechanical, and a name withheld is only acknowledged;
     // echo only what carries content.
     let worth_echoing = !notes.name_declined
+        && !notes.safety_denied
         && !wants_advice
         && quote.chars().count() >= 8
         && (ko || quote.split_whitespace().count() >= 3);

@@ -152,6 +152,11 @@ impl CounselMode {
             self.finish_reply(c, counselor::ended_reply(c.lang), None, env, fx);
             return;
         }
+        if let Some(question) = self.state.safety_question(text) {
+            // Fixed text too: the question is asked whatever a model would have said.
+            self.finish_reply(c, question.to_string(), None, env, fx);
+            return;
+        }
         if let Some(reply) = self.state.closing_reply(text) {
             self.finish_reply(c, reply, None, env, fx);
             return;

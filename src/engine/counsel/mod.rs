@@ -12,6 +12,7 @@ mod crisis_cues;
 pub mod ending;
 pub mod flow;
 pub mod module;
+pub mod safety;
 pub mod selector;
 pub mod state;
 pub mod supervisor;
@@ -100,6 +101,13 @@ pub struct Counseling {
     /// rather not say", "비밀이에요"): the reply says that is fine and does not ask again.
     #[serde(default)]
     pub turn_name_declined: bool,
+    /// The user message count when the counselor asked, after words of hopelessness, whether
+    /// the user has thoughts of ending their life (`safety::question`).
+    #[serde(default)]
+    pub safety_asked_at: Option<u32>,
+    /// This turn's message answered that question with a no: the reply thanks the user first.
+    #[serde(default)]
+    pub turn_safety_denied: bool,
 }
 
 /// What the steps after the checker and the detector decided this turn.
@@ -159,6 +167,8 @@ impl Counseling {
             turn_module_change: None,
             turn_part_transition: None,
             end_offered: false,
+            safety_asked_at: None,
+            turn_safety_denied: false,
         }
     }
 
@@ -222,11 +232,36 @@ impl Counseling {
             self.said.remove(0);
         }
         self.remember(Turn::user(user_text));
-        let crisis = crisis::detect(user_text);
+        // A yes (or "sometimes", "I don't know") to the question about thoughts of suicide is
+        // a crisis, whatever words it is said in.
+        let answering_safety = self.safety_asked_at.is_some_and(|at| at + 1 == self.user_messages);
+        let answer = if answering_safety { safety::answer(user_text) } else { safety::Answer::Other };
+        self.turn_safety_denied = answer == safety::Answer::No;
+        let crisis = crisis::detect(user_text).or_else(|| {
+            (answer == safety::Answer::Yes)
+                .then(|| Crisis { kind: CrisisKind::Suicide, cue: clip(user_text.trim(), 40) })
+        });
         if let Some(found) = &crisis {
             self.crises.push(CrisisRecord { kind: found.kind, at_user_message: self.user_messages });
         }
         crisis
+    }
+
+    /// Words of hopelessness that name no crisis ("다 그만두고 싶어요"), answered before the turn's
+    /// checks with the fixed question whether the user has thoughts of ending their life. Not
+    /// asked again within three messages of the last time, nor right after a crisis, whose
+    /// response has just given the crisis lines.
+    pub fn safety_question(&mut self, user_text: &str) -> Option<&'static str> {
+        let recent = |at: u32| at + 3 >= self.user_messages;
+        if self.part == Part::Ended
+            || self.safety_asked_at.is_some_and(recent)
+            || self.crises.last().is_some_and(|c| recent(c.at_user_message))
+            || !safety::hopeless(user_text)
+        {
+            return None;
+        }
+        self.safety_asked_at = Some(self.user_messages);
+        Some(safety::question(self.lang))
     }
 
     /// The user asking to close early, answered before the turn's checks: the first wish gets
@@ -565,6 +600,7 @@ impl Counseling {
             check_in: self.crises.last().is_some_and(|c| c.at_user_message + 1 == self.user_messages),
             ask_name,
             name_declined: self.turn_name_declined,
+            safety_denied: self.turn_safety_denied,
             idea: self.offered_idea(),
             committed: self.commits_to_idea(),
         };
@@ -600,6 +636,8 @@ impl Counseling {
             outcome.reply = crisis::safety_response(lang);
         } else if self.part == Part::Ended {
             outcome.reply = counselor::ended_reply(lang);
+        } else if let Some(question) = self.safety_question(user_text) {
+            outcome.reply = question.to_string();
         } else if let Some(reply) = self.closing_reply(user_text) {
             outcome.reply = reply;
             outcome.plan.part_transition = self.turn_part_transition;

@@ -1,0 +1,235 @@
+//! Hopelessness that names no crisis ("그냥 다 그만두고 싶어요", "I want to give up on
+//! everything"): the counselor asks directly, once, whether the user has thoughts of ending
+//! their life or hurting themselves, and a yes (or a "sometimes") to that question is a crisis.
+//! Asking does not put the idea in anyone's head; leaving it unasked can miss the one who has it.
+
+use crate::engine::lang::Lang;
+use crate::engine::words::WordList;
+
+/// Korean words of hopelessness, matched on the text with spaces and punctuation removed.
+// 다그만두고싶: want to quit everything; 다그만하고싶: want to stop everything; 모든걸그만두고싶: want to quit it all;
+// 전부그만두고싶: want to quit it all; 다포기하고싶: want to give up on everything; 모든걸포기하고싶: want to give up on it
+// all; 전부포기하고싶: want to give up on it all; 인생을포기: give up on life; 다놓아버리고싶: want to let go of everything;
+// 다놓고싶: want to let it all go; 모든걸놓고싶: want to let it all go; 희망이없: there is no hope; 희망이안보: no hope in
+// sight; 앞이안보: can't see ahead; 미래가안보: can't see a future; 미래가없: there is no future; 버틸힘이없: no strength
+// left to hold on; 견딜수가없: can't bear it; 아무의미가없: nothing means anything; 다의미없: it's all meaningless;
+// 모든게의미없: everything is meaningless; 사는게너무힘들: living is too hard; 사는게힘들: living is hard; 하루하루가지옥:
+// every day is hell; 다끝내고싶: want to end it all; 출구가없: there is no way out
+const KO_HOPELESS: WordList = WordList(
+    "다그만두고싶|다그만하고싶|모든걸그만두고싶|전부그만두고싶|다포기하고싶|모든걸포기하고싶|전부포기하고싶|인생을포기|\
+    다놓아버리고싶|다놓고싶|모든걸놓고싶|희망이없|희망이안보|앞이안보|미래가안보|미래가없|버틸힘이없|견딜수가없|\
+    아무의미가없|다의미없|모든게의미없|사는게너무힘들|사는게힘들|하루하루가지옥|다끝내고싶|출구가없",
+);
+
+/// English words of hopelessness, matched on the lowercased words.
+const EN_HOPELESS: WordList = WordList(
+    "give up on everything|giving up on everything|give up on it all|give up on life|quit everything|\
+    quit it all|done with everything|done with it all|hopeless|no hope|lost all hope|no future|\
+    can't take it anymore|can't take this anymore|can't do this anymore|can't go on like this|\
+    can't keep going|nothing matters|no point in anything|everything is pointless|want it all to stop|\
+    want everything to stop|make it all stop|no way out|tired of everything|sick of everything|tired of it all",
+);
+
+/// Denials right after a Korean cue ("희망이 없진 않아요": it isn't hopeless).
+const KO_NEGATED_TAILS: WordList = WordList("지않|진않|지는않|건아니");
+
+/// Denials right before an English cue ("I'm not hopeless", "I'd never give up on everything").
+const EN_NEGATED_BEFORE: WordList = WordList("not |never |don't |dont |won't |wouldn't |isn't |i'm not |am not ");
+
+/// Whether `text` says something hopeless that the counselor should ask about.
+pub fn hopeless(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
+    let compact: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
+    let korean = KO_HOPELESS.iter().any(|cue| {
+        compact.match_indices(cue).any(|(at, _)| {
+            let tail: String = compact[at + cue.len()..].chars().take(6).collect();
+            !KO_NEGATED_TAILS.iter().any(|t| tail.contains(t))
+        })
+    });
+    if korean {
+        return true;
+    }
+    let spaced = format!(" {} ", lower.split_whitespace().collect::<Vec<_>>().join(" "));
+    EN_HOPELESS.iter().any(|cue| {
+        spaced.match_indices(cue).any(|(at, _)| {
+            let whole = !spaced[..at].ends_with(|c: char| c.is_ascii_alphanumeric())
+                && !spaced[at + cue.len()..].starts_with(|c: char| c.is_ascii_alphanumeric());
+            let mut from = at.saturating_sub(16);
+            while !spaced.is_char_boundary(from) {
+                from -= 1;
+            }
+            let before = &spaced[from..at];
+            whole && !EN_NEGATED_BEFORE.iter().any(|n| before.ends_with(n))
+        })
+    })
+}
+
+/// The question the counselor asks, at once and in fixed words, whatever the model would say.
+pub fn question(lang: Lang) -> &'static str {
+    lang.pick(
+        "많이 지치고 힘드신 게 느껴져요. 조심스럽지만 꼭 여쭤보고 싶어요. 혹시 요즘 죽고 싶다는 생각이나 \
+         스스로를 해치고 싶다는 생각이 드신 적이 있나요? 어떤 대답이든 괜찮아요.",
+        "I can hear how worn down you are. I'd like to ask you something directly, and whatever your answer \
+         is, it's okay: have you been having thoughts of ending your life, or of hurting yourself?",
+    )
+}
+
+/// What the reply says after a no, before the conversation goes on.
+pub fn thanks_for_answer(lang: Lang) -> &'static str {
+    lang.pick(
+        "솔직하게 답해 주셔서 고마워요. 혹시라도 그런 생각이 들면 언제든 말씀해 주세요.",
+        "Thank you for answering honestly. If thoughts like that ever come, please tell me, any time.",
+    )
+}
+
+/// How a message answers the question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Yes, sometimes, or not sure: the safety response follows.
+    Yes,
+    /// No.
+    No,
+    /// It does not answer it (the user talks of something else).
+    Other,
+}
+
+/// Unsure or partial answers, which count as a yes (Korean, compact).
+// 가끔: sometimes; 종종: now and then; 때때로: at times; 조금: a little; 모르겠: I don't know; 잘모르: not sure; 애매: hard to
+// say; 없지는않/없진않/없지않: not none; 없는건아니: it's not that I don't; 있긴: I do, though; 그럴때가: there are times;
+// 안괜찮/괜찮지않: not okay
+const KO_UNSURE: WordList = WordList(
+    "가끔|종종|때때로|조금|모르겠|잘모르|애매|없지는않|없진않|없지않|없는건아니|있긴|그럴때가|안괜찮|괜찮지않",
+);
+/// Korean noes (compact). 아니: no; 없어/없습니다/없었/없네/없죠: there isn't; 전혀: not at all; 괜찮: I'm okay
+const KO_NO: WordList = WordList("아니|없어|없습니다|없었|없네|없죠|없고|전혀|괜찮");
+/// Korean yeses that may open the answer, as its whole first word (without a closing 요). 네/예/응/어: yes;
+/// 그래/그렇죠: so it is; 맞아: right; 솔직히/사실/사실은: honestly
+const KO_YES_FIRST: WordList = WordList("네|예|응|어|그래|그렇죠|맞아|솔직히|사실|사실은");
+/// Fillers before an answer's first word: 음/흠: hmm; 저/저기: well; 그게: the thing is
+const FILLERS: WordList = WordList("음|흠|저|저기|그게|well|um|uh|hmm");
+/// Korean yeses anywhere (compact). 있어/있었/있습니다: there are; 들어요/들었/들때: they come; 생각해봤/생각한적/생각했: I've
+/// thought of it
+const KO_YES: WordList = WordList("있어|있었|있습니다|있죠|들어요|들었|들때|생각해봤|생각한적|생각했");
+
+const EN_UNSURE: WordList = WordList(
+    "sometimes|occasionally|maybe|not sure|i don't know|i dont know|idk|kind of|kinda|sort of|a little|\
+    a bit|on and off|now and then|i guess|at times|once or twice|a few times|not never",
+);
+const EN_NO_FIRST: WordList = WordList("no|nope|nah|not really|never|not at all");
+const EN_NO: WordList = WordList(
+    "i'm not|i am not|i don't|i dont|i do not|i haven't|i have not|nothing like that|not like that|\
+    i'm ok|i'm okay|i'm fine|i am fine|no thoughts",
+);
+const EN_YES_FIRST: WordList = WordList("yes|yeah|yep|yup|honestly|actually|i have|i do|true");
+const EN_YES: WordList =
+    WordList("i have been|i've been|i've had|i have had|i think about|thought about it|i did|i do sometimes");
+
+/// Reads `text` as an answer to `question`.
+pub fn answer(text: &str) -> Answer {
+    let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
+    let words: Vec<&str> =
+        lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+    let spaced = format!(" {} ", words.join(" "));
+    let compact: String = words.concat();
+    let first = words.iter().copied().find(|w| !FILLERS.contains(w)).unwrap_or_default();
+    let has = |list: WordList| list.iter().any(|w| spaced.contains(&format!(" {w} ")));
+    let opens = |list: WordList| {
+        let from = words.iter().position(|w| !FILLERS.contains(w)).unwrap_or(0);
+        let rest = format!(" {} ", words[from.min(words.len())..].join(" "));
+        list.iter().any(|w| rest.starts_with(&format!(" {w} ")))
+    };
+    if KO_UNSURE.iter().any(|w| compact.contains(w)) || has(EN_UNSURE) {
+        Answer::Yes
+    } else if KO_NO.iter().any(|w| compact.contains(w)) || opens(EN_NO_FIRST) || has(EN_NO) {
+        Answer::No
+    } else if KO_YES_FIRST.contains(first.trim_end_matches('요'))
+        || KO_YES.iter().any(|w| compact.contains(w))
+        || opens(EN_YES_FIRST)
+        || has(EN_YES)
+    {
+        Answer::Yes
+    } else {
+        Answer::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn hopelessness_without_a_crisis_cue_is_asked_about() {
+        for text in [
+            "그냥 다 그만두고 싶어요",
+            "모든 걸 포기하고 싶어요",
+            "희망이 없어요",
+            "더는 버틸 힘이 없어요",
+            "다 끝내고 싶어요",
+            "I just want to give up on everything",
+            "I'm done with everything",
+            "I feel hopeless",
+            "I can't take it anymore",
+            "nothing matters anymore",
+            "I just want it all to stop",
+        ] {
+            assert!(hopeless(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn everyday_quitting_and_denials_are_not() {
+        for text in [
+            "회사를 그만두고 싶어요",
+            "이 프로젝트는 포기하고 싶어요",
+            "희망이 없진 않아요",
+            "I want to quit my job",
+            "I'm not hopeless, just tired",
+            "I'd never give up on everything we built",
+            "the hopelessness essay is due",
+            "I want to give up sugar",
+            "그럴 때마다 제가 쓸모없는 사람처럼 느껴져요",
+            "I feel useless at work",
+        ] {
+            assert!(!hopeless(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn answers_to_the_question() {
+        for text in [
+            "네",
+            "음… 네",
+            "네… 가끔요",
+            "응 있어",
+            "솔직히 생각해 본 적 있어요",
+            "잘 모르겠어요",
+            "yes",
+            "Yeah, sometimes",
+            "maybe",
+            "I've had those thoughts",
+            "I don't know",
+        ] {
+            assert_eq!(answer(text), Answer::Yes, "{text}");
+        }
+        for text in [
+            "아니요",
+            "그런 생각은 없어요",
+            "아니요, 그냥 너무 지쳐서요",
+            "전혀요",
+            "no",
+            "No, just exhausted",
+            "not really",
+            "well, no",
+            "I'm not, I just need a break",
+            "nothing like that",
+        ] {
+            assert_eq!(answer(text), Answer::No, "{text}");
+        }
+        for text in ["회사 얘기를 더 하고 싶어요", "어제 팀장님이랑 또 부딪혔어요", "my boss keeps yelling at me"]
+        {
+            assert_eq!(answer(text), Answer::Other, "{text}");
+        }
+    }
+}
