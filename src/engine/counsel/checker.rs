@@ -110,7 +110,37 @@ pub fn name_in(text: &str) -> Option<String> {
             }
         }
     }
-    None
+    // "안녕하세요, 민지예요": a greeting, then the name said as what one is.
+    let after_greeting = KO_GREETINGS.iter().find_map(|g| text.trim_start().strip_prefix(g))?;
+    let word = after_greeting.trim_start_matches([' ', ',', '.', '!', '~']).split_whitespace().next()?;
+    ko_name_said(word.trim_end_matches(['.', ',', '!', '~']))
+}
+
+/// Greetings a first message may open with: 안녕하세요/안녕/반가워요/반갑습니다: hello, nice to meet you.
+const KO_GREETINGS: WordList = WordList("안녕하세요|안녕하십니까|반가워요|반갑습니다|안녕");
+
+/// Words one may say one is that are not names: 처음: (it's my) first time; 학생/대학생/고등학생/중학생/
+/// 대학원생/취준생: student, job seeker; 회사원/직장인/주부/백수/신입/프리랜서/자영업자: office worker, employee,
+/// homemaker, out of work, new hire, freelancer, self-employed; 엄마/아빠: mom, dad; 선생/교사/간호사/개발자/
+/// 디자이너: teacher, nurse, developer, designer; 사람/여자/남자: a person, a woman, a man.
+const KO_ROLES: WordList = WordList(
+    "처음|학생|취준생|회사원|직장인|주부|백수|신입|프리랜서|자영업|엄마|아빠|선생|교사|간호사|개발자|디자이너|사람|여자|남자",
+);
+
+/// The name in one word that says it as what one is or is called ("민지예요", "김민지입니다",
+/// "민지라고"): 1–4 Hangul syllables, not a word of the lists that are not names.
+fn ko_name_said(word: &str) -> Option<String> {
+    // 이에요/예요/입니다/이고요/이라고/라고: it is, called
+    WordList("이에요|예요|입니다|이고요|이라고|라고").iter().find_map(|ending| {
+        let name = word.strip_suffix(ending)?;
+        let hangul = (1..=4).contains(&name.chars().count()) && name.chars().all(crate::engine::lang::is_hangul);
+        // 일: work (a word of its own, not a syllable of a name)
+        let not_name = name == "일"
+            || NOT_NAMES_KO.any(|n| name.contains(n))
+            || KO_ROLES.any(|r| name.ends_with(r))
+            || states_purpose(name);
+        (hangul && !not_name).then(|| name.to_string())
+    })
 }
 
 /// Korean words that answer "what should I call you?" without a name: 비밀: a secret;
@@ -132,17 +162,24 @@ const NOT_NAMES_EN: WordList = WordList(
 /// needed; 밝히고 싶지 않: rather not reveal.
 pub fn declines_name(text: &str) -> bool {
     let lower = text.to_ascii_lowercase().replace('’', "'");
-    has_any(
-        &lower,
-        WordList(
-            "rather not|don't want to|do not want to|don't wanna|prefer not|not comfortable|skip|no name|anonymous|\
-            not telling|won't say|would not say|wouldn't say|nope|don't really want|not give my name|\
-            not share my name|not tell you my name|not say my name",
-        ),
-    ) || has_any(
-        text,
-        WordList("비밀|말하고 싶지 않|말하기 싫|말 안 할|안 알려|알려 드리기 싫|알려드리기 싫|패스|넘어가|생략|익명|이름은 괜찮|밝히고 싶지 않|싫어요"),
-    )
+    // "I don't want to get out of bed" and "지쳐서 아무것도 하기 싫어요" (too tired to do anything)
+    // answer with something else: the broad words decline only as the whole answer.
+    let bare_en = lower.split_whitespace().count() <= 4;
+    let bare_ko = text.chars().filter(|c| crate::engine::lang::is_hangul(*c)).count() <= 6;
+    bare_en && has_any(&lower, WordList("don't want to|do not want to|don't wanna|skip|nope"))
+        || bare_ko && has_any(text, WordList("싫어요|싫어|싫습니다"))
+        || has_any(
+            &lower,
+            WordList(
+                "rather not|prefer not|not comfortable|no name|anonymous|not telling|won't say|would not say|\
+                wouldn't say|don't really want|not give my name|not share my name|not tell you my name|\
+                not say my name|don't want to say|don't want to tell|don't want to share|don't want to give",
+            ),
+        )
+        || has_any(
+            text,
+            WordList("비밀|말하고 싶지 않|말하기 싫|말 안 할|안 알려|알려 드리기 싫|알려드리기 싫|패스|넘어가|생략|익명|이름은 괜찮|밝히고 싶지 않"),
+        )
 }
 
 /// The name in an answer to "what should I call you?": what `name_in` reads, or the name
@@ -157,15 +194,8 @@ pub fn name_answer(text: &str) -> Option<String> {
     let hangul = |w: &str| (1..=4).contains(&w.chars().count()) && w.chars().all(crate::engine::lang::is_hangul);
     // 일: work (a word of its own, not a syllable of a name)
     let not_name_ko = |w: &str| w == "일" || NOT_NAMES_KO.any(|n| w.contains(n)) || states_purpose(w);
-    // 이에요/예요/입니다/이고요/이라고/라고: it is, called
-    for word in words.iter().take(4) {
-        for ending in WordList("이에요|예요|입니다|이고요|이라고|라고") {
-            if let Some(name) = word.strip_suffix(ending) {
-                if hangul(name) && !not_name_ko(name) {
-                    return Some(name.to_string());
-                }
-            }
-        }
+    if let Some(name) = words.iter().take(4).find_map(|w| ko_name_said(w)) {
+        return Some(name);
     }
     let lower = clause.to_ascii_lowercase();
     let rest =
@@ -402,6 +432,11 @@ mod tests {
             ("I'm tired", None),
             ("저는 요즘 너무 힘들어요", None),
             ("이름은 비밀이에요", None),
+            ("안녕하세요 민지예요. 요즘 회사 일 때문에 힘들어서 왔어요", Some("민지")),
+            ("안녕하세요, 김민지입니다", Some("김민지")),
+            ("안녕하세요 처음이에요", None),
+            ("안녕하세요 대학생이에요", None),
+            ("안녕하세요 요즘 너무 힘들어요", None),
         ];
         for (text, want) in cases {
             assert_eq!(name_in(text).as_deref(), want, "{text}");
@@ -420,7 +455,18 @@ mod tests {
         ] {
             assert!(declines_name(text), "{text}");
         }
-        for text in ["Sam", "민지예요", "work has been hard", "회사 일 때문에 왔어요"] {
+        for text in ["싫어요", "그냥 싫어요", "I don't want to"] {
+            assert!(declines_name(text), "{text}");
+        }
+        for text in [
+            "Sam",
+            "민지예요",
+            "work has been hard",
+            "회사 일 때문에 왔어요",
+            "지쳐서 아무것도 하기 싫어요",
+            "I don't want to get out of bed most days",
+            "I skip meals when work piles up",
+        ] {
             assert!(!declines_name(text), "{text}");
         }
     }

@@ -192,7 +192,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             .into(),
         );
     }
-    let quote = clip(without_greeting(user_text.trim()), 40);
+    let quote = clip(without_introduction(without_greeting(user_text.trim()), notes.name), 40);
     // Echoing a bare "hi" or "네" sounds mechanical, and a name withheld is only acknowledged;
     // echo only what carries content.
     let worth_echoing = !notes.name_declined
@@ -461,6 +461,19 @@ fn without_greeting(text: &str) -> &str {
         }
     }
     text
+}
+
+/// `text` without a first sentence that gives the user's name ("민지예요. 요즘 회사 일 때문에
+/// 힘들어서 왔어요", "I'm Sam. Work has been rough"): the name is said back on its own, and a
+/// quote of the rest carries what they came with. Nothing when the name is all there was.
+fn without_introduction<'a>(text: &'a str, name: Option<&str>) -> &'a str {
+    let Some(name) = name else { return text };
+    let end = text.find(['.', '!', '?', '\n']).map_or(text.len(), |at| at + 1);
+    if text[..end].contains(name) {
+        text[end..].trim_start()
+    } else {
+        text
+    }
 }
 
 fn topics_text(topics: &[Topic], lang: Lang) -> String {

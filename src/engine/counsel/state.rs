@@ -182,6 +182,12 @@ const RESISTANCE_KO: WordList = WordList(
     하기 싫어|별로 말하고",
 );
 
+/// What one may not want to do that is about one's days, not the conversation: 아무것도 하기 싫:
+/// don't want to do anything; 일하기 싫: don't want to work; 출근하기 싫: don't want to go to work; 공부하기 싫:
+/// don't want to study; 운동하기 싫: don't want to exercise.
+const LIFE_UNWILLING_KO: WordList =
+    WordList("아무것도 하기 싫|아무 것도 하기 싫|일하기 싫|출근하기 싫|공부하기 싫|운동하기 싫");
+
 /// English resistance cues.
 const RESISTANCE_EN: WordList = WordList(
     "don't want to talk|dont want to talk|don't want to say|rather not|none of your business|\
@@ -234,7 +240,9 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
         let boosts = INTENSIFIERS_KO.iter().chain(INTENSIFIERS_EN).filter(|w| lower.contains(*w)).count() as u8;
         (5 + 2 * boosts.min(2) + u8::from(latest.contains('!'))).min(10)
     };
-    let resistance = contains_any(&lower, RESISTANCE_KO) || contains_any(&lower, RESISTANCE_EN);
+    // "아무것도 하기 싫어요" is about the days, not the talk.
+    let about_life = LIFE_UNWILLING_KO.iter().fold(lower.clone(), |t, w| t.replace(w, " "));
+    let resistance = contains_any(&about_life, RESISTANCE_KO) || contains_any(&lower, RESISTANCE_EN);
     let chars = latest.trim().chars().count();
     let words = latest.split_whitespace().count();
     let engagement = if resistance || chars < 6 || (words < 3 && !latest.chars().any(crate::engine::lang::is_hangul)) {
@@ -427,6 +435,8 @@ mod tests {
             ("회사에서 상사가 자꾸 소리를 질러요", false),
             ("My boss keeps yelling at me", false),
             ("네, 말씀드릴게요", false),
+            ("지쳐서 아무것도 하기 싫어요", false),
+            ("요즘은 출근하기 싫어요", false),
         ];
         for (text, want) in cases {
             assert_eq!(detect_state(text, &[], &[]).resistance, want, "{text}");

@@ -477,3 +477,17 @@ fn what_should_i_do_is_answered_not_echoed() {
         assert!(!reply.contains(script[2]), "the question is not quoted back: {reply}");
     }
 }
+
+#[test]
+fn a_name_after_a_greeting_is_taken_and_not_quoted_back() {
+    let (session, _, outcomes) =
+        run(Lang::Ko, &["안녕하세요 민지예요. 요즘 회사 일 때문에 힘들어서 왔어요", "지쳐서 아무것도 하기 싫어요"]);
+    assert_eq!(session.user_name.as_deref(), Some("민지"));
+    let first = &outcomes[0].0.reply;
+    assert!(first.contains("민지님") && first.contains("“요즘 회사 일 때문에 힘들어서 왔어요”"), "{first}");
+    assert!(!first.contains("불러 드리면"), "the name is not asked for again: {first}");
+    let second = &outcomes[1].0.reply;
+    assert!(!second.contains("이름은 말하지 않으셔도") && !second.contains("말하기 어려운"), "{second}");
+    let (_, _, outcomes) = run(Lang::En, &["Hi, I'm Sam. Work has been rough lately"]);
+    assert!(outcomes[0].0.reply.contains("“Work has been rough lately”"), "{}", outcomes[0].0.reply);
+}
