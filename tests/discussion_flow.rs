@@ -921,6 +921,13 @@ fn debate_replies_in_ordinary_words_choose_a_design() {
         ("Build a news digest as a Markdown document", "the second one", 1),
         ("Build a news digest as a Markdown document", "3 sounds fine to me", 2),
         ("Build a news digest as a Markdown document", "2 looks good", 1),
+        // By a step the design has or lacks; asking a design to go without a step it does not
+        // have picks it.
+        ("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘", "검증 없는 걸로 할게요", 0),
+        ("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘", "교차 검증 있는 안으로 할게요", 2),
+        ("Build a news digest as a Markdown document", "the one without validation", 0),
+        ("Build a news digest as a Markdown document", "the one with the cross-checker", 2),
+        ("Build a news digest as a Markdown document", "the simple one but without the validator", 0),
     ];
     for (request, reply, want) in cases {
         let mut d = Driver::offline();

@@ -1102,6 +1102,27 @@ const REMOVE_AFTER: WordList =
 /// ("remove the validator and add human review").
 const STRETCH_ENDS: [&str; 9] = [",", ".", ";", "!", "?", "\n", " and ", " but ", " then "];
 
+/// The stretches of `lower` (between clause ends and joins) that ask for something to go
+/// ("without the validator", "검증은 빼고"), as byte ranges.
+pub(crate) fn removal_stretches(lower: &str) -> Vec<std::ops::Range<usize>> {
+    let mut cuts: Vec<(usize, usize)> =
+        STRETCH_ENDS.iter().flat_map(|e| lower.match_indices(e).map(|(at, m)| (at, at + m.len()))).collect();
+    crate::engine::order::sort_by_key(&mut cuts, |c| c.0 as u128);
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (at, next) in cuts.into_iter().chain([(lower.len(), lower.len())]) {
+        if at < from {
+            continue;
+        }
+        let stretch = &lower[from..at];
+        if REMOVE_BEFORE.iter().any(|w| mentions(stretch, w)) || REMOVE_AFTER.iter().any(|w| stretch.contains(w)) {
+            out.push(from..at);
+        }
+        from = next;
+    }
+    out
+}
+
 /// How feedback names a step (by one of the words `cue`): whether some mention asks for it
 /// (`.0`) and whether some mention asks for it to go (`.1`).
 pub(crate) fn step_wanted<'a>(feedback: &str, cue: impl IntoIterator<Item = &'a str>) -> (bool, bool) {
@@ -1147,6 +1168,13 @@ pub(crate) struct StepKind {
     pub preference: &'static str,
     /// That preference when the user asks the steps to go, in Korean and English.
     pub without: (&'static str, &'static str),
+}
+
+impl StepKind {
+    /// Whether a step of this role is of this kind.
+    pub fn has_role(&self, role: &str) -> bool {
+        self.roles.contains(&role)
+    }
 }
 
 pub(crate) const STEP_KINDS: [StepKind; 3] = [

@@ -4,7 +4,7 @@
 //! actually use ("1번 안으로 가겠습니다", "option B it is", "the simple one", "3 sounds
 //! fine to me"), hedges ("좋긴 한데 …", "looks good but …"), negation and questions.
 
-use super::design::{Complexity, DesignProposal};
+use super::design::{removal_stretches, AgentSpec, Complexity, DesignProposal, STEP_KINDS};
 use super::lang::{is_hangul, with_subject, Lang};
 use super::prompt_text::{self, PromptText};
 use super::signals::{is_korean_preference, is_satisfied, parse_choice};
@@ -80,16 +80,19 @@ impl Reading {
 pub struct DesignBrief<'a> {
     pub name: &'a str,
     pub complexity: Option<Complexity>,
+    /// Its steps, when known: "the one without validation" tells designs apart by them.
+    pub steps: &'a [AgentSpec],
 }
 
 /// The briefs of a list of designs, in order.
 pub fn briefs(designs: &[DesignProposal]) -> Vec<DesignBrief<'_>> {
-    designs.iter().map(|d| DesignBrief { name: &d.name, complexity: Some(d.complexity) }).collect()
+    designs.iter().map(|d| DesignBrief { name: &d.name, complexity: Some(d.complexity), steps: &d.agents }).collect()
 }
 
 /// Reads a debate reply against designs known only by name.
 pub fn read_reply_names(text: &str, names: &[&str], recommended: Option<usize>, lang: Lang) -> Reading {
-    let briefs: Vec<DesignBrief> = names.iter().map(|name| DesignBrief { name, complexity: None }).collect();
+    let briefs: Vec<DesignBrief> =
+        names.iter().map(|name| DesignBrief { name, complexity: None, steps: &[] }).collect();
     read_reply(text, &briefs, recommended, lang)
 }
 
@@ -128,7 +131,8 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     let text = text.as_str();
     // "the first step should fetch from the API" states a requirement, unless it commits
     // ("we should go with 2").
-    let change = has_change(text, &lower) || (states_requirement(&lower) && !commits);
+    let asks_change = |text: &str, lower: &str| has_change(text, lower) || (states_requirement(lower) && !commits);
+    let change = asks_change(text, &lower);
 
     // "whichever you think is best", "알아서 골라 주세요": the choice is left to the recommendation.
     let open_choice = refs.is_empty() && !change && !text.trim_end().ends_with(['?', '？']);
@@ -148,6 +152,11 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
 
     if let Some(i) = single {
         if change {
+            // "the simple one but without the validator": it has none, so this picks it.
+            let absent = without_absent_steps(text, &lower, i, designs);
+            if absent.is_some_and(|(t, l)| !asks_change(&t, &l)) {
+                return Reading::Choose(i);
+            }
             return Reading::Feedback(Some(i));
         }
         if polarity == Polarity::Negative && !rejected_any {
@@ -954,8 +963,13 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
             }
         }
     }
-    // Names and descriptions, only where nothing more exact was said.
-    if refs.iter().all(|r| r.3) {
+    // A step the design has or lacks ("the one without validation", "교차 검증 있는 안"), then
+    // names and descriptions, only where nothing more exact was said.
+    let by_step = if refs.iter().all(|r| r.3) { step_ref(&lower, designs, recommended) } else { None };
+    if let Some((start, end, index)) = by_step {
+        described_from = refs.len();
+        refs.push((start, end, index, false));
+    } else if refs.iter().all(|r| r.3) {
         for (i, d) in designs.iter().enumerate() {
             if let Some((at, end)) = name_mention(&lower, d) {
                 refs.push((at, end, i, false));
@@ -989,8 +1003,178 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
             end,
         })
         .collect();
+    // "without the validator" names a step, not the design whose description has the word.
+    let removals = removal_stretches(&lower);
+    out.retain(|r| {
+        let by_this_step = by_step.is_some_and(|(start, end, _)| (start, end) == (r.start, r.end));
+        by_this_step || !names_removed_step(&lower, r.start..r.end, designs, &removals)
+    });
     crate::engine::order::sort_by_key(&mut out, |r| r.start as u128);
     out
+}
+
+/// English phrases that point at the design with a step (`.0`) or without one (`.1`), the step
+/// named after them: "the one with the cross-checker", "the one without validation".
+const EN_STEP_POINTERS: [WordList; 2] = [
+    WordList(
+        "the one with|that one with|the one that has|the one that includes|the one including|the design with|\
+        the option with|the version with|the pipeline with",
+    ),
+    WordList(
+        "the one without|that one without|the one with no|the one that has no|the one that doesn't have|\
+        the one that does not have|the one that skips|the one minus|the one lacking|the design without|\
+        the option without|the version without|the pipeline without",
+    ),
+];
+
+/// Korean words after a step that point at the design with it (`.0`) or without it (`.1`),
+/// before a noun for the design (`KO_ONE`): 있는/들어간/들어 있는/포함된/포함한/넣은: that has; 없는/빠진/뺀/안
+/// 들어간/제외한/제외된: that lacks.
+const KO_STEP_POINTERS: [WordList; 2] = [
+    WordList("있는|들어간|들어 있는|들어있는|포함된|포함한|넣은"),
+    WordList("없는|빠진|뺀|안 들어간|안들어간|제외한|제외된"),
+];
+
+/// Nouns for a design after such a word: 거/것/걸/게/꺼: the one; 안/설계/설계안: design; 쪽: that side; 버전:
+/// version; 파이프라인: pipeline.
+const KO_ONE: WordList = WordList("거|것|걸|게|꺼|안|설계|쪽|버전|파이프라인");
+
+/// `text` without spaces and hyphens: "cross checker", "cross-checker" and "교차 검증기" are
+/// compared as "crosschecker" and "교차검증기".
+fn compact_words(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace() && *c != '-').collect()
+}
+
+/// The forms a step's name is said in: the name, and its stem ("validator" → "validat",
+/// "교차 검증기" → "교차 검증"), all as `compact_words`.
+fn step_forms(step: &AgentSpec) -> Vec<String> {
+    let name = compact_words(&step.name.to_ascii_lowercase());
+    let mut forms = vec![name.clone()];
+    let stem = name
+        .strip_suffix('기')
+        .or_else(|| name.strip_suffix("담당"))
+        .or_else(|| name.strip_suffix("step"))
+        .or_else(|| name.strip_suffix("or"))
+        .or_else(|| name.strip_suffix("er"));
+    if let Some(stem) = stem.filter(|s| s.chars().count() >= if s.is_ascii() { 5 } else { 2 }) {
+        forms.push(stem.to_string());
+    }
+    forms
+}
+
+/// The designs that have the step `words` name: by the longest name or stem of a step said
+/// in them, else by a kind of step ("validation", "사람 검토"). None when they name no step.
+fn steps_said(words: &str, designs: &[DesignBrief]) -> Option<Vec<usize>> {
+    let words = compact_words(words);
+    let mut best: Option<(usize, Vec<usize>)> = None;
+    for (i, d) in designs.iter().enumerate() {
+        for form in d.steps.iter().flat_map(step_forms).filter(|f| words.contains(f.as_str())) {
+            let len = form.chars().count();
+            match &mut best {
+                Some((l, has)) if *l == len => {
+                    if !has.contains(&i) {
+                        has.push(i);
+                    }
+                }
+                Some((l, _)) if *l > len => {}
+                _ => best = Some((len, vec![i])),
+            }
+        }
+    }
+    if let Some((_, has)) = best {
+        return Some(has);
+    }
+    let kind =
+        STEP_KINDS.iter().find(|k| k.cue.iter().any(|w| words.contains(&compact_words(w.trim_end_matches('*')))))?;
+    Some((0..designs.len()).filter(|&i| designs[i].steps.iter().any(|s| kind.has_role(&s.role))).collect())
+}
+
+/// Whether the words at `span` name a step in a stretch that asks for something to go
+/// (`removals`): "without the validator" names no design.
+fn names_removed_step(
+    lower: &str,
+    span: std::ops::Range<usize>,
+    designs: &[DesignBrief],
+    removals: &[std::ops::Range<usize>],
+) -> bool {
+    removals.iter().any(|s| s.start <= span.start && span.end <= s.end) && steps_said(&lower[span], designs).is_some()
+}
+
+/// "the simple one but without the validator": the reply with each stretch that asks design `i`
+/// to go without a step it does not have blanked (it asks nothing of it), as text and lower case;
+/// none when there is no such stretch.
+fn without_absent_steps(text: &str, lower: &str, i: usize, designs: &[DesignBrief]) -> Option<(String, String)> {
+    let (mut text, mut lower) = (text.to_string(), lower.to_string());
+    let mut blanked = false;
+    for stretch in removal_stretches(&lower.clone()) {
+        if steps_said(&lower[stretch.clone()], designs).is_some_and(|has| !has.contains(&i)) {
+            // The join before it goes too: "… but" alone would read as a hedge.
+            let join = [" but ", " and ", " then "].iter().find(|j| lower[..stretch.start].ends_with(*j));
+            blank(&mut text, &mut lower, stretch.start - join.map_or(0, |j| j.len())..stretch.end);
+            blanked = true;
+        }
+    }
+    blanked.then_some((text, lower))
+}
+
+/// The design a reply points at by a step it has or lacks ("the one without validation", "검증
+/// 없는 걸로", "교차 검증 있는 안"): the step's words are the longest step name or kind of step the
+/// phrase holds; the design is the only one with (or without) it, or the recommended one among
+/// several. As (start, end, index) of the phrase; none when the steps tell no design apart.
+fn step_ref(lower: &str, designs: &[DesignBrief], recommended: Option<usize>) -> Option<(usize, usize, usize)> {
+    if designs.iter().all(|d| d.steps.is_empty()) {
+        return None;
+    }
+    let clause_end = |from: usize| {
+        let rest = &lower[from..];
+        from + [",", ".", ";", "!", "?", " and ", " but ", " then "]
+            .iter()
+            .filter_map(|e| rest.find(e))
+            .min()
+            .unwrap_or(rest.len())
+    };
+    // (phrase start, phrase end, the step's words, with it)
+    let mut phrases: Vec<(usize, usize, String, bool)> = Vec::new();
+    for (with, pointers) in [true, false].into_iter().zip(EN_STEP_POINTERS) {
+        for p in pointers {
+            for (at, _) in lower.match_indices(p).filter(|(at, _)| word_bounded(lower, *at, at + p.len())) {
+                let end = clause_end(at + p.len());
+                phrases.push((at, end, lower[at + p.len()..end].to_string(), with));
+            }
+        }
+    }
+    // "the one with no …" is not "the one with …": at one place, the longest pointer, whose
+    // step's words are the shortest.
+    crate::engine::order::sort_by_key(&mut phrases, |(start, _, words, _)| {
+        ((*start as u128) << 32) | words.len() as u128
+    });
+    phrases.dedup_by_key(|(start, _, _, _)| *start);
+    for (with, pointers) in [true, false].into_iter().zip(KO_STEP_POINTERS) {
+        for p in pointers {
+            for (at, _) in lower.match_indices(p) {
+                let after = lower[at + p.len()..].trim_start();
+                let Some(noun) = KO_ONE.iter().find(|n| after.starts_with(n)) else { continue };
+                let end = lower.len() - after.len() + noun.len();
+                let before = &lower[..at];
+                let start = [",", ".", ";", "!", "?", "\n"]
+                    .iter()
+                    .filter_map(|e| before.rfind(e).map(|i| i + 1))
+                    .max()
+                    .unwrap_or(0);
+                phrases.push((start, end, lower[start..at].to_string(), with));
+            }
+        }
+    }
+    phrases.into_iter().find_map(|(start, end, words, with)| {
+        let has = steps_said(&words, designs)?;
+        let picked: Vec<usize> = (0..designs.len()).filter(|i| has.contains(i) == with).collect();
+        let index = match picked[..] {
+            [only] => only,
+            _ if picked.len() < designs.len() => recommended.filter(|r| picked.contains(r))?,
+            _ => return None,
+        };
+        Some((start, end, index))
+    })
 }
 
 /// Ordinal words for the first three designs: 첫 번째/첫째/처음 거/맨 앞 (first), 두 번째/둘째
@@ -1248,6 +1432,7 @@ const KO_REF_NOUNS: WordList = WordList("안|거|것|걸|쪽|버전|설계|파�
 
 fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, usize, bool)> {
     let mut out = Vec::new();
+    let removals = removal_stretches(lower);
     for (i, d) in designs.iter().enumerate() {
         let mut words: Vec<String> = Vec::new();
         match d.complexity {
@@ -1276,6 +1461,10 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
                 }
                 // A one-syllable word starts a word: 싼 (cheap) is not the end of 비싼 (expensive).
                 if w.chars().count() == 1 && lower[..at].chars().next_back().is_some_and(is_hangul) {
+                    continue;
+                }
+                // "the simple one but without the validator": a step asked to go, not a design.
+                if names_removed_step(lower, at..end, designs, &removals) {
                     continue;
                 }
                 // "고급은 너무 비싸고": a kind said to be too much is one turned down.
