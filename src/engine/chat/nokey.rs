@@ -340,6 +340,22 @@ pub fn thanks_reply(text: &str, lang: Lang) -> Option<&'static str> {
     })
 }
 
+/// `text` with each word that is a file name ("run.sh", "./deploy.py", "scripts/start.bat")
+/// replaced by "file": "what does chmod 777 run.sh do?" orders nothing run.
+fn without_file_names(text: &str) -> String {
+    let file_name = |w: &str| {
+        let w = w.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '?' | '!' | ',' | '(' | ')'));
+        let name = w.rsplit('/').next().unwrap_or(w);
+        name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic())
+        })
+    };
+    text.split(' ').map(|w| if file_name(w) { "file" } else { w }).collect::<Vec<_>>().join(" ")
+}
+
 /// Longest message searched for a command to explain (the search tries every word).
 const EXPLAIN_MAX_WORDS: usize = 40;
 
@@ -348,7 +364,7 @@ const EXPLAIN_MAX_WORDS: usize = 40;
 /// why it is dangerous, and a warning; for an everyday one (`KNOWN`), what it does and whether
 /// it changes anything. `None` when the message asks nothing or names no such command.
 pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
-    if !crate::engine::security::only_asks(text) {
+    if !crate::engine::security::only_asks(&without_file_names(text)) {
         return None;
     }
     let flagged = match text.split('`').nth(1).filter(|_| text.matches('`').count() >= 2) {
@@ -426,8 +442,9 @@ const KNOWN: &[(&str, bool, bool, &str, &str)] = &[
 const BEFORE_KNOWN: WordList = WordList("does|is|explain|what's|whats|about");
 
 /// Words after a command that ask what it is ("ls -la do?", "git status가 뭐야", "git stash
-/// 하면 어떻게 돼?"); Korean ones are matched at the start of the word.
-const AFTER_KNOWN: WordList = WordList("do|does|mean|means|뭐|무슨|무엇|하면|명령|어떤");
+/// 하면 어떻게 돼?", "chmod 777 run.sh 해도 돼?": is it all right to); Korean ones are matched at the
+/// start of the word. 해도: (is it all right) to do; 괜찮: all right; 안전: safe.
+const AFTER_KNOWN: WordList = WordList("do|does|mean|means|safe|뭐|무슨|무엇|하면|명령|어떤|해도|괜찮|안전");
 
 /// What an everyday command in a question does: see `explain_command`.
 fn explain_known(text: &str, lang: Lang) -> Option<String> {
@@ -1371,6 +1388,12 @@ mod tests {
         assert!(ko.contains("모든 사용자가 파일을 바꿀 수"), "{ko}");
         let symbolic = explain_command("what does chmod o+w data.csv do?", Lang::En).expect("explained");
         assert!(symbolic.contains("every user"), "{symbolic}");
+        // A file named run.sh orders nothing run; "해도 돼?" asks whether it is all right.
+        let run = explain_command("what does chmod 777 run.sh do?", Lang::En).expect("explained");
+        assert!(run.starts_with("`chmod 777 run.sh`") && run.contains("every user"), "{run}");
+        let ko = explain_command("chmod 777 run.sh 해도 돼?", Lang::Ko).expect("explained");
+        assert!(ko.contains("모든 사용자가 파일을 바꿀 수"), "{ko}");
+        assert_eq!(explain_command("can you run chmod 777 run.sh for me?", Lang::En), None, "an order stays an order");
         for safe in [
             "what does chmod 755 deploy.sh do?",
             "what does chmod +x deploy.sh do?",
