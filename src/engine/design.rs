@@ -123,8 +123,12 @@ pub fn complexity_cue(text: &str) -> Option<String> {
 /// What the request works on and what it does with it, in both languages.
 struct Domain {
     source: (&'static str, &'static str),
-    work: (&'static str, &'static str),
+    work: Work,
 }
+
+/// What a pipeline's core step does: (Korean noun, English verb), and the English name of the
+/// step that does it.
+type Work = ((&'static str, &'static str), &'static str);
 
 /// Keyword → what the pipeline reads (Korean, English labels). First match wins.
 const SOURCES: &[(WordList, (&str, &str))] = &[
@@ -145,26 +149,33 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     (WordList("티켓|문의|ticket|support"), ("고객 문의", "support tickets")),
 ];
 
-/// Keyword → what the pipeline does (Korean noun, English verb). First match wins.
-/// A trailing `*` marks a stem ("summar*": summary, summarize).
-const WORKS: &[(WordList, (&str, &str))] = &[
-    (WordList("요약|summar*|digest"), ("요약", "summarize")),
-    (WordList("번역|translat*"), ("번역", "translate")),
-    (WordList("분류|classif*|categor*|tagging"), ("분류", "classify")),
-    (WordList("추천|recommend*"), ("추천", "recommend")),
-    (WordList("검색|search*|retriev*"), ("검색", "search")),
-    (WordList("감지|탐지|모니터|detect*|monitor*|alert"), ("감지", "monitor")),
-    (WordList("추출|extract*"), ("추출", "extract")),
-    (WordList("분석|analy*|insight"), ("분석", "analyze")),
-    (WordList("보고|리포트|report*"), ("보고", "report on")),
+/// Keyword → what the pipeline does (Korean noun, English verb) and the English name of its
+/// step. First match wins. A trailing `*` marks a stem ("summar*": summary, summarize).
+// 요약: summary; 번역: translation; 분류: classification; 답장/회신: reply; 초안: draft; 배정/할당: assignment;
+// 추천: recommendation; 검색: search; 감지/탐지: detection; 모니터: monitor; 추출: extraction; 변환: conversion;
+// 채점/평가: grading, evaluation; 검토: review; 분석: analysis; 보고/리포트: report
+const WORKS: &[(WordList, Work)] = &[
+    (WordList("요약|summar*|digest"), (("요약", "summarize"), "summarizer")),
+    (WordList("번역|translat*"), (("번역", "translate"), "translator")),
+    (WordList("분류|classif*|categor*|tagging"), (("분류", "classify"), "classifier")),
+    (WordList("답장|회신|초안|draft*|replies|reply to|respond to"), (("회신", "draft replies to"), "reply drafter")),
+    (WordList("추천|recommend*"), (("추천", "recommend"), "recommender")),
+    (WordList("검색|search*|retriev*"), (("검색", "search"), "searcher")),
+    (WordList("감지|탐지|모니터|detect*|monitor*|alert"), (("감지", "monitor"), "monitor")),
+    (WordList("추출|extract*"), (("추출", "extract"), "extractor")),
+    (WordList("변환|convert*|transform*"), (("변환", "convert"), "converter")),
+    (WordList("분석|analy*|insight"), (("분석", "analyze"), "analyst")),
+    (WordList("채점|평가|grade|grading|evaluat*"), (("평가", "evaluate"), "evaluator")),
+    (WordList("배정|할당|assign*|triage|routing"), (("배정", "route"), "router")),
+    (WordList("검토|proofread*|audit*"), (("검토", "review"), "reviewer")),
+    (WordList("보고|리포트|report*"), (("보고", "report on"), "report writer")),
 ];
 
 fn detect_domain(text: &str) -> Domain {
-    let find = |table: &[(WordList, (&'static str, &'static str))], default| {
-        table.iter().find(|(keys, _)| keys.any(|k| mentions(text, k))).map(|(_, labels)| *labels).unwrap_or(default)
-    };
+    let work = WORKS.iter().find(|(keys, _)| keys.any(|k| mentions(text, k))).map(|(_, work)| *work);
     Domain {
-        source: subject_of(text).unwrap_or(("입력 자료", "input data")), work: find(WORKS, ("처리", "process"))
+        source: subject_of(text).unwrap_or(("입력 자료", "input data")),
+        work: work.unwrap_or((("처리", "process"), "processor")),
     }
 }
 
@@ -195,7 +206,8 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
     let domain = detect_domain(request);
     let expected = estimate_complexity(request);
     let src = lang.pick(domain.source.0, domain.source.1);
-    let work = lang.pick(domain.work.0, domain.work.1);
+    let ((work_ko, work_en), step_en) = domain.work;
+    let work = lang.pick(work_ko, work_en);
     let format =
         if format_label.trim().is_empty() { lang.pick("결과 문서", "the requested output") } else { format_label };
     // Inside an English sentence: "report as an email", not "report as Email".
@@ -222,7 +234,7 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
     };
     let worker = |role: &str, model: &str| {
         agent(
-            if ko { format!("{work} 담당") } else { format!("{work} step") },
+            if ko { format!("{work} 담당") } else { step_en.to_string() },
             role,
             model,
             if ko {
@@ -1916,7 +1928,20 @@ mod tests {
         for (request, want) in ko {
             assert_eq!(fallback_designs(request, "", Lang::Ko)[0].agents[0].name, want, "{request}");
         }
-        assert_eq!(fallback_designs("weekly report on sales", "", Lang::En)[1].agents[2].name, "report on step");
+        assert_eq!(fallback_designs("weekly report on sales", "", Lang::En)[1].agents[2].name, "report writer");
+        // The core step is named for what it does: a reply drafter, a router, a reviewer.
+        let steps = [
+            ("a bot that drafts replies to customer emails", "reply drafter"),
+            ("triage incoming support tickets to the right team", "router"),
+            ("proofread my blog posts before publishing", "reviewer"),
+            ("grade student essays", "evaluator"),
+            ("grade the students' assignments", "evaluator"),
+        ];
+        for (request, want) in steps {
+            assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[1].name, want, "{request}");
+        }
+        assert_eq!(fallback_designs("고객 메일에 답장 초안을 써 줘", "", Lang::Ko)[0].agents[1].name, "회신 담당");
+        assert_eq!(fallback_designs("분기별 고객 평가를 분석해 줘", "", Lang::Ko)[0].agents[1].name, "분석 담당");
     }
 
     #[test]
