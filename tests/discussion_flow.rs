@@ -1173,3 +1173,17 @@ fn settings_with(change: impl FnOnce(&mut Settings)) -> Settings {
     change(&mut settings);
     settings
 }
+
+#[test]
+fn a_dashboard_is_a_format_and_is_not_asked_for_again() {
+    for (request, label) in [
+        ("매일 매출 데이터를 모아서 대시보드로 보여줘", "대시보드"),
+        ("a live dashboard of our signups from Postgres", "Dashboard"),
+    ] {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.discussion().contract.as_ref().map(|c| c.format.as_str()), Some(label), "{request}");
+        assert_eq!(d.stage(), Stage::Debate, "{request}: no question about the format");
+        assert!(d.discussion().designs.iter().all(|x| x.agents.iter().any(|a| a.name.starts_with(label))), "{request}");
+    }
+}

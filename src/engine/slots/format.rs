@@ -25,6 +25,7 @@ pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
     (r"(?i)\b(?:e-?mails?|mail)\b", Format::Email),
     (r"(?i)\b(?:diagrams?|flow\s*charts?|charts?|mermaid|uml|graphviz|mind\s*maps?|wireframes?)\b", Format::Diagram),
     (r"(?i)\b(?:spreadsheets?|excel|xlsx|google\s+sheets?|gsheets?)\b", Format::Spreadsheet),
+    (r"(?i)\bdashboards?\b", Format::Dashboard),
     (
         r"(?i)\b(?:slack|discord|telegram|whatsapp|kakao\s*talk|sms|(?:text|chat)\s+messages?|teams\s+(?:channel|chat|messages?|posts?))\b",
         Format::Message,
@@ -105,6 +106,7 @@ pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
     ("스프레드시트", Format::Spreadsheet, KoBound::Free),           // spreadsheet
     ("구글 시트", Format::Spreadsheet, KoBound::Free),              // Google Sheets
     ("구글시트", Format::Spreadsheet, KoBound::Free),               // Google Sheets
+    ("대시보드", Format::Dashboard, KoBound::Free),                 // dashboard
     ("슬랙", Format::Message, KoBound::Free),                       // Slack
     ("디스코드", Format::Message, KoBound::Free),                   // Discord
     ("텔레그램", Format::Message, KoBound::Free),                   // Telegram

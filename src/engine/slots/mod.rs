@@ -312,6 +312,8 @@ pub enum Format {
     Spreadsheet,
     /// A post to a chat app: Slack, Teams, Discord, Telegram, KakaoTalk, a text message.
     Message,
+    /// A page of charts and figures kept up to date.
+    Dashboard,
 }
 
 impl Format {
@@ -330,6 +332,7 @@ impl Format {
             Format::Email => lang.pick("이메일", "Email"),
             Format::Diagram => lang.pick("다이어그램", "Diagram"),
             Format::Spreadsheet => lang.pick("스프레드시트", "Spreadsheet"),
+            Format::Dashboard => lang.pick("대시보드", "Dashboard"),
             Format::Message => lang.pick("메신저 메시지", "Chat message"),
         }
     }
@@ -349,6 +352,7 @@ impl Format {
             Format::Email => "an email",
             Format::Diagram => "a diagram",
             Format::Spreadsheet => "a spreadsheet",
+            Format::Dashboard => "a dashboard",
             Format::Message => "a chat message",
         }
     }
@@ -376,6 +380,7 @@ impl Format {
             Format::Diagram,
             Format::Spreadsheet,
             Format::Message,
+            Format::Dashboard,
         ]
     }
 
@@ -388,7 +393,7 @@ impl Format {
         match self {
             Format::Python => 0,
             Format::Code => 1,
-            Format::Spreadsheet | Format::Slides | Format::Json | Format::Csv => 2,
+            Format::Spreadsheet | Format::Slides | Format::Json | Format::Csv | Format::Dashboard => 2,
             Format::Email | Format::Message | Format::Proposal | Format::Report => 3,
             Format::Table | Format::Diagram => 4,
             Format::Markdown => 5,

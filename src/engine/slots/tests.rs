@@ -531,6 +531,9 @@ fn format_reads_korean_and_english_names() {
         ("다이어그램", Some(Format::Diagram)),
         ("a flowchart of the process", Some(Format::Diagram)),
         ("순서도", Some(Format::Diagram)),
+        ("매일 매출 데이터를 모아서 대시보드로 보여줘", Some(Format::Dashboard)),
+        ("a live dashboard of our signups", Some(Format::Dashboard)),
+        ("a dashboard with a chart per region", Some(Format::Dashboard)),
         ("엑셀로", Some(Format::Spreadsheet)),
         ("스프레드시트", Some(Format::Spreadsheet)),
         ("an Excel file", Some(Format::Spreadsheet)),
@@ -634,7 +637,7 @@ fn format_stated_as_the_output_wins_over_a_named_deliverable() {
 
 #[test]
 fn format_labels_cover_every_format_in_both_languages() {
-    assert_eq!(Format::all().len(), 13);
+    assert_eq!(Format::all().len(), 14);
     for format in Format::all() {
         assert!(!format.label(Lang::Ko).is_empty());
         assert!(!format.label(Lang::En).is_empty());
