@@ -49,7 +49,10 @@ const PURPOSE_EN: WordList =
     WordList("because|struggl|problem|worried|help with|talk about|hard time|stress|dealing with|issue");
 
 /// Words that state a goal or an intention to act.
-const GOAL_KO: WordList = WordList("해볼게|해 볼게|하겠|목표|시도|노력|할게|해보려|해 보려|해봐야|하기로");
+// 볼게: I'll try (만나 볼게: I'll try meeting); 보려고: I mean to try; 하겠: I will; 목표: goal; 시도: attempt; 노력: effort;
+// 할게: I'll do; 봐야: I should try; 하기로: decided to; 갈게: I'll go; 만날게: I'll meet; 할 거예요/할 거야: I'm going to
+const GOAL_KO: WordList =
+    WordList("볼게|보려고|하겠|목표|시도|노력|할게|봐야|하기로|갈게|만날게|할 거예요|할 거야|할거예요|할거야");
 const GOAL_EN: WordList = WordList("i will|i'll|going to|goal|try|plan to|start|want to|commit|aim to");
 
 /// Words that push back on a summary.

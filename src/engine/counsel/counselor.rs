@@ -409,7 +409,13 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         body
     };
     parts.push(format!("{greeting}{body}"));
-    parts.join(" ")
+    let reply = parts.join(" ");
+    // "“…” — thank you for putting that into words. Thank you for sharing this with me.": one
+    // thanks is enough.
+    if reply.matches("hank you").count() > 1 {
+        return reply.replacen(" — thank you for putting that into words.", " — I hear you.", 1);
+    }
+    reply
 }
 
 /// The user asks what to do: "what should I do?", "any advice?"; 어떻게 해야: what should I
@@ -428,13 +434,14 @@ fn asks_advice(text: &str) -> bool {
 /// The user offers something they could do: "I could try …", "maybe I'll …", "…해 볼까 해요".
 pub(crate) fn offers_idea(text: &str) -> bool {
     let lower = crate::engine::case::lower(text);
-    // 해 볼까/해볼까: shall I try; 해 보려고/해보려고: I mean to try; 해 볼게/해볼게: I'll try; 해 봐야/해봐야:
-    // I should try; 해 보고 싶/해보고 싶: I want to try; 시도해: try; 볼까 해/할까 해/할까 싶: I'm thinking of.
+    // 볼까: shall I try (만나 볼까: shall I meet); 보려고: I mean to try; 볼게: I'll try; 봐야: I should try;
+    // 해 보고 싶/해보고 싶: I want to try; 시도해: try; 할까 해/할까 싶: I'm thinking of; 나을 것 같/나아질 것 같/
+    // 괜찮아질 것 같/좋아질 것 같/도움이 될 것 같: (if I …) it might get better, it might help.
     const IDEAS: WordList = WordList(
         "i could try|i might try|maybe i could|maybe i'll|maybe i should|maybe i can|i could start|i'll try|\
         i will try|i want to try|i'd like to try|i'm thinking of|i am thinking of|i guess i could|i think i could|\
-        i could just|i should try|i can try|해 볼까|해볼까|해 보려고|해보려고|해 볼게|해볼게|해 봐야|해봐야|\
-        해 보고 싶|해보고 싶|시도해|볼까 해|할까 해|할까 싶",
+        i could just|i should try|i can try|might help if i|would help if i|볼까|보려고|볼게|봐야|\
+        해 보고 싶|해보고 싶|시도해|할까 해|할까 싶|나을 것 같|나아질 것 같|괜찮아질 것 같|좋아질 것 같|도움이 될 것 같",
     );
     IDEAS.any(|w| lower.contains(w))
 }

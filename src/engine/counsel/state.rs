@@ -188,6 +188,9 @@ const RESISTANCE_KO: WordList = WordList(
 const LIFE_UNWILLING_KO: WordList =
     WordList("아무것도 하기 싫|아무 것도 하기 싫|일하기 싫|출근하기 싫|공부하기 싫|운동하기 싫");
 
+/// Resistance cues that are a shrug: 몰라요: dunno; 그냥요: just because.
+const SHRUGS: WordList = WordList("몰라요|그냥요|i don't know|dunno|idk|whatever");
+
 /// English resistance cues.
 const RESISTANCE_EN: WordList = WordList(
     "don't want to talk|dont want to talk|don't want to say|rather not|none of your business|\
@@ -242,7 +245,13 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
     };
     // "아무것도 하기 싫어요" is about the days, not the talk.
     let about_life = LIFE_UNWILLING_KO.iter().fold(lower.clone(), |t, w| t.replace(w, " "));
-    let resistance = contains_any(&about_life, RESISTANCE_KO) || contains_any(&lower, RESISTANCE_EN);
+    // "idk, just stressed" says how it is: a shrug beside a feeling or a topic is not pushing back.
+    let shrug_only = |list: WordList, text: &str| {
+        list.iter().filter(|w| text.contains(*w)).all(|w| SHRUGS.contains(w))
+            && (emotion != Emotion::Neutral || !topics_in(latest).is_empty())
+    };
+    let resistance = (contains_any(&about_life, RESISTANCE_KO) && !shrug_only(RESISTANCE_KO, &about_life))
+        || (contains_any(&lower, RESISTANCE_EN) && !shrug_only(RESISTANCE_EN, &lower));
     let chars = latest.trim().chars().count();
     let words = latest.split_whitespace().count();
     let engagement = if resistance || chars < 6 || (words < 3 && !latest.chars().any(crate::engine::lang::is_hangul)) {
@@ -437,6 +446,9 @@ mod tests {
             ("네, 말씀드릴게요", false),
             ("지쳐서 아무것도 하기 싫어요", false),
             ("요즘은 출근하기 싫어요", false),
+            ("idk, just stressed", false),
+            ("idk", true),
+            ("몰라요 그냥 우울해요", false),
         ];
         for (text, want) in cases {
             assert_eq!(detect_state(text, &[], &[]).resistance, want, "{text}");

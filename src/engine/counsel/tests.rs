@@ -491,3 +491,24 @@ fn a_name_after_a_greeting_is_taken_and_not_quoted_back() {
     let (_, _, outcomes) = run(Lang::En, &["Hi, I'm Sam. Work has been rough lately"]);
     assert!(outcomes[0].0.reply.contains("“Work has been rough lately”"), "{}", outcomes[0].0.reply);
 }
+
+#[test]
+fn a_korean_idea_said_with_any_verb_is_taken_up_and_its_plan_is_the_goal() {
+    let (session, _, outcomes) = run(
+        Lang::Ko,
+        &["안녕", "남자친구랑 헤어졌어", "친구들 만나면 좀 나을 것 같기도 하고", "이번 주말에 친구 만나볼게"],
+    );
+    assert!(outcomes[2].0.reply.contains("스스로 해 볼 만한"), "{}", outcomes[2].0.reply);
+    assert_eq!(session.goals, ["이번 주말에 친구 만나볼게"]);
+}
+
+#[test]
+fn a_shrug_beside_a_feeling_is_not_resistance_and_thanks_come_once() {
+    let (session, _, outcomes) = run(Lang::En, &["hey", "idk, just stressed"]);
+    let state = outcomes[1].0.state.as_ref().expect("read");
+    assert!(!state.resistance);
+    assert_ne!(session.module, Module::ResistanceHandling);
+    assert_eq!(outcomes[1].0.reply.matches("hank you").count(), 1, "{}", outcomes[1].0.reply);
+    let (_, _, outcomes) = run(Lang::En, &["hey", "idk"]);
+    assert!(outcomes[1].0.state.as_ref().expect("read").resistance, "a bare shrug still is");
+}
