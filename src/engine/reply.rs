@@ -248,7 +248,8 @@ fn without_asides(text: &str, mut lower: String, refs: &[Ref]) -> (String, Strin
     const INDIFFERENT: WordList = WordList(
         "is no issue|is not an issue|isn't an issue|is no concern|is not a concern|isn't a concern|\
          is no problem|is not a problem|isn't a problem|is no object|doesn't matter|does not matter|\
-         don't matter|do not matter|doesn't really matter|is not important|isn't important",
+         don't matter|do not matter|doesn't really matter|is not important|isn't important|let's not overthink it|\
+         let's not overthink this|don't overthink it|no need to overthink",
     );
     for phrase in INDIFFERENT {
         while let Some(at) = lower.find(phrase).filter(|&at| word_bounded(&lower, at, at + phrase.len())) {
@@ -376,7 +377,13 @@ fn is_question(text: &str, lower: &str) -> bool {
                 start = rest.trim_start();
             }
         }
-        return EN_QUESTION_OPENINGS.iter().any(|o| start.starts_with(o))
+        // "whatever's fastest" leaves the choice; it asks nothing.
+        let opens = |o: &str| {
+            start
+                .strip_prefix(o)
+                .is_some_and(|rest| o.ends_with(' ') || !rest.starts_with(|c: char| c.is_alphanumeric()))
+        };
+        return EN_QUESTION_OPENINGS.iter().any(opens)
             && !imperative_do(start)
             && !start.starts_with("how about")
             && !start.starts_with("what about adding")
@@ -621,7 +628,7 @@ fn en_approval(lower: &str) -> Polarity {
     const GOOD: WordList = WordList(
         "ok|okay|good|great|fine|nice|perfect|excellent|solid|works|love|like|\
         lgtm|best|better|agree|agreed|approve|approved|awesome|fantastic|sensible|reasonable|right|\
-        brilliant|cool|yes|yep|yeah|sure|winner|ideal|enough|suffices|sense|happy",
+        brilliant|cool|yes|yep|yeah|sure|winner|ideal|enough|suffices|sense|happy|ship",
     );
     const BAD: WordList = WordList("bad|worse|worst|hate|dislike|awful|terrible|unsure|meh|wrong");
     if words.iter().any(|w| BAD.contains(w)) || lower.contains("not sure") || lower.contains("not a fan") {
@@ -678,7 +685,8 @@ fn commits(text: &str, lower: &str) -> bool {
         "go with|going with|goes with|take|pick|choose|chose|select|prefer|want|it is|let's do|lets do|i'll have|\
         settle on|vote for|we'll use|let's use|lets use|i'll use|confirm|decided|decide on|opt for|please|sold on|\
         i'm going|we'll do|do it|run with|move forward|proceed|lock in|go for|going for|go w|going w|try|let's try|\
-        i'd say|i say|my vote|vote is|put me down|start with|let's start|wins|way to go|sweet spot|worth it|worth the",
+        i'd say|i say|my vote|vote is|put me down|start with|let's start|wins|way to go|sweet spot|worth it|worth the|\
+        rather have|rather go|rather take",
     );
     says_any(lower, EN)
 }
@@ -817,7 +825,7 @@ const KO_FILLERS: WordList = WordList(
 );
 const EN_FILLERS: WordList = WordList(
     "the|a|one|option|design|plan|pipeline|version|approach|setup|proposal|please|pls|plz|just|then|ok|okay|so|um|\
-    uh|hmm|i|guess|think|maybe|probably|definitely|number|choice|with|go",
+    uh|hmm|i|guess|think|maybe|probably|definitely|number|choice|with|go|whatever|whatever's|whichever|whichever's",
 );
 
 fn is_filler(word: &str) -> bool {
@@ -1409,19 +1417,22 @@ fn name_mention(lower: &str, design: &DesignBrief) -> Option<(usize, usize)> {
 }
 
 /// Words that stand for a design of each complexity (Korean glossed).
-// 단순: simple; 간단: simple; 가벼운: light; 가장 싼: cheapest; 제일 싼: cheapest; 저렴한: cheap; 순차: sequential; 기본: basic
+// 단순: simple; 간단: simple; 가벼운: light; 가장 싼: cheapest; 제일 싼: cheapest; 저렴한: cheap; 순차: sequential; 기본: basic;
+// 제일 빠른/가장 빠른: fastest
 const LOW_WORDS: WordList = WordList(
     "simple|simplest|simpler|basic|lean|leaner|lightweight|light|lighter|minimal|sequential|\
-    cheapest|cheap|cheaper|smallest|smaller|fastest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|싼|저렴한|순차|기본",
+    cheapest|cheap|cheaper|smallest|smaller|fastest|quickest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|싼|저렴한|순차|\
+    기본|제일 빠른|가장 빠른",
 );
 // 표준: standard; 균형: balance; 검증: validation; 보통: medium
 const MEDIUM_WORDS: WordList =
     WordList("standard|balanced|middle|validation|validated|validator|moderate|medium|표준|균형|검증|보통");
-// 고급: advanced; 멀티: multi; 복잡: complex; 교차: cross(-check); 꼼꼼: thorough; 제일 비싼: most expensive; 본격: full-scale
+// 고급: advanced; 멀티: multi; 복잡: complex; 교차: cross(-check); 꼼꼼: thorough; 제일 비싼: most expensive; 본격: full-scale;
+// 믿을 만한: reliable; 가장 정확/제일 정확: most accurate
 const HIGH_WORDS: WordList = WordList(
     "advanced|multi-agent|multi agent|thorough|complex|full|heavy|\
-    cross-check|cross-checking|most robust|robust|elaborate|fancy|biggest|고급|멀티|복잡|교차|꼼꼼|\
-    제일 비싼|본격",
+    cross-check|cross-checking|most robust|robust|elaborate|fancy|biggest|most reliable|most accurate|고급|멀티|복잡|교차|\
+    꼼꼼|제일 비싼|본격|믿을 만한|믿을만한|가장 정확|제일 정확",
 );
 
 /// Nouns that make a description point at a design: "the simple one", "검증 있는 안".
@@ -1529,7 +1540,7 @@ fn points_at_design(lower: &str, start: usize, end: usize) -> bool {
     let subject =
         lower[..start].trim().is_empty() && (after.starts_with("it is") || en_approval(after) == Polarity::Positive);
     let taken = after.split_whitespace().all(is_filler)
-        && WordList("do|go with|going with|take|pick|choose|try")
+        && WordList("do|go with|going with|take|pick|choose|try|whatever's|whatever is|whichever's|whichever is")
             .any(|v| before.strip_suffix(v).is_some_and(|b| b.is_empty() || b.ends_with(' ') || b.ends_with('\'')));
     alone
         || taken
