@@ -1187,3 +1187,28 @@ fn a_dashboard_is_a_format_and_is_not_asked_for_again() {
         assert!(d.discussion().designs.iter().all(|x| x.agents.iter().any(|a| a.name.starts_with(label))), "{request}");
     }
 }
+
+#[test]
+fn a_choice_that_says_where_the_result_goes_takes_it_into_the_plan() {
+    let mut d = Driver::offline();
+    d.say("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어");
+    assert_eq!(d.stage(), Stage::Debate);
+    d.say("2번으로 하고 노션 페이지로 보내 주세요");
+    assert_eq!(d.discussion().selected, Some(1));
+    let plan = d.discussion().plan.as_ref().expect("the plan").markdown.clone();
+    assert!(plan.contains("**Notion 전달**"), "{plan}");
+    assert!(!plan.contains("Slack 전달") && !plan.contains("슬랙"), "{plan}");
+    assert!(d.discussion().machine.round() == 0, "no refine round was spent");
+
+    // A choice that only repeats where the result goes changes nothing and says nothing.
+    let mut d = Driver::offline();
+    d.say("매주 팀 소식을 요약해서 슬랙으로 보내주는 봇을 만들고 싶어");
+    let designs = d.discussion().designs.clone();
+    let notices = d.session.messages.len();
+    d.say("2번으로 하고 슬랙으로 보내 주세요");
+    assert_eq!(d.discussion().designs, designs);
+    assert!(
+        !d.session.messages[notices..].iter().any(|m| matches!(&m.body, Body::Notice { text } if text.contains("Slack"))),
+        "no notice of a change"
+    );
+}

@@ -1272,7 +1272,6 @@ fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement 
     };
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
-    let ko = lang == Lang::Ko;
     remove_steps(&mut designs, feedback, lang, &mut changes);
 
     if asks(CHEAPER) {
@@ -1446,9 +1445,25 @@ fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement 
             lang.pick("대량 처리를 위해 큐와 배치 처리를 더했습니다.", "Added a queue and batching for volume.").into(),
         );
     }
+    deliver_as(&mut designs, feedback, lang, &mut changes);
+    Refinement { designs, changes }
+}
+
+/// The designs with the output form and the destination `feedback` names, if any: the step
+/// that writes the output renamed for the format, the delivery step for the tool ("노션 페이지로").
+pub fn revise_delivery(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
+    let mut designs = designs.to_vec();
+    let mut changes = Vec::new();
+    deliver_as(&mut designs, feedback, lang, &mut changes);
+    Refinement { designs, changes }
+}
+
+/// `revise`'s part for the output form and the destination (`revise_delivery`).
+fn deliver_as(designs: &mut [DesignProposal], feedback: &str, lang: Lang, changes: &mut Vec<String>) {
+    let ko = lang == Lang::Ko;
     if let Some(format) = super::slots::parse_format(feedback) {
         let label = format.label(lang);
-        for d in &mut designs {
+        for d in designs.iter_mut() {
             // The step that writes the output: not a delivery to a tool ("Slack delivery"),
             // a source or a person's review, which stay as they are.
             let writer = d
@@ -1487,7 +1502,7 @@ fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement 
     if let Some(tool) = new_destination(feedback) {
         let tool = &tool;
         let mut moved = false;
-        for d in &mut designs {
+        for d in designs.iter_mut() {
             match d.agents.iter_mut().find(|a| a.role == "publisher") {
                 Some(step) if !step.name.contains(tool.as_str()) => {
                     *step = tool_step(tool, false, lang);
@@ -1508,7 +1523,6 @@ fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement 
             });
         }
     }
-    Refinement { designs, changes }
 }
 
 /// What the rules make of feedback against the designs, without a model.

@@ -20,7 +20,8 @@ use super::call::Purpose;
 use super::contract::{add_criterion, choice_condition, empty_request_question, stated_criterion, Contract, Field};
 use super::core::{Conversation, Endpoint, Settled};
 use super::design::{
-    estimate_complexity, new_destination, retarget, rules_read, Complexity, DesignProposal, RuleReading,
+    estimate_complexity, new_destination, retarget, revise_delivery, rules_read, Complexity, DesignProposal,
+    RuleReading,
 };
 use super::gate::slot_label;
 use super::gate::{ConversationState, GateStatus, Intent};
@@ -564,6 +565,7 @@ impl Discussing<'_> {
                         if let Some(condition) = choice_condition(text) {
                             self.add_stated_criterion(&condition, env);
                         }
+                        self.take_delivery_along(text, env);
                         self.choose(i, env, fx)
                     }
                     None => {
@@ -621,6 +623,24 @@ impl Discussing<'_> {
         self.d.feedback = Some(text.to_string());
         self.d.fire(Transition::FeedbackReceived);
         self.drive(env, fx);
+    }
+
+    /// "2번으로 하고 슬랙으로 보내 주세요": a choice that says where the result goes, or in what
+    /// form, takes that along: the designs, the contract and the memory say it before the plan
+    /// is written, and the user is told.
+    fn take_delivery_along(&mut self, text: &str, env: &Env) {
+        let delivery = revise_delivery(&self.d.designs, text, self.c.lang);
+        if delivery.designs == self.d.designs {
+            return;
+        }
+        if let Some(format) = parse_format(text) {
+            self.change_format(format);
+        }
+        if let Some(tool) = new_destination(text) {
+            self.change_destination(&tool);
+        }
+        self.d.designs = delivery.designs;
+        self.c.notice(delivery.changes.join(" "), env.now);
     }
 
     /// Sets the contract's format (and the gate's slot and the agreed format in memory) to
