@@ -1208,7 +1208,9 @@ fn a_choice_that_says_where_the_result_goes_takes_it_into_the_plan() {
     d.say("2번으로 하고 슬랙으로 보내 주세요");
     assert_eq!(d.discussion().designs, designs);
     assert!(
-        !d.session.messages[notices..].iter().any(|m| matches!(&m.body, Body::Notice { text } if text.contains("Slack"))),
+        !d.session.messages[notices..]
+            .iter()
+            .any(|m| matches!(&m.body, Body::Notice { text } if text.contains("Slack"))),
         "no notice of a change"
     );
 }

@@ -93,12 +93,14 @@ const CUES: &[Cue] = &[
     Cue {
         topic: Topic::Files,
         // 큰 파일: large files; 용량이 큰/용량 큰: large in size; 파일 목록: file list; 파일 찾/파일을 찾: find
-        // files; 파일 검색: file search; 어디 있: where is
+        // files; 파일 검색: file search; 어디 있: where is; 함수 정의/정의된 곳/어디서 정의: where a function is defined
         words: WordList(
             "large files|big files|biggest files|largest files|huge files|bigger than|larger than|\
             list files|list the files|list all files|list my files|show the files|show me the files|\
             find files|find a file|find the file|find file|search files|search for files|grep|\
-            biggest folders|largest folders|big folders|todo comments|search my code|search the code|\
+            biggest folders|largest folders|big folders|todo comments|search my code|search the code|where i defined|\
+            where is the function|where the function|defined the function|definition of|find the function|\
+            함수 정의|정의된 곳|어디서 정의|\
             큰 파일|용량이 큰|용량 큰|파일 목록|파일 찾|파일을 찾|파일 검색|파일이 어디|큰 폴더|코드에서 찾",
         ),
         weak: &[],
@@ -108,7 +110,8 @@ const CUES: &[Cue] = &[
         // 디스크: disk; 저장 공간: storage space; 공간을 차지: takes up space
         words: WordList(
             "disk usage|disk space|free space|free up space|out of space|running out of space|low on space|disk is full|\
-            space on my disk|space on the disk|taking up space|takes up space|df -h|du -sh|저장 공간|공간을 차지|공간 차지",
+            space on my disk|space on the disk|taking up space|takes up space|df -h|du -sh|check my disk|check the disk|\
+            check disk|my disk|hard drive is full|저장 공간|공간을 차지|공간 차지",
         ),
         // 용량: capacity (a medicine's dose too) — beside 하드/드라이브: drive, 남은: left,
         // 부족: short of, 컴퓨터/노트북: computer/laptop, 서버: server, 폴더/파일: folder/file
@@ -693,6 +696,23 @@ fn named_first(choices: &mut Vec<Choice>, text: &str, named: &[(usize, WordList)
     }
 }
 
+/// A word of the request written as code: a name with an underscore, a dot or inner capitals
+/// ("parse_config", "loadUser", "config.yaml" is not: it is a file), or a call ("init()").
+fn code_word(text: &str) -> Option<&str> {
+    text.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | '?' | '!' | '.' | ':')))
+        .find(|w| {
+            let name = w.strip_suffix("()").unwrap_or(w);
+            let identifier = !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+            let inner_capital =
+                name.chars().skip(1).any(|c| c.is_ascii_uppercase()) && name.chars().any(|c| c.is_ascii_lowercase());
+            identifier && (name.contains('_') || inner_capital || w.ends_with("()"))
+        })
+        .map(|w| w.strip_suffix("()").unwrap_or(w))
+}
+
 /// The offer for a topic, in `lang`; `text` is the user's request (for a package name).
 pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
     use CommandKind::{Shell, Sql};
@@ -738,12 +758,28 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 text,
                 &[(1, WordList("log|로그")), (2, WordList("docker|도커|container|컨테이너"))],
             );
+            // "node_modules 지워줘": the folder named, which the package manager brings back.
+            if text.lower().contains("node_modules") {
+                choices.insert(
+                    0,
+                    choice(
+                        "node_modules",
+                        t("설치된 패키지 폴더 전체", "The whole installed-packages folder"),
+                        "rm -rf ./node_modules",
+                        Shell,
+                        t(
+                            "패키지 폴더를 지웁니다. npm install로 다시 받을 수 있습니다.",
+                            "Deletes the packages folder; npm install brings it back.",
+                        ),
+                    ),
+                );
+            }
             (t("삭제 대상", "Delete"), t("무엇을 지울까요?", "What should be deleted?"), choices)
         }
         Topic::Install => {
             let pkg = package_name(text);
             let cmd = |prefix: &str| format!("{prefix} {pkg}");
-            (
+            let mut offered = (
                 t("설치 방법", "Install"),
                 t("어떤 패키지 관리자를 쓰나요?", "Which package manager do you use?"),
                 vec![
@@ -776,38 +812,64 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                         t("파이썬 환경에 설치합니다.", "Installs it into the Python environment."),
                     ),
                 ],
-            )
+            );
+            // The package manager the request names goes first: 파이썬: Python; 노드: Node; 자바스크립트:
+            // JavaScript; 맥북/맥에/맥에서: MacBook, on a Mac; 우분투/데비안: Ubuntu/Debian.
+            named_first(
+                &mut offered.2,
+                text,
+                &[
+                    (3, WordList("pip|python|파이썬")),
+                    (2, WordList("npm|node|노드|javascript|자바스크립트")),
+                    (1, WordList("brew|homebrew|macos|macbook|my mac|on mac|a mac|맥북|맥에|맥에서")),
+                    (0, WordList("apt|ubuntu|debian|우분투|데비안")),
+                ],
+            );
+            offered
         }
-        Topic::Database => (
-            t("데이터베이스", "Database"),
-            t(
-                "어떤 데이터베이스인가요? 먼저 테이블 목록을 봅니다.",
-                "Which database is it? We start by listing its tables.",
-            ),
-            vec![
-                choice(
-                    "PostgreSQL",
-                    "psql",
-                    "psql -d mydb -c '\\dt'",
-                    Shell,
-                    t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
+        Topic::Database => {
+            let mut offered = (
+                t("데이터베이스", "Database"),
+                t(
+                    "어떤 데이터베이스인가요? 먼저 테이블 목록을 봅니다.",
+                    "Which database is it? We start by listing its tables.",
                 ),
-                choice(
-                    "MySQL",
-                    "mysql",
-                    "SHOW TABLES;",
-                    Sql,
-                    t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
-                ),
-                choice(
-                    "SQLite",
-                    "sqlite3",
-                    "sqlite3 app.db '.tables'",
-                    Shell,
-                    t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
-                ),
-            ],
-        ),
+                vec![
+                    choice(
+                        "PostgreSQL",
+                        "psql",
+                        "psql -d mydb -c '\\dt'",
+                        Shell,
+                        t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
+                    ),
+                    choice(
+                        "MySQL",
+                        "mysql",
+                        "SHOW TABLES;",
+                        Sql,
+                        t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
+                    ),
+                    choice(
+                        "SQLite",
+                        "sqlite3",
+                        "sqlite3 app.db '.tables'",
+                        Shell,
+                        t("테이블 목록을 봅니다(읽기만).", "Lists the tables (read only)."),
+                    ),
+                ],
+            );
+            // 포스트그레스: Postgres; 마이에스큐엘: MySQL; 마리아: MariaDB
+            named_first(
+                &mut offered.2,
+                text,
+                &[
+                    (0, WordList("postgres|psql|포스트그레")),
+                    (1, WordList("mysql|mariadb|마이에스큐엘|마리아")),
+                    (2, WordList("sqlite")),
+                ],
+            );
+            offered
+        }
         Topic::Setup => {
             // A virtual environment for the project at hand is made here, not in a new folder
             // (가상 환경/가상환경: virtual environment).
@@ -917,21 +979,40 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("<name>을 찾을 단어로 바꾸세요.", "Replace <name> with the word to look for."),
                 ),
-                choice(
-                    t("내용으로", "By content"),
-                    t("안에 글자가 들어간 파일과 그 줄", "Files, and the lines, that contain a text"),
-                    &format!("grep -rn '<text>' {root}"),
-                    Shell,
-                    t("<text>를 찾을 글자로 바꾸세요.", "Replace <text> with the text to look for."),
-                ),
+                match code_word(text) {
+                    // "find where I defined parse_config": the name is what to look for.
+                    Some(word) => choice(
+                        t("내용으로", "By content"),
+                        t("안에 그 이름이 들어간 파일과 그 줄", "Files, and the lines, that contain that name"),
+                        &format!("grep -rn '{word}' {root}"),
+                        Shell,
+                        t(
+                            "그 이름이 나오는 곳을 모두 찾습니다(읽기만).",
+                            "Finds every place the name appears (read only).",
+                        ),
+                    ),
+                    None => choice(
+                        t("내용으로", "By content"),
+                        t("안에 글자가 들어간 파일과 그 줄", "Files, and the lines, that contain a text"),
+                        &format!("grep -rn '<text>' {root}"),
+                        Shell,
+                        t("<text>를 찾을 글자로 바꾸세요.", "Replace <text> with the text to look for."),
+                    ),
+                },
             ];
-            // 큰: large; 용량: size; 내용: content; 문자열: string; 들어간 파일: files containing; 이름: name
+            // 큰: large; 용량: size; 내용: content; 문자열: string; 들어간 파일: files containing; 정의: definition;
+            // 함수: function; 이름: name
             named_first(
                 &mut choices,
                 text,
                 &[
                     (1, WordList("large|big|huge|bigger|larger|큰|용량")),
-                    (3, WordList("contain|inside|grep|text in|내용|문자열|들어간 파일")),
+                    (
+                        3,
+                        WordList(
+                            "contain|inside|grep|text in|defined|definition|function|내용|문자열|들어간 파일|정의|함수",
+                        ),
+                    ),
                     (2, WordList("named|name|이름")),
                 ],
             );
@@ -1370,6 +1451,9 @@ mod tests {
             ("delete my last message", None),
             ("오래된 백업 삭제해 줘", Some(Topic::Delete)),
             ("delete the screenshots on my desktop", Some(Topic::Delete)),
+            ("check my disk", Some(Topic::Disk)),
+            ("find where I defined the function parse_config", Some(Topic::Files)),
+            ("node_modules 지워줘", Some(Topic::Delete)),
             ("허리 디스크가 아파요", None),
             ("목 디스크에 좋은 스트레칭 알려줘", None),
             ("디스크 정리하고 싶어", Some(Topic::Disk)),
@@ -1533,6 +1617,22 @@ mod tests {
             thanks_reply("they say thx is rude but could you explain why my long build keeps failing", Lang::En),
             None
         );
+    }
+
+    #[test]
+    fn what_the_request_names_is_offered_first() {
+        assert_eq!(offer(Topic::Install, "파이썬 패키지 설치하고 싶어", Lang::Ko).choices[0].label, "pip");
+        assert_eq!(offer(Topic::Install, "install ripgrep on my mac", Lang::En).choices[0].label, "Homebrew");
+        assert_eq!(offer(Topic::Database, "postgres에서 users 테이블 조회", Lang::Ko).choices[0].label, "PostgreSQL");
+        assert_eq!(offer(Topic::Database, "show the tables in my sqlite db", Lang::En).choices[0].label, "SQLite");
+        let o = offer(Topic::Delete, "node_modules 지워줘", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "rm -rf ./node_modules");
+        assert_eq!(o.choices.len(), 4, "the usual three stay");
+        assert_eq!(offer(Topic::Delete, "delete the build folder", Lang::En).choices.len(), 3);
+        let o = offer(Topic::Files, "find where I defined the function parse_config", Lang::En);
+        assert_eq!(o.choices[0].command.0, "grep -rn 'parse_config' .");
+        assert_eq!(code_word("where is loadUser() called?"), Some("loadUser"));
+        assert_eq!(code_word("find config.yaml please"), None);
     }
 
     #[test]
