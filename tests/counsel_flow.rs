@@ -5,7 +5,7 @@ mod common;
 use common::{failed, good_answer, ok, Driver};
 use deliberate::engine::call::{FailureKind, LlmCall, LlmOutcome, Purpose};
 use deliberate::engine::core::CallKind;
-use deliberate::engine::counsel::crisis::safety_response;
+use deliberate::engine::counsel::crisis::{safety_response, CrisisKind};
 use deliberate::engine::counsel::flow::CounselMode;
 use deliberate::engine::counsel::safety;
 use deliberate::engine::counsel::task::Part;
@@ -317,6 +317,28 @@ fn hopelessness_is_asked_about_directly_and_a_yes_gets_the_safety_response() {
             // Said again at once, it is not asked again.
             d.say(hopeless);
             assert_ne!(last_reply(&d), safety::question(lang), "{lang:?}, LLM {with_llm}");
+        }
+    }
+}
+
+#[test]
+fn someone_harming_the_user_gets_the_lines_for_violence_and_abuse_before_any_model() {
+    for (lang, said) in [(Lang::Ko, "아빠가 술 마시면 저를 때려요"), (Lang::En, "my dad hits me when he drinks")]
+    {
+        for script in [None, Some(Box::new(good_answer) as common::Script)] {
+            let with_llm = script.is_some();
+            let mut d = Driver::in_lang(lang, Settings::default(), script);
+            d.step(Event::switch_mode(ModeKind::Counseling));
+            d.say(lang.pick("안녕하세요", "Hi"));
+            let calls_before = d.calls.len();
+            d.say(said);
+            let reply = last_reply(&d);
+            assert_eq!(reply, safety::abuse_response(lang), "{lang:?}, LLM {with_llm}");
+            assert!(reply.contains("112") && reply.contains("1366"), "{reply}");
+            let during: Vec<Purpose> = d.calls[calls_before..].iter().map(|c| c.purpose).collect();
+            assert!(during.iter().all(|p| *p == Purpose::Counseling(CounselPurpose::Supervisor)), "{during:?}");
+            let crises = &counsel(&d).state.crises;
+            assert_eq!(crises.last().map(|c| c.kind), Some(CrisisKind::Abuse));
         }
     }
 }

@@ -8,6 +8,7 @@ use super::artifacts::CallsPanel;
 use super::i18n::{counsel_strings, strings};
 use super::markdown_view::Markdown;
 use super::shell::Shell;
+use crate::engine::counsel::crisis::CrisisKind;
 use crate::engine::counsel::module::{Module, ModuleChange};
 use crate::engine::counsel::task::{Part, TaskStatus};
 use crate::engine::counsel::Counseling;
@@ -18,7 +19,8 @@ use crate::engine::counsel::Counseling;
 #[derive(Clone, PartialEq)]
 struct PanelState {
     part: Part,
-    crisis: bool,
+    /// The latest crisis the session recorded.
+    crisis: Option<CrisisKind>,
     tasks: Vec<TaskRow>,
     module: Module,
     change: Option<ModuleChange>,
@@ -40,7 +42,7 @@ impl PanelState {
     fn of(s: &Counseling) -> Self {
         PanelState {
             part: s.part,
-            crisis: !s.crises.is_empty(),
+            crisis: s.crises.last().map(|c| c.kind),
             tasks: s
                 .tasks
                 .iter()
@@ -114,7 +116,7 @@ pub fn CounselPanel() -> impl IntoView {
     let part = move || {
         state.with(|s| s.as_ref().map(|s| (s.part.label(lang.get()).to_string(), s.part.goal(lang.get()).to_string())))
     };
-    let crisis = move || state.with(|s| s.as_ref().is_some_and(|s| s.crisis));
+    let crisis = move || state.with(|s| s.as_ref().and_then(|s| s.crisis));
     let tasks = move || {
         let lang = lang.get();
         state.with(|s| {
@@ -169,8 +171,10 @@ pub fn CounselPanel() -> impl IntoView {
                 <p class="counsel-part" data-testid="counsel-part">{label}</p>
                 <p class="counsel-part-goal">{goal}</p>
             })}
-            <Show when=crisis>
-                <p class="counsel-crisis" role="note">{move || t().crisis_noted}</p>
+            <Show when=move || crisis().is_some()>
+                <p class="counsel-crisis" role="note">
+                    {move || if crisis() == Some(CrisisKind::Abuse) { t().abuse_noted } else { t().crisis_noted }}
+                </p>
             </Show>
             <p class="counsel-disclaimer">{move || t().disclaimer}</p>
         </section>

@@ -70,8 +70,9 @@ pub fn counselor_system(ctx: &CounselorContext) -> String {
         out.push_str(&heading("안전 메모", "Safety note"));
         out.push_str(&match lang {
             Lang::Ko => format!(
-                "이 세션에서 사용자가 {}을 했고, 고정된 안전 안내(109, 1577-0199, 112, 119)가 전달되었습니다. 안전을 먼저 살피고, 억지로 다음 주제로 넘어가지 마세요.",
-                kind.label(lang)
+                "이 세션에서 사용자가 {}을 했고, 고정된 안전 안내({})가 전달되었습니다. 안전을 먼저 살피고, 억지로 다음 주제로 넘어가지 마세요.",
+                kind.label(lang),
+                if kind == CrisisKind::Abuse { "112, 1366, 1388" } else { "109, 1577-0199, 112, 119" }
             ),
             Lang::En => format!(
                 "Earlier in this session the user used {}, and the fixed safety message (crisis lines) was shown. Check on their safety first; do not push on to the next topic.",
@@ -170,12 +171,25 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     }
     if notes.check_in {
         parts.push(
-            lang.pick(
-                "먼저, 지금은 안전하신지 궁금해요. 위험하다고 느끼면 109나 112, 119에 바로 연락해 주세요.",
-                "First, I want to check that you're safe right now. If you feel in danger, please call your local emergency number.",
-            )
+            if ctx.crisis == Some(CrisisKind::Abuse) {
+                lang.pick(
+                    "먼저, 지금은 안전한 곳에 계신지 궁금해요. 위험하면 112에 바로 연락해 주세요.",
+                    "First, I want to check that you're somewhere safe right now. If you're in danger, please call your local emergency number.",
+                )
+            } else {
+                lang.pick(
+                    "먼저, 지금은 안전하신지 궁금해요. 위험하다고 느끼면 109나 112, 119에 바로 연락해 주세요.",
+                    "First, I want to check that you're safe right now. If you feel in danger, please call your local emergency number.",
+                )
+            }
             .into(),
         );
+    }
+    // "are you a real person?", "약 끊어도 될까요?": what this is not, said plainly and first, in
+    // place of an echo.
+    let boundary = super::boundary::asked(user_text);
+    if let Some(b) = boundary {
+        parts.push(b.note(lang).into());
     }
     // The summary says "오늘 나눈 이야기를 정리해 볼게요" (let me sum up today) itself: the move to
     // Closing is not announced a second time before it.
@@ -197,6 +211,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // echo only what carries content.
     let worth_echoing = !notes.name_declined
         && !notes.safety_denied
+        && boundary.is_none()
         && !wants_advice
         && quote.chars().count() >= 8
         && (ko || quote.split_whitespace().count() >= 3);

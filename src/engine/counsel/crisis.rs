@@ -21,6 +21,8 @@ pub enum CrisisKind {
     SelfHarm,
     /// Hurting or killing someone else.
     HarmOthers,
+    /// Being hit, threatened or abused by someone (`safety::harmed`).
+    Abuse,
 }
 
 impl CrisisKind {
@@ -30,6 +32,16 @@ impl CrisisKind {
             CrisisKind::Suicide => lang.pick("자살 관련 표현", "suicidal language"),
             CrisisKind::SelfHarm => lang.pick("자해 관련 표현", "self-harm language"),
             CrisisKind::HarmOthers => lang.pick("타인을 해치려는 표현", "language about harming others"),
+            CrisisKind::Abuse => lang.pick("폭력이나 학대를 당한다는 표현", "language about being harmed by someone"),
+        }
+    }
+
+    /// The fixed response to this kind: the safety response, or for someone being harmed, the
+    /// lines that help with violence and abuse.
+    pub fn response(self, lang: Lang) -> String {
+        match self {
+            CrisisKind::Abuse => super::safety::abuse_response(lang).to_string(),
+            _ => safety_response(lang),
         }
     }
 }

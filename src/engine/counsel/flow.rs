@@ -14,7 +14,7 @@ use super::selector::{module_prompt, parse_module_choice, ModuleChoice};
 use super::state::{parse_state, state_prompt, UserState};
 use super::supervisor::{heuristic_review, parse_feedback, supervisor_prompt};
 use super::task::{parse_plan, planner_prompt, Part};
-use super::{counselor, crisis, Counseling};
+use super::{counselor, Counseling};
 use crate::engine::call::{CallId, LlmOutcome, Purpose};
 use crate::engine::core::{Body, CallRequest, Conversation, Effects, Endpoint, Env, Role, Settled};
 use crate::engine::counsel::CounselPurpose;
@@ -143,9 +143,9 @@ impl CounselMode {
         self.step = TurnStep::Idle;
         self.reply_fell_back = false;
         self.state.lang = c.lang;
-        if self.state.begin_turn(text).is_some() {
+        if let Some(found) = self.state.begin_turn(text) {
             // Fixed text, before and regardless of any model output.
-            self.finish_reply(c, crisis::safety_response(c.lang), None, env, fx);
+            self.finish_reply(c, found.kind.response(c.lang), None, env, fx);
             return;
         }
         if self.state.part == Part::Ended {

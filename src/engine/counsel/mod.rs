@@ -4,6 +4,7 @@
 //! crisis check → (Task Completion Checker ∥ User State Detector) → Task Selector (only when
 //! the task is done) → Module Selector → Counselor reply → Supervisor every 3rd user message.
 
+mod boundary;
 pub mod calls;
 pub mod checker;
 pub mod counselor;
@@ -237,10 +238,15 @@ impl Counseling {
         let answering_safety = self.safety_asked_at.is_some_and(|at| at + 1 == self.user_messages);
         let answer = if answering_safety { safety::answer(user_text) } else { safety::Answer::Other };
         self.turn_safety_denied = answer == safety::Answer::No;
-        let crisis = crisis::detect(user_text).or_else(|| {
-            (answer == safety::Answer::Yes)
-                .then(|| Crisis { kind: CrisisKind::Suicide, cue: clip(user_text.trim(), 40) })
-        });
+        let crisis = crisis::detect(user_text)
+            .or_else(|| {
+                (answer == safety::Answer::Yes)
+                    .then(|| Crisis { kind: CrisisKind::Suicide, cue: clip(user_text.trim(), 40) })
+            })
+            .or_else(|| {
+                // "아빠가 술 마시면 저를 때려요": someone harms the user.
+                safety::harmed(user_text).then(|| Crisis { kind: CrisisKind::Abuse, cue: clip(user_text.trim(), 40) })
+            });
         if let Some(found) = &crisis {
             self.crises.push(CrisisRecord { kind: found.kind, at_user_message: self.user_messages });
         }
@@ -632,8 +638,8 @@ impl Counseling {
             plan: TurnPlan::default(),
             supervision: None,
         };
-        if outcome.crisis.is_some() {
-            outcome.reply = crisis::safety_response(lang);
+        if let Some(found) = &outcome.crisis {
+            outcome.reply = found.kind.response(lang);
         } else if self.part == Part::Ended {
             outcome.reply = counselor::ended_reply(lang);
         } else if let Some(question) = self.safety_question(user_text) {

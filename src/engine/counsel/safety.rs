@@ -64,6 +64,64 @@ pub fn hopeless(text: &str) -> bool {
     })
 }
 
+/// Korean words of being hit, threatened or abused by someone, matched on the text with spaces
+/// and punctuation removed.
+// 저를/나를/날/절 때리(때려, 때렸): hits me; 폭행당/폭력을 당/폭력당: was assaulted; 협박당/협박해/협박을 해: is
+// threatened, threatens (me); 스토킹: stalking; 성추행/성폭행/강간: sexual harassment, assault, rape; 가정폭력:
+// domestic violence; 데이트폭력: dating violence; 학대당/학대를 당/학대받/학대해: abused; 학교폭력/학폭: school
+// violence; 괴롭힘을 당/괴롭힘당: bullied; 맞고 살/맞고 있: living with beatings, being beaten; 맞을까 봐: afraid of
+// being hit; 두들겨 맞/얻어맞: beaten up; 감금/가둬 놓: locked up; 목을 졸: choked
+const KO_HARMED: WordList = WordList(
+    "저를때리|나를때리|날때리|절때리|저를때려|나를때려|날때려|절때려|저를때렸|나를때렸|날때렸|절때렸|저때려|나때려|\
+    폭행당|폭력을당|폭력당|협박당|협박해요|협박을해|스토킹|성추행|성폭행|강간|가정폭력|데이트폭력|학대당|학대를당|\
+    학대받|학대해|학교폭력|학폭|괴롭힘을당|괴롭힘당|맞고살|맞고있|맞을까봐|두들겨맞|얻어맞|감금|가둬놓|목을졸",
+);
+
+/// English words of being hit, threatened or abused by someone, matched on the lowercased words.
+const EN_HARMED: WordList = WordList(
+    "hits me|beats me up|beat me up|beating me|abuses me|abused me|abusing me|threatens me|threatened me|\
+    threatening me|stalking me|stalks me|assaulted me|raped me|molested me|locks me in|locked me in|chokes me|\
+    choked me|kicked me|slapped me|slaps me|punched me|punches me|domestic violence|being abused|being bullied|\
+    bullied at|bullies me|afraid he will hurt me|afraid she will hurt me|afraid they will hurt me",
+);
+
+/// Whether `text` says someone hits, threatens or abuses the user.
+pub fn harmed(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
+    let compact: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
+    if KO_HARMED.iter().any(|cue| compact.contains(cue)) {
+        return true;
+    }
+    let spaced = format!(
+        " {} ",
+        lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    EN_HARMED.iter().any(|cue| spaced.contains(&format!(" {cue} ")))
+}
+
+/// The fixed response when someone says they are being harmed: it is not their fault, who to
+/// call now, who helps with violence and abuse, and what this is.
+pub fn abuse_response(lang: Lang) -> &'static str {
+    lang.pick(
+        "말씀해 주셔서 고마워요. 누군가에게 맞거나 위협받는 건 결코 당신 잘못이 아니에요.\n\n\
+         - 지금 위험하다면 **112**(경찰)에 바로 연락해 주세요.\n\
+         - 가정폭력·성폭력은 **1366**(24시간)에서 도움을 받을 수 있어요.\n\
+         - 청소년이라면 **1388**에서도 상담받을 수 있어요.\n\
+         - 한국 밖에 계신다면 그 나라의 긴급 전화번호로 연락해 주세요.\n\n\
+         저는 AI 대화 상대라서 직접 도와드릴 수는 없지만, 원하시면 여기서 이야기를 계속 들을게요. 지금은 안전한 곳에 계세요?",
+        "Thank you for telling me. Being hit or threatened by someone is never your fault.\n\n\
+         - If you are in danger right now, call your local emergency number (112 in Korea and the EU, 911 in the US \
+         and Canada, 999 in the UK).\n\
+         - A local domestic violence or abuse hotline can help; in Korea, **1366** (24 h), and **1388** for young people.\n\n\
+         I am an AI conversation partner and can't step in myself, but I'm here to listen if you want to keep \
+         talking. Are you somewhere safe right now?",
+    )
+}
+
 /// The question the counselor asks, at once and in fixed words, whatever the model would say.
 pub fn question(lang: Lang) -> &'static str {
     lang.pick(
@@ -193,6 +251,29 @@ mod tests {
             "I feel useless at work",
         ] {
             assert!(!hopeless(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn being_harmed_by_someone_is_read_and_idioms_are_not() {
+        for text in [
+            "아빠가 술 마시면 저를 때려요",
+            "남자친구가 자꾸 때리고 협박해요",
+            "학교에서 괴롭힘을 당하고 있어요",
+            "my dad hits me when he drinks",
+            "my boyfriend threatened me again",
+            "I'm being bullied at school",
+        ] {
+            assert!(harmed(text), "{text}");
+        }
+        for text in [
+            "it hit me that I was wrong",
+            "beats me, I don't know",
+            "제가 동생을 때렸어요",
+            "그 영화 진짜 때려 부수는 장면이 많아요",
+            "he beat me at chess",
+        ] {
+            assert!(!harmed(text), "{text}");
         }
     }
 

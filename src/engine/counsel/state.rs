@@ -382,6 +382,7 @@ pub fn parse_state(raw: &str) -> Result<UserState, String> {
         "suicide" | "suicidal" => Some(CrisisKind::Suicide),
         "self_harm" => Some(CrisisKind::SelfHarm),
         "harm_others" => Some(CrisisKind::HarmOthers),
+        "abuse" | "abused" | "being_harmed" => Some(CrisisKind::Abuse),
         _ => return Err(format!("unknown crisis kind '{crisis_text}'")),
     };
     Ok(UserState {

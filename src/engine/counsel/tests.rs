@@ -512,3 +512,24 @@ fn a_shrug_beside_a_feeling_is_not_resistance_and_thanks_come_once() {
     let (_, _, outcomes) = run(Lang::En, &["hey", "idk"]);
     assert!(outcomes[1].0.state.as_ref().expect("read").resistance, "a bare shrug still is");
 }
+
+#[test]
+fn what_the_counselor_is_not_is_said_plainly_in_place_of_an_echo() {
+    let (_, _, outcomes) = run(
+        Lang::En,
+        &[
+            "hi I'm Jo",
+            "are you a real person?",
+            "can you diagnose me with depression?",
+            "should I stop taking my meds?",
+        ],
+    );
+    let replies: Vec<&str> = outcomes.iter().map(|(o, _)| o.reply.as_str()).collect();
+    assert!(replies[1].starts_with("I'm not a person: I'm an AI conversation partner"), "{}", replies[1]);
+    assert!(replies[2].starts_with("I can't diagnose anything"), "{}", replies[2]);
+    assert!(replies[3].starts_with("Please talk to the doctor who prescribed it"), "{}", replies[3]);
+    assert!(replies[1..].iter().all(|r| !r.contains('“')), "no echo of the question: {replies:?}");
+    let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요 지수예요", "너 사람이야?", "약 끊어도 될까요?"]);
+    assert!(outcomes[1].0.reply.starts_with("저는 사람이 아니라 AI 대화 상대예요"), "{}", outcomes[1].0.reply);
+    assert!(outcomes[2].0.reply.starts_with("약을 시작하거나 끊거나"), "{}", outcomes[2].0.reply);
+}

@@ -106,6 +106,8 @@ fn kind_id(kind: Option<CrisisKind>) -> &'static str {
         Some(CrisisKind::Suicide) => "suicide",
         Some(CrisisKind::SelfHarm) => "self_harm",
         Some(CrisisKind::HarmOthers) => "harm_others",
+        // `detect` reads no abuse: the session reads it beside (`counsel::safety::harmed`).
+        Some(CrisisKind::Abuse) => "abuse",
         None => "-",
     }
 }
