@@ -406,7 +406,8 @@ fn polite_request(start: &str) -> bool {
         "can you |could you |would you |will you |can we |could we |should we |shall we |why not |what if |\
         is it possible to |can it |could it ",
     );
-    openers.iter().any(|o| start.starts_with(o)) && !asks_about(start)
+    // "is it possible to make it cheaper?": what follows the opener is asked for, not asked about.
+    openers.iter().find_map(|o| start.strip_prefix(o)).is_some_and(|rest| !asks_about(rest))
 }
 
 /// A change request worded as a question: "could you add …?", "검증을 추가할 수 있나요?",
@@ -450,10 +451,10 @@ fn asks_about(lower: &str) -> bool {
 // 넣어: put in; 넣으: put in; 빼: drop; 없애: remove; 줄여: reduce; 줄이: reduce; 늘려: increase; 늘리: increase; 수정:
 // revise; 고쳐: fix; 보완: supplement; 강화: strengthen; 합쳐: merge; 섞어: mix; 면 좋겠: it would be nice if; 했으면:
 // I wish; 으면 해: I'd like it to; 면 해요: I'd like it to; 필요해: … is needed; 필요합: … is needed; 너무: too (much);
-// 걱정: worried; 부족: lacking; 비싸: expensive; 느려: slow; 복잡해: complicated
+// 걱정: worried; 부족: lacking; 비싸: expensive; 느려: slow; 복잡해: complicated; 병렬: in parallel
 const KO_CHANGE: WordList = WordList(
     "근데|하지만|그런데|다만|는데|지만|긴 한데|긴 하지만|대신|바꿔|바꾸|변경|추가|넣어|넣으|빼|없애|줄여|줄이|늘려|\
-    늘리|수정|고쳐|보완|강화|합쳐|섞어|면 좋겠|했으면|으면 해|면 해요|필요해|필요합|너무|걱정|부족|비싸|느려|복잡해",
+    늘리|수정|고쳐|보완|강화|합쳐|섞어|면 좋겠|했으면|으면 해|면 해요|필요해|필요합|너무|걱정|부족|비싸|느려|복잡해|병렬",
 );
 
 /// What 너무 (too, and colloquially "so") praises after it: 좋 (good), 마음/맘 (liked), 괜찮 (fine),
@@ -473,7 +474,7 @@ fn has_change(text: &str, lower: &str) -> bool {
         "but|however|though|although|except|instead|add|remove|drop|change|replace|\
         swap|reduce|increase|cut|include|without|merge|combine|lower|improve|needs|need|too|cheaper|\
         faster|simpler|fewer|more|less|tweak|adjust|worried|concerned|missing|lacks|expensive|slow|make|\
-        use|skip|wish|prefer it",
+        use|skip|wish|prefer it|parallel|parallelize|concurrently",
     );
     let words = ascii_words(lower);
     if words.iter().any(|w| EN.contains(w.as_str())) {
@@ -494,8 +495,8 @@ fn has_change(text: &str, lower: &str) -> bool {
 /// 주세요 that otherwise commits. Not the adverbs that point ("그렇게 해 주세요": do it that way)
 /// and not 하게 ("2번으로 하게 해 주세요": let me take 2): see [`is_manner_adverb`].
 fn makes_it_so(text: &str) -> bool {
-    // 해: do/make; 만들: make; 바꿔/바꾸: change into; 고쳐: fix into.
-    const MAKE: WordList = WordList("해|만들|바꿔|바꾸|고쳐");
+    // 해/할: do/make ("더 싸게 할 수 있나요?"); 만들: make; 바꿔/바꾸: change into; 고쳐: fix into.
+    const MAKE: WordList = WordList("해|할|만들|바꿔|바꾸|고쳐");
     let words: Vec<&str> = text.split_whitespace().collect();
     words.windows(2).any(|pair| {
         is_manner_adverb(pair[0].trim_start_matches(|c: char| !is_hangul(c))) && MAKE.any(|m| pair[1].starts_with(m))
