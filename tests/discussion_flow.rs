@@ -1214,3 +1214,14 @@ fn a_choice_that_says_where_the_result_goes_takes_it_into_the_plan() {
         "no notice of a change"
     );
 }
+
+#[test]
+fn a_new_format_is_said_in_the_goal_too() {
+    let mut d = Driver::offline();
+    d.say("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘");
+    d.say("결과는 표로 주세요");
+    d.say("2번으로 할게요");
+    let plan = d.discussion().plan.as_ref().expect("the plan").markdown.clone();
+    assert!(plan.contains("**형식:** 표") && plan.contains("표로 정리"), "{plan}");
+    assert!(!plan.contains("마크다운"), "no line keeps the old format: {plan}");
+}

@@ -903,6 +903,36 @@ pub fn retarget(text: &str, to: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// `text` with the output form it names (`from`, the contract's format) said as `to`:
+/// "…마크다운으로 정리하기" → "…표로 정리하기", "a news digest as a Markdown document" → "a news
+/// digest as a table". `None` when the text does not name the old form in a way it can be swapped.
+pub fn reformat(text: &str, from: &str, to: super::slots::Format, lang: Lang) -> Option<String> {
+    let new = to.label(lang);
+    if from.trim().is_empty() || from == new {
+        return None;
+    }
+    if lang == Lang::Ko {
+        let old = with_instrumental(from);
+        return text.contains(&old).then(|| text.replacen(&old, &with_instrumental(new), 1));
+    }
+    // "as a Markdown document" → "as a table"; else the name alone ("in Markdown" → "in JSON").
+    let lower = text.to_ascii_lowercase();
+    let phrase = super::slots::Format::in_sentence(from).to_ascii_lowercase();
+    let (at, len, with) = match lower.find(&phrase) {
+        Some(at) if phrase != from.to_ascii_lowercase() => (at, phrase.len(), to.phrase_en()),
+        _ => {
+            let name = from.to_ascii_lowercase();
+            let at = lower.match_indices(&name).map(|(at, _)| at).find(|&at| {
+                let before = lower[..at].chars().next_back();
+                let after = lower[at + name.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_alphanumeric()) && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+            })?;
+            (at, name.len(), new)
+        }
+    };
+    Some(format!("{}{with}{}", &text[..at], &text[at + len..]))
+}
+
 /// The step that reads a request's input from `tool` (`source`) or sends its result there.
 fn tool_step(tool: &str, source: bool, lang: Lang) -> AgentSpec {
     let (name, role, description) = match (source, lang) {
@@ -1682,6 +1712,30 @@ mod tests {
             assert_eq!(retarget(goal, to).as_deref(), want, "{goal} → {to}");
         }
         assert_eq!(new_destination("노션 페이지로 바꿔 주세요").as_deref(), Some("Notion"));
+        use crate::engine::slots::Format;
+        let reformats = [
+            (
+                "매일 아침 IT 뉴스를 요약해서 마크다운으로 정리하기",
+                "마크다운",
+                Format::Table,
+                Lang::Ko,
+                Some("매일 아침 IT 뉴스를 요약해서 표로 정리하기"),
+            ),
+            ("회의록을 표로 정리하기", "표", Format::Json, Lang::Ko, Some("회의록을 JSON으로 정리하기")),
+            (
+                "Build a news digest as a Markdown document",
+                "Markdown",
+                Format::Table,
+                Lang::En,
+                Some("Build a news digest as a table"),
+            ),
+            ("Summarize standups in Markdown", "Markdown", Format::Json, Lang::En, Some("Summarize standups in JSON")),
+            ("매일 아침 뉴스 요약", "마크다운", Format::Table, Lang::Ko, None),
+            ("A weekly digest", "Markdown", Format::Table, Lang::En, None),
+        ];
+        for (goal, from, to, lang, want) in reformats {
+            assert_eq!(reformat(goal, from, to, lang).as_deref(), want, "{goal} → {to:?}");
+        }
         assert_eq!(new_destination("send it to Teams instead").as_deref(), Some("Teams"));
         assert_eq!(new_destination("슬랙 말고 노션이랑 팀즈 둘 다"), None);
     }

@@ -20,7 +20,7 @@ use super::call::Purpose;
 use super::contract::{add_criterion, choice_condition, empty_request_question, stated_criterion, Contract, Field};
 use super::core::{Conversation, Endpoint, Settled};
 use super::design::{
-    estimate_complexity, new_destination, retarget, revise_delivery, rules_read, Complexity, DesignProposal,
+    estimate_complexity, new_destination, reformat, retarget, revise_delivery, rules_read, Complexity, DesignProposal,
     RuleReading,
 };
 use super::gate::slot_label;
@@ -646,9 +646,15 @@ impl Discussing<'_> {
     /// Sets the contract's format (and the gate's slot and the agreed format in memory) to
     /// `format`, asked for in feedback.
     fn change_format(&mut self, format: Format) {
-        let label = format.label(self.c.lang);
+        let lang = self.c.lang;
+        let label = format.label(lang);
         let Some(contract) = self.d.contract.as_mut() else { return };
         if contract.format != label {
+            // "…마크다운으로 정리하기" says the new form too: "…표로 정리하기".
+            if let Some(goal) = reformat(&contract.goal, &contract.format, format, lang) {
+                contract.goal = goal;
+                self.d.memory.restate(goal_key(lang), &contract.goal);
+            }
             contract.format = label.to_string();
             self.d.memory.restate(format_key(self.c.lang), label);
             self.sync_gate_from_contract();
