@@ -227,8 +227,17 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             (Lang::En, _) => format!("“{quote}” — thank you for putting that into words."),
         }
     };
-    let feeling =
-        if state.emotion != Emotion::Neutral { state.emotion.reflection(lang).to_string() } else { String::new() };
+    // "고마워요" after the summary thanks the counselor; it does not say something got better.
+    // 고마워/고맙: thank you; 감사: thanks
+    let thanks =
+        WordList("thanks|thank you|thx|고마워|고맙|감사").any(|w| crate::engine::case::lower(user_text).contains(w));
+    let feeling = match state.emotion {
+        Emotion::Positive if thanks => {
+            lang.pick("저도 이야기 나눠 주셔서 고마워요.", "You're welcome; thank you for talking with me.").to_string()
+        }
+        Emotion::Neutral => String::new(),
+        emotion => emotion.reflection(lang).to_string(),
+    };
     let topic_text = topics_text(notes.topics, lang);
     let task_id = ctx.task.map(|t| t.id.as_str()).unwrap_or("");
     let t = notes.turn;

@@ -533,3 +533,23 @@ fn what_the_counselor_is_not_is_said_plainly_in_place_of_an_echo() {
     assert!(outcomes[1].0.reply.starts_with("저는 사람이 아니라 AI 대화 상대예요"), "{}", outcomes[1].0.reply);
     assert!(outcomes[2].0.reply.starts_with("약을 시작하거나 끊거나"), "{}", outcomes[2].0.reply);
 }
+
+#[test]
+fn thanks_after_the_summary_is_answered_as_thanks() {
+    let (_, _, outcomes) = run(
+        Lang::En,
+        &[
+            "hey",
+            "my exams are next week and I can't focus",
+            "maybe I could put my phone in another room",
+            "yeah I'll try that tonight",
+            "not really, that's it",
+            "thanks",
+        ],
+    );
+    let last = &outcomes.last().expect("replies").0.reply;
+    assert!(last.contains("You're welcome") && !last.contains("feels a bit better"), "{last}");
+    let (_, _, outcomes) = run(Lang::Ko, &["안녕", "요즘 시험 때문에 집중이 안 돼요", "고마워요"]);
+    let last = &outcomes.last().expect("replies").0.reply;
+    assert!(last.contains("저도 이야기 나눠 주셔서 고마워요") && !last.contains("나아진 부분"), "{last}");
+}
