@@ -529,7 +529,8 @@ pub fn goal_in(request: &str) -> String {
     super::lang::clip(&tidy_goal(first), 200)
 }
 
-/// Korean request endings and what a goal says instead: "…을 만들어줘" → "… 만들기".
+/// Korean request endings and what a goal says instead: "…을 만들어줘" → "… 만들기", "…해 주는 거
+/// 만들고 싶어" (I want to make a thing that …) → "…해 주는 도구 만들기".
 const KO_REQUEST_ENDINGS: &[(&str, &str)] = &[
     ("을 만들어 주세요", " 만들기"),
     ("를 만들어 주세요", " 만들기"),
@@ -540,6 +541,18 @@ const KO_REQUEST_ENDINGS: &[(&str, &str)] = &[
     ("만들어 주세요", "만들기"),
     ("만들어줘", "만들기"),
     ("만들어 줘", "만들기"),
+    ("주는 거 만들고 싶어요", "주는 도구 만들기"),
+    ("주는 거 만들고 싶어", "주는 도구 만들기"),
+    ("주는 걸 만들고 싶어요", "주는 도구 만들기"),
+    ("주는 걸 만들고 싶어", "주는 도구 만들기"),
+    ("을 만들고 싶어요", " 만들기"),
+    ("를 만들고 싶어요", " 만들기"),
+    ("을 만들고 싶어", " 만들기"),
+    ("를 만들고 싶어", " 만들기"),
+    ("만들고 싶어요", "만들기"),
+    ("만들고 싶어", "만들기"),
+    ("만들고 싶습니다", "만들기"),
+    ("하고 싶습니다", "하기"),
     ("해 주세요", "하기"),
     ("해주세요", "하기"),
     ("해 줘", "하기"),
@@ -549,8 +562,10 @@ const KO_REQUEST_ENDINGS: &[(&str, &str)] = &[
 ];
 
 /// English openings that ask rather than state.
-const EN_REQUEST_OPENINGS: WordList =
-    WordList("please |can you |could you |i want to |i'd like to |i would like to |help me |i need to ");
+const EN_REQUEST_OPENINGS: WordList = WordList(
+    "please |can you |could you |i want to |i'd like to |i would like to |help me |i need to |we want to |\
+    we need to |i want |i need |i'd like |we want |we need ",
+);
 
 /// A request rewritten as a goal: the asking words dropped ("만들어줘", "please").
 pub fn tidy_goal(request: &str) -> String {
@@ -569,6 +584,13 @@ pub fn tidy_goal(request: &str) -> String {
             break;
         };
         goal = goal[opening.len()..].trim_start().to_string();
+    }
+    // "I want something that watches our issues" → "A tool that watches our issues".
+    for vague in ["something that ", "something to ", "something which "] {
+        if goal.to_ascii_lowercase().starts_with(vague) {
+            goal = format!("a tool {}", &goal["something ".len()..]);
+            break;
+        }
     }
     let mut chars = goal.chars();
     match chars.next() {
@@ -829,6 +851,16 @@ mod tests {
             ("회의록 정리 해줘", "회의록 정리 하기"),
             ("please can you build a news digest", "Build a news digest"),
             ("A weekly report", "A weekly report"),
+            (
+                "우리 팀 회의록을 요약해서 노션에 정리해 주는 거 만들고 싶어",
+                "우리 팀 회의록을 요약해서 노션에 정리해 주는 도구 만들기",
+            ),
+            ("슬랙으로 보내 주는 봇을 만들고 싶어요", "슬랙으로 보내 주는 봇 만들기"),
+            (
+                "I want something that watches our GitHub issues and pings me on Slack",
+                "A tool that watches our GitHub issues and pings me on Slack",
+            ),
+            ("we need a weekly digest of support tickets", "A weekly digest of support tickets"),
         ];
         for (request, want) in cases {
             assert_eq!(tidy_goal(request), want, "{request}");
