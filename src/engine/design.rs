@@ -133,7 +133,8 @@ type Work = ((&'static str, &'static str), &'static str);
 /// Keyword → what the pipeline reads (Korean, English labels). First match wins.
 const SOURCES: &[(WordList, (&str, &str))] = &[
     (WordList("뉴스|기사|news|article|rss"), ("뉴스 기사", "news articles")),
-    (WordList("리뷰|후기|review"), ("고객 리뷰", "customer reviews")),
+    // "review the pull requests" reviews code: the verb names no reviews to read.
+    (WordList("리뷰|후기|reviews|customer review|product review|app review"), ("고객 리뷰", "customer reviews")),
     (WordList("로그|log|logging"), ("로그", "logs")),
     (WordList("이메일|메일|email|e-mail|inbox|mail"), ("이메일", "emails")),
     (WordList("회의|미팅|meeting|transcript"), ("회의록", "meeting notes")),
@@ -147,12 +148,17 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     // 매출: revenue; 판매: sales; 주문: orders
     (WordList("매출|판매|주문|sales|revenue|orders"), ("매출 데이터", "sales data")),
     (WordList("티켓|문의|ticket|support"), ("고객 문의", "support tickets")),
+    // 이슈: issue; 버그: bug
+    (WordList("이슈|버그|issue|issues|bug|bugs"), ("이슈", "issues")),
+    // 블로그: blog; 포스트: post
+    (WordList("블로그|포스트|blog|blog post*"), ("블로그 글", "blog posts")),
 ];
 
 /// Keyword → what the pipeline does (Korean noun, English verb) and the English name of its
 /// step. First match wins. A trailing `*` marks a stem ("summar*": summary, summarize).
 // 요약: summary; 번역: translation; 분류: classification; 답장/회신: reply; 초안: draft; 배정/할당: assignment;
-// 추천: recommendation; 검색: search; 감지/탐지: detection; 모니터: monitor; 추출: extraction; 변환: conversion;
+// 추천: recommendation; 검색: search; 감지/탐지: detection; 모니터: monitor; 알림: notification; 뉴스레터: newsletter;
+// 추출: extraction; 변환: conversion;
 // 채점/평가: grading, evaluation; 검토: review; 분석: analysis; 보고/리포트: report
 const WORKS: &[(WordList, Work)] = &[
     (WordList("요약|summar*|digest"), (("요약", "summarize"), "summarizer")),
@@ -161,7 +167,8 @@ const WORKS: &[(WordList, Work)] = &[
     (WordList("답장|회신|초안|draft*|replies|reply to|respond to"), (("회신", "draft replies to"), "reply drafter")),
     (WordList("추천|recommend*"), (("추천", "recommend"), "recommender")),
     (WordList("검색|search*|retriev*"), (("검색", "search"), "searcher")),
-    (WordList("감지|탐지|모니터|detect*|monitor*|alert"), (("감지", "monitor"), "monitor")),
+    (WordList("감지|탐지|모니터|알림|detect*|monitor*|alert|watch*|notif*|ping*"), (("감지", "monitor"), "monitor")),
+    (WordList("뉴스레터|newsletter*|curat*"), (("편집", "compile"), "editor")),
     (WordList("추출|extract*"), (("추출", "extract"), "extractor")),
     (WordList("변환|convert*|transform*"), (("변환", "convert"), "converter")),
     (WordList("분석|analy*|insight"), (("분석", "analyze"), "analyst")),
@@ -1979,16 +1986,18 @@ mod tests {
             ),
             ("export the db every night and email it to me", "database records collector"),
             ("summarize customer feedback", "input data collector"),
-            ("review the repo's pull requests", "customer reviews collector"),
+            ("review the repo's pull requests", "code changes collector"),
+            ("summarize our app reviews", "customer reviews collector"),
             ("scan our repos for secrets", "code changes collector"),
             ("export the db every night", "database records collector"),
-            ("my blog posts", "input data collector"),
+            // "blog" is not "log".
+            ("my blog posts", "blog posts collector"),
         ];
         for (request, want) in cases {
             assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[0].name, want, "{request}");
         }
         let ko = [
-            ("블로그 글 정리", "입력 자료 수집기"),
+            ("블로그 글 정리", "블로그 글 수집기"),
             ("서버 로그 분석", "로그 수집기"),
             ("경제뉴스요약", "뉴스 기사 수집기"),
             ("회의록을 요약해서 이메일로 보내줘", "회의록 수집기"),
@@ -2004,6 +2013,8 @@ mod tests {
             ("proofread my blog posts before publishing", "reviewer"),
             ("grade student essays", "evaluator"),
             ("grade the students' assignments", "evaluator"),
+            ("watch our GitHub issues and ping me on Slack when a bug is filed", "monitor"),
+            ("plan a weekly newsletter from our blog posts", "editor"),
         ];
         for (request, want) in steps {
             assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[1].name, want, "{request}");
