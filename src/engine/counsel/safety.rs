@@ -36,10 +36,23 @@ const KO_NEGATED_TAILS: WordList = WordList("지않|진않|지는않|건아니")
 /// Denials right before an English cue ("I'm not hopeless", "I'd never give up on everything").
 const EN_NEGATED_BEFORE: WordList = WordList("not |never |don't |dont |won't |wouldn't |isn't |i'm not |am not ");
 
-/// Whether `text` says something hopeless that the counselor should ask about.
+/// What answers the question before it is asked: 죽고 싶다는 건 아니/죽고 싶은 건 아니: it's not that I want to
+/// die; 죽고 싶진 않/죽고 싶지는 않: I don't want to die; 자살할 생각은 없/죽을 생각은 없: no thought of suicide, of dying
+const KO_ALREADY_DENIED: WordList =
+    WordList("죽고싶다는건아니|죽고싶은건아니|죽고싶진않|죽고싶지는않|자살할생각은없|죽을생각은없");
+const EN_ALREADY_DENIED: WordList = WordList(
+    "not suicidal|don't want to die|do not want to die|not that i want to die|not going to hurt myself|\
+    wouldn't hurt myself|would never hurt myself",
+);
+
+/// Whether `text` says something hopeless that the counselor should ask about: not when it
+/// already says it is not about dying ("죽고 싶다는 건 아니고 그냥 다 그만두고 싶어요").
 pub fn hopeless(text: &str) -> bool {
     let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
     let compact: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
+    if KO_ALREADY_DENIED.iter().any(|w| compact.contains(w)) || EN_ALREADY_DENIED.iter().any(|w| lower.contains(w)) {
+        return false;
+    }
     let korean = KO_HOPELESS.iter().any(|cue| {
         compact.match_indices(cue).any(|(at, _)| {
             let tail: String = compact[at + cue.len()..].chars().take(6).collect();
@@ -247,6 +260,8 @@ mod tests {
             "I'd never give up on everything we built",
             "the hopelessness essay is due",
             "I want to give up sugar",
+            "죽고 싶다는 건 아니고 그냥 다 그만두고 싶어요",
+            "I'm not suicidal, I just feel hopeless about this job",
             "그럴 때마다 제가 쓸모없는 사람처럼 느껴져요",
             "I feel useless at work",
         ] {
