@@ -553,3 +553,13 @@ fn thanks_after_the_summary_is_answered_as_thanks() {
     let last = &outcomes.last().expect("replies").0.reply;
     assert!(last.contains("저도 이야기 나눠 주셔서 고마워요") && !last.contains("나아진 부분"), "{last}");
 }
+
+#[test]
+fn harm_to_others_is_read_before_harm_from_others() {
+    let mut session = Counseling::new(Lang::En);
+    session.opening(true);
+    let found = session.begin_turn("if he hits me again I'll kill him").expect("a crisis");
+    assert_eq!(found.kind, CrisisKind::HarmOthers);
+    let found = session.begin_turn("my boyfriend threatened me again").expect("a crisis");
+    assert_eq!(found.kind, CrisisKind::Abuse);
+}
