@@ -171,53 +171,72 @@ pub enum Answer {
 const KO_UNSURE: WordList = WordList(
     "가끔|종종|때때로|조금|모르겠|잘모르|애매|없지는않|없진않|없지않|없는건아니|있긴|그럴때가|안괜찮|괜찮지않",
 );
-/// Korean noes (compact). 아니: no; 없어/없습니다/없었/없네/없죠: there isn't; 전혀: not at all; 괜찮: I'm okay
+/// Korean noes (compact). 아니: no; 없어/없습니다/없었/없네/없죠/없고: there isn't; 전혀: not at all; 괜찮: I'm okay
 const KO_NO: WordList = WordList("아니|없어|없습니다|없었|없네|없죠|없고|전혀|괜찮");
-/// Korean yeses that may open the answer, as its whole first word (without a closing 요). 네/예/응/어: yes;
-/// 그래/그렇죠: so it is; 맞아: right; 솔직히/사실/사실은: honestly
-const KO_YES_FIRST: WordList = WordList("네|예|응|어|그래|그렇죠|맞아|솔직히|사실|사실은");
+/// Korean answers that open with a no: 아니/아뇨/아니요/아니에요: no
+const KO_NO_FIRST: WordList = WordList("아니|아뇨|아니요|아니에요");
+/// Korean yeses that open the answer, as its whole first word (without a closing 요): 네/예/응: yes;
+/// 그래/그렇죠: so it is; 맞아: right
+const KO_YES_FIRST: WordList = WordList("네|예|응|그래|그렇죠|맞아");
+/// Korean yeses (compact). 있어/있었/있습니다/있죠/있긴: there are; 들어요/들었/들때: they come; 생각해봤/생각한적/생각했:
+/// I've thought of it
+const KO_YES: WordList = WordList("있어|있었|있습니다|있죠|있긴|들어요|들었|들때|생각해봤|생각한적|생각했");
 /// Fillers before an answer's first word: 음/흠: hmm; 저/저기: well; 그게: the thing is
 const FILLERS: WordList = WordList("음|흠|저|저기|그게|well|um|uh|hmm");
-/// Korean yeses anywhere (compact). 있어/있었/있습니다: there are; 들어요/들었/들때: they come; 생각해봤/생각한적/생각했: I've
-/// thought of it
-const KO_YES: WordList = WordList("있어|있었|있습니다|있죠|들어요|들었|들때|생각해봤|생각한적|생각했");
+/// Words that say the answer is about the thoughts asked of (Korean compact): 생각: thought; 죽: die;
+/// 자해: self-harm; 해치: hurt
+const KO_ABOUT: WordList = WordList("생각|죽|자해|해치");
+const EN_ABOUT: WordList =
+    WordList("thought|thoughts|thinking|think about|die|dying|hurt myself|hurting myself|kill myself|end it");
 
 const EN_UNSURE: WordList = WordList(
     "sometimes|occasionally|maybe|not sure|i don't know|i dont know|idk|kind of|kinda|sort of|a little|\
     a bit|on and off|now and then|i guess|at times|once or twice|a few times|not never",
 );
-const EN_NO_FIRST: WordList = WordList("no|nope|nah|not really|never|not at all");
+const EN_NO_FIRST: WordList =
+    WordList("no|nope|nah|not really|never|not at all|i'm not|i am not|i haven't|i have not|i don't|i do not");
 const EN_NO: WordList = WordList(
     "i'm not|i am not|i don't|i dont|i do not|i haven't|i have not|nothing like that|not like that|\
     i'm ok|i'm okay|i'm fine|i am fine|no thoughts",
 );
-const EN_YES_FIRST: WordList = WordList("yes|yeah|yep|yup|honestly|actually|i have|i do|true");
-const EN_YES: WordList =
-    WordList("i have been|i've been|i've had|i have had|i think about|thought about it|i did|i do sometimes");
+const EN_YES_FIRST: WordList = WordList("yes|yeah|yep|yup|true");
+const EN_YES: WordList = WordList(
+    "i have|i do|i have been|i've been|i've had|i have had|i think about|thought about it|i did|i do sometimes|\
+    i've thought|i have thought",
+);
 
-/// Reads `text` as an answer to `question`.
+/// Reads `text` as an answer to `question`. A word that opens it ("네…", "no, …") decides; past
+/// that, a short answer ("가끔요", "I guess") or one about the thoughts asked of ("그런 생각이 들 때가
+/// 있어요") does: "사실 회사 일이 너무 많아서요" answers something else.
 pub fn answer(text: &str) -> Answer {
     let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
     let words: Vec<&str> =
         lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
-    let spaced = format!(" {} ", words.join(" "));
-    let compact: String = words.concat();
-    let first = words.iter().copied().find(|w| !FILLERS.contains(w)).unwrap_or_default();
+    let from = words.iter().position(|w| !FILLERS.contains(w)).unwrap_or(words.len());
+    let said = &words[from..];
+    let spaced = format!(" {} ", said.join(" "));
+    let compact: String = said.concat();
+    let first = said.first().copied().unwrap_or_default();
     let has = |list: WordList| list.iter().any(|w| spaced.contains(&format!(" {w} ")));
-    let opens = |list: WordList| {
-        let from = words.iter().position(|w| !FILLERS.contains(w)).unwrap_or(0);
-        let rest = format!(" {} ", words[from.min(words.len())..].join(" "));
-        list.iter().any(|w| rest.starts_with(&format!(" {w} ")))
-    };
-    if KO_UNSURE.iter().any(|w| compact.contains(w)) || has(EN_UNSURE) {
+    let opens = |list: WordList| list.iter().any(|w| spaced.starts_with(&format!(" {w} ")));
+    let hangul = compact.chars().filter(|c| crate::engine::lang::is_hangul(*c)).count();
+    let short = said.len() <= 5 && hangul <= 12;
+    let about = KO_ABOUT.iter().any(|w| compact.contains(w)) || has(EN_ABOUT);
+    let weighs = short || about;
+    let unsure = KO_UNSURE.iter().any(|w| compact.contains(w)) || has(EN_UNSURE);
+    // "I don't know, work is just a lot right now": a shrug that opens the answer is not a no.
+    // 모르겠/잘 모르/글쎄: I don't know, not sure, well…
+    let unsure_first = opens(WordList("i don't know|i dont know|idk|not sure|maybe"))
+        || WordList("모르겠|잘모르|글쎄").iter().any(|w| compact.starts_with(w));
+    let no_first = KO_NO_FIRST.contains(first.trim_end_matches(['요', '.'])) || opens(EN_NO_FIRST);
+    let no = KO_NO.iter().any(|w| compact.contains(w)) || has(EN_NO);
+    let yes_first = KO_YES_FIRST.contains(first.trim_end_matches('요')) || opens(EN_YES_FIRST);
+    let yes = KO_YES.iter().any(|w| compact.contains(w)) || has(EN_YES);
+    if yes_first || unsure_first || weighs && unsure {
         Answer::Yes
-    } else if KO_NO.iter().any(|w| compact.contains(w)) || opens(EN_NO_FIRST) || has(EN_NO) {
+    } else if no_first || weighs && no {
         Answer::No
-    } else if KO_YES_FIRST.contains(first.trim_end_matches('요'))
-        || KO_YES.iter().any(|w| compact.contains(w))
-        || opens(EN_YES_FIRST)
-        || has(EN_YES)
-    {
+    } else if weighs && yes {
         Answer::Yes
     } else {
         Answer::Other
@@ -307,6 +326,10 @@ mod tests {
             "maybe",
             "I've had those thoughts",
             "I don't know",
+            "그런 생각이 들 때가 있어요",
+            "있어요",
+            "I have",
+            "I don't know, work is just a lot right now and I can't think straight",
         ] {
             assert_eq!(answer(text), Answer::Yes, "{text}");
         }
@@ -324,8 +347,14 @@ mod tests {
         ] {
             assert_eq!(answer(text), Answer::No, "{text}");
         }
-        for text in ["회사 얘기를 더 하고 싶어요", "어제 팀장님이랑 또 부딪혔어요", "my boss keeps yelling at me"]
-        {
+        for text in [
+            "회사 얘기를 더 하고 싶어요",
+            "어제 팀장님이랑 또 부딪혔어요",
+            "my boss keeps yelling at me",
+            "사실 회사 일이 너무 많아서 정신이 없어요",
+            "I have a lot going on at work right now and my manager keeps adding more",
+            "가끔 회사에서 너무 힘들어서 화장실에서 울 때도 있고 그래요",
+        ] {
             assert_eq!(answer(text), Answer::Other, "{text}");
         }
     }
