@@ -1225,3 +1225,19 @@ fn a_new_format_is_said_in_the_goal_too() {
     assert!(plan.contains("**형식:** 표") && plan.contains("표로 정리"), "{plan}");
     assert!(!plan.contains("마크다운"), "no line keeps the old format: {plan}");
 }
+
+#[test]
+fn validation_taken_out_at_the_users_word_is_not_counted_against_a_design() {
+    let mut d = Driver::offline();
+    d.say("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘");
+    let before: Vec<String> =
+        d.discussion().critiques.iter().flatten().flat_map(|r| r.critique.weaknesses.clone()).collect();
+    assert!(before.iter().any(|w| w.contains("검증 단계가 없어")), "design 1 has no validator: {before:?}");
+    d.say("검증은 빼 주세요");
+    let critiques: Vec<_> = d.discussion().critiques.iter().flatten().map(|r| r.critique.clone()).collect();
+    assert_eq!(critiques.len(), 3);
+    for c in &critiques {
+        assert!(!c.weaknesses.iter().any(|w| w.contains("검증 단계가 없어")), "{:?}", c.weaknesses);
+        assert!(c.risks.iter().any(|r| r.contains("요청대로 검증 단계가 없으니")), "{:?}", c.risks);
+    }
+}

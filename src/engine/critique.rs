@@ -181,7 +181,16 @@ pub fn heuristic_critique_with(design: &DesignProposal, expected: Complexity, ne
             format!("Coordinating {n} agents adds overhead; run independent steps in parallel.")
         });
     }
-    if !design.has_role("validator") {
+    if !design.has_role("validator") && needs.without_validation {
+        // Taken out as the user asked: said as a trade-off, not counted against the design.
+        c.risks.push(
+            lang.pick(
+                "요청대로 검증 단계가 없으니, 잘못된 입력은 수집 단계에서 걸러야 합니다.",
+                "No validator, as you asked: catch bad input where it is collected.",
+            )
+            .into(),
+        );
+    } else if !design.has_role("validator") {
         c.overall_score -= 0.10;
         c.weaknesses.push(
             lang.pick(

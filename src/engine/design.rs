@@ -427,6 +427,9 @@ pub struct Needs {
     pub subject: Option<(&'static str, &'static str)>,
     /// The request's words that set how much machinery it calls for ("간단한", "real-time").
     pub complexity_cue: Option<String>,
+    /// The user asked the validation to go ("검증은 빼 주세요"): its absence is their choice, not a
+    /// weakness to count against a design.
+    pub without_validation: bool,
 }
 
 /// Words that state each need. Korean entries glossed; `*` marks an English stem.
@@ -498,6 +501,7 @@ impl Needs {
                 .collect(),
             subject: subject_of(text),
             complexity_cue: complexity_cue(text),
+            without_validation: false,
         }
     }
 

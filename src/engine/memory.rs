@@ -179,6 +179,17 @@ const PREFERENCE_RULES: &[(&str, WordList, (&str, &str))] = &[
     ),
 ];
 
+impl Memory {
+    /// True when the user asked the steps of a preference's kind to go ("검증은 빼 주세요" for
+    /// "accuracy"): the memory holds that kind's "without" value for it.
+    pub fn declines(&self, preference: &str) -> bool {
+        let Some(value) = self.user_preferences.get(preference) else { return false };
+        super::design::STEP_KINDS
+            .iter()
+            .any(|k| k.preference == preference && (value == k.without.0 || value == k.without.1))
+    }
+}
+
 /// Preferences a piece of feedback states, as (theme, value in `lang`) pairs.
 /// A step asked to go ("검증은 빼 주세요", "skip the human review") states the opposite
 /// preference.

@@ -4,12 +4,10 @@ use super::DiscussionArtifact;
 use super::DiscussionPurpose;
 use super::{grounding, Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
-use crate::engine::critique::{
-    critique_prompt, heuristic_critique, heuristic_critique_for_contract, parse_critique_checked, Critique,
-};
+use crate::engine::critique::{critique_prompt, heuristic_critique_with, parse_critique_checked, Critique};
 use crate::engine::design::{
     designs_prompt, fallback_designs, fallback_designs_for_contract, parse_designs_checked, refine_heuristic,
-    refine_prompt, settle_recommendation, DesignProposal,
+    refine_prompt, settle_recommendation, DesignProposal, Needs,
 };
 use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::Prompt;
@@ -165,10 +163,9 @@ pub(super) fn template_designs(d: &Discussion, c: &C) -> Vec<DesignProposal> {
 
 /// The rule table's critique of a design, with what the contract states.
 fn rule_critique(d: &Discussion, c: &C, design: &DesignProposal) -> Critique {
-    match &d.contract {
-        Some(contract) => heuristic_critique_for_contract(design, d.expected, contract, c.lang),
-        None => heuristic_critique(design, d.expected, c.lang),
-    }
+    let mut needs = d.contract.as_ref().map(Needs::from_contract).unwrap_or_default();
+    needs.without_validation = d.memory.declines("accuracy");
+    heuristic_critique_with(design, d.expected, &needs, c.lang)
 }
 
 /// DESIGN: 2–3 proposals from the contract.
