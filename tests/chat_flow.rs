@@ -662,3 +662,20 @@ fn only_the_chats_cards_can_be_cancelled() {
     d.step(deliberate::engine::session::Event::switch_mode(ModeKind::Chat));
     assert!(d.session.can_cancel_cards());
 }
+
+#[test]
+fn the_no_key_assistant_answers_how_to_make_a_script_executable() {
+    for (said, want) in [
+        ("how do I make run.sh executable?", "`chmod +x run.sh`"),
+        ("deploy.sh 실행 권한 주는 법", "`chmod +x deploy.sh`로 실행 권한을"),
+    ] {
+        let mut d = offline_chat();
+        d.say(said);
+        let answer = texts(&d).last().cloned().unwrap_or_default();
+        assert!(answer.starts_with(want), "{said}: {answer}");
+        assert!(
+            !d.session.messages.iter().any(|m| matches!(m.body, Body::Clarification { .. })),
+            "{said}: answered, not asked which topic"
+        );
+    }
+}

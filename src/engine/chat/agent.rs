@@ -1090,6 +1090,10 @@ impl Chat {
         if let Some(text) = nokey::explain_command(request, lang) {
             return self.nokey_answer_text(c, text, source, env);
         }
+        // "how do I make run.sh executable?", "Permission denied": chmod +x.
+        if let Some(text) = nokey::make_executable(request, lang) {
+            return self.nokey_answer_text(c, text, source, env);
+        }
         let topic = nokey::recognise(request);
         if let Some(text) = topic.is_none().then(|| nokey::thanks_reply(request, lang)).flatten() {
             return self.nokey_answer_text(c, text.to_string(), source, env);

@@ -346,17 +346,56 @@ pub fn thanks_reply(text: &str, lang: Lang) -> Option<&'static str> {
 /// `text` with each word that is a file name ("run.sh", "./deploy.py", "scripts/start.bat")
 /// replaced by "file": "what does chmod 777 run.sh do?" orders nothing run.
 fn without_file_names(text: &str) -> String {
-    let file_name = |w: &str| {
-        let w = w.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '?' | '!' | ',' | '(' | ')'));
-        let name = w.rsplit('/').next().unwrap_or(w);
-        name.rsplit_once('.').is_some_and(|(stem, ext)| {
+    text.split(' ').map(|w| if file_name(w).is_some() { "file" } else { w }).collect::<Vec<_>>().join(" ")
+}
+
+/// The word as a file name ("run.sh", "./deploy.py", "scripts/start.bat"), without the quotes or
+/// punctuation around it; `None` when it is not one.
+fn file_name(word: &str) -> Option<&str> {
+    let w = word.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '?' | '!' | ',' | '(' | ')' | ':'));
+    let w = w.strip_suffix('.').unwrap_or(w);
+    let name = w.rsplit('/').next().unwrap_or(w);
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| {
             !stem.is_empty()
                 && (1..=5).contains(&ext.len())
                 && ext.chars().all(|c| c.is_ascii_alphanumeric())
                 && ext.chars().any(|c| c.is_ascii_alphabetic())
         })
-    };
-    text.split(' ').map(|w| if file_name(w) { "file" } else { w }).collect::<Vec<_>>().join(" ")
+        .then_some(w)
+}
+
+/// The answer to "how do I make run.sh executable?", "run.sh 실행 권한 주는 법" or a script's
+/// "Permission denied": `chmod +x` on the file named, and how to run it then. `None` when the
+/// message is not about running a file.
+// 실행 권한/실행권한: permission to run; 실행 가능하게: make it runnable; 실행이 안 돼/실행이 안 되: it won't run
+pub fn make_executable(text: &str, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    let named = text.split_whitespace().find_map(file_name);
+    let asks = WordList(
+        "make it executable|executable|permission to run|run permission|won't run|can't run|\
+        실행 권한|실행권한|실행 가능하게|실행이 안 돼|실행이 안 되",
+    )
+    .any(|w| lower.contains(w));
+    // "Permission denied" from running a file, not from ssh, git, docker or sudo.
+    let denied = lower.contains("permission denied")
+        && (named.is_some() || lower.contains("script") || lower.contains("스크립트"))
+        && !WordList("publickey|ssh|git|docker|sudo").any(|w| lower.contains(w));
+    if !(asks || denied) || lower.contains("chmod") {
+        return None;
+    }
+    let file = named.unwrap_or("<file>");
+    let here = if file.contains('/') { file.to_string() } else { format!("./{file}") };
+    Some(match lang {
+        Lang::Ko => format!(
+            "`chmod +x {file}`로 실행 권한을 줄 수 있습니다. 그다음 `{here}`로 실행합니다. 나만 실행하게 하려면 \
+             `chmod u+x {file}`를 쓰세요. 777처럼 모두에게 쓰기 권한까지 주는 값은 필요 없습니다."
+        ),
+        Lang::En => format!(
+            "`chmod +x {file}` gives it permission to run; then run it with `{here}`. To let only yourself \
+             run it, use `chmod u+x {file}`. A mode like 777, which lets everyone change it too, is not needed."
+        ),
+    })
 }
 
 /// Longest message searched for a command to explain (the search tries every word).
@@ -1462,6 +1501,23 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(recognise(text), *want, "{text}");
         }
+    }
+
+    #[test]
+    fn making_a_script_executable_is_answered_with_chmod_plus_x() {
+        let en = make_executable("how do I make run.sh executable?", Lang::En).expect("answered");
+        assert!(en.starts_with("`chmod +x run.sh`") && en.contains("`./run.sh`"), "{en}");
+        let ko = make_executable("run.sh 실행 권한 주는 법", Lang::Ko).expect("answered");
+        assert!(ko.starts_with("`chmod +x run.sh`로 실행 권한을"), "{ko}");
+        let denied = make_executable("./scripts/deploy.sh: Permission denied", Lang::En).expect("answered");
+        assert!(
+            denied.contains("`chmod +x ./scripts/deploy.sh`") && denied.contains("`./scripts/deploy.sh`"),
+            "{denied}"
+        );
+        assert!(make_executable("my script won't run", Lang::En).expect("answered").contains("<file>"));
+        assert_eq!(make_executable("what does chmod 777 run.sh do?", Lang::En), None, "a chmod question is explained");
+        assert_eq!(make_executable("run the tests", Lang::En), None);
+        assert_eq!(make_executable("git push says Permission denied (publickey)", Lang::En), None);
     }
 
     #[test]
