@@ -60,18 +60,7 @@ const MEDICATION_EN: WordList = WordList(
 /// The boundary `text` asks past, if any (the first of identity, a person wanted, a diagnosis,
 /// a medication).
 pub fn asked(text: &str) -> Option<Boundary> {
-    let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
-    let compact: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
-    let spaced = format!(
-        " {} ",
-        lower
-            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-            .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    let en = |list: WordList| list.iter().any(|w| spaced.contains(&format!(" {w} ")));
-    let ko = |list: WordList| list.iter().any(|w| compact.contains(w));
+    let said = super::safety::Message::of(text);
     [
         (Boundary::Identity, IDENTITY_KO, IDENTITY_EN),
         (Boundary::HumanWanted, HUMAN_KO, HUMAN_EN),
@@ -79,7 +68,7 @@ pub fn asked(text: &str) -> Option<Boundary> {
         (Boundary::Medication, MEDICATION_KO, MEDICATION_EN),
     ]
     .into_iter()
-    .find(|(_, k, e)| ko(*k) || en(*e))
+    .find(|(_, k, e)| said.ko(*k) || said.en(*e))
     .map(|(b, _, _)| b)
 }
 

@@ -100,20 +100,35 @@ const EN_HARMED: WordList = WordList(
 
 /// Whether `text` says someone hits, threatens or abuses the user.
 pub fn harmed(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
-    let compact: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
-    if KO_HARMED.iter().any(|cue| compact.contains(cue)) {
-        return true;
+    let said = Message::of(text);
+    said.ko(KO_HARMED) || said.en(EN_HARMED)
+}
+
+/// A message as the word lists read it: lower case with straight apostrophes, its letters and
+/// digits run together (Korean lists match there) and its words between single spaces (English
+/// lists match whole words there).
+pub(super) struct Message {
+    compact: String,
+    spaced: String,
+}
+
+impl Message {
+    pub(super) fn of(text: &str) -> Message {
+        let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
+        let words: Vec<&str> =
+            lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+        Message { compact: words.concat(), spaced: format!(" {} ", words.join(" ")) }
     }
-    let spaced = format!(
-        " {} ",
-        lower
-            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-            .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    EN_HARMED.iter().any(|cue| spaced.contains(&format!(" {cue} ")))
+
+    /// True when a Korean entry of `list` occurs in the letters run together.
+    pub(super) fn ko(&self, list: WordList) -> bool {
+        list.iter().any(|w| self.compact.contains(w))
+    }
+
+    /// True when an English entry of `list` occurs as whole words.
+    pub(super) fn en(&self, list: WordList) -> bool {
+        list.iter().any(|w| self.spaced.contains(&format!(" {w} ")))
+    }
 }
 
 /// The fixed response when someone says they are being harmed: it is not their fault, who to
