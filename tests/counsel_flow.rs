@@ -271,6 +271,55 @@ fn crisis_language_gets_the_safety_response_in_every_part_without_any_call() {
     }
 }
 
+/// The messages the keyword check misses and an LLM detector reads as a crisis, with its kind.
+const ONLY_THE_DETECTOR_SEES: [(Lang, &str, &str); 3] = [
+    (Lang::En, "Lately I feel like a ghost who should fade out for good", "suicide"),
+    (Lang::Ko, "요즘은 내가 투명인간처럼 흐려져서 영영 안 보였으면 해요", "suicide"),
+    (Lang::En, "He gets so angry when he drinks that I hide in my room", "abuse"),
+];
+
+/// Detector answers: the crisis of `ONLY_THE_DETECTOR_SEES` for those messages, calm otherwise.
+fn detector_crisis(call: &LlmCall) -> LlmOutcome {
+    let latest = call.prompt.turns[0].text.rsplit("user:").next().unwrap_or_default();
+    let seen = ONLY_THE_DETECTOR_SEES.iter().find(|(_, said, _)| latest.contains(said));
+    match (call.purpose, seen) {
+        (Purpose::Counseling(CounselPurpose::Detector), Some((_, _, kind))) => {
+            ok(&format!(r#"{{"emotion":"sad","intensity":8,"crisis":"{kind}"}}"#))
+        }
+        _ => fast_checker(call),
+    }
+}
+
+#[test]
+fn a_crisis_only_the_detector_saw_gets_the_fixed_response_and_no_model_writes_it() {
+    for (lang, said, kind) in ONLY_THE_DETECTOR_SEES {
+        let kind = if kind == "abuse" { CrisisKind::Abuse } else { CrisisKind::Suicide };
+        let mut d = Driver::in_lang(lang, Settings::default(), Some(Box::new(detector_crisis)));
+        d.step(Event::switch_mode(ModeKind::Counseling));
+        d.say("Hi, I'm Sam");
+        let (part, task) = (counsel(&d).state.part, counsel(&d).state.current_task.clone());
+        let calls_before = d.calls.len();
+        d.say(said);
+        assert_eq!(last_reply(&d), kind.response(lang), "{said}");
+        let during: Vec<Purpose> = d.calls[calls_before..].iter().map(|c| c.purpose).collect();
+        assert!(during.contains(&Purpose::Counseling(CounselPurpose::Detector)), "the detector read it: {during:?}");
+        assert!(
+            !during.iter().any(|p| matches!(
+                p,
+                Purpose::Counseling(CounselPurpose::Reply | CounselPurpose::Module | CounselPurpose::Planner)
+            )),
+            "only the checks ran: {during:?}"
+        );
+        let state = &counsel(&d).state;
+        assert_eq!(state.crises.last().map(|c| (c.kind, c.at_user_message)), Some((kind, state.user_messages)));
+        assert_eq!((state.part, state.current_task.clone()), (part, task), "nothing else moved");
+        // The next reply is the model's again, and its prompt knows about the crisis.
+        d.say("Okay. Work has been hard too");
+        let reply = d.calls.iter().rev().find(|c| c.purpose == Purpose::Counseling(CounselPurpose::Reply));
+        assert!(reply.is_some_and(|r| r.prompt.system.contains(lang.pick("안전 메모", "Safety note"))), "{said}");
+    }
+}
+
 #[test]
 fn hopelessness_is_asked_about_directly_and_a_yes_gets_the_safety_response() {
     for (lang, hopeless, yes, no) in [

@@ -256,8 +256,14 @@ impl CounselMode {
         };
         let (text, verdict, state) = (text.clone(), verdict.clone(), state.clone());
         let (plan, twin) = self.state.prepare_turn(verdict.as_ref(), &state);
-        // On a crisis the detector saw, or once the session has ended, there is nothing to choose.
-        let decided = plan.crisis.is_some() || self.state.part == Part::Ended;
+        if let Some(kind) = plan.crisis {
+            // A crisis only the detector saw gets the same fixed text as one the keyword check
+            // found: no model writes this reply.
+            self.finish_reply(c, kind.response(c.lang), None, env, fx);
+            return;
+        }
+        // Once the session has ended there is nothing to choose.
+        let decided = self.state.part == Part::Ended;
         let planning = plan.part_transition == Some((Part::Start, Part::Exploration));
         let chosen = decided.then(|| twin.clone());
         self.step = TurnStep::Select { text, state, twin: Some(twin), chosen, planning };
@@ -270,10 +276,8 @@ impl CounselMode {
             return;
         };
         let (text, state, choice) = (text.clone(), state.clone(), choice.clone());
-        if state.crisis.is_none() {
-            let mut plan = super::TurnPlan::default();
-            self.state.apply_module(choice, &mut plan);
-        }
+        let mut plan = super::TurnPlan::default();
+        self.state.apply_module(choice, &mut plan);
         self.step = TurnStep::Reply { text, state };
         self.advance(c, env, fx);
     }

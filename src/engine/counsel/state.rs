@@ -520,5 +520,16 @@ mod tests {
         let prompt = state_prompt(&[Turn::user("그만 물어보세요")], &[Topic::Work], Lang::Ko);
         assert!(prompt.system.starts_with("# role: counsel-state-detector"));
         assert!(prompt.turns[0].text.contains("<user_input>") && prompt.turns[0].text.contains("work"));
+        // Every kind the answer may name is one the prompt asks for, and reads back as that kind.
+        for (label, kind) in [
+            ("suicide", CrisisKind::Suicide),
+            ("self_harm", CrisisKind::SelfHarm),
+            ("harm_others", CrisisKind::HarmOthers),
+            ("abuse", CrisisKind::Abuse),
+        ] {
+            assert!(prompt.system.contains(label), "{label}");
+            let answer = format!(r#"{{"emotion": "sad", "crisis": "{label}"}}"#);
+            assert_eq!(parse_state(&answer).map(|s| s.crisis), Ok(Some(kind)), "{label}");
+        }
     }
 }
