@@ -1216,6 +1216,29 @@ fn a_choice_that_says_where_the_result_goes_takes_it_into_the_plan() {
 }
 
 #[test]
+fn a_choice_with_a_word_on_one_part_changes_that_part_and_one_by_mail_is_planned() {
+    // "고급으로 하되 모델은 싼 걸로" (the advanced one, but a cheap model): design 3 is revised, the
+    // cheap model is not read as the cheap design.
+    let mut d = Driver::offline();
+    d.say("매일 아침 IT 뉴스를 요약하는 파이프라인, 마크다운으로");
+    assert!(d.discussion().designs[2].agents.iter().any(|a| a.model == "large"));
+    d.say("고급으로 하되 모델은 싼 걸로");
+    assert_eq!(d.stage(), Stage::Debate);
+    assert_eq!(d.discussion().machine.round(), 1, "a refine round");
+    assert!(d.discussion().designs[2].agents.iter().all(|a| a.model != "large"), "{:?}", d.discussion().designs[2]);
+    assert!(!d.discussion().designs[2].description.contains("반영 요청"), "the rules acted on it");
+
+    // "표준안으로 하고 메일로 받을게요" (the standard one, and I'll get it by mail): planned at once.
+    let mut d = Driver::offline();
+    d.say("매일 아침 IT 뉴스를 요약하는 파이프라인, 마크다운으로");
+    d.say("표준안으로 하고 메일로 받을게요");
+    assert_eq!(d.discussion().selected, Some(1));
+    assert_eq!(d.discussion().machine.round(), 0, "no refine round was spent");
+    let plan = d.discussion().plan.as_ref().expect("the plan").markdown.clone();
+    assert!(plan.contains("**형식:** 이메일") && !plan.contains("마크다운"), "{plan}");
+}
+
+#[test]
 fn a_new_format_is_said_in_the_goal_too() {
     let mut d = Driver::offline();
     d.say("매일 아침 IT 뉴스를 요약해서 마크다운으로 정리해줘");

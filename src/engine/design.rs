@@ -1127,7 +1127,7 @@ pub struct Refinement {
 }
 
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
-const CHEAPER: WordList = WordList("저렴|싸게|비용|예산|cheap|cost|budget|expensive|pric*");
+const CHEAPER: WordList = WordList("저렴|싸게|싼|비싸|비용|예산|cheap|cost|budget|expensive|pric*");
 // 검증: verify; 정확: accurate; 신뢰: reliable; 환각: hallucination
 pub(crate) const MORE_CHECKS: WordList =
     WordList("검증|정확|신뢰|환각|validat*|accura*|reliab*|hallucinat*|verif*|fact");

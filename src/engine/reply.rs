@@ -132,7 +132,7 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
     // "the first step should fetch from the API" states a requirement, unless it commits
     // ("we should go with 2").
     let asks_change = |text: &str, lower: &str| has_change(text, lower) || (states_requirement(lower) && !commits);
-    let change = asks_change(text, &lower);
+    let change = asks_change(text, &lower) || asks_part_change(&lower, &refs);
 
     // "whichever you think is best", "알아서 골라 주세요": the choice is left to the recommendation.
     let open_choice = refs.is_empty() && !change && !text.trim_end().ends_with(['?', '？']);
@@ -673,11 +673,11 @@ fn commits(text: &str, lower: &str) -> bool {
     // I like it (picks it); 마음에 드: I like it (picks it; 드네요); 맘에 드: I like it (picks it; 드네요); 으로요:
     // (with) that one, please; 로요: (with) that one, please; ㄱㄱ/고고: go go (chat shorthand); 로 해줘/로 해 줘:
     // do it with that one; 로 부탁: that one, please; 할래: I'll do; 해볼게/해 볼게: I'll try; 가보죠/가 보죠/가볼게/
-    // 가 볼게: let's try it
+    // 가 볼게: let's try it; 로 하고/로 하되: (going) with that one, and/but …
     const KO: WordList = WordList(
         "할게|할께|하겠|갈게|가겠|가자|가죠|갑시다|가요|하자|합시다|하죠|로 해요|선택|결정|정했|확정|채택|진행|이걸로|\
         그걸로|걸로|쓸게|쓰자|주세요|원해|고를게|골랐|찍을게|마음에 들|맘에 들|마음에 드|맘에 드|으로요|로요|ㄱㄱ|고고|\
-        로 해줘|로 해 줘|로 부탁|할래|해볼게|해 볼게|가보죠|가 보죠|가볼게|가 볼게",
+        로 해줘|로 해 줘|로 부탁|할래|해볼게|해 볼게|가보죠|가 보죠|가볼게|가 볼게|로 하고|로 하되",
     );
     if KO.iter().any(|w| text.contains(w)) {
         return true;
@@ -1479,6 +1479,11 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
                 if names_removed_step(lower, at..end, designs, &removals) {
                     continue;
                 }
+                // "모델은 싼 걸로" (the model, a cheap one): what the words describe is the part
+                // named before them.
+                if part_topic_before(lower, at).is_some() {
+                    continue;
+                }
                 // "고급은 너무 비싸고": a kind said to be too much is one turned down.
                 if points_at_design(lower, at, end) || is_too_much(&lower[end..]) {
                     // "표준형": the type's 형 is part of the reference.
@@ -1497,6 +1502,58 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
         return Vec::new();
     }
     out
+}
+
+/// Parts of a design a Korean reply can say something of with a topic (은/는): 모델 (model),
+/// 비용 (cost), 출력/결과/형식/포맷 (output, result, format), 알림 (notice), 요약 (summary), 보고서/리포트
+/// (report), 수집 (collecting), 검증 (validation), 분석 (analysis), 주기/일정 (schedule), 속도 (speed),
+/// 저장 (storage), 단계 (step), 에이전트 (agent).
+const KO_PARTS: WordList =
+    WordList("모델|비용|출력|결과|형식|포맷|알림|요약|보고서|리포트|수집|검증|분석|주기|일정|속도|저장|단계|에이전트");
+
+/// The part of a design that a Korean description right after it is about: "모델은" in "모델은
+/// 싼 걸로" (the model, a cheap one). The word right before `at`: one of `KO_PARTS` and 은/는.
+fn part_topic_before(lower: &str, at: usize) -> Option<&str> {
+    let before = &lower[..at];
+    if !before.ends_with(char::is_whitespace) {
+        return None;
+    }
+    let word = before.split_whitespace().next_back()?;
+    let stem = word.strip_suffix('은').or_else(|| word.strip_suffix('는'))?;
+    KO_PARTS.contains(stem).then_some(stem)
+}
+
+/// "고급으로 하되 모델은 싼 걸로": a part of the design said to be something else (one of
+/// `KO_PARTS` as the topic, then within two words one taken with 로: 걸로, 거로, 것으로,
+/// "gpt-4o-mini로") asks for a change. Not where that word names a design ("비용은 1번으로"), a
+/// format or a destination.
+fn asks_part_change(lower: &str, refs: &[Ref]) -> bool {
+    // Each word with its byte offset.
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut from = None;
+    for (i, c) in lower.char_indices().chain([(lower.len(), ' ')]) {
+        match (c.is_whitespace(), from) {
+            (true, Some(start)) => {
+                words.push((start, &lower[start..i]));
+                from = None;
+            }
+            (false, None) => from = Some(i),
+            _ => {}
+        }
+    }
+    words.iter().enumerate().any(|(k, &(at, word))| {
+        let topic =
+            word.strip_suffix('은').or_else(|| word.strip_suffix('는')).is_some_and(|stem| KO_PARTS.contains(stem));
+        topic
+            && words[k + 1..].iter().take(2).any(|&(start, next)| {
+                let end = start + next.len();
+                let taken = next.trim_end_matches(['.', '!', '요']).ends_with('로');
+                // "결과는 메일로 받을게요" says where it goes, which a choice takes along.
+                let delivery = crate::engine::slots::parse_format(next).is_some()
+                    || crate::engine::design::new_destination(next).is_some();
+                taken && !delivery && !refs.iter().any(|r| r.start < end && start < r.end) && at < start
+            })
+    })
 }
 
 fn points_at_design(lower: &str, start: usize, end: usize) -> bool {
