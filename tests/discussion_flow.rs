@@ -1236,6 +1236,18 @@ fn a_choice_with_a_word_on_one_part_changes_that_part_and_one_by_mail_is_planned
     assert_eq!(d.discussion().machine.round(), 0, "no refine round was spent");
     let plan = d.discussion().plan.as_ref().expect("the plan").markdown.clone();
     assert!(plan.contains("**형식:** 이메일") && !plan.contains("마크다운"), "{plan}");
+
+    // The same in English, said with "but … instead"; a change beside it still gets a round.
+    let mut d = Driver::offline();
+    d.say("Design a pipeline that summarizes IT news every morning, output as markdown");
+    d.say("2, but email it to me instead");
+    assert_eq!((d.discussion().selected, d.discussion().machine.round()), (Some(1), 0));
+    let plan = d.discussion().plan.as_ref().expect("the plan").markdown.clone();
+    assert!(plan.contains("**Format:** Email"), "{plan}");
+    let mut d = Driver::offline();
+    d.say("Design a pipeline that summarizes IT news every morning, output as markdown");
+    d.say("2, but as a table, and add a reviewer");
+    assert_eq!((d.discussion().selected, d.discussion().machine.round()), (None, 1));
 }
 
 #[test]

@@ -157,6 +157,13 @@ pub fn read_reply(text: &str, designs: &[DesignBrief], recommended: Option<usize
             if absent.is_some_and(|(t, l)| !asks_change(&t, &l)) {
                 return Reading::Choose(i);
             }
+            // "2, but email it to me instead": where the result goes, which a choice takes along.
+            if says_delivery(text) {
+                let (t, l) = without_contrast(text, &lower);
+                if !asks_change(&t, &l) {
+                    return Reading::Choose(i);
+                }
+            }
             return Reading::Feedback(Some(i));
         }
         if polarity == Polarity::Negative && !rejected_any {
@@ -205,6 +212,26 @@ fn without_turned_down(text: &str, mut lower: String, refs: &[Ref]) -> (String, 
         let too_much = too_much_end(&lower[r.end..]);
         if too_much.is_some() || r.described {
             blank(&mut text, &mut lower, r.start..r.end + too_much.unwrap_or(0));
+        }
+    }
+    (text, lower)
+}
+
+/// True when the reply names an output form or one place the result goes ("email it to me",
+/// "노션으로").
+fn says_delivery(text: &str) -> bool {
+    crate::engine::slots::parse_format(text).is_some() || crate::engine::design::new_destination(text).is_some()
+}
+
+/// The reply with the English words of contrast blanked ("but", "instead", …), as text and
+/// lower case; both keep their byte offsets.
+fn without_contrast(text: &str, lower: &str) -> (String, String) {
+    let (mut text, mut lower) = (text.to_string(), lower.to_string());
+    for word in WordList("but|however|instead|though|rather") {
+        while let Some(at) =
+            lower.match_indices(word).map(|(at, _)| at).find(|&at| word_bounded(&lower, at, at + word.len()))
+        {
+            blank(&mut text, &mut lower, at..at + word.len());
         }
     }
     (text, lower)
