@@ -406,6 +406,10 @@ const EXPLAIN_MAX_WORDS: usize = 40;
 /// why it is dangerous, and a warning; for an everyday one (`KNOWN`), what it does and whether
 /// it changes anything. `None` when the message asks nothing or names no such command.
 pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
+    // "difference between kill and kill -9" asks, with or without a question word.
+    if let Some(answer) = compare_options(text, lang) {
+        return Some(answer);
+    }
     if !crate::engine::security::only_asks(&without_file_names(text)) {
         return None;
     }
@@ -569,6 +573,237 @@ fn explain_known(text: &str, lang: Lang) -> Option<String> {
             ),
         })
     })
+}
+
+/// Options people ask the difference of, sorted by program: the program (or program and
+/// sub-command), the option, and what it does in Korean and in English. `-rf` is read as
+/// `-r` and `-f`; an option given twice (`-R`, `-r`) is listed under each spelling.
+const OPTIONS: &[(&str, &str, &str, &str)] = &[
+    ("chmod", "-R", "폴더 안의 모든 파일과 폴더에도 적용합니다", "applies to everything inside the folder too"),
+    (
+        "cp",
+        "-a",
+        "권한, 시각, 링크까지 그대로 폴더째 복사합니다(-r 포함)",
+        "copies folders keeping permissions, times and links (-r included)",
+    ),
+    (
+        "cp",
+        "-f",
+        "덮어쓸 수 없는 대상 파일은 지우고 다시 복사합니다",
+        "removes a destination file it cannot overwrite and copies again",
+    ),
+    ("cp", "-i", "덮어쓰기 전에 묻습니다", "asks before overwriting"),
+    ("cp", "-n", "이미 있는 파일은 덮어쓰지 않습니다", "never overwrites an existing file"),
+    ("cp", "-p", "권한과 수정 시각을 그대로 옮깁니다", "keeps permissions and modification times"),
+    ("cp", "-r", "폴더를 그 안의 모든 것과 함께 복사합니다", "copies folders with everything in them"),
+    ("cp", "-R", "폴더를 그 안의 모든 것과 함께 복사합니다", "copies folders with everything in them"),
+    (
+        "git push",
+        "--force",
+        "원격 브랜치를 내 브랜치로 덮어씁니다. 다른 사람이 올린 커밋이 사라질 수 있습니다",
+        "overwrites the remote branch with yours; commits others pushed can be lost",
+    ),
+    (
+        "git push",
+        "--force-with-lease",
+        "원격 브랜치가 내가 마지막으로 본 그대로일 때만 덮어씁니다",
+        "overwrites the remote branch only if it is still as you last saw it",
+    ),
+    (
+        "git push",
+        "-f",
+        "원격 브랜치를 내 브랜치로 덮어씁니다(--force). 다른 사람이 올린 커밋이 사라질 수 있습니다",
+        "overwrites the remote branch with yours (--force); commits others pushed can be lost",
+    ),
+    (
+        "git reset",
+        "--hard",
+        "커밋을 되돌리고 커밋하지 않은 변경까지 버립니다. 되돌릴 수 없습니다",
+        "undoes the commits and throws away uncommitted changes too; this cannot be undone",
+    ),
+    (
+        "git reset",
+        "--mixed",
+        "커밋을 되돌리고 변경 내용은 파일에 남깁니다(스테이징만 풉니다, 기본값)",
+        "undoes the commits and keeps their changes in your files, unstaged (the default)",
+    ),
+    (
+        "git reset",
+        "--soft",
+        "커밋만 되돌리고 변경 내용은 스테이징된 채로 남깁니다",
+        "undoes the commits and keeps their changes staged",
+    ),
+    ("grep", "-i", "대소문자를 가리지 않습니다", "ignores upper and lower case"),
+    ("grep", "-l", "맞는 줄 대신 파일 이름만 보여 줍니다", "lists the matching files instead of the lines"),
+    ("grep", "-n", "줄 번호를 붙입니다", "numbers the lines"),
+    ("grep", "-r", "폴더 안의 파일을 모두 찾습니다", "searches every file under a folder"),
+    ("grep", "-v", "맞지 않는 줄을 보여 줍니다", "shows the lines that do not match"),
+    ("grep", "-w", "단어 전체가 맞을 때만 찾습니다", "matches whole words only"),
+    (
+        "kill",
+        "-15",
+        "종료를 요청합니다(SIGTERM, 기본값). 프로그램이 정리하고 끝날 수 있습니다",
+        "asks the process to exit (SIGTERM, the default), so it can clean up first",
+    ),
+    (
+        "kill",
+        "-9",
+        "정리할 틈 없이 바로 끝냅니다(SIGKILL). 저장하지 않은 데이터가 사라질 수 있습니다",
+        "ends the process at once (SIGKILL), with no chance to clean up; unsaved data can be lost",
+    ),
+    (
+        "ls",
+        "-a",
+        "점(.)으로 시작하는 숨김 파일까지 보여 줍니다",
+        "shows hidden files too (names that start with a dot)",
+    ),
+    ("ls", "-h", "크기를 K, M, G로 읽기 쉽게 씁니다(-l과 함께)", "writes sizes as K, M, G (with -l)"),
+    (
+        "ls",
+        "-l",
+        "크기, 날짜, 권한과 함께 한 줄에 하나씩 보여 줍니다",
+        "shows one per line with size, date and permissions",
+    ),
+    ("ls", "-R", "하위 폴더의 내용까지 모두 보여 줍니다", "lists the subfolders' contents too"),
+    ("ls", "-r", "순서를 거꾸로 합니다", "reverses the order"),
+    ("ls", "-S", "큰 것부터 보여 줍니다", "lists the largest first"),
+    ("ls", "-t", "최근에 바뀐 것부터 보여 줍니다", "lists the newest first"),
+    ("mv", "-f", "묻지 않고 덮어씁니다", "overwrites without asking"),
+    ("mv", "-i", "덮어쓰기 전에 묻습니다", "asks before overwriting"),
+    ("mv", "-n", "이미 있는 파일은 덮어쓰지 않습니다", "never overwrites an existing file"),
+    (
+        "rm",
+        "-f",
+        "묻지 않고, 없는 파일은 말없이 넘어갑니다",
+        "never asks, and passes over files that do not exist without a word",
+    ),
+    ("rm", "-i", "파일마다 지울지 묻습니다", "asks before each file"),
+    (
+        "rm",
+        "-r",
+        "폴더와 그 안의 모든 것을 지웁니다. 쓰기 금지된 파일은 지울지 묻습니다",
+        "deletes folders and everything in them, asking before a write-protected file",
+    ),
+    (
+        "rm",
+        "-R",
+        "폴더와 그 안의 모든 것을 지웁니다. 쓰기 금지된 파일은 지울지 묻습니다",
+        "deletes folders and everything in them, asking before a write-protected file",
+    ),
+    ("rm", "-v", "지우는 파일마다 이름을 출력합니다", "prints each file it deletes"),
+    ("tar", "-c", "묶음을 만듭니다", "creates an archive"),
+    ("tar", "-f", "다음에 오는 이름을 묶음 파일로 씁니다", "uses the name that follows as the archive file"),
+    ("tar", "-j", "bzip2로 압축합니다(.tar.bz2)", "compresses with bzip2 (.tar.bz2)"),
+    ("tar", "-t", "풀지 않고 묶음 안의 목록만 보여 줍니다", "lists what the archive holds without unpacking it"),
+    ("tar", "-v", "처리하는 파일 이름을 출력합니다", "prints each file it handles"),
+    (
+        "tar",
+        "-x",
+        "묶음을 풉니다. 같은 이름의 파일은 덮어씁니다",
+        "unpacks an archive, overwriting files of the same name",
+    ),
+    ("tar", "-z", "gzip으로 압축합니다(.tar.gz)", "compresses with gzip (.tar.gz)"),
+];
+
+/// Words that ask how two things differ: 차이: difference; 다른 점/다른점: what differs; 비교:
+/// comparison; 다르: differ.
+const DIFFERENCE: WordList =
+    WordList("difference|differ|different|vs|versus|compare|compared|차이|다른 점|다른점|비교|다르");
+
+/// The answer to "what's the difference between rm -r and rm -rf?" ("git reset --soft와 --hard
+/// 차이"): each form with what its options do, then what the other form adds. Only for two
+/// forms of one program in `OPTIONS` whose options it all knows; `None` otherwise.
+fn compare_options(text: &str, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    if !DIFFERENCE.any(|w| lower.contains(w)) {
+        return None;
+    }
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == '`')
+        .map(|w| w.trim_matches(|c: char| matches!(c, '"' | '\'' | '(' | ')' | ',' | '?' | '!' | '.' | ':')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // Each form: its program, its options as written, and each option alone ("-rf": "-r",
+    // "-f"). An option word ends a form when Korean follows it ("-r이랑"); any other word ends
+    // it too; options with no program take the last form's.
+    let mut forms: Vec<(&str, Vec<&str>, Vec<String>)> = Vec::new();
+    let mut open = false;
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        let start = &word[..word.find(|c: char| !c.is_ascii()).unwrap_or(word.len())];
+        let next = words.get(i + 1).map(|n| &n[..n.find(|c: char| !c.is_ascii()).unwrap_or(n.len())]);
+        let two = next.map(|n| format!("{word} {n}"));
+        let program =
+            OPTIONS.iter().map(|o| o.0).find(|p| two.as_deref() == Some(*p) || (*p == start && !p.contains(' ')));
+        if let Some(program) = program {
+            let ends = if program.contains(' ') { next.unwrap_or("") } else { start };
+            let whole = if program.contains(' ') { words[i + 1] } else { word };
+            forms.push((program, Vec::new(), Vec::new()));
+            open = ends.len() == whole.len();
+            i += program.split(' ').count();
+            continue;
+        }
+        let option = start.len() > 1
+            && start.starts_with('-')
+            && start[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        if option {
+            if !open {
+                let program = forms.last()?.0;
+                forms.push((program, Vec::new(), Vec::new()));
+            }
+            let form = forms.last_mut()?;
+            form.1.push(start);
+            if start.starts_with("--") || start[1..].chars().all(|c| c.is_ascii_digit()) {
+                form.2.push(start.to_string());
+            } else {
+                form.2.extend(start[1..].chars().map(|c| format!("-{c}")));
+            }
+            open = start.len() == word.len();
+        } else {
+            open = false;
+        }
+        i += 1;
+    }
+    let [(program, written_a, a), (other, written_b, b), ..] = &forms[..] else { return None };
+    let said = |o: &String| OPTIONS.iter().find(|(p, opt, _, _)| p == program && opt == o);
+    let same = a.iter().all(|o| b.contains(o)) && b.iter().all(|o| a.contains(o));
+    if program != other || same || !a.iter().chain(b).all(|o| said(o).is_some()) {
+        return None;
+    }
+    let what = |o: &String| said(o).map(|(_, _, ko, en)| lang.pick(ko, en)).unwrap_or_default();
+    let shown = |written: &[&str]| {
+        if written.is_empty() {
+            program.to_string()
+        } else {
+            format!("{program} {}", written.join(" "))
+        }
+    };
+    let mut out = String::new();
+    if let Some((_, _, _, ko, en)) = KNOWN.iter().find(|k| k.0 == *program) {
+        out.push_str(&format!("`{program}`{} {}.\n\n", lang.pick(":", ""), lang.pick(ko, en)));
+    }
+    for (written, options) in [(written_a, a), (written_b, b)] {
+        let described: Vec<String> = options.iter().map(|o| format!("{o} {}", what(o))).collect();
+        let described = if described.is_empty() {
+            lang.pick("옵션 없이(기본 동작)", "no options (the default)").to_string()
+        } else {
+            described.join("; ")
+        };
+        out.push_str(&format!("- `{}`: {described}\n", shown(written)));
+    }
+    // One form is the other with more: what it adds.
+    for ((written, this), that) in [((written_a, a), b), ((written_b, b), a)] {
+        let extra: Vec<String> =
+            this.iter().filter(|o| !that.contains(o)).map(|o| format!("{o} ({})", what(o))).collect();
+        if that.iter().all(|o| this.contains(o)) && !extra.is_empty() {
+            out.push_str(&match lang {
+                Lang::Ko => format!("\n차이: `{}`에는 이 옵션이 더 있습니다: {}.", shown(written), extra.join(", ")),
+                Lang::En => format!("\nThe difference: `{}` adds {}.", shown(written), extra.join(", ")),
+            });
+        }
+    }
+    Some(out.trim_end().to_string())
 }
 
 /// Whether a `chmod` command gives write permission to every user: an octal mode whose last
@@ -1542,6 +1777,30 @@ mod tests {
             let text = explain_command(safe, Lang::En).expect(safe);
             assert!(!text.contains("every user"), "{safe}: {text}");
         }
+    }
+
+    #[test]
+    fn the_difference_of_two_forms_of_a_command_is_what_their_options_do() {
+        let en = explain_command("what's the difference between rm -r and rm -rf?", Lang::En).expect("answered");
+        assert!(en.contains("- `rm -r`: -r deletes folders") && en.contains("- `rm -rf`: -r"), "{en}");
+        assert!(en.ends_with("The difference: `rm -rf` adds -f (never asks, and passes over files that do not exist without a word)."), "{en}");
+        assert!(!en.contains("`rm -r and rm -rf`"), "the two forms are not one command: {en}");
+        let ko = explain_command("rm -r이랑 rm -rf 차이가 뭐야?", Lang::Ko).expect("answered");
+        assert!(ko.contains("차이: `rm -rf`에는 이 옵션이 더 있습니다: -f"), "{ko}");
+        // Options with no program take the form before; no question word is needed.
+        let reset = explain_command("git reset --soft와 --hard 차이", Lang::Ko).expect("answered");
+        assert!(
+            reset.contains("`git reset --soft`: --soft 커밋만") && reset.contains("`git reset --hard`: --hard"),
+            "{reset}"
+        );
+        assert!(!reset.contains("차이:"), "neither is the other with more: {reset}");
+        let kill = explain_command("difference between kill and kill -9", Lang::En).expect("answered");
+        assert!(kill.contains("- `kill`: no options (the default)") && kill.contains("SIGKILL"), "{kill}");
+        assert!(explain_command("ls -la vs ls -lh", Lang::En).is_some_and(|t| t.contains("-h writes sizes")));
+        // Not two forms of one program, an option it does not know, or no question of difference.
+        assert!(!explain_command("difference between rm -r and cp -r", Lang::En).is_some_and(|t| t.contains("- `")));
+        assert!(!explain_command("rm -r vs rm -rq", Lang::En).is_some_and(|t| t.contains("- `")));
+        assert!(!explain_command("what does rm -rf / do?", Lang::En).is_some_and(|t| t.contains("- `")));
     }
 
     #[test]
