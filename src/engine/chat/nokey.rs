@@ -91,6 +91,16 @@ const FILE_WORDS: WordList = WordList(
 /// delete ("delete the branch"). Korean words carry an English gloss.
 const CUES: &[Cue] = &[
     Cue {
+        // The size of each folder is measured, not found: before the large files. 폴더 용량/폴더별
+        // 용량/폴더 크기: folder sizes; 큰 폴더: large folders.
+        topic: Topic::Disk,
+        words: WordList(
+            "folder sizes|folder size|size of each folder|sizes of the folders|biggest folders|largest folders|\
+            big folders|폴더 용량|폴더별 용량|폴더 크기|폴더별 크기|큰 폴더",
+        ),
+        weak: &[],
+    },
+    Cue {
         topic: Topic::Files,
         // 큰 파일: large files; 용량이 큰/용량 큰: large in size; 파일 목록: file list; 파일 찾/파일을 찾: find
         // files; 파일 검색: file search; 어디 있: where is; 함수 정의/정의된 곳/어디서 정의: where a function is defined
@@ -98,10 +108,10 @@ const CUES: &[Cue] = &[
             "large files|big files|biggest files|largest files|huge files|bigger than|larger than|\
             list files|list the files|list all files|list my files|show the files|show me the files|\
             find files|find a file|find the file|find file|search files|search for files|grep|\
-            biggest folders|largest folders|big folders|todo comments|search my code|search the code|where i defined|\
+            todo comments|search my code|search the code|where i defined|\
             where is the function|where the function|defined the function|definition of|find the function|\
             함수 정의|정의된 곳|어디서 정의|\
-            큰 파일|용량이 큰|용량 큰|파일 목록|파일 찾|파일을 찾|파일 검색|파일이 어디|큰 폴더|코드에서 찾",
+            큰 파일|용량이 큰|용량 큰|파일 목록|파일 찾|파일을 찾|파일 검색|파일이 어디|코드에서 찾",
         ),
         weak: &[],
     },
@@ -194,7 +204,8 @@ const CUES: &[Cue] = &[
         topic: Topic::Processes,
         words: WordList(
             "which process|what process|process id|pid|cpu|hogging|kill the process|kill a process|kill process|\
-            process on port|running on port|listening on port",
+            process on port|running on port|listening on port|how much memory|how much ram|memory usage|ram usage|\
+            memory is free|free memory|available memory|메모리 사용량|남은 메모리|메모리가 얼마|메모리 얼마|메모리 부족|램 사용량",
         ),
         // 포트: port (not the end of 리포트, a report); 느려/느리: slow; 메모리: memory; 프로세스:
         // process (a hiring or a business one too) — beside 컴퓨터/노트북: computer/laptop,
@@ -1189,10 +1200,8 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             );
             (t("프로젝트", "Project"), t("어떤 종류의 프로젝트인가요?", "What kind of project is it?"), choices)
         }
-        Topic::Disk => (
-            t("디스크", "Disk"),
-            t("어디의 사용량을 볼까요?", "Where should I look at usage?"),
-            vec![
+        Topic::Disk => {
+            let mut choices = vec![
                 choice(
                     t("전체 디스크", "Whole disk"),
                     t("마운트별 여유 공간", "Free space per mount"),
@@ -1214,8 +1223,12 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("홈 폴더에서 큰 것을 찾습니다.", "Finds what is large in your home folder."),
                 ),
-            ],
-        ),
+            ];
+            // The home folder, or folders, named: that first (홈: home; 폴더: folder).
+            let asked = [(2, WordList("home|홈|~/")), (1, WordList("folder|directory|폴더|디렉터리|디렉토리"))];
+            named_first(&mut choices, text, &asked);
+            (t("디스크", "Disk"), t("어디의 사용량을 볼까요?", "Where should I look at usage?"), choices)
+        }
         Topic::Files => {
             let root = search_root(text);
             let size = request_size(text).unwrap_or_else(|| "+100M".into());
@@ -1425,11 +1438,14 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     t("세 번째 열이 CPU 사용률(%)입니다.", "The third column is the CPU use in percent."),
                 ),
                 choice(
-                    t("메모리를 많이 쓰는 프로세스", "Memory use"),
-                    t("메모리 사용률 상위 10개", "The top 10 by memory use"),
-                    "ps aux | sort -nrk 4 | head -n 10",
+                    t("메모리 사용량", "Memory use"),
+                    t("남은 메모리, 그리고 메모리를 많이 쓰는 상위 10개", "Free memory, then the top 10 by memory use"),
+                    "free -h && ps aux | sort -nrk 4 | head -n 10",
                     Shell,
-                    t("네 번째 열이 메모리 사용률(%)입니다.", "The fourth column is the memory use in percent."),
+                    t(
+                        "free의 available 열이 더 쓸 수 있는 메모리입니다. 그 아래 목록의 네 번째 열이 메모리 사용률(%)입니다.",
+                        "free's available column is the memory still to be had; in the list below it, the fourth column is the memory use in percent.",
+                    ),
                 ),
                 choice(
                     t("이름으로 찾기", "Find by name"),
@@ -1693,6 +1709,10 @@ mod tests {
             ("이 약 용량이 얼마나 돼?", None),
             ("storage unit rental prices", None),
             ("my computer is using too much memory", Some(Topic::Processes)),
+            ("how much memory is free?", Some(Topic::Processes)),
+            ("메모리 얼마나 남았는지 보고 싶어", Some(Topic::Processes)),
+            ("폴더 용량 큰 순서로 보기", Some(Topic::Disk)),
+            ("show me the folder sizes in my home", Some(Topic::Disk)),
             ("노트북이 너무 느려", Some(Topic::Processes)),
             ("what is listening on port 5432?", Some(Topic::Processes)),
             ("how much storage is left on my laptop?", Some(Topic::Disk)),
@@ -1713,7 +1733,7 @@ mod tests {
             ("로그 폴더 정리해 줘", Some(Topic::Delete)),
             // Everyday ways to ask, each named once by a user trying the chat.
             ("how do I free up space on my mac?", Some(Topic::Disk)),
-            ("list the biggest folders in my home", Some(Topic::Files)),
+            ("list the biggest folders in my home", Some(Topic::Disk)),
             ("kill the process on port 3000", Some(Topic::Processes)),
             ("포트 8080 쓰는 프로세스 죽여줘", Some(Topic::Processes)),
             ("create a new rust project", Some(Topic::Setup)),
@@ -1960,6 +1980,19 @@ mod tests {
         let o = offer(Topic::Processes, "my laptop is slow", Lang::En);
         assert_eq!(o.choices[0].label, "Busiest processes");
         assert_eq!(offer(Topic::Processes, "what uses memory?", Lang::En).choices[0].label, "Memory use");
+        let o = offer(Topic::Processes, "메모리 얼마나 남았는지 보고 싶어", Lang::Ko);
+        assert!(
+            o.choices[0].command.0.starts_with("free -h && "),
+            "how much is free comes first: {}",
+            o.choices[0].command.0
+        );
+        let o = offer(Topic::Disk, "폴더 용량 큰 순서로 보기", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "du -sh ./* | sort -h");
+        assert_eq!(
+            offer(Topic::Disk, "show me the folder sizes in my home", Lang::En).choices[0].command.0,
+            "du -sh ~/* | sort -h"
+        );
+        assert_eq!(offer(Topic::Disk, "how much disk space is left?", Lang::En).choices[0].command.0, "df -h");
         let o = offer(Topic::Logs, "show me the last 50 lines of app.log", Lang::En);
         assert_eq!(o.choices[0].command.0, "tail -n 50 app.log");
         assert_eq!(o.question, "How should we look at it?");
@@ -1971,7 +2004,7 @@ mod tests {
         // A name the shell would read differently is not put in a command.
         let o = offer(Topic::Logs, "tail app$(reboot).log", Lang::En);
         assert!(o.choices[0].command.0.ends_with("<file>"), "{}", o.choices[0].command.0);
-        for topic in [Topic::Processes, Topic::Logs] {
+        for topic in [Topic::Processes, Topic::Logs, Topic::Disk] {
             for choice in offer(topic, "port 80 app.log", Lang::En).choices {
                 assert_eq!(crate::engine::danger::assess(&choice.command.0), None, "{}", choice.command.0);
             }
