@@ -664,10 +664,14 @@ fn only_the_chats_cards_can_be_cancelled() {
 }
 
 #[test]
-fn the_no_key_assistant_answers_how_to_make_a_script_executable() {
+fn the_no_key_assistant_answers_how_to_make_a_script_executable_unpack_an_archive_or_compare_options() {
     for (said, want) in [
         ("how do I make run.sh executable?", "`chmod +x run.sh`"),
         ("deploy.sh 실행 권한 주는 법", "`chmod +x deploy.sh`로 실행 권한을"),
+        // The same for archives, option differences and memory: answered, not the topic card.
+        ("how do I extract backup.tar.gz?", "`tar -xzf backup.tar.gz` unpacks it."),
+        ("압축 푸는 명령어 알려줘 tar.gz", "다음 명령으로 풉니다: `tar -xzf <file>.tar.gz`."),
+        ("what's the difference between rm -r and rm -rf?", "`rm` deletes files"),
     ] {
         let mut d = offline_chat();
         d.say(said);

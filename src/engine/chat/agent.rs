@@ -1094,6 +1094,10 @@ impl Chat {
         if let Some(text) = nokey::make_executable(request, lang) {
             return self.nokey_answer_text(c, text, source, env);
         }
+        // "how do I extract backup.tar.gz?", "이 폴더 압축해 줘": tar, unzip.
+        if let Some(text) = nokey::archive(request, lang) {
+            return self.nokey_answer_text(c, text, source, env);
+        }
         let topic = nokey::recognise(request);
         if let Some(text) = topic.is_none().then(|| nokey::thanks_reply(request, lang)).flatten() {
             return self.nokey_answer_text(c, text.to_string(), source, env);

@@ -409,6 +409,127 @@ pub fn make_executable(text: &str, lang: Lang) -> Option<String> {
     })
 }
 
+/// Archive kinds by how the file's name ends, longest ending first: the command that unpacks
+/// one, the one that lists it without unpacking, and whether `tar` handles it.
+const ARCHIVES: &[(&str, &str, &str)] = &[
+    (".tar.gz", "tar -xzf", "tar -tzf"),
+    (".tar.bz2", "tar -xjf", "tar -tjf"),
+    (".tar.xz", "tar -xJf", "tar -tJf"),
+    (".tgz", "tar -xzf", "tar -tzf"),
+    (".tar", "tar -xf", "tar -tf"),
+    (".zip", "unzip", "unzip -l"),
+    (".gz", "gunzip -k", "gunzip -l"),
+    (".7z", "7z x", "7z l"),
+];
+
+/// The answer to "how do I extract backup.tar.gz?", "압축 푸는 명령어 알려줘 tar.gz" or "zip this
+/// folder": the command for the archive named (or for its kind, with a placeholder name), what
+/// its options do, how to look inside first, and what it overwrites. `None` when the message
+/// neither unpacks nor packs an archive.
+// 압축 풀/압축을 풀/압축 해제/풀어: unpack; 압축해/압축하/묶어: pack
+pub fn archive(text: &str, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    let kind_of = |name: &str| ARCHIVES.iter().find(|(end, _, _)| name.ends_with(end));
+    // The archive file named, if its characters are safe in a shell command as they are.
+    // Not a kind's own name ("tar.gz"); its kind counts even when its name is not safe.
+    let archive_file = text
+        .split_whitespace()
+        .filter_map(file_name)
+        .find(|n| kind_of(&n.to_ascii_lowercase()).is_some() && !ARCHIVES.iter().any(|(end, _, _)| end[1..] == **n));
+    let named = archive_file.filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || "._-/~+".contains(c)));
+    // A kind said without a file: "tar.gz", "zip 파일".
+    let said = ["tar.gz", "tgz", "tar.bz2", "tar.xz", "zip", "7z", "tar"].into_iter().find(|k| {
+        lower.split(|c: char| c.is_whitespace() || c == '`').any(|w| w.trim_start_matches('.').starts_with(k))
+    });
+    let unpack = WordList("extract|unzip|untar|unpack|decompress|open|압축 풀|압축을 풀|압축 해제|압축해제|풀어|풀기|푸는|열어|여는 법|열기")
+        .any(|w| lower.contains(w));
+    let pack = WordList("compress|zip up|zip this|zip the|zip a|tar up|make a tar|make an archive|create an archive|압축해|압축하|압축 하|묶어")
+        .any(|w| lower.contains(w));
+    let archive_word =
+        archive_file.is_some() || said.is_some() || pack || WordList("archive|압축").any(|w| lower.contains(w));
+    if !archive_word || (!unpack && !pack) {
+        return None;
+    }
+    if unpack {
+        let ending = archive_file.map(|n| n.to_ascii_lowercase()).or_else(|| said.map(|k| format!("x.{k}")))?;
+        let (end, command, list) = kind_of(&ending).copied()?;
+        let file = named.map_or_else(|| format!("<file>{end}"), str::to_string);
+        let (options_ko, options_en) = match command {
+            "tar -xzf" => {
+                ("-x는 풀기, -z는 gzip, -f는 파일 이름입니다.", "-x unpacks, -z reads gzip, -f names the file.")
+            }
+            "tar -xjf" => {
+                ("-x는 풀기, -j는 bzip2, -f는 파일 이름입니다.", "-x unpacks, -j reads bzip2, -f names the file.")
+            }
+            "tar -xJf" => ("-x는 풀기, -J는 xz, -f는 파일 이름입니다.", "-x unpacks, -J reads xz, -f names the file."),
+            "tar -xf" => ("-x는 풀기, -f는 파일 이름입니다.", "-x unpacks, -f names the file."),
+            "gunzip -k" => {
+                ("-k는 압축 파일을 지우지 않고 남깁니다.", "-k keeps the compressed file instead of replacing it.")
+            }
+            "7z x" => {
+                ("7z가 없으면 먼저 설치해야 합니다(p7zip).", "7z has to be installed first if it is not (p7zip).")
+            }
+            _ => ("", ""),
+        };
+        let elsewhere = if command.starts_with("tar") {
+            lang.pick(
+                " 다른 폴더에 풀려면 끝에 `-C <폴더>`를 붙이세요.",
+                " To unpack into another folder, add `-C <folder>`.",
+            )
+        } else if command == "unzip" {
+            lang.pick(
+                " 다른 폴더에 풀려면 `-d <폴더>`를 붙이세요.",
+                " To unpack into another folder, add `-d <folder>`.",
+            )
+        } else {
+            ""
+        };
+        let options = lang.pick(options_ko, options_en);
+        let options = if options.is_empty() { String::new() } else { format!(" {options}") };
+        return Some(match lang {
+            Lang::Ko => format!(
+                "다음 명령으로 풉니다: `{command} {file}`.{options}\n\n풀기 전에 안에 무엇이 있는지 보려면: `{list} {file}`. \
+                 지금 폴더에 같은 이름의 파일이 있으면 덮어쓸 수 있습니다.{elsewhere}"
+            ),
+            Lang::En => format!(
+                "`{command} {file}` unpacks it.{options}\n\nTo see what is inside without unpacking, use `{list} {file}`. \
+                 Files of the same name in this folder can be overwritten.{elsewhere}"
+            ),
+        });
+    }
+    // "/var/log", or the word before "folder" ("the logs folder", "src 폴더").
+    let before_folder = || {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        words.windows(2).find_map(|pair| {
+            let folder_word = WordList("folder|directory|dir|폴더|디렉터리|디렉토리").any(|w| pair[1].starts_with(w));
+            let name = pair[0].trim_matches(|c: char| matches!(c, '`' | '"' | '\''));
+            let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+            (folder_word && plain && !WordList("the|this|that|my|a|your|our").contains(name.to_ascii_lowercase()))
+                .then(|| name.to_string())
+        })
+    };
+    let folder = request_folder(text)
+        .filter(|f| kind_of(f).is_none())
+        .or_else(before_folder)
+        .unwrap_or_else(|| "<folder>".into());
+    let zip = said == Some("zip") || lower.contains(".zip");
+    let (command, made) = if zip {
+        (format!("zip -r <name>.zip {folder}"), "<name>.zip")
+    } else {
+        (format!("tar -czf <name>.tar.gz {folder}"), "<name>.tar.gz")
+    };
+    Some(match lang {
+        Lang::Ko => format!(
+            "다음 명령으로 {folder} 폴더를 {made} 하나로 묶어 압축합니다: `{command}`. <name>에 원하는 이름을 넣으세요. \
+             원래 파일은 그대로 남습니다."
+        ),
+        Lang::En => format!(
+            "`{command}` packs {folder} into one compressed {made}; put the name you want for <name>. \
+             The original files stay as they are."
+        ),
+    })
+}
+
 /// Longest message searched for a command to explain (the search tries every word).
 const EXPLAIN_MAX_WORDS: usize = 40;
 
@@ -1796,6 +1917,40 @@ mod tests {
         ] {
             let text = explain_command(safe, Lang::En).expect(safe);
             assert!(!text.contains("every user"), "{safe}: {text}");
+        }
+    }
+
+    #[test]
+    fn archives_are_unpacked_and_packed_with_the_command_for_their_kind() {
+        let en = archive("how do I extract backup.tar.gz?", Lang::En).expect("answered");
+        assert!(
+            en.starts_with("`tar -xzf backup.tar.gz` unpacks it.") && en.contains("`tar -tzf backup.tar.gz`"),
+            "{en}"
+        );
+        // The kind said without a file: a placeholder, not "tar.gz" taken for a file name.
+        let ko = archive("압축 푸는 명령어 알려줘 tar.gz", Lang::Ko).expect("answered");
+        assert!(ko.starts_with("다음 명령으로 풉니다: `tar -xzf <file>.tar.gz`."), "{ko}");
+        let zip = archive("data.zip 압축 해제 어떻게 해?", Lang::Ko).expect("answered");
+        assert!(
+            zip.contains("`unzip data.zip`") && zip.contains("`unzip -l data.zip`") && zip.contains("-d <폴더>"),
+            "{zip}"
+        );
+        assert!(archive("how do I open a .7z file", Lang::En).is_some_and(|t| t.starts_with("`7z x <file>.7z`")));
+        let pack = archive("compress the logs folder", Lang::En).expect("answered");
+        assert!(pack.starts_with("`tar -czf <name>.tar.gz logs` packs logs"), "{pack}");
+        let pack = archive("src 폴더 압축해 줘 zip으로", Lang::Ko).expect("answered");
+        assert!(pack.contains("`zip -r <name>.zip src`"), "{pack}");
+        // A name the shell would read differently is not put in a command.
+        let odd = archive("extract a$(reboot).zip", Lang::En).expect("answered");
+        assert!(!odd.contains("reboot"), "{odd}");
+        // Neither unpacking nor packing an archive.
+        for text in [
+            "delete old .zip files in ./downloads",
+            "how do I open port 8080?",
+            "what's my zip code?",
+            "tar로 만든 파일 목록",
+        ] {
+            assert_eq!(archive(text, Lang::En), None, "{text}");
         }
     }
 
