@@ -768,3 +768,42 @@ fn the_failures_of_one_turn_share_one_card() {
     // Not a failure: nothing to show.
     assert!(failures_shown_with(messages, turn_id).is_none());
 }
+
+#[test]
+fn a_yes_to_an_idea_is_recorded_as_the_goal_and_a_goodbye_while_summing_up_ends_the_session() {
+    // Through the flow the page runs: the goal the reply says it notes is noted.
+    let mut d = Driver::in_lang(Lang::En, Settings::default(), None);
+    d.step(Event::switch_mode(ModeKind::Counseling));
+    for said in ["hey", "I'm Alex. I keep fighting with my sister", "she borrows my stuff without asking"] {
+        d.say(said);
+    }
+    d.say("maybe I should talk to her calmly");
+    d.say("yeah I'll try this weekend");
+    assert!(last_reply(&d).contains("I'll note it as your goal"), "{}", last_reply(&d));
+    assert_eq!(counsel(&d).state.goals, ["maybe I should talk to her calmly — yeah I'll try this weekend"]);
+
+    // An idea asked as a question is taken up; a bare yes makes it the goal.
+    let mut d = Driver::in_lang(Lang::Ko, Settings::default(), None);
+    d.step(Event::switch_mode(ModeKind::Counseling));
+    for said in ["안녕하세요", "저는 지수예요. 요즘 잠을 잘 못 자서요", "새벽 3시까지 핸드폰을 보다가 자요"]
+    {
+        d.say(said);
+    }
+    d.say("핸드폰을 침대 밖에 두면 좀 나을까요?");
+    assert!(last_reply(&d).contains("스스로 해 볼 만한 방법"), "{}", last_reply(&d));
+    d.say("네 해볼게요");
+    assert_eq!(counsel(&d).state.goals, ["핸드폰을 침대 밖에 두면 좀 나을까요?"]);
+    assert!(counsel(&d).state.summary_markdown().contains("핸드폰을 침대 밖에 두면"));
+
+    // "오늘은 여기까지 할게요" while the session is being summed up ends it now.
+    for _ in 0..12 {
+        if counsel(&d).state.part == Part::Closing {
+            break;
+        }
+        d.say("잘 모르겠어요");
+    }
+    assert_eq!(counsel(&d).state.part, Part::Closing);
+    d.say("오늘은 여기까지 할게요");
+    assert_eq!(counsel(&d).state.part, Part::Ended);
+    assert!(last_reply(&d).starts_with("오늘 대화는 여기서 마무리할게요"), "{}", last_reply(&d));
+}

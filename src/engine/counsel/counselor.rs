@@ -460,12 +460,17 @@ pub(crate) fn offers_idea(text: &str) -> bool {
     let lower = crate::engine::case::lower(text);
     // 볼까: shall I try (만나 볼까: shall I meet); 보려고: I mean to try; 볼게: I'll try; 봐야: I should try;
     // 해 보고 싶/해보고 싶: I want to try; 시도해: try; 할까 해/할까 싶: I'm thinking of; 나을 것 같/나아질 것 같/
-    // 괜찮아질 것 같/좋아질 것 같/도움이 될 것 같: (if I …) it might get better, it might help.
+    // 괜찮아질 것 같/좋아질 것 같/도움이 될 것 같: (if I …) it might get better, it might help; 면 (좀)
+    // 나을까/나아질까/괜찮을까/도움이 될까/어떨까: would it help if …; 건 어떨까: how about …; 는 게 나을까/
+    // 좋을까: would it be better to …
     const IDEAS: WordList = WordList(
         "i could try|i might try|maybe i could|maybe i'll|maybe i should|maybe i can|i could start|i'll try|\
         i will try|i want to try|i'd like to try|i'm thinking of|i am thinking of|i guess i could|i think i could|\
-        i could just|i should try|i can try|might help if i|would help if i|볼까|보려고|볼게|봐야|\
-        해 보고 싶|해보고 싶|시도해|할까 해|할까 싶|나을 것 같|나아질 것 같|괜찮아질 것 같|좋아질 것 같|도움이 될 것 같",
+        i could just|i should try|i can try|might help if i|would help if i|would it help if i|would it help to|\
+        what if i|should i try|볼까|보려고|볼게|봐야|\
+        해 보고 싶|해보고 싶|시도해|할까 해|할까 싶|나을 것 같|나아질 것 같|괜찮아질 것 같|좋아질 것 같|도움이 될 것 같|\
+        면 나을까|면 좀 나을까|면 나아질까|면 좀 나아질까|면 괜찮을까|면 도움이 될까|면 좀 도움이 될까|면 어떨까|건 어떨까|\
+        는 게 나을까|는 게 좋을까",
     );
     IDEAS.any(|w| lower.contains(w))
 }

@@ -274,8 +274,17 @@ impl Counseling {
     /// an offer to close; a yes to it (or the wish again) ends the session with a farewell.
     /// `None` when the message is not about closing: the turn goes on as usual.
     pub fn closing_reply(&mut self, user_text: &str) -> Option<String> {
-        // Part 3 is the closing itself: a goodbye there ends it the usual way.
-        if matches!(self.part, Part::Ended | Part::Closing) {
+        if self.part == Part::Ended {
+            return None;
+        }
+        // Part 3 is the closing itself: a goodbye there ends it the usual way, at whichever of
+        // its steps it comes ("오늘은 여기까지 할게요" while the summary is being checked).
+        if self.part == Part::Closing {
+            if ending::wants_to_end(user_text) {
+                for task in self.tasks.iter_mut().filter(|t| t.part == Part::Closing) {
+                    task.status = task.status.max(TaskStatus::Completed);
+                }
+            }
             return None;
         }
         if std::mem::take(&mut self.end_offered) {
@@ -317,12 +326,28 @@ impl Counseling {
         self.earlier_messages().iter().rev().find(|s| counselor::offers_idea(s)).map(String::as_str)
     }
 
-    /// True when this message makes the idea of the message before it a plan ("팀장님이랑 따로
-    /// 이야기해 볼까 해요", then "다음 주 월요일에 면담 신청해 볼게요"): a goal, set while exploring.
+    /// The goal this message makes of the idea in the message before it, while exploring: a
+    /// yes to the idea makes the idea the goal, with what the yes adds ("maybe I should talk to
+    /// her calmly — yeah I'll try this weekend"; "네 해볼게요" adds nothing); a plan it states
+    /// is the goal as said ("팀장님이랑 따로 이야기해 볼까 해요", then "다음 주 월요일에 면담 신청해
+    /// 볼게요"), without a filler in front ("음 …", "well, …").
+    fn committed_goal(&self) -> Option<String> {
+        if self.part != Part::Exploration {
+            return None;
+        }
+        let idea = self.earlier_messages().last().filter(|s| counselor::offers_idea(s))?;
+        let said = self.said.last()?;
+        if ending::says_yes(said) && agrees(said) {
+            let detail = said.split_whitespace().count() > 2;
+            Some(if detail { format!("{idea} — {said}") } else { idea.clone() })
+        } else {
+            states_goal(said).then(|| ending::without_fillers(said).to_string())
+        }
+    }
+
+    /// True when this message makes the idea of the message before it a goal (`committed_goal`).
     fn commits_to_idea(&self) -> bool {
-        self.part == Part::Exploration
-            && self.earlier_messages().last().is_some_and(|s| counselor::offers_idea(s))
-            && self.said.last().is_some_and(|s| states_goal(s))
+        self.committed_goal().is_some()
     }
 
     /// The detector's heuristic twin for this turn.
@@ -343,13 +368,6 @@ impl Counseling {
     /// Task Selector, so the reply of the same turn already opens the new part instead of
     /// spending a turn on a task that is done.
     pub fn apply_checks(&mut self, verdict: Option<&Verdict>, state: &UserState) -> TurnPlan {
-        if state.crisis.is_none() && self.commits_to_idea() {
-            // Without a filler in front ("음 다음 주 월요일에 …", "well, I'll …").
-            let goal = ending::without_fillers(self.said.last().map(String::as_str).unwrap_or_default()).to_string();
-            if !self.goals.contains(&goal) {
-                self.goals.push(goal);
-            }
-        }
         let (mut plan, choice) = self.prepare_turn(verdict, state);
         if plan.crisis.is_none() {
             self.apply_module(choice, &mut plan);
@@ -361,6 +379,11 @@ impl Counseling {
     /// moves parts, selects a task, and returns what was decided with the heuristic module
     /// choice (the LLM Module Selector's twin). The module itself is not changed yet.
     pub fn prepare_turn(&mut self, verdict: Option<&Verdict>, state: &UserState) -> (TurnPlan, ModuleChoice) {
+        if let Some(goal) = self.committed_goal().filter(|_| state.crisis.is_none()) {
+            if !self.goals.contains(&goal) {
+                self.goals.push(goal);
+            }
+        }
         let mut plan = TurnPlan::default();
         if let Some(kind) = state.crisis {
             // The keyword check in `begin_turn` records what it sees; this is what only the
