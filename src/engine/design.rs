@@ -926,22 +926,29 @@ pub fn reformat(text: &str, from: &str, to: super::slots::Format, lang: Lang) ->
         let old = with_instrumental(from);
         return text.contains(&old).then(|| text.replacen(&old, &with_instrumental(new), 1));
     }
-    // "as a Markdown document" → "as a table"; else the name alone ("in Markdown" → "in JSON").
+    // "as a Markdown document" → "as a table".
     let lower = text.to_ascii_lowercase();
     let phrase = super::slots::Format::in_sentence(from).to_ascii_lowercase();
-    let (at, len, with) = match lower.find(&phrase) {
-        Some(at) if phrase != from.to_ascii_lowercase() => (at, phrase.len(), to.phrase_en()),
-        _ => {
-            let name = from.to_ascii_lowercase();
-            let at = lower.match_indices(&name).map(|(at, _)| at).find(|&at| {
-                let before = lower[..at].chars().next_back();
-                let after = lower[at + name.len()..].chars().next();
-                !before.is_some_and(|c| c.is_ascii_alphanumeric()) && !after.is_some_and(|c| c.is_ascii_alphanumeric())
-            })?;
-            (at, name.len(), new)
+    if let Some(at) = lower.find(&phrase).filter(|_| phrase != from.to_ascii_lowercase()) {
+        return Some(format!("{}{}{}", &text[..at], to.phrase_en(), &text[at + phrase.len()..]));
+    }
+    // Else the name alone, as the new one is said without its article ("in Markdown" → "in
+    // JSON", "a weekly report" → "a weekly chat message"), with a capital at the start.
+    let name = from.to_ascii_lowercase();
+    let at = lower.match_indices(&name).map(|(at, _)| at).find(|&at| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + name.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric()) && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+    })?;
+    let phrase = to.phrase_en();
+    let bare = phrase.strip_prefix("a ").or_else(|| phrase.strip_prefix("an ")).unwrap_or(phrase);
+    let mut with = bare.to_string();
+    if at == 0 {
+        if let Some(first) = with.get_mut(..1) {
+            first.make_ascii_uppercase();
         }
-    };
-    Some(format!("{}{with}{}", &text[..at], &text[at + len..]))
+    }
+    Some(format!("{}{with}{}", &text[..at], &text[at + name.len()..]))
 }
 
 /// The step that reads a request's input from `tool` (`source`) or sends its result there.
@@ -1743,6 +1750,14 @@ mod tests {
             ("Summarize standups in Markdown", "Markdown", Format::Json, Lang::En, Some("Summarize standups in JSON")),
             ("매일 아침 뉴스 요약", "마크다운", Format::Table, Lang::Ko, None),
             ("A weekly digest", "Markdown", Format::Table, Lang::En, None),
+            (
+                "A weekly report of our GitHub PRs that are stuck in review",
+                "Report",
+                Format::Message,
+                Lang::En,
+                Some("A weekly chat message of our GitHub PRs that are stuck in review"),
+            ),
+            ("Report of the open bugs", "Report", Format::Email, Lang::En, Some("Email of the open bugs")),
         ];
         for (goal, from, to, lang, want) in reformats {
             assert_eq!(reformat(goal, from, to, lang).as_deref(), want, "{goal} → {to:?}");

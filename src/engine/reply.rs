@@ -1652,6 +1652,14 @@ pub enum Topic {
     Difference,
 }
 
+/// "why not 3?", "3번은 왜 안 돼요?", "왜 추천 안 해요?": a question of why a design is not the one.
+fn is_why_not(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    // 왜 … 안/아니: why … not
+    WordList("why not|why isn't|why wasn't|why don't you|why didn't you").any(|w| lower.contains(w))
+        || (text.contains("왜") && (text.contains(" 안 ") || text.contains("아니") || text.contains(" 안")))
+}
+
 /// The topic a question asks about, from its words; `Difference` when none is clear.
 pub fn question_topic(text: &str) -> Topic {
     let lower = text.to_ascii_lowercase();
@@ -1728,8 +1736,63 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
     let ko = lang == Lang::Ko;
     let label = |i: usize| format!("{}. {}", i + 1, designs[i].name);
     let topic = question_topic(text);
+    // "why not 3?", "3번은 왜 추천 안 해요?": the design the question turns down is the one asked about.
+    let about = about.or_else(|| {
+        let recommended = designs.iter().position(|d| d.recommended);
+        let mut named: Vec<usize> = design_refs(text, &briefs(designs), recommended)
+            .iter()
+            .filter(|r| !r.recommended)
+            .map(|r| r.index)
+            .collect();
+        named.dedup();
+        match named[..] {
+            [one] if topic == Topic::Recommendation || is_why_not(text) => Some(one),
+            _ => None,
+        }
+    });
+    let topic = if about.is_some() && is_why_not(text) { Topic::Recommendation } else { topic };
     if let Some(i) = about.filter(|i| *i < designs.len()) {
         let d = &designs[i];
+        // "why is 2 recommended?": its strength, its price, and the others' weak points; "why
+        // not 3?": its weak point against the recommended one.
+        if topic == Topic::Recommendation {
+            let first = |items: &[String]| items.first().cloned().unwrap_or_else(|| "-".into());
+            let others: Vec<String> = (0..designs.len())
+                .filter(|&j| j != i)
+                .map(|j| format!("{}: {}", label(j), first(&designs[j].cons)))
+                .collect();
+            let pick = designs.iter().position(|x| x.recommended).filter(|&r| r != i);
+            return match (pick, ko) {
+                (None, true) => format!(
+                    "{} 추천하는 이유: {}. 대신 {}. 다른 안의 약점: {}.",
+                    crate::engine::lang::with_object(&label(i)),
+                    first(&d.pros),
+                    first(&d.cons),
+                    others.join("; ")
+                ),
+                (None, false) => format!(
+                    "I recommend {} because of this: {}. The price: {}. The others' weak points: {}.",
+                    label(i),
+                    first(&d.pros),
+                    first(&d.cons),
+                    others.join("; ")
+                ),
+                (Some(r), true) => format!(
+                    "{} 추천안이 아닙니다. 약점: {}. 추천은 {}입니다: {}.",
+                    crate::engine::lang::with_topic(&label(i)),
+                    first(&d.cons),
+                    label(r),
+                    first(&designs[r].pros)
+                ),
+                (Some(r), false) => format!(
+                    "{} is not the one I recommend. Its weak point: {}. I recommend {}: {}.",
+                    label(i),
+                    first(&d.cons),
+                    label(r),
+                    first(&designs[r].pros)
+                ),
+            };
+        }
         return match (topic, ko) {
             (Topic::Cost, true) => format!("{}의 예상 비용은 실행당 {}입니다.", label(i), d.estimated_cost),
             (Topic::Cost, false) => format!("{} is estimated at {} per run.", label(i), d.estimated_cost),
@@ -2165,6 +2228,21 @@ mod tests {
             ("what would you recommend?", None, Lang::En, "I recommend 2."),
             ("what does B cost?", Some(1), Lang::En, "~$0.05-0.10"),
             ("what's the difference?", None, Lang::En, "3. Advanced Multi-Agent Pipeline: 6 agents"),
+            // Why one is recommended, and why another is not: strengths and weak points.
+            (
+                "why is 2 recommended?",
+                Some(1),
+                Lang::En,
+                "I recommend 2. Standard Pipeline with Validation because of this",
+            ),
+            ("why is 2 recommended?", Some(1), Lang::En, "The others' weak points: 1. Simple Sequential Pipeline: "),
+            (
+                "why not 3?",
+                None,
+                Lang::En,
+                "3. Advanced Multi-Agent Pipeline is not the one I recommend. Its weak point: ",
+            ),
+            ("is 1 recommended?", Some(0), Lang::En, "1. Simple Sequential Pipeline is not the one I recommend."),
         ];
         for (q, about, lang, want) in cases {
             let answer = answer_question(q, *about, &designs, *lang);
@@ -2176,6 +2254,10 @@ mod tests {
         let secure = answer_question("보안은 어느 게 나아요?", None, &ko, Lang::Ko);
         assert!(secure.contains("3. 고급 멀티 에이전트 파이프라인이 보안에"), "{secure}");
         assert_eq!(answer_question("?", None, &[], Lang::En), "There are no designs to compare yet.");
+        let why = answer_question("2번은 왜 추천이에요?", Some(1), &ko, Lang::Ko);
+        assert!(why.starts_with("2. 검증 포함 표준 파이프라인을 추천하는 이유: "), "{why}");
+        let why_not = answer_question("3번은 왜 추천 안 해요?", None, &ko, Lang::Ko);
+        assert!(why_not.starts_with("3. 고급 멀티 에이전트 파이프라인은 추천안이 아닙니다. 약점: "), "{why_not}");
     }
 
     #[test]
