@@ -36,6 +36,7 @@ pub fn Stepper() -> impl IntoView {
                                 class=move || format!("step {}", state())
                                 data-stage=format!("{s:?}").to_ascii_uppercase()
                                 aria-current=move || (state() == "current").then_some("step")
+                                title=move || stage_name(s, lang.get())
                             >
                                 <span class="dot" aria-hidden="true">{move || if state() == "done" { "✓".to_string() } else { (s.index() + 1).to_string() }}</span>
                                 <span class="label">{move || stage_name(s, lang.get())}</span>

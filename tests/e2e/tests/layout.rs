@@ -1,5 +1,6 @@
-//! The layout at 360 CSS px wide (a small phone) and at 200 % zoom (a 1280 px window seen
-//! through a 640 px wide viewport): neither the page nor the stepper scrolls sideways, and
+//! The layout at 360 CSS px wide (a small phone), at 1,100 px (a laptop window) and at 200 %
+//! zoom (a 1280 px window seen through a 640 px wide viewport): neither the page nor the
+//! stepper scrolls sideways, the tagline shows whole words or none, and
 //! the composer, the send button, the top bar's controls and a card's options can be seen
 //! and clicked; on a phone the top bar keeps to two rows and folds its other controls into a
 //! menu that the keyboard, a click beside it and a dialog opened from it all handle.
@@ -37,6 +38,8 @@ fn layout_problems(page: &AppPage, selector: &str) -> Value {
              if (doc.scrollWidth > window.innerWidth) problems.push(`page scrolls sideways: ${doc.scrollWidth} > ${window.innerWidth}`);\n\
              const steps = document.querySelector('.stepper');\n\
              if (steps && steps.scrollWidth > steps.clientWidth + 1) problems.push(`the stepper scrolls sideways: ${steps.scrollWidth} > ${steps.clientWidth}`);\n\
+             const tagline = document.querySelector('.brand .tagline');\n\
+             if (tagline && tagline.offsetWidth > 0 && tagline.offsetWidth < 60) problems.push(`the tagline shows a stub: ${tagline.offsetWidth} px`);\n\
              for (const el of document.querySelectorAll(sel)) {\n\
                el.scrollIntoView({ block: 'center', inline: 'center' });\n\
                const r = el.getBoundingClientRect();\n\
@@ -88,6 +91,18 @@ fn at_360_px_wide_nothing_scrolls_sideways_and_every_control_is_reachable() {
     let _one = one_browser();
     let page = AppPage::open("en-US").expect("the page opens");
     walk(&page, 360, 740, "360px");
+}
+
+#[test]
+fn in_a_laptop_window_the_stepper_fits_and_the_tagline_shows_whole_words_or_none() {
+    let _one = one_browser();
+    let page = AppPage::open("en-US").expect("the page opens");
+    // 1,100 px: the conversation column beside the side pane is about 740 px.
+    set_viewport(&page, 1100, 800);
+    assert_eq!(layout_problems(&page, "#composer-input"), json!([]), "1100px: the empty page");
+    page.send("Build a pipeline that summarizes IT news every morning as Markdown").unwrap();
+    page.browser.wait_for_element(".design-card .choose", STEP).unwrap();
+    assert_eq!(layout_problems(&page, ".design-card .choose"), json!([]), "1100px: the designs");
 }
 
 #[test]
