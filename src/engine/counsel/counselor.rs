@@ -206,6 +206,9 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             .into(),
         );
     }
+    // "잘 모르겠어요", "I'm not sure": not knowing is answered as that, with an easier question,
+    // not echoed, nor reflected as a feeling ("it makes sense to feel that way") or a refusal.
+    let unsure = ctx.part != Part::Closing && is_unsure(user_text);
     let quote = clip(without_introduction(without_greeting(user_text.trim()), notes.name), 40);
     // Echoing a bare "hi" or "네" sounds mechanical, and a name withheld is only acknowledged;
     // echo only what carries content.
@@ -213,6 +216,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         && !notes.safety_denied
         && boundary.is_none()
         && !wants_advice
+        && !unsure
         && quote.chars().count() >= 8
         && (ko || quote.split_whitespace().count() >= 3);
     let echo = if !worth_echoing {
@@ -248,6 +252,21 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         module => module,
     };
     let body: String = match module {
+        _ if unsure => pick(
+            if ko {
+                &[
+                    "잘 모르셔도 괜찮아요. 바로 답이 떠오르지 않을 때도 있어요. 그럼 조금 쉽게 물어볼게요. 요즘 하루 중 가장 힘든 때는 언제인가요?",
+                    "괜찮아요, 꼭 지금 답하지 않으셔도 돼요. 대신 이건 어떨까요? 요즘 조금이라도 나았던 순간이 있었나요?",
+                ]
+            } else {
+                &[
+                    "It's okay not to know; an answer doesn't always come right away. Let me ask it more simply: when in your day is it hardest lately?",
+                    "That's fine; you don't have to answer now. How about this instead: was there a moment lately when things felt a little better?",
+                ]
+            },
+            t,
+        )
+        .into(),
         Module::ResistanceHandling => pick(
             if ko {
                 &[
@@ -473,6 +492,18 @@ pub(crate) fn offers_idea(text: &str) -> bool {
         는 게 나을까|는 게 좋을까",
     );
     IDEAS.any(|w| lower.contains(w))
+}
+
+/// The whole message says the user does not know: 잘 모르겠어요/모르겠어요/글쎄요 (I'm not sure, well…),
+/// "I don't know", "not sure", "idk"; a filler in front is allowed ("음 잘 모르겠어요").
+fn is_unsure(text: &str) -> bool {
+    const UNSURE: WordList = WordList(
+        "잘 모르겠어요|모르겠어요|잘 모르겠어|모르겠어|잘 모르겠네요|모르겠네요|글쎄요|글쎄|i don't know|i dont know|\
+         i'm not sure|im not sure|not sure|idk|dunno|no idea|i have no idea",
+    );
+    let said = super::ending::without_fillers(text)
+        .trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace() || c == '…');
+    UNSURE.contains(crate::engine::case::lower(said).replace('’', "'"))
 }
 
 /// A sentence in `lang` with the user's words (clipped) where its `{}` stands.

@@ -563,3 +563,28 @@ fn harm_to_others_is_read_before_harm_from_others() {
     let found = session.begin_turn("my boyfriend threatened me again").expect("a crisis");
     assert_eq!(found.kind, CrisisKind::Abuse);
 }
+
+#[test]
+fn not_knowing_is_answered_with_an_easier_question_not_reflected_as_a_feeling() {
+    for (lang, unsure) in
+        [(Lang::Ko, "잘 모르겠어요"), (Lang::Ko, "음 글쎄요..."), (Lang::En, "I don't know"), (Lang::En, "not sure.")]
+    {
+        let opening = match lang {
+            Lang::Ko => ["안녕하세요", "요즘 회사 일이 너무 많아서 힘들어요"],
+            Lang::En => ["hi", "work has been too much lately"],
+        };
+        let (_, _, outcomes) = run(lang, &[opening[0], opening[1], unsure]);
+        let reply = &outcomes[2].0.reply;
+        let easier = [
+            "잘 모르셔도 괜찮아요",
+            "꼭 지금 답하지 않으셔도",
+            "It's okay not to know",
+            "you don't have to answer now",
+        ];
+        assert!(easier.iter().any(|e| reply.contains(e)), "{unsure}: {reply}");
+        assert!(!reply.contains('“') && !reply.contains("충분히 그렇게 느끼실"), "{unsure}: {reply}");
+    }
+    // Not knowing about something in particular says more than that.
+    let (_, _, outcomes) = run(Lang::En, &["hi", "I don't know what to do about my boss"]);
+    assert!(!outcomes[1].0.reply.contains("It's okay not to know"), "{}", outcomes[1].0.reply);
+}
