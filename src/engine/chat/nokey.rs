@@ -1048,6 +1048,22 @@ fn request_file(text: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The usual log of a web server the request names when it names no file: nginx's or Apache's
+/// on Debian and Ubuntu, the error log when errors are asked about (에러/오류: error; 엔진엑스:
+/// nginx; 아파치: Apache), else the access log.
+fn usual_log(text: &str) -> Option<&'static str> {
+    let lower = text.lower();
+    let errors = WordList("error|fail|exception|에러|오류").any(|w| lower.contains(w));
+    let (error_log, access_log) = if lower.contains("nginx") || lower.contains("엔진엑스") {
+        ("/var/log/nginx/error.log", "/var/log/nginx/access.log")
+    } else if lower.contains("apache") || lower.contains("아파치") {
+        ("/var/log/apache2/error.log", "/var/log/apache2/access.log")
+    } else {
+        return None;
+    };
+    Some(if errors { error_log } else { access_log })
+}
+
 /// The first number a request writes with a unit that `unit` accepts ("30 days", "30일",
 /// "100MB", "2 GB"): the unit is glued to the number or the next word. `unit` maps the
 /// unit's text to what the caller wants, or `None`.
@@ -1582,7 +1598,8 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             (t("프로세스", "Processes"), t("무엇을 볼까요?", "What should we look at?"), choices)
         }
         Topic::Logs => {
-            let file = request_file(text).unwrap_or_else(|| "<file>".into());
+            let usual = request_file(text).is_none().then(|| usual_log(text)).flatten();
+            let file = request_file(text).or(usual.map(str::to_string)).unwrap_or_else(|| "<file>".into());
             let lines = amount(text, |u| (u.starts_with("line") || u.starts_with('줄')).then_some(()))
                 .map(|(n, ())| n)
                 .filter(|n| (1..=10_000).contains(n))
@@ -1629,6 +1646,11 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             named_first(&mut choices, text, &asked);
             let file_named = file != "<file>";
             let question = match (file_named, lang) {
+                _ if usual.is_some() => t(
+                    "어떻게 볼까요? 경로는 Debian·Ubuntu의 기본값이에요. 설정이 다르면 바꿔 주세요.",
+                    "How should we look at it? The path is the Debian and Ubuntu default; change it if yours differs.",
+                )
+                .to_string(),
                 (true, _) => t("어떻게 볼까요?", "How should we look at it?").to_string(),
                 (false, Lang::Ko) => "어떻게 볼까요? <file>을 로그 파일 경로로 바꾸세요.".to_string(),
                 (false, Lang::En) => "How should we look at it? Replace <file> with the log's path.".to_string(),
@@ -2154,6 +2176,12 @@ mod tests {
         let o = offer(Topic::Logs, "서버 로그에서 에러만 보고 싶어", Lang::Ko);
         assert_eq!(o.choices[0].command.0, "grep -in error <file> | tail -n 50");
         assert!(o.question.contains("<file>"), "{}", o.question);
+        // A web server named without a path: its usual log, said to be the usual one.
+        let o = offer(Topic::Logs, "nginx 에러 로그 보고 싶어", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "grep -in error /var/log/nginx/error.log | tail -n 50");
+        assert!(o.question.contains("Debian·Ubuntu의 기본값"), "{}", o.question);
+        let o = offer(Topic::Logs, "show me the apache access log", Lang::En);
+        assert!(o.choices[0].command.0.ends_with("/var/log/apache2/access.log"), "{}", o.choices[0].command.0);
         let o = offer(Topic::Logs, "errors in /var/log/nginx/error.log", Lang::En);
         assert_eq!(o.choices[0].command.0, "grep -in error /var/log/nginx/error.log | tail -n 50");
         // A name the shell would read differently is not put in a command.
