@@ -1098,6 +1098,10 @@ impl Chat {
         if let Some(text) = nokey::archive(request, lang) {
             return self.nokey_answer_text(c, text, source, env);
         }
+        // A missing module, a tool's version or place, renaming a file.
+        if let Some(text) = nokey::quick_answer(request, lang) {
+            return self.nokey_answer_text(c, text, source, env);
+        }
         let topic = nokey::recognise(request);
         if let Some(text) = topic.is_none().then(|| nokey::thanks_reply(request, lang)).flatten() {
             return self.nokey_answer_text(c, text.to_string(), source, env);

@@ -204,7 +204,8 @@ const CUES: &[Cue] = &[
         topic: Topic::Processes,
         words: WordList(
             "which process|what process|process id|pid|cpu|hogging|kill the process|kill a process|kill process|\
-            process on port|running on port|listening on port|how much memory|how much ram|memory usage|ram usage|\
+            process on port|running on port|listening on port|eaddrinuse|address already in use|port is already in use|\
+            이미 사용 중|이미 사용중|how much memory|how much ram|memory usage|ram usage|\
             memory is free|free memory|available memory|메모리 사용량|남은 메모리|메모리가 얼마|메모리 얼마|메모리 부족|램 사용량",
         ),
         // 포트: port (not the end of 리포트, a report); 느려/느리: slow; 메모리: memory; 프로세스:
@@ -407,6 +408,145 @@ pub fn make_executable(text: &str, lang: Lang) -> Option<String> {
              run it, use `chmod u+x {file}`. A mode like 777, which lets everyone change it too, is not needed."
         ),
     })
+}
+
+/// Tools whose version and place the no-key assistant can tell how to find: the name a
+/// message uses (lower case), the command, and how it prints its version.
+const TOOLS: &[(&str, &str, &str)] = &[
+    ("node", "node", "node --version"),
+    ("nodejs", "node", "node --version"),
+    ("npm", "npm", "npm --version"),
+    ("python", "python3", "python3 --version"),
+    ("python3", "python3", "python3 --version"),
+    ("파이썬", "python3", "python3 --version"),
+    ("pip", "pip", "python3 -m pip --version"),
+    ("git", "git", "git --version"),
+    ("docker", "docker", "docker --version"),
+    ("도커", "docker", "docker --version"),
+    ("java", "java", "java -version"),
+    ("자바", "java", "java -version"),
+    ("go", "go", "go version"),
+    ("golang", "go", "go version"),
+    ("rust", "rustc", "rustc --version"),
+    ("rustc", "rustc", "rustc --version"),
+    ("cargo", "cargo", "cargo --version"),
+];
+
+/// Python modules whose package is named otherwise on PyPI.
+const PYPI_NAMES: &[(&str, &str)] = &[
+    ("bs4", "beautifulsoup4"),
+    ("cv2", "opencv-python"),
+    ("dotenv", "python-dotenv"),
+    ("pil", "Pillow"),
+    ("sklearn", "scikit-learn"),
+    ("yaml", "PyYAML"),
+];
+
+/// Direct answers to everyday questions the topic cards do not hold: a module a script cannot
+/// find ("ModuleNotFoundError: No module named 'requests'", "Cannot find module 'express'"), a
+/// tool's version ("how do I check my node version?", "파이썬 버전 확인"), where a tool is
+/// installed, and renaming a file. `None` for anything else.
+pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    // A name in quotes right after `marker`, if its characters are plain.
+    let quoted_after = |marker: &str| -> Option<String> {
+        let rest = &lower[lower.find(marker)? + marker.len()..];
+        let name: String = rest
+            .trim_start()
+            .trim_start_matches(['\'', '"', '`', '‘', '“'])
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '@'))
+            .collect();
+        (!name.is_empty()).then_some(name)
+    };
+    if let Some(module) = quoted_after("no module named") {
+        let top = module.split('.').next().unwrap_or(&module).to_string();
+        let package = PYPI_NAMES.iter().find(|(m, _)| *m == top).map_or(top.clone(), |(_, p)| p.to_string());
+        return Some(match lang {
+            Lang::Ko => format!(
+                "이 파이썬에 `{top}` 모듈이 설치되어 있지 않습니다. 스크립트를 실행하는 파이썬으로 설치하세요: `python3 -m pip install {package}`. \
+                 가상 환경을 쓴다면 먼저 활성화하세요(`source .venv/bin/activate`)."
+            ),
+            Lang::En => format!(
+                "The Python that runs the script has no `{top}` module. Install it for that Python: `python3 -m pip install {package}`. \
+                 If you use a virtual environment, activate it first (`source .venv/bin/activate`)."
+            ),
+        });
+    }
+    if let Some(module) = quoted_after("cannot find module").or_else(|| quoted_after("can't find module")) {
+        let local = module.starts_with('.') || module.starts_with('/');
+        let package = if module.starts_with('@') {
+            module.splitn(3, '/').take(2).collect::<Vec<_>>().join("/")
+        } else {
+            module.split('/').next().unwrap_or(&module).to_string()
+        };
+        return Some(match (local, lang) {
+            (true, Lang::Ko) => format!("`{module}`는 프로젝트 안의 파일입니다. 경로와 파일 이름(대소문자, 확장자)이 맞는지 확인하세요."),
+            (true, Lang::En) => format!("`{module}` is a file of the project: check its path and name (case and extension)."),
+            (false, Lang::Ko) => format!(
+                "`{package}` 패키지가 설치되어 있지 않습니다. 프로젝트 폴더(package.json이 있는 곳)에서 `npm install {package}`를 실행하세요. \
+                 package.json에 이미 있다면 `npm install`만으로 됩니다."
+            ),
+            (false, Lang::En) => format!(
+                "The package `{package}` is not installed. In the project's folder (where package.json is), run `npm install {package}`; \
+                 if package.json already lists it, `npm install` alone is enough."
+            ),
+        });
+    }
+    let words: Vec<&str> = lower.split(|c: char| c.is_whitespace() || matches!(c, '?' | ',' | '.' | '!')).collect();
+    let tool = words.iter().find_map(|w| {
+        let w = w.trim_end_matches(['은', '는', '이', '가', '을', '를', '의', '에']);
+        TOOLS.iter().find(|(name, _, _)| *name == w)
+    });
+    if let Some((_, command, version)) = tool {
+        // 버전: version
+        if WordList("version|버전").any(|w| lower.contains(w)) {
+            return Some(match lang {
+                Lang::Ko => format!("`{version}`로 설치된 버전을 볼 수 있습니다. 명령을 찾을 수 없다고 나오면 설치되어 있지 않거나 PATH에 없는 것입니다."),
+                Lang::En => format!("`{version}` prints the installed version. If the shell says the command is not found, it is not installed or not on your PATH."),
+            });
+        }
+        // 어디 설치/설치 위치/설치된 곳/경로: where installed, its path
+        let where_asked = WordList("where|path to|path of|어디|설치 위치|설치된 곳|경로").any(|w| lower.contains(w))
+            && WordList("install|설치|path|경로|located|location|위치").any(|w| lower.contains(w));
+        if where_asked {
+            let python = if *command == "python3" {
+                lang.pick(
+                    " 스크립트가 실제로 쓰는 파이썬은 `python3 -c 'import sys; print(sys.executable)'`로 확인하세요.",
+                    " To see the one a script really runs, use `python3 -c 'import sys; print(sys.executable)'`.",
+                )
+            } else {
+                ""
+            };
+            return Some(match lang {
+                Lang::Ko => format!("`command -v {command}`가 셸이 실행하는 `{command}`의 경로를 보여 줍니다(`which {command}`도 같습니다).{python}"),
+                Lang::En => format!("`command -v {command}` prints the path of the `{command}` your shell runs (`which {command}` too).{python}"),
+            });
+        }
+    }
+    // "how do I rename a file?", "파일 이름 바꾸는 명령어": mv, not a git branch.
+    let renames = WordList("rename|이름 바꾸|이름을 바꾸|이름 변경|이름을 변경|파일명 바꾸|파일명 변경")
+        .any(|w| lower.contains(w));
+    let file = text
+        .split_whitespace()
+        .find_map(file_name)
+        .filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || "._-/~".contains(c)));
+    let of_files = file.is_some() || WordList("file|파일|folder|폴더").any(|w| lower.contains(w));
+    if renames && of_files && !WordList("branch|브랜치|git|column|table|컬럼|테이블").any(|w| lower.contains(w))
+    {
+        let old = file.unwrap_or("<old-name>");
+        return Some(match lang {
+            Lang::Ko => format!(
+                "`mv {old} <new-name>`로 이름을 바꿉니다(폴더도 같습니다). <new-name>이라는 파일이 이미 있으면 묻지 않고 덮어쓰니, \
+                 확인받으려면 `mv -i`를 쓰세요."
+            ),
+            Lang::En => format!(
+                "`mv {old} <new-name>` renames it (a folder too). It overwrites a file already called <new-name> without asking; \
+                 `mv -i` asks first."
+            ),
+        });
+    }
+    None
 }
 
 /// Archive kinds by how the file's name ends, longest ending first: the command that unpacks
@@ -1485,6 +1625,23 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                         "Git refuses if it holds commits not merged, so no work is lost. Replace <branch> with its name.",
                     ),
                 ),
+                choice(
+                    t("지금 브랜치", "Current branch"),
+                    t("지금 있는 브랜치의 이름", "The name of the branch you are on"),
+                    "git branch --show-current",
+                    Shell,
+                    t("지금 작업 중인 브랜치를 봅니다(읽기만).", "Shows the branch you are working on (read only)."),
+                ),
+                choice(
+                    t("브랜치 이름 바꾸기", "Rename the branch"),
+                    t("지금 브랜치의 이름을 바꿉니다", "Renames the branch you are on"),
+                    "git branch -m <new-name>",
+                    Shell,
+                    t(
+                        "<new-name>을 새 이름으로 바꾸세요. 이미 push한 브랜치라면 원격에는 옛 이름이 남습니다.",
+                        "Replace <new-name> with the new name. If the branch was pushed, the remote keeps the old name.",
+                    ),
+                ),
             ];
             // Deleting a branch is asked with words apart ("delete the feature branch"). 삭제: deletion;
             // 지우/지워: erase; 브랜치: branch; 취소: cancel; 되돌: revert; 버리: discard; 치워: put away;
@@ -1492,7 +1649,11 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             let lower = text.lower();
             let deleting = WordList("delete|remove|삭제|지우|지워").any(|w| lower.contains(w));
             let delete_branch = (4, WordList("branch|브랜치"));
+            // which branch/current branch/on: which one I'm on; 지금 브랜치/현재 브랜치/무슨 브랜치/어느 브랜치:
+            // the branch now; rename/이름 바꾸/이름 변경: rename.
             let asked = [
+                (6, WordList("rename|이름 바꾸|이름을 바꾸|이름 변경|이름을 변경")),
+                (5, WordList("which branch|current branch|branch i'm on|branch i am on|what branch|지금 브랜치|현재 브랜치|무슨 브랜치|어느 브랜치|어떤 브랜치")),
                 (1, WordList("undo|revert|take back|uncommit|취소|되돌")),
                 (2, WordList("stash|aside|discard|throw away|clean|버리|치워|임시")),
                 (3, WordList("branch|브랜치")),
@@ -1856,6 +2017,8 @@ mod tests {
             ("메모리 얼마나 남았는지 보고 싶어", Some(Topic::Processes)),
             ("폴더 용량 큰 순서로 보기", Some(Topic::Disk)),
             ("show me the folder sizes in my home", Some(Topic::Disk)),
+            ("Error: listen EADDRINUSE: address already in use :::3000", Some(Topic::Processes)),
+            ("포트 3000 이미 사용 중이래요", Some(Topic::Processes)),
             ("노트북이 너무 느려", Some(Topic::Processes)),
             ("what is listening on port 5432?", Some(Topic::Processes)),
             ("how much storage is left on my laptop?", Some(Topic::Disk)),
@@ -1939,6 +2102,41 @@ mod tests {
         ] {
             let text = explain_command(safe, Lang::En).expect(safe);
             assert!(!text.contains("every user"), "{safe}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_missing_module_a_version_a_place_and_a_rename_are_answered_directly() {
+        let py = quick_answer("my python script says ModuleNotFoundError: No module named 'requests'", Lang::En)
+            .expect("answered");
+        assert!(py.contains("`python3 -m pip install requests`"), "{py}");
+        // The package of a module named otherwise on PyPI.
+        let yaml = quick_answer("No module named 'yaml' 에러가 나요", Lang::Ko).expect("answered");
+        assert!(yaml.contains("`python3 -m pip install PyYAML`"), "{yaml}");
+        let node = quick_answer("Error: Cannot find module 'express'", Lang::En).expect("answered");
+        assert!(node.contains("`npm install express`"), "{node}");
+        let local = quick_answer("Error: Cannot find module './config'", Lang::En).expect("answered");
+        assert!(local.contains("is a file of the project") && !local.contains("npm install"), "{local}");
+        let scoped = quick_answer("Cannot find module '@types/node/fs'", Lang::En).expect("answered");
+        assert!(scoped.contains("`npm install @types/node`"), "{scoped}");
+        assert!(quick_answer("how do I check my node version?", Lang::En)
+            .is_some_and(|t| t.starts_with("`node --version`")));
+        assert!(quick_answer("자바 버전 확인하는 법", Lang::Ko).is_some_and(|t| t.starts_with("`java -version`")));
+        let place = quick_answer("how do I find where python is installed?", Lang::En).expect("answered");
+        assert!(place.starts_with("`command -v python3`") && place.contains("sys.executable"), "{place}");
+        let mv = quick_answer("파일 이름 바꾸는 명령어", Lang::Ko).expect("answered");
+        assert!(mv.starts_with("`mv <old-name> <new-name>`") && mv.contains("`mv -i`"), "{mv}");
+        assert!(quick_answer("how do I rename notes.txt?", Lang::En)
+            .is_some_and(|t| t.starts_with("`mv notes.txt <new-name>`")));
+        // Not these: a branch renamed, a version of something else, a module said without the error.
+        for text in [
+            "how do I rename the branch?",
+            "깃 브랜치 이름 바꾸는 법",
+            "what's new in the latest version of our app?",
+            "rename the column in the users table",
+            "which python module should I use for dates?",
+        ] {
+            assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
     }
 
@@ -2106,6 +2304,10 @@ mod tests {
         assert_eq!(o.choices[0].command.0, "git stash push --include-untracked");
         let o = offer(Topic::Git, "delete the feature branch", Lang::En);
         assert_eq!(o.choices[0].command.0, "git branch -d <branch>");
+        let o = offer(Topic::Git, "how do I see which git branch I'm on?", Lang::En);
+        assert_eq!(o.choices[0].command.0, "git branch --show-current");
+        let o = offer(Topic::Git, "깃 브랜치 이름 바꾸는 법", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "git branch -m <new-name>");
         let o = offer(Topic::Git, "make a new branch", Lang::En);
         assert_eq!(o.choices[0].command.0, "git switch -c <branch>");
         for ch in &o.choices {
