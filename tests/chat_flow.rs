@@ -672,6 +672,9 @@ fn the_no_key_assistant_answers_how_to_make_a_script_executable_unpack_an_archiv
         ("how do I extract backup.tar.gz?", "`tar -xzf backup.tar.gz` unpacks it."),
         ("압축 푸는 명령어 알려줘 tar.gz", "다음 명령으로 풉니다: `tar -xzf <file>.tar.gz`."),
         ("what's the difference between rm -r and rm -rf?", "`rm` deletes files"),
+        ("npm install 하는데 EACCES 에러가 나요", "npm이 전역 패키지 폴더에 쓸 권한이 없다는"),
+        ("ModuleNotFoundError: No module named 'requests'", "The Python that runs the script has no `requests`"),
+        ("how do I rename a file?", "`mv <old-name> <new-name>` renames it"),
     ] {
         let mut d = offline_chat();
         d.say(said);

@@ -493,6 +493,32 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             ),
         });
     }
+    // npm's EACCES: a global install into a folder the user cannot write; not sudo.
+    if lower.contains("eacces") && lower.contains("npm") {
+        return Some(
+            lang.pick(
+                "npm이 전역 패키지 폴더에 쓸 권한이 없다는 뜻입니다(EACCES). `sudo`로 설치하지 마세요. 전역 폴더를 내 홈 아래로 옮기면 됩니다: \
+                 `npm config set prefix ~/.npm-global` 후 `~/.npm-global/bin`을 PATH에 더하세요. nvm으로 설치한 Node라면 이 문제가 생기지 않습니다. \
+                 프로젝트 안의 `npm install`에서 났다면 `node_modules`의 소유자를 확인하세요(`ls -ld node_modules`).",
+                "npm may not write to its global packages folder (EACCES). Don't install with `sudo`; move that folder under your home instead: \
+                 `npm config set prefix ~/.npm-global`, then add `~/.npm-global/bin` to your PATH. A Node installed with nvm does not have this problem. \
+                 If it came from `npm install` inside a project, check who owns `node_modules` (`ls -ld node_modules`).",
+            )
+            .to_string(),
+        );
+    }
+    // Docker's socket refused to a user outside the docker group.
+    if lower.contains("docker") && lower.contains("permission denied") && lower.contains("sock") {
+        return Some(
+            lang.pick(
+                "이 사용자가 Docker 데몬에 접근할 권한이 없습니다. `sudo usermod -aG docker $USER`로 docker 그룹에 넣은 뒤 로그아웃했다가 \
+                 다시 로그인하세요. docker 그룹은 root와 같은 권한을 가지므로, 공용 서버에서는 관리자와 먼저 상의하세요.",
+                "This user may not reach the Docker daemon. Add it to the docker group with `sudo usermod -aG docker $USER`, then log out and \
+                 back in. Membership of the docker group is as good as root, so on a shared server ask its admin first.",
+            )
+            .to_string(),
+        );
+    }
     let words: Vec<&str> = lower.split(|c: char| c.is_whitespace() || matches!(c, '?' | ',' | '.' | '!')).collect();
     let tool = words.iter().find_map(|w| {
         let w = w.trim_end_matches(['은', '는', '이', '가', '을', '를', '의', '에']);
@@ -2122,6 +2148,11 @@ mod tests {
         assert!(quick_answer("how do I check my node version?", Lang::En)
             .is_some_and(|t| t.starts_with("`node --version`")));
         assert!(quick_answer("자바 버전 확인하는 법", Lang::Ko).is_some_and(|t| t.starts_with("`java -version`")));
+        let eacces = quick_answer("npm install 하는데 EACCES 에러가 나요", Lang::Ko).expect("answered");
+        assert!(eacces.contains("`sudo`로 설치하지 마세요") && eacces.contains("npm config set prefix"), "{eacces}");
+        let socket =
+            "Got permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock";
+        assert!(quick_answer(socket, Lang::En).is_some_and(|t| t.contains("usermod -aG docker")));
         let place = quick_answer("how do I find where python is installed?", Lang::En).expect("answered");
         assert!(place.starts_with("`command -v python3`") && place.contains("sys.executable"), "{place}");
         let mv = quick_answer("파일 이름 바꾸는 명령어", Lang::Ko).expect("answered");
