@@ -550,6 +550,38 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             });
         }
     }
+    // "how do I count lines in all .rs files?", "app.py 몇 줄이야": wc -l (줄 수/몇 줄/라인 수: how many lines).
+    // Not the last or first lines of a log to read ("로그 마지막 몇 줄").
+    let counts =
+        WordList("count lines|count the lines|line count|lines of code|how many lines|줄 수|몇 줄|라인 수|줄수")
+            .any(|w| lower.contains(w))
+            && !WordList("log|로그|tail|last|first|마지막|처음|앞부분|끝부분").any(|w| lower.contains(w));
+    if counts {
+        let extension = text.split_whitespace().find_map(|w| {
+            let w = w.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | '?' | '(' | ')'));
+            let ext = w.strip_prefix("*.").or_else(|| w.strip_prefix('.'))?;
+            let ext = &ext[..ext.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(ext.len())];
+            (1..=6).contains(&ext.len()).then_some(ext)
+        });
+        let named = text
+            .split_whitespace()
+            .find_map(file_name)
+            .filter(|n| !n.starts_with('.') && n.chars().all(|c| c.is_ascii_alphanumeric() || "._-/~".contains(c)));
+        return Some(match (named, extension, lang) {
+            (Some(file), _, Lang::Ko) => format!("`wc -l {file}`가 그 파일의 줄 수를 보여 줍니다."),
+            (Some(file), _, Lang::En) => format!("`wc -l {file}` prints how many lines it has."),
+            (None, Some(ext), Lang::Ko) => format!(
+                "`find . -name '*.{ext}' -print0 | xargs -0 wc -l`가 이 폴더 아래 .{ext} 파일마다 줄 수를 보여 주고, 마지막 줄이 합계입니다. \
+                 Git 저장소라면 `git ls-files '*.{ext}' | xargs wc -l`이 추적하지 않는 파일(빌드 결과 등)을 뺍니다."
+            ),
+            (None, Some(ext), Lang::En) => format!(
+                "`find . -name '*.{ext}' -print0 | xargs -0 wc -l` prints the lines of every .{ext} file under this folder; the last line is the total. \
+                 In a git repository, `git ls-files '*.{ext}' | xargs wc -l` leaves out files git does not track (build output and the like)."
+            ),
+            (None, None, Lang::Ko) => "`wc -l <file>`이 파일의 줄 수를 보여 줍니다. 여러 파일이면 `wc -l *.txt`처럼 쓰면 마지막 줄이 합계입니다.".to_string(),
+            (None, None, Lang::En) => "`wc -l <file>` prints how many lines a file has; for several (`wc -l *.txt`) the last line is the total.".to_string(),
+        });
+    }
     // "how do I rename a file?", "파일 이름 바꾸는 명령어": mv, not a git branch.
     let renames = WordList("rename|이름 바꾸|이름을 바꾸|이름 변경|이름을 변경|파일명 바꾸|파일명 변경")
         .any(|w| lower.contains(w));
@@ -2155,6 +2187,9 @@ mod tests {
         assert!(quick_answer(socket, Lang::En).is_some_and(|t| t.contains("usermod -aG docker")));
         let place = quick_answer("how do I find where python is installed?", Lang::En).expect("answered");
         assert!(place.starts_with("`command -v python3`") && place.contains("sys.executable"), "{place}");
+        let lines = quick_answer("how do I count lines in all .rs files?", Lang::En).expect("answered");
+        assert!(lines.starts_with("`find . -name '*.rs' -print0 | xargs -0 wc -l`"), "{lines}");
+        assert!(quick_answer("app.py 몇 줄이야?", Lang::Ko).is_some_and(|t| t.starts_with("`wc -l app.py`")));
         let mv = quick_answer("파일 이름 바꾸는 명령어", Lang::Ko).expect("answered");
         assert!(mv.starts_with("`mv <old-name> <new-name>`") && mv.contains("`mv -i`"), "{mv}");
         assert!(quick_answer("how do I rename notes.txt?", Lang::En)
@@ -2166,6 +2201,7 @@ mod tests {
             "what's new in the latest version of our app?",
             "rename the column in the users table",
             "which python module should I use for dates?",
+            "서버 로그 마지막 몇 줄 보여줘",
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
