@@ -425,7 +425,6 @@ const TOOLS: &[(&str, &str, &str)] = &[
     ("도커", "docker", "docker --version"),
     ("java", "java", "java -version"),
     ("자바", "java", "java -version"),
-    ("go", "go", "go version"),
     ("golang", "go", "go version"),
     ("rust", "rustc", "rustc --version"),
     ("rustc", "rustc", "rustc --version"),
@@ -519,23 +518,40 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             .to_string(),
         );
     }
-    let words: Vec<&str> = lower.split(|c: char| c.is_whitespace() || matches!(c, '?' | ',' | '.' | '!')).collect();
-    let tool = words.iter().find_map(|w| {
-        let w = w.trim_end_matches(['은', '는', '이', '가', '을', '를', '의', '에']);
-        TOOLS.iter().find(|(name, _, _)| *name == w)
-    });
-    if let Some((_, command, version)) = tool {
-        // 버전: version
-        if WordList("version|버전").any(|w| lower.contains(w)) {
+    // The tool's version or place asked of the tool itself: "node version", "version of git", "자바
+    // 버전" (버전: version); "where is python installed", "python 설치 위치", "node 경로" (어디: where;
+    // 설치 위치: install location; 경로: path). Not a version of something else ("an old version of a
+    // file in git") nor where something of the tool's is ("where is the git config file").
+    let normalized: String = lower.chars().map(|c| if matches!(c, '?' | ',' | '!' | '\'') { ' ' } else { c }).collect();
+    let normalized = format!(" {} ", normalized.split_whitespace().collect::<Vec<_>>().join(" "));
+    let said = |name: &str, phrases: &[&str]| phrases.iter().any(|p| normalized.contains(&p.replace('*', name)));
+    let versions = [" * version", " * --version", " * -v ", "version of * ", " * 버전", " *의 버전", " * 몇 버전"];
+    let places = [
+        "where is * ",
+        "where * is",
+        "where's * ",
+        "where did * ",
+        "path to * ",
+        "path of * ",
+        " * installed",
+        " * 어디",
+        " *가 어디",
+        " *는 어디",
+        " *은 어디",
+        " *이 어디",
+        " * 설치 위치",
+        " * 설치된 곳",
+        " * 경로",
+        " *의 경로",
+    ];
+    for (name, command, version) in TOOLS {
+        if said(name, &versions) {
             return Some(match lang {
                 Lang::Ko => format!("`{version}`로 설치된 버전을 볼 수 있습니다. 명령을 찾을 수 없다고 나오면 설치되어 있지 않거나 PATH에 없는 것입니다."),
                 Lang::En => format!("`{version}` prints the installed version. If the shell says the command is not found, it is not installed or not on your PATH."),
             });
         }
-        // 어디 설치/설치 위치/설치된 곳/경로: where installed, its path
-        let where_asked = WordList("where|path to|path of|어디|설치 위치|설치된 곳|경로").any(|w| lower.contains(w))
-            && WordList("install|설치|path|경로|located|location|위치").any(|w| lower.contains(w));
-        if where_asked {
+        if said(name, &places) {
             let python = if *command == "python3" {
                 lang.pick(
                     " 스크립트가 실제로 쓰는 파이썬은 `python3 -c 'import sys; print(sys.executable)'`로 확인하세요.",
@@ -2180,6 +2196,8 @@ mod tests {
         assert!(quick_answer("how do I check my node version?", Lang::En)
             .is_some_and(|t| t.starts_with("`node --version`")));
         assert!(quick_answer("자바 버전 확인하는 법", Lang::Ko).is_some_and(|t| t.starts_with("`java -version`")));
+        assert!(quick_answer("파이썬은 어디에 설치돼 있어?", Lang::Ko)
+            .is_some_and(|t| t.starts_with("`command -v python3`")));
         let eacces = quick_answer("npm install 하는데 EACCES 에러가 나요", Lang::Ko).expect("answered");
         assert!(eacces.contains("`sudo`로 설치하지 마세요") && eacces.contains("npm config set prefix"), "{eacces}");
         let socket =
@@ -2202,6 +2220,9 @@ mod tests {
             "rename the column in the users table",
             "which python module should I use for dates?",
             "서버 로그 마지막 몇 줄 보여줘",
+            "how do I go back to the previous version of my file?",
+            "how do I see an old version of a file in git?",
+            "where is the git config file located?",
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
