@@ -205,7 +205,7 @@ const CUES: &[Cue] = &[
         words: WordList(
             "which process|what process|process id|pid|cpu|hogging|kill the process|kill a process|kill process|\
             process on port|running on port|listening on port|eaddrinuse|address already in use|port is already in use|\
-            이미 사용 중|이미 사용중|how much memory|how much ram|memory usage|ram usage|\
+            how much memory|how much ram|memory usage|ram usage|\
             memory is free|free memory|available memory|메모리 사용량|남은 메모리|메모리가 얼마|메모리 얼마|메모리 부족|램 사용량",
         ),
         // 포트: port (not the end of 리포트, a report); 느려/느리: slow; 메모리: memory; 프로세스:
@@ -606,8 +606,9 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
         .find_map(file_name)
         .filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || "._-/~".contains(c)));
     let of_files = file.is_some() || WordList("file|파일|folder|폴더").any(|w| lower.contains(w));
-    if renames && of_files && !WordList("branch|브랜치|git|column|table|컬럼|테이블").any(|w| lower.contains(w))
-    {
+    let other_names =
+        WordList("branch|브랜치|git|column|table|컬럼|테이블|function|variable|class|method|함수|변수|클래스|메서드");
+    if renames && of_files && !other_names.any(|w| lower.contains(w)) {
         let old = file.unwrap_or("<old-name>");
         return Some(match lang {
             Lang::Ko => format!(
@@ -2223,6 +2224,7 @@ mod tests {
             "how do I go back to the previous version of my file?",
             "how do I see an old version of a file in git?",
             "where is the git config file located?",
+            "rename the function parse_config in my file",
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }

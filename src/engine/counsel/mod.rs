@@ -337,7 +337,13 @@ impl Counseling {
         }
         let idea = self.earlier_messages().last().filter(|s| counselor::offers_idea(s))?;
         let said = self.said.last()?;
-        if ending::says_yes(said) && agrees(said) {
+        // A yes with a doubt after it ("yeah, but I'm worried I won't stick with it") is not one yet.
+        // 근데/그런데/하지만/그래도: but; 걱정: worry; 모르겠: not sure.
+        let doubts = crate::engine::words::WordList(
+            "but|though|worried|not sure|don't know|근데|그런데|하지만|그래도|걱정|모르겠",
+        )
+        .any(|w| crate::engine::case::lower(said).contains(w));
+        if ending::says_yes(said) && agrees(said) && !doubts {
             let detail = said.split_whitespace().count() > 2;
             Some(if detail { format!("{idea} — {said}") } else { idea.clone() })
         } else {

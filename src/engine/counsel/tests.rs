@@ -588,3 +588,14 @@ fn not_knowing_is_answered_with_an_easier_question_not_reflected_as_a_feeling() 
     let (_, _, outcomes) = run(Lang::En, &["hi", "I don't know what to do about my boss"]);
     assert!(!outcomes[1].0.reply.contains("It's okay not to know"), "{}", outcomes[1].0.reply);
 }
+
+#[test]
+fn a_yes_with_a_doubt_after_it_sets_no_goal_yet() {
+    let messages =
+        ["hi", "I'm Alex. I keep fighting with my sister", "she borrows my stuff", "maybe I should talk to her calmly"];
+    let (session, _, _) =
+        run(Lang::En, &[&messages[..], &["yeah, but I'm worried it will turn into a fight"]].concat());
+    assert!(session.goals.is_empty(), "{:?}", session.goals);
+    let (session, _, _) = run(Lang::En, &[&messages[..], &["yeah, I'll try it this weekend"]].concat());
+    assert_eq!(session.goals, ["maybe I should talk to her calmly — yeah, I'll try it this weekend"]);
+}
