@@ -1532,11 +1532,12 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
 }
 
 /// Parts of a design a Korean reply can say something of with a topic (은/는): 모델 (model),
-/// 비용 (cost), 출력/결과/형식/포맷 (output, result, format), 알림 (notice), 요약 (summary), 보고서/리포트
-/// (report), 수집 (collecting), 검증 (validation), 분석 (analysis), 주기/일정 (schedule), 속도 (speed),
-/// 저장 (storage), 단계 (step), 에이전트 (agent).
+/// 출력/결과/형식/포맷 (output, result, format), 알림 (notice), 요약 (summary), 보고서/리포트
+/// (report), 수집 (collecting), 검증 (validation), 분석 (analysis), 주기/일정 (schedule), 저장
+/// (storage), 단계 (step), 에이전트 (agent). Not 비용 (cost) or 속도 (speed): "비용은 싼 걸로" picks
+/// the cheap design.
 const KO_PARTS: WordList =
-    WordList("모델|비용|출력|결과|형식|포맷|알림|요약|보고서|리포트|수집|검증|분석|주기|일정|속도|저장|단계|에이전트");
+    WordList("모델|출력|결과|형식|포맷|알림|요약|보고서|리포트|수집|검증|분석|주기|일정|저장|단계|에이전트");
 
 /// The part of a design that a Korean description right after it is about: "모델은" in "모델은
 /// 싼 걸로" (the model, a cheap one). The word right before `at`: one of `KO_PARTS` and 은/는.
