@@ -522,8 +522,14 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
     // 버전" (버전: version); "where is python installed", "python 설치 위치", "node 경로" (어디: where;
     // 설치 위치: install location; 경로: path). Not a version of something else ("an old version of a
     // file in git") nor where something of the tool's is ("where is the git config file").
-    let normalized: String = lower.chars().map(|c| if matches!(c, '?' | ',' | '!' | '\'') { ' ' } else { c }).collect();
-    let normalized = format!(" {} ", normalized.split_whitespace().collect::<Vec<_>>().join(" "));
+    // Most messages name no tool: one look for each name rules them out before any phrase is built.
+    let named_tools: Vec<&(&str, &str, &str)> = TOOLS.iter().filter(|(name, _, _)| lower.contains(name)).collect();
+    let normalized: String = if named_tools.is_empty() {
+        String::new()
+    } else {
+        let spaced: String = lower.chars().map(|c| if matches!(c, '?' | ',' | '!' | '\'') { ' ' } else { c }).collect();
+        format!(" {} ", spaced.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
     let said = |name: &str, phrases: &[&str]| phrases.iter().any(|p| normalized.contains(&p.replace('*', name)));
     let versions = [" * version", " * --version", " * -v ", "version of * ", " * 버전", " *의 버전", " * 몇 버전"];
     let places = [
@@ -544,7 +550,7 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
         " * 경로",
         " *의 경로",
     ];
-    for (name, command, version) in TOOLS {
+    for (name, command, version) in named_tools {
         if said(name, &versions) {
             return Some(match lang {
                 Lang::Ko => format!("`{version}`로 설치된 버전을 볼 수 있습니다. 명령을 찾을 수 없다고 나오면 설치되어 있지 않거나 PATH에 없는 것입니다."),
