@@ -228,13 +228,16 @@ fn says_delivery(text: &str) -> bool {
 fn without_contrast(text: &str, lower: &str) -> (String, String) {
     let (mut text, mut lower) = (text.to_string(), lower.to_string());
     for word in WordList("but|however|instead|though|rather") {
-        while let Some(at) =
-            lower.match_indices(word).map(|(at, _)| at).find(|&at| word_bounded(&lower, at, at + word.len()))
-        {
+        while let Some(at) = whole_word_at(&lower, word) {
             blank(&mut text, &mut lower, at..at + word.len());
         }
     }
     (text, lower)
+}
+
+/// Where `word` first stands as a whole word in `lower`.
+fn whole_word_at(lower: &str, word: &str) -> Option<usize> {
+    lower.match_indices(word).map(|(at, _)| at).find(|&at| word_bounded(lower, at, at + word.len()))
 }
 
 /// Blanks `span` of a reply in both its text and its lower case, so that both keep their
@@ -252,9 +255,7 @@ fn blank(text: &mut String, lower: &mut String, span: std::ops::Range<usize>) {
 fn without_reasons(text: &str, mut lower: String) -> (String, String) {
     let mut text = text.to_string();
     for link in WordList("because|since|'cause") {
-        while let Some(at) =
-            lower.match_indices(link).map(|(at, _)| at).find(|&at| word_bounded(&lower, at, at + link.len()))
-        {
+        while let Some(at) = whole_word_at(&lower, link) {
             let rest = &lower[at..];
             let len = rest.find([',', ';', '.', '!', '?']).unwrap_or(rest.len());
             blank(&mut text, &mut lower, at..at + len);
@@ -1546,7 +1547,11 @@ fn part_topic_before(lower: &str, at: usize) -> Option<&str> {
     if !before.ends_with(char::is_whitespace) {
         return None;
     }
-    let word = before.split_whitespace().next_back()?;
+    part_topic(before.split_whitespace().next_back()?)
+}
+
+/// The part a word names as the topic: "모델은" → "모델" (one of `KO_PARTS` and 은/는).
+fn part_topic(word: &str) -> Option<&str> {
     let stem = word.strip_suffix('은').or_else(|| word.strip_suffix('는'))?;
     KO_PARTS.contains(stem).then_some(stem)
 }
@@ -1570,8 +1575,7 @@ fn asks_part_change(lower: &str, refs: &[Ref]) -> bool {
         }
     }
     words.iter().enumerate().any(|(k, &(at, word))| {
-        let topic =
-            word.strip_suffix('은').or_else(|| word.strip_suffix('는')).is_some_and(|stem| KO_PARTS.contains(stem));
+        let topic = part_topic(word).is_some();
         topic
             && words[k + 1..].iter().take(2).any(|&(start, next)| {
                 let end = start + next.len();

@@ -344,8 +344,7 @@ impl Counseling {
         )
         .any(|w| crate::engine::case::lower(said).contains(w));
         if ending::says_yes(said) && agrees(said) && !doubts {
-            let detail = said.split_whitespace().count() > 2;
-            Some(if detail { format!("{idea} — {said}") } else { idea.clone() })
+            Some(idea_with(idea, said))
         } else {
             states_goal(said).then(|| ending::without_fillers(said).to_string())
         }
@@ -419,8 +418,7 @@ impl Counseling {
                         // the answer adds.
                         let idea =
                             self.offered_idea().filter(|_| agrees(&said) && self.goals.is_empty()).map(str::to_string);
-                        let detail = said.split_whitespace().count() > 2;
-                        idea.map(|idea| if detail { format!("{idea} — {said}") } else { idea })
+                        idea.map(|idea| idea_with(&idea, &said))
                     };
                     self.goals.extend(goal);
                 }
@@ -777,3 +775,13 @@ impl Counseling {
 
 #[cfg(test)]
 mod tests;
+
+/// A goal made of an idea the user said yes to, with what the yes adds when it says more than
+/// a word or two ("… — yes, every weekday after dinner"; "네 해볼게요" adds nothing).
+fn idea_with(idea: &str, said: &str) -> String {
+    if said.split_whitespace().count() > 2 {
+        format!("{idea} — {said}")
+    } else {
+        idea.to_string()
+    }
+}
