@@ -650,6 +650,15 @@ const ARCHIVES: &[(&str, &str, &str)] = &[
 // 압축 풀/압축을 풀/압축 해제/풀어: unpack; 압축해/압축하/묶어: pack
 pub fn archive(text: &str, lang: Lang) -> Option<String> {
     let lower = text.lower();
+    // Asked to unpack or to pack, else not about an archive at all (checked first: the words
+    // are cheap to look for, the file names below are not).
+    let unpack = WordList("extract|unzip|untar|unpack|decompress|open|압축 풀|압축을 풀|압축 해제|압축해제|풀어|풀기|푸는|열어|여는 법|열기")
+        .any(|w| lower.contains(w));
+    let pack = WordList("compress|zip up|zip this|zip the|zip a|tar up|make a tar|make an archive|create an archive|압축해|압축하|압축 하|묶어")
+        .any(|w| lower.contains(w));
+    if !unpack && !pack {
+        return None;
+    }
     let kind_of = |name: &str| ARCHIVES.iter().find(|(end, _, _)| name.ends_with(end));
     // The archive file named, if its characters are safe in a shell command as they are.
     // Not a kind's own name ("tar.gz"); its kind counts even when its name is not safe.
@@ -662,13 +671,9 @@ pub fn archive(text: &str, lang: Lang) -> Option<String> {
     let said = ["tar.gz", "tgz", "tar.bz2", "tar.xz", "zip", "7z", "tar"].into_iter().find(|k| {
         lower.split(|c: char| c.is_whitespace() || c == '`').any(|w| w.trim_start_matches('.').starts_with(k))
     });
-    let unpack = WordList("extract|unzip|untar|unpack|decompress|open|압축 풀|압축을 풀|압축 해제|압축해제|풀어|풀기|푸는|열어|여는 법|열기")
-        .any(|w| lower.contains(w));
-    let pack = WordList("compress|zip up|zip this|zip the|zip a|tar up|make a tar|make an archive|create an archive|압축해|압축하|압축 하|묶어")
-        .any(|w| lower.contains(w));
     let archive_word =
         archive_file.is_some() || said.is_some() || pack || WordList("archive|압축").any(|w| lower.contains(w));
-    if !archive_word || (!unpack && !pack) {
+    if !archive_word {
         return None;
     }
     if unpack {
