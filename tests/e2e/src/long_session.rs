@@ -143,7 +143,7 @@ struct Figures {
 
 /// The open's marks, in order, ms since the navigation started.
 const OPEN_MARKS: &str = "return performance.getEntriesByType('mark')\
-     .filter(m => m.name === 'app-ready' || m.name.startsWith('deliberate:open'))\
+     .filter(m => m.name === 'app-ready' || m.name.startsWith('deliberate:open') || m.name === 'deliberate:rest-linked')\
      .map(m => m.name.replace('deliberate:', '') + ' ' + m.startTime.toFixed(0)).join(', ');";
 
 /// Each of the last five saves' phases, ms from its start.
