@@ -490,6 +490,20 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
     d.say("thanks!");
     assert!(texts(&d).last().unwrap().starts_with("You're welcome"));
 
+    // "How do I end it?" after asking who holds a port: that port's process, in both languages.
+    let mut d = offline_chat();
+    d.say("how do I see what's using port 3000?");
+    assert!(d.open_card().is_some(), "the processes offer");
+    d.say("thanks! and how do I kill it?");
+    let answer = texts(&d).last().unwrap().clone();
+    assert!(answer.starts_with("`lsof -i :3000`") && answer.contains("`kill $(lsof -t -i :3000)`"), "{answer}");
+    let mut d = Driver::in_lang(deliberate::engine::lang::Lang::Ko, Settings::default(), None);
+    d.step(Event::switch_mode(ModeKind::Chat));
+    d.say("3000번 포트 쓰는 프로세스 찾아줘");
+    d.say("고마워 그거 종료하려면?");
+    let answer = texts(&d).last().unwrap().clone();
+    assert!(answer.starts_with("`lsof -i :3000`가") && !answer.contains("천만에요"), "{answer}");
+
     let mut d = offline_chat();
     d.say("what a nice day");
     let card = d.open_card().expect("the topic picker");

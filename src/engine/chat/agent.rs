@@ -19,7 +19,7 @@ use crate::engine::lang::{clip, Lang};
 use crate::engine::prompt::{Prompt, ToolCall, Turn, TurnRole};
 use crate::engine::prompt_text::{self, PromptText};
 use crate::engine::security::{isolate, DEFAULT_TAG};
-use crate::engine::session::{AppArtifact, AppMode, Body, CardKind, Env, Question, Target};
+use crate::engine::session::{AppArtifact, AppMode, Body, CardKind, Env, Question, Role, Target};
 use crate::engine::source::Source;
 use crate::engine::tokens::{estimate, BudgetLevel, ContextBudget};
 use crate::llm::window::{resolve_window, ContextWindow, WindowSource, DEFAULT_WINDOW};
@@ -1100,6 +1100,14 @@ impl Chat {
         }
         // A missing module, a tool's version or place, renaming a file.
         if let Some(text) = nokey::quick_answer(request, lang) {
+            return self.nokey_answer_text(c, text, source, env);
+        }
+        // "how do I kill it?" after "what's using port 3000?": the message before says which.
+        let before = c.messages.iter().rev().filter(|m| m.role == Role::User).nth(1).and_then(|m| match &m.body {
+            Body::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        });
+        if let Some(text) = nokey::end_process(request, before, lang) {
             return self.nokey_answer_text(c, text, source, env);
         }
         let topic = nokey::recognise(request);

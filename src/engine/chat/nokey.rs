@@ -345,9 +345,25 @@ pub fn thanks_reply(text: &str, lang: Lang) -> Option<&'static str> {
     }
     let lower = text.lower();
     // 고마/고맙/감사: thanks.
-    let thanks =
-        WordList("thanks|thank you|thx|ty|cheers|고마|고맙|감사").any(|w| contains_word(&format!("{lower} "), w));
-    thanks.then(|| {
+    const THANKS: WordList = WordList("thanks|thank you|thx|ty|cheers|고마|고맙|감사");
+    let thanks = THANKS.any(|w| contains_word(&format!("{lower} "), w));
+    // Nothing but thanks: "thanks! and how do I kill it?" or "고마워 그거 종료하려면?" (thanks — and to
+    // end it?) asks something more. What may go with thanks: 정말/진짜/너무: really; 많이: a lot;
+    // 대단히: very; 네/예: yes; 좋아요: great; 알겠어요: got it; 덕분에: thanks to you; 도움이 됐어요:
+    // that helped.
+    const WITH_THANKS: WordList = WordList(
+        "so|much|a|lot|very|again|for|the|that|this|help|you|your|man|mate|great|ok|okay|perfect|awesome|nice|\
+         works|worked|it|now|정말|진짜|너무|많이|대단히|네|예|좋아요|좋아|좋네요|알겠어요|알겠어|알겠습니다|덕분에|도움이|됐어요|됐어|됐습니다",
+    );
+    let goes_with_thanks = |word: &str| {
+        word.is_empty()
+            || word == "thank"
+            || THANKS.any(|t| !t.contains(' ') && word.starts_with(t))
+            || WITH_THANKS.iter().any(|w| w == word || (!w.is_ascii() && word.starts_with(w)))
+    };
+    let more = lower.contains('?')
+        || lower.split(|c: char| c.is_whitespace() || ",.!~^;:()".contains(c)).any(|w| !goes_with_thanks(w));
+    (thanks && !more).then(|| {
         lang.pick(
             "천만에요. 더 도와드릴 일이 있으면 말씀해 주세요.",
             "You're welcome. Tell me if there's anything else I can help with.",
@@ -518,6 +534,9 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             .to_string(),
         );
     }
+    if let Some(answer) = clear_cache(&lower, lang) {
+        return Some(answer);
+    }
     // The tool's version or place asked of the tool itself: "node version", "version of git", "자바
     // 버전" (버전: version); "where is python installed", "python 설치 위치", "node 경로" (어디: where;
     // 설치 위치: install location; 경로: path). Not a version of something else ("an old version of a
@@ -628,6 +647,155 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
         });
     }
     None
+}
+
+/// Package managers and build tools with a cache of their own: the words that name one, the
+/// command that clears its cache, and what that removes, in Korean and in English.
+// 고 언어: the Go language.
+const CACHES: &[(WordList, &str, &str, &str)] = &[
+    (
+        WordList("npm"),
+        "npm cache clean --force",
+        "npm이 내려받은 패키지 캐시를 지웁니다. npm은 캐시를 스스로 검사하므로(`npm cache verify`가 고칩니다) 지울 일은 드물고, 다음 설치는 모든 패키지를 다시 받습니다.",
+        "removes the packages npm downloaded. npm checks its cache by itself (`npm cache verify` repairs it), so clearing it is rarely needed, and the next installs download every package again.",
+    ),
+    (
+        WordList("yarn"),
+        "yarn cache clean",
+        "yarn이 내려받은 패키지 캐시를 지웁니다. 다음 설치는 다시 받습니다.",
+        "removes the packages yarn downloaded; the next installs download them again.",
+    ),
+    (
+        WordList("pnpm"),
+        "pnpm store prune",
+        "어느 프로젝트도 쓰지 않는 패키지를 pnpm 저장소에서 지웁니다.",
+        "removes the packages no project uses any more from pnpm's store.",
+    ),
+    (
+        WordList("pip|pip3"),
+        "python3 -m pip cache purge",
+        "pip가 내려받고 빌드한 wheel 파일을 지웁니다(pip 20.1 이상). 위치는 `python3 -m pip cache dir`로 볼 수 있습니다.",
+        "removes the wheels pip downloaded and built (pip 20.1 or later); `python3 -m pip cache dir` shows where they are.",
+    ),
+    (
+        WordList("cargo|rust"),
+        "cargo clean",
+        "이 프로젝트의 target 폴더(빌드 결과, 흔히 몇 GB)를 지웁니다. 모든 프로젝트가 함께 쓰는, 내려받은 크레이트는 ~/.cargo/registry에 있습니다.",
+        "removes this project's target folder (its build output, often several GB). The crates downloaded for every project are in ~/.cargo/registry.",
+    ),
+    (
+        WordList("go|golang|고 언어"),
+        "go clean -cache",
+        "Go의 빌드 캐시를 지웁니다. 내려받은 모듈까지 지우려면 `go clean -modcache`입니다.",
+        "removes Go's build cache; `go clean -modcache` removes the downloaded modules too.",
+    ),
+    (
+        WordList("brew|homebrew"),
+        "brew cleanup --prune=all",
+        "예전 버전과 Homebrew 캐시의 내려받은 파일을 모두 지웁니다.",
+        "removes old versions and every download in Homebrew's cache.",
+    ),
+    (
+        WordList("apt|apt-get"),
+        "sudo apt clean",
+        "/var/cache/apt/archives에 내려받아 둔 .deb 파일을 지웁니다. 설치된 프로그램은 그대로입니다.",
+        "removes the downloaded .deb files in /var/cache/apt/archives; what is installed stays.",
+    ),
+    (
+        WordList("docker|도커"),
+        "docker builder prune",
+        "Docker의 빌드 캐시를 지웁니다. 이미지와 컨테이너는 남습니다(무엇이 공간을 차지하는지는 `docker system df`).",
+        "removes Docker's build cache; images and containers stay (`docker system df` shows what takes the space).",
+    ),
+];
+
+/// The answer to "how do I clear the npm cache?" or "pip 캐시 지우는 법": the command that clears
+/// the cache of the tool named. `None` when no tool of `CACHES` is named (a browser's cache,
+/// "the caches of this project"), or the message clears nothing.
+// 캐시: cache; 지우/삭제/비우/정리/날리/초기화: erase, delete, empty, tidy, get rid of, reset.
+fn clear_cache(lower: &str, lang: Lang) -> Option<String> {
+    if !lower.contains("cache") && !lower.contains("캐시") {
+        return None;
+    }
+    let clears = WordList(
+        "clear|clean|delete|remove|purge|empty|wipe|reset|flush|free|지우|지워|삭제|비우|비워|정리|날리|날려|초기화",
+    )
+    .any(|w| lower.contains(w));
+    if !clears {
+        return None;
+    }
+    let (_, command, ko, en) = CACHES.iter().find(|(words, _, _, _)| words.any(|w| contains_word(lower, w)))?;
+    Some(match lang {
+        Lang::Ko => format!("`{command}`가 {ko}"),
+        Lang::En => format!("`{command}` {en}"),
+    })
+}
+
+/// The answer to "how do I kill it?" or "그 프로세스 종료하려면?" (to end that process?): how to end
+/// a process, for the port or the program this message names, or else the port the message
+/// before it named ("what's using port 3000?" then "how do I kill it?"). `None` when the
+/// message does not ask to end a process (a container is stopped with docker, a branch is
+/// deleted with git).
+// 종료: end; 죽이/죽여/킬: kill; 끄/꺼: turn off (with a process, a server or "it");
+// 프로세스: process; 서버: server; 그거/그것/그 프로그램: it, that program; 포트: port.
+pub fn end_process(text: &str, before: Option<&str>, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    let object = WordList("process|pid|it|that|port|server|프로세스|서버|그거|그것|그 프로그램|포트")
+        .any(|w| contains_word(&lower, w));
+    let ends = WordList("kill|terminate|종료|죽이|죽여|킬").any(|w| contains_word(&lower, w))
+        || (object
+            && WordList(
+                "stop the|stop that|stop it|end the process|end that|end it|끄려면|끄는|꺼 줘|꺼줘|끌 수|끄고",
+            )
+            .any(|w| lower.contains(w)));
+    let other = WordList("docker|container|컨테이너|도커|git|branch|브랜치|terminal|tab|window|터미널|창|vim|editor")
+        .any(|w| contains_word(&lower, w));
+    if !ends || other || lower.contains('`') {
+        return None;
+    }
+    // A program named ("python" matches python3 too); else the port named here or just before.
+    let named = TOOLS.iter().find(|(name, _, _)| contains_word(&lower, name)).map(|(_, command, _)| {
+        if *command == "python3" {
+            "python"
+        } else {
+            *command
+        }
+    });
+    // The port before counts when this message points back at it ("kill it", "그 프로세스").
+    let port = request_port(text).or_else(|| before.filter(|_| object && named.is_none()).and_then(request_port));
+    if !object && port.is_none() && named.is_none() {
+        return None;
+    }
+    Some(match (port, named, lang) {
+        (Some(port), _, Lang::Ko) => format!(
+            "`lsof -i :{port}`가 {port}번 포트를 잡고 있는 프로세스와 그 PID를 보여 주고, `kill <PID>`가 끝내 달라고 요청합니다(한 번에: \
+             `kill $(lsof -t -i :{port})`). 몇 초 뒤에도 남아 있으면 `kill -9 <PID>`가 강제로 끝냅니다. 이때 프로그램은 저장하거나 정리할 틈이 없습니다. \
+             다른 사용자가 띄운 프로세스라면 `sudo`가 필요합니다."
+        ),
+        (Some(port), _, Lang::En) => format!(
+            "`lsof -i :{port}` shows the process holding port {port}, with its PID, and `kill <PID>` asks it to end (both at once: \
+             `kill $(lsof -t -i :{port})`). If it is still running a few seconds later, `kill -9 <PID>` forces it, with no chance to save or clean up. \
+             A process another user started needs `sudo`."
+        ),
+        (None, Some(name), Lang::Ko) => format!(
+            "`pgrep -fl {name}`가 명령에 \"{name}\"이 들어간 프로세스와 PID를 보여 주고, `kill <PID>`가 그중 원하는 것을 끝냅니다. \
+             `pkill -f {name}`은 그 전부를 한 번에 끝내니, 생각보다 많이 걸리지 않는지 목록을 먼저 보세요. \
+             몇 초 뒤에도 남아 있으면 `kill -9 <PID>`가 강제로 끝냅니다."
+        ),
+        (None, Some(name), Lang::En) => format!(
+            "`pgrep -fl {name}` lists the processes whose command holds \"{name}\", with their PIDs, and `kill <PID>` ends the one you mean. \
+             `pkill -f {name}` ends all of them at once: look at the list first, it may hold more than you expect. \
+             If one is still running a few seconds later, `kill -9 <PID>` forces it."
+        ),
+        (None, None, Lang::Ko) => "`kill <PID>`가 프로세스에 끝내 달라고 요청합니다. PID는 `pgrep -fl <이름>`으로, 포트를 잡은 프로세스라면 \
+             `lsof -i :<포트>`로 찾습니다. 몇 초 뒤에도 남아 있으면 `kill -9 <PID>`가 강제로 끝내는데, 이때 프로그램은 저장하거나 정리할 틈이 없습니다. \
+             그 프로그램이 돌고 있는 터미널에서는 Ctrl+C로 멈출 수 있습니다."
+            .to_string(),
+        (None, None, Lang::En) => "`kill <PID>` asks a process to end. Find its PID with `pgrep -fl <name>`, or `lsof -i :<port>` for the one \
+             holding a port. If it is still running a few seconds later, `kill -9 <PID>` forces it, with no chance to save or clean up. \
+             In the terminal where it runs, Ctrl+C stops it."
+            .to_string(),
+    })
 }
 
 /// Archive kinds by how the file's name ends, longest ending first: the command that unpacks
@@ -1650,13 +1818,13 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     ),
                 },
             ];
-            // 큰: large; 용량: size; 내용: content; 문자열: string; 들어간 파일: files containing; 정의: definition;
+            // 큰: large; 용량: size; 넘는/넘은/이상인: over (a size); 내용: content; 문자열: string; 들어간 파일: files containing; 정의: definition;
             // 함수: function; 이름: name
             named_first(
                 &mut choices,
                 text,
                 &[
-                    (1, WordList("large|big|huge|bigger|larger|큰|용량")),
+                    (1, WordList("large|big|huge|bigger|larger|큰|용량|넘는|넘은|이상인")),
                     (
                         3,
                         WordList(
@@ -1884,8 +2052,10 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     t("systemd를 쓰는 리눅스에서 동작합니다.", "Works on Linux with systemd."),
                 ),
             ];
-            // 에러/오류: error; 실시간: live; 시스템: system.
+            // 마지막/끝: last, the end; 에러/오류: error; 실시간: live; 시스템: system. The last lines
+            // asked of a file named go first, even when its path says syslog.
             let asked = [
+                (0, WordList("last |tail|the end of|마지막|끝부분|끝에")),
                 (1, WordList("error|errors|fail|exception|에러|오류")),
                 (2, WordList("follow|live|watch|실시간")),
                 (3, WordList("system log|journal|syslog|시스템")),
@@ -2432,6 +2602,55 @@ mod tests {
             thanks_reply("they say thx is rude but could you explain why my long build keeps failing", Lang::En),
             None
         );
+        assert!(thanks_reply("thank you so much, that worked", Lang::En).is_some());
+        assert!(thanks_reply("정말 감사합니다!", Lang::Ko).is_some());
+        // A thanks that asks something more is not only a thanks.
+        assert_eq!(thanks_reply("thanks! and how do I kill it?", Lang::En), None);
+        assert_eq!(thanks_reply("고마워 그거 종료하려면", Lang::Ko), None);
+    }
+
+    #[test]
+    fn a_cache_named_is_cleared_with_its_own_command() {
+        let npm = quick_answer("how do I clear the npm cache?", Lang::En).expect("answered");
+        assert!(npm.starts_with("`npm cache clean --force`") && npm.contains("npm cache verify"), "{npm}");
+        let pip = quick_answer("pip 캐시 지우는 법", Lang::Ko).expect("answered");
+        assert!(pip.starts_with("`python3 -m pip cache purge`"), "{pip}");
+        let docker = quick_answer("도커 빌드 캐시 정리하고 싶어", Lang::Ko).expect("answered");
+        assert!(docker.starts_with("`docker builder prune`"), "{docker}");
+        // No tool of its own named, or nothing cleared: not this answer.
+        assert_eq!(quick_answer("my browser cache is huge, how do I clear it", Lang::En), None);
+        assert_eq!(quick_answer("how do I clean up the build folder and the caches of this project?", Lang::En), None);
+        assert_eq!(quick_answer("where does npm keep its cache?", Lang::En), None);
+        assert_eq!(quick_answer("my pipeline cache is stale, how do I clear it?", Lang::En), None);
+    }
+
+    #[test]
+    fn ending_a_process_names_the_port_or_the_program() {
+        let port = end_process("kill process on port 8080", None, Lang::En).expect("answered");
+        assert!(port.starts_with("`lsof -i :8080`") && port.contains("`kill $(lsof -t -i :8080)`"), "{port}");
+        // "it": the port the message before named.
+        let it = end_process("고마워 그거 종료하려면?", Some("3000번 포트 쓰는 프로세스 찾아줘"), Lang::Ko)
+            .expect("answered");
+        assert!(it.starts_with("`lsof -i :3000`가 3000번 포트를"), "{it}");
+        // A program named here goes before a port named before.
+        let node =
+            end_process("how do I kill the node process?", Some("what's on port 3000?"), Lang::En).expect("answered");
+        assert!(node.starts_with("`pgrep -fl node`") && node.contains("`pkill -f node`"), "{node}");
+        let python = end_process("파이썬 프로세스 죽이는 방법", None, Lang::Ko).expect("answered");
+        assert!(python.starts_with("`pgrep -fl python`가"), "{python}");
+        let any = end_process("how do I kill a process?", None, Lang::En).expect("answered");
+        assert!(any.starts_with("`kill <PID>`") && any.contains("pgrep -fl <name>"), "{any}");
+        // Not a process to end: a container, a branch, a meeting, a bug, a program's log.
+        for text in [
+            "how do I stop the docker container?",
+            "how to kill a git branch",
+            "회의 종료 시간이 언제야?",
+            "this bug is killing me",
+            "프로그램 종료 후에 로그 파일이 안 남아요",
+            "what does `kill -9` do?",
+        ] {
+            assert_eq!(end_process(text, Some("what's on port 3000?"), Lang::detect(text)), None, "{text}");
+        }
     }
 
     #[test]
@@ -2440,6 +2659,10 @@ mod tests {
         assert_eq!(offer(Topic::Install, "install ripgrep on my mac", Lang::En).choices[0].label, "Homebrew");
         assert_eq!(offer(Topic::Database, "postgres에서 users 테이블 조회", Lang::Ko).choices[0].label, "PostgreSQL");
         assert_eq!(offer(Topic::Database, "show the tables in my sqlite db", Lang::En).choices[0].label, "SQLite");
+        // The last lines asked of a file named, though its path says syslog; files over a size.
+        let o = offer(Topic::Logs, "show me the last 50 lines of /var/log/syslog", Lang::En);
+        assert_eq!(o.choices[0].command.0, "tail -n 50 /var/log/syslog");
+        assert_eq!(offer(Topic::Files, "100MB 넘는 로그 파일 찾는 법", Lang::Ko).choices[0].label, "큰 파일");
         let o = offer(Topic::Delete, "node_modules 지워줘", Lang::Ko);
         assert_eq!(o.choices[0].command.0, "rm -rf ./node_modules");
         assert_eq!(o.choices.len(), 4, "the usual three stay");
