@@ -135,9 +135,14 @@ impl UserState {
 const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
     (
         Emotion::Sad,
-        // sad, depressed, tears, cried, empty, lonely, upset, heartbroken
+        // sad, depressed, tears, cried, empty, lonely, upset, heartbroken. In English "down" and
+        // "empty" only as a feeling: not "sit down", "download" or "the fridge is empty".
         WordList("슬퍼|슬프|우울|눈물|울었|울고|허전|외로|속상|마음이 아파"),
-        WordList("sad|depress|tears|cry|cried|crying|lonely|empty|heartbroken|hopeless|down"),
+        WordList(
+            "sad|depress|tears|cry|cried|crying|lonely|heartbroken|hopeless|\
+             feel down|feeling down|felt down|feels down|so down|really down|pretty down|been down|bit down|\
+             feel empty|feeling empty|felt empty|so empty|empty inside",
+        ),
     ),
     (
         Emotion::Anxious,
@@ -149,7 +154,11 @@ const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
         Emotion::Angry,
         // angry, annoyed, furious, unfair, frustrated
         WordList("화가|화나|짜증|열받|억울|분노|답답|빡쳐"),
-        WordList("angry|furious|annoyed|frustrated|pissed|unfair|mad|resent"),
+        // "mad" only as anger: not "made" (a word start), nor "mad about" a band.
+        WordList(
+            "angry|furious|annoyed|frustrated|pissed|unfair|resent|\
+             so mad|really mad|i'm mad|im mad|am mad|was mad|got mad|mad at|makes me mad|made me mad",
+        ),
     ),
     (
         Emotion::Tired,
@@ -424,6 +433,13 @@ mod tests {
             ("Thanks, I feel better now", Emotion::Positive),
             ("I had noodles for lunch", Emotion::Neutral),
             ("I downloaded a new app", Emotion::Neutral),
+            // "down", "empty" and "mad" as a feeling only.
+            ("every time I sit down I end up on my phone", Emotion::Neutral),
+            ("I made a plan with my friend", Emotion::Neutral),
+            ("the fridge is empty again", Emotion::Neutral),
+            ("I've been feeling down for weeks", Emotion::Sad),
+            ("I feel empty inside", Emotion::Sad),
+            ("I'm so mad at him", Emotion::Angry),
         ];
         for (text, want) in cases {
             assert_eq!(detect_state(text, &[], &[]).emotion, want, "{text}");
