@@ -807,3 +807,26 @@ fn a_yes_to_an_idea_is_recorded_as_the_goal_and_a_goodbye_while_summing_up_ends_
     assert_eq!(counsel(&d).state.part, Part::Ended);
     assert!(last_reply(&d).starts_with("오늘 대화는 여기서 마무리할게요"), "{}", last_reply(&d));
 }
+
+#[test]
+fn an_idea_said_as_the_session_turns_to_its_summary_becomes_the_goal_with_the_next_yes() {
+    // The idea comes on the turn the session moves to its summary; the yes after the summary's
+    // question still makes it the goal, and the goodbye names it.
+    let mut d = Driver::in_lang(Lang::Ko, Settings::default(), None);
+    d.step(Event::switch_mode(ModeKind::Counseling));
+    for said in [
+        "안녕하세요 상담 받고 싶어서 왔어요",
+        "회사에서 팀장님이랑 계속 부딪혀요",
+        "제 의견을 말하면 무시당하는 느낌이에요",
+        "그래서 요즘 회의 때 말을 안 해요",
+        "모르겠어요 그냥 회사 그만두고 싶어요",
+        "팀장님한테 따로 면담을 요청해 볼까 싶어요",
+    ] {
+        d.say(said);
+    }
+    assert_eq!(counsel(&d).state.part, Part::Closing, "{}", last_reply(&d));
+    d.say("네 다음 주에 해볼게요");
+    assert_eq!(counsel(&d).state.goals, ["팀장님한테 따로 면담을 요청해 볼까 싶어요 — 네 다음 주에 해볼게요"]);
+    d.say("감사합니다 오늘 도움이 됐어요");
+    assert!(last_reply(&d).contains("정하신 목표 “팀장님한테 따로 면담을"), "{}", last_reply(&d));
+}

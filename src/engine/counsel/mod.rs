@@ -326,13 +326,14 @@ impl Counseling {
         self.earlier_messages().iter().rev().find(|s| counselor::offers_idea(s)).map(String::as_str)
     }
 
-    /// The goal this message makes of the idea in the message before it, while exploring: a
-    /// yes to the idea makes the idea the goal, with what the yes adds ("maybe I should talk to
+    /// The goal this message makes of the idea in the message before it, once past the start
+    /// (also while the session is summed up: an idea said on the turn it turned to its summary
+    /// gets its yes after the summary's question): a yes to the idea makes the idea the goal, with what the yes adds ("maybe I should talk to
     /// her calmly — yeah I'll try this weekend"; "네 해볼게요" adds nothing); a plan it states
     /// is the goal as said ("팀장님이랑 따로 이야기해 볼까 해요", then "다음 주 월요일에 면담 신청해
     /// 볼게요"), without a filler in front ("음 …", "well, …").
     fn committed_goal(&self) -> Option<String> {
-        if self.part != Part::Exploration {
+        if self.part == Part::Start {
             return None;
         }
         let idea = self.earlier_messages().last().filter(|s| counselor::offers_idea(s))?;
