@@ -137,6 +137,9 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     (WordList("리뷰|후기|reviews|customer review|product review|app review"), ("고객 리뷰", "customer reviews")),
     (WordList("로그|log|logging"), ("로그", "logs")),
     (WordList("이메일|메일|email|e-mail|inbox|mail"), ("이메일", "emails")),
+    // Before the meetings: a meeting room is booked, not summed up (회의실: meeting room; 예약:
+    // booking; 일정/캘린더: schedule, calendar).
+    (WordList("회의실|예약|캘린더|meeting room|booking*|reservation|calendar"), ("예약", "bookings")),
     (WordList("회의|미팅|meeting|transcript"), ("회의록", "meeting notes")),
     (WordList("논문|paper|arxiv"), ("논문", "papers")),
     (WordList("pdf|문서|계약서|document|contract"), ("문서", "documents")),
@@ -178,8 +181,39 @@ const WORKS: &[(WordList, Work)] = &[
     (WordList("보고|리포트|report*"), (("보고", "report on"), "report writer")),
 ];
 
+/// True when the request reviews code: "reviews pull requests", "review the code", "코드 리뷰",
+/// "PR 리뷰" (리뷰: review; 풀 리퀘스트: pull request). Then "review" is the work, not the
+/// customer reviews it would read otherwise.
+fn reviews_code(text: &str) -> bool {
+    const KO: WordList =
+        WordList("코드 리뷰|코드리뷰|pr 리뷰|pr리뷰|풀 리퀘스트 리뷰|풀리퀘스트 리뷰|머지 리퀘스트 리뷰");
+    let lower = text.to_ascii_lowercase();
+    if KO.any(|k| lower.contains(k)) {
+        return true;
+    }
+    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "review" | "reviews" | "reviewing")
+            && words[i + 1..]
+                .iter()
+                .find(|next| {
+                    !matches!(**next, "the" | "my" | "our" | "new" | "open" | "incoming" | "all" | "each" | "every")
+                })
+                .is_some_and(|next| {
+                    ["pull", "pr", "prs", "code", "commit", "diff", "merge", "patch", "change"]
+                        .iter()
+                        .any(|k| next.starts_with(k))
+                })
+    })
+}
+
 fn detect_domain(text: &str) -> Domain {
-    let work = WORKS.iter().find(|(keys, _)| keys.any(|k| mentions(text, k))).map(|(_, work)| *work);
+    let review = (("검토", "review"), "reviewer");
+    let work = if reviews_code(text) {
+        Some(review)
+    } else {
+        WORKS.iter().find(|(keys, _)| keys.any(|k| mentions(text, k))).map(|(_, work)| *work)
+    };
     Domain {
         source: subject_of(text).unwrap_or(("입력 자료", "input data")),
         work: work.unwrap_or((("처리", "process"), "processor")),
@@ -196,7 +230,11 @@ fn subject_of(text: &str) -> Option<(&'static str, &'static str)> {
         mentions(text, key).then(|| lower.find(stem)).flatten()
     };
     let mut best: Option<(usize, (&'static str, &'static str))> = None;
+    let code_review = reviews_code(text);
     for (keys, labels) in SOURCES {
+        if code_review && labels.1 == "customer reviews" {
+            continue;
+        }
         if let Some(pos) = keys.iter().filter_map(at).min() {
             if best.is_none_or(|(b, _)| pos < b) {
                 best = Some((pos, *labels));
@@ -2006,6 +2044,10 @@ mod tests {
             ("export the db every night and email it to me", "database records collector"),
             ("summarize customer feedback", "input data collector"),
             ("review the repo's pull requests", "code changes collector"),
+            // "reviews" as what the tool does to code, not customer reviews to read.
+            ("Build a tool that reviews pull requests and posts comments on GitHub", "code changes collector"),
+            // A meeting room is booked, not summed up.
+            ("an agent that books meeting rooms from Slack", "bookings collector"),
             ("summarize our app reviews", "customer reviews collector"),
             ("scan our repos for secrets", "code changes collector"),
             ("export the db every night", "database records collector"),
@@ -2020,6 +2062,8 @@ mod tests {
             ("서버 로그 분석", "로그 수집기"),
             ("경제뉴스요약", "뉴스 기사 수집기"),
             ("회의록을 요약해서 이메일로 보내줘", "회의록 수집기"),
+            ("회의실 예약을 슬랙에서 받는 봇", "예약 수집기"),
+            ("PR 코드 리뷰 자동화", "코드 변경 수집기"),
         ];
         for (request, want) in ko {
             assert_eq!(fallback_designs(request, "", Lang::Ko)[0].agents[0].name, want, "{request}");
@@ -2034,6 +2078,7 @@ mod tests {
             ("grade the students' assignments", "evaluator"),
             ("watch our GitHub issues and ping me on Slack when a bug is filed", "monitor"),
             ("plan a weekly newsletter from our blog posts", "editor"),
+            ("Build a tool that reviews pull requests and posts comments on GitHub", "reviewer"),
         ];
         for (request, want) in steps {
             assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[1].name, want, "{request}");
