@@ -102,6 +102,11 @@ pub fn with_subject(word: &str) -> String {
     format!("{word}{}", if has_batchim(word) { "이" } else { "가" })
 }
 
+/// `word` followed by the particle "and" that fits it: "표준안과", "파이프라인과", "설계와".
+pub fn with_and(word: &str) -> String {
+    format!("{word}{}", if has_batchim(word) { "과" } else { "와" })
+}
+
 /// `word` followed by the topic particle that fits it: "형식은", "인원은", "장소는".
 pub fn with_topic(word: &str) -> String {
     format!("{word}{}", if has_batchim(word) { "은" } else { "는" })

@@ -390,7 +390,9 @@ const KO_QUESTION: WordList = WordList(
 /// English openings that ask.
 const EN_QUESTION_OPENINGS: WordList = WordList(
     "what|which|why|how|who|where|when|is |are |does |do |did |\
-    can |could |would |will |should |tell me|explain|i wonder|compare",
+    can |could |would |will |should |tell me|explain|i wonder|compare|\
+    i don't understand|i dont understand|i do not understand|i don't get|i dont get|i'm confused|im confused|\
+    i am confused|i'm not sure what|not sure what|i'm not sure which|not sure which",
 );
 
 fn is_question(text: &str, lower: &str) -> bool {
@@ -1690,6 +1692,57 @@ pub fn question_topic(text: &str) -> Topic {
     }
 }
 
+/// Two designs side by side: their agents, complexity and cost, the steps only one of them
+/// has, and the strength of each.
+fn compare_two(designs: &[DesignProposal], a: usize, b: usize, lang: Lang) -> String {
+    let (x, y) = (&designs[a], &designs[b]);
+    let label = |i: usize| format!("{}. {}", i + 1, designs[i].name);
+    let only = |of: &DesignProposal, other: &DesignProposal| -> Vec<String> {
+        of.agents.iter().filter(|g| !other.agents.iter().any(|o| o.name == g.name)).map(|g| g.name.clone()).collect()
+    };
+    let first = |items: &[String]| items.first().cloned().unwrap_or_else(|| "-".into());
+    let (only_x, only_y) = (only(x, y), only(y, x));
+    if lang == Lang::Ko {
+        let mut out = format!(
+            "{} {}의 차이: 에이전트 {}개 대 {}개, 복잡도 {} 대 {}, 실행당 {} 대 {}.",
+            crate::engine::lang::with_and(&label(a)),
+            label(b),
+            x.agents.len(),
+            y.agents.len(),
+            x.complexity.label(lang),
+            y.complexity.label(lang),
+            x.estimated_cost,
+            y.estimated_cost
+        );
+        for (i, steps) in [(a, &only_x), (b, &only_y)] {
+            if !steps.is_empty() {
+                out.push_str(&format!(" {}번에만 있는 단계: {}.", i + 1, steps.join(", ")));
+            }
+        }
+        out.push_str(&format!(" {}번의 장점: {}. {}번의 장점: {}.", a + 1, first(&x.pros), b + 1, first(&y.pros)));
+        out
+    } else {
+        let mut out = format!(
+            "{} vs {}: {} agents against {}, {} complexity against {}, {} per run against {}.",
+            label(a),
+            label(b),
+            x.agents.len(),
+            y.agents.len(),
+            x.complexity.label(lang),
+            y.complexity.label(lang),
+            x.estimated_cost,
+            y.estimated_cost
+        );
+        for (i, steps) in [(a, &only_x), (b, &only_y)] {
+            if !steps.is_empty() {
+                out.push_str(&format!(" Only {} has: {}.", i + 1, steps.join(", ")));
+            }
+        }
+        out.push_str(&format!(" {}'s strength: {}. {}'s: {}.", a + 1, first(&x.pros), b + 1, first(&y.pros)));
+        out
+    }
+}
+
 /// The low end of a cost estimate in cents: "~$0.05-0.10" → 5.
 fn cost_cents(cost: &str) -> Option<u64> {
     let start = cost.find(|c: char| c.is_ascii_digit())?;
@@ -1822,6 +1875,22 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
                 d.cons.first().map(String::as_str).unwrap_or("-")
             ),
         };
+    }
+    // "what's the difference between 2 and 3?": those two side by side, and the steps only one has.
+    // 차이/달라/다른 점: difference; 비교: comparison.
+    let asks_difference = topic == Topic::Difference
+        || WordList("differ|vs|versus|compare|차이|달라|다른 점|비교").any(|w| text.to_lowercase().contains(w));
+    if asks_difference {
+        let mut named: Vec<usize> = design_refs(text, &briefs(designs), designs.iter().position(|d| d.recommended))
+            .iter()
+            .map(|r| r.index)
+            .filter(|i| *i < designs.len())
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        if let [a, b] = named[..] {
+            return compare_two(designs, a, b, lang);
+        }
     }
     match topic {
         Topic::Cost => {
@@ -2263,6 +2332,22 @@ mod tests {
         assert!(why.starts_with("2. 검증 포함 표준 파이프라인을 추천하는 이유: "), "{why}");
         let why_not = answer_question("3번은 왜 추천 안 해요?", None, &ko, Lang::Ko);
         assert!(why_not.starts_with("3. 고급 멀티 에이전트 파이프라인은 추천안이 아닙니다. 약점: "), "{why_not}");
+        // Two designs named: those two side by side, with the steps only one of them has.
+        let two = answer_question("what is the difference between 1 and 3?", None, &designs, Lang::En);
+        assert!(
+            two.starts_with("1. Simple Sequential Pipeline vs 3. Advanced Multi-Agent Pipeline: ")
+                && two.contains("Only 3 has: validator, cross-checker")
+                && !two.contains("2. Standard"),
+            "{two}"
+        );
+        let versus = answer_question("2 vs 3 — which is better?", None, &designs, Lang::En);
+        assert!(versus.starts_with("2. Standard Pipeline with Validation vs 3."), "{versus}");
+        let ko_two = answer_question("2번이랑 3번 차이가 뭐예요?", None, &ko, Lang::Ko);
+        assert!(
+            ko_two.starts_with("2. 검증 포함 표준 파이프라인과 3. 고급 멀티 에이전트 파이프라인의 차이: ")
+                && ko_two.contains("3번에만 있는 단계: "),
+            "{ko_two}"
+        );
     }
 
     #[test]
