@@ -646,8 +646,100 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             ),
         });
     }
-    None
+    HOW_TOS
+        .iter()
+        .find(|(cues, _, _)| cues.iter().all(|cue| cue.any(|w| lower.contains(w))))
+        .map(|(_, ko, en)| lang.pick(ko, en).to_string())
 }
+
+/// Everyday how-tos the no-key assistant answers outright: every one of the cue lists must
+/// have a word in the message (first match wins), then the answer in Korean and in English.
+// 환경 변수/환경변수: environment variable; 영구/계속/항상: for good; 설정/추가/등록: set, add; 확인/보/출력/목록:
+// check, see, print, list; 아이피/IP 주소: IP address; 거부/거절/안 돼: refused; 버리/취소/되돌리: throw away, undo;
+// 변경/수정: changes; 숨김/숨긴/숨겨진: hidden; 심볼릭/바로 가기: symbolic, shortcut; 복사: copy; 폴더/디렉터리:
+// folder; 다운로드/내려받/받는: download; 링크/주소: link, address.
+const HOW_TOS: &[(&[WordList], &str, &str)] = &[
+    (
+        &[
+            WordList("to path|to my path|to the path|path에|path 추가|path에 추가|path 설정"),
+            WordList("add|put|include|set|추가|넣|설정|등록"),
+        ],
+        "셸 설정 파일(~/.bashrc, zsh라면 ~/.zshrc)에 `export PATH=\"$HOME/bin:$PATH\"`를 더하고($HOME/bin 자리에 그 폴더), 새 터미널을 여세요. \
+         지금 셸에만 쓰려면 그 줄을 그대로 실행하면 됩니다.",
+        "Add `export PATH=\"$HOME/bin:$PATH\"` (your folder in place of $HOME/bin) to your shell's startup file (~/.bashrc, or ~/.zshrc for zsh), \
+         then open a new terminal. Run the line itself for this shell only.",
+    ),
+    (
+        &[
+            WordList("environment variable|env var|환경 변수|환경변수"),
+            WordList("set|permanent|always|every time|add|export|bashrc|zshrc|영구|계속|항상|설정|추가|등록"),
+        ],
+        "`export NAME=value`는 지금 셸과 거기서 띄우는 프로그램에만 적용됩니다. 계속 쓰려면 그 줄을 ~/.bashrc(zsh라면 ~/.zshrc)에 더하고 \
+         `source ~/.bashrc`를 실행하거나 새 터미널을 여세요.",
+        "`export NAME=value` sets it for this shell and what it starts. To keep it, add that line to ~/.bashrc (~/.zshrc for zsh), \
+         then run `source ~/.bashrc` or open a new terminal.",
+    ),
+    (
+        &[
+            WordList("environment variable|env var|환경 변수|환경변수"),
+            WordList("see|show|list|check|print|view|what|확인|보|출력|목록"),
+        ],
+        "`printenv`(또는 `env`)가 환경 변수를 모두 보여 주고, `echo $NAME`이 하나의 값을 출력합니다. 이름으로 찾으려면 `printenv | grep NAME`.",
+        "`printenv` (or `env`) lists them all and `echo $NAME` prints one; `printenv | grep NAME` finds one by name.",
+    ),
+    (
+        &[WordList("ip address|my ip|ip 주소|ip주소|아이피|내 ip")],
+        "`ip addr`(macOS는 `ifconfig`)가 이 컴퓨터의 네트워크 주소를 보여 줍니다. 인터넷에서 보이는 공인 주소는 `curl ifconfig.me`로 \
+         볼 수 있는데, 이 명령은 그 웹 서비스에 요청을 보냅니다.",
+        "`ip addr` (`ifconfig` on macOS) shows this machine's addresses on its networks. `curl ifconfig.me` shows the public address the \
+         internet sees; it sends a request to that web service.",
+    ),
+    (
+        &[
+            WordList("push"),
+            WordList("rejected|non-fast-forward|fetch first|거부|거절|안 돼|안돼|실패"),
+            WordList("git|remote|origin|non-fast-forward|fetch first|깃"),
+        ],
+        "원격 저장소에 내게 없는 커밋이 있다는 뜻입니다. `git pull --rebase`로 내 커밋을 그 위로 옮긴 뒤 `git push`하세요. \
+         함께 쓰는 브랜치에 `git push --force`는 하지 마세요. 다른 사람의 커밋을 지웁니다.",
+        "The remote has commits you don't have. `git pull --rebase` puts yours on top of them; then `git push`. \
+         Don't `git push --force` to a shared branch: it throws away the others' commits.",
+    ),
+    (
+        &[
+            WordList("discard|throw away|get rid of|undo my|revert my|reset my|버리|버릴|되돌리|취소"),
+            WordList("local change|uncommitted|changes|change in|변경|수정"),
+        ],
+        "`git restore <file>`이 그 파일의 커밋하지 않은 변경을 버리고, `git restore .`은 전부 버립니다. 버린 변경은 되돌릴 수 없으니, \
+         나중에 쓸 수도 있다면 `git stash`로 치워 두세요. 새로 만든(추적하지 않는) 파일은 남습니다. `git clean -n`이 목록을, \
+         `git clean -f`가 삭제를 합니다.",
+        "`git restore <file>` throws away one file's uncommitted changes and `git restore .` all of them; they cannot be brought back, \
+         so `git stash` them instead if you may want them later. New files git does not track stay: `git clean -n` lists them, \
+         `git clean -f` deletes them.",
+    ),
+    (
+        &[WordList("hidden file|hidden folder|dotfile|dot file|숨김 파일|숨긴 파일|숨겨진 파일|숨김파일")],
+        "`ls -a`가 숨김 파일(이름이 점으로 시작하는 파일)까지 보여 주고, `ls -la`는 크기와 날짜도 함께 보여 줍니다.",
+        "`ls -a` lists them too (their names start with a dot); `ls -la` adds sizes and dates.",
+    ),
+    (
+        &[WordList("symlink|symbolic link|soft link|심볼릭 링크|심볼릭링크|소프트 링크")],
+        "`ln -s <원본> <링크 이름>`이 링크를 만듭니다. 링크가 가리키는 곳은 `ls -l`로 볼 수 있습니다.",
+        "`ln -s <target> <link-name>` makes it; `ls -l` shows where a link points.",
+    ),
+    (
+        &[WordList("copy|복사"), WordList("folder|directory|dir |폴더|디렉터리|디렉토리")],
+        "`cp -r <폴더> <대상>`이 폴더를 안의 내용까지 복사합니다. 권한과 날짜까지 그대로 두려면 `cp -a`. 대상에 같은 이름의 파일이 있으면 \
+         묻지 않고 덮어쓰니, 확인받으려면 `-i`를 붙이세요.",
+        "`cp -r <folder> <destination>` copies it with everything inside; `cp -a` keeps permissions and dates too. \
+         A file of the same name at the destination is overwritten without asking; `-i` asks first.",
+    ),
+    (
+        &[WordList("download|다운로드|내려받|받는 법|받으려면"), WordList("curl|wget|url|link|http|링크|주소")],
+        "`curl -LO <URL>`이 그 파일을 원래 이름으로 저장합니다(`-o 이름`으로 이름을 정할 수 있습니다). `wget <URL>`도 같습니다.",
+        "`curl -LO <URL>` saves it under its own name (`-o name` picks one); `wget <URL>` does the same.",
+    ),
+];
 
 /// Package managers and build tools with a cache of their own: the words that name one, the
 /// command that clears its cache, and what that removes, in Korean and in English.
@@ -2622,6 +2714,36 @@ mod tests {
         assert_eq!(quick_answer("how do I clean up the build folder and the caches of this project?", Lang::En), None);
         assert_eq!(quick_answer("where does npm keep its cache?", Lang::En), None);
         assert_eq!(quick_answer("my pipeline cache is stale, how do I clear it?", Lang::En), None);
+    }
+
+    #[test]
+    fn everyday_how_tos_are_answered_outright_in_both_languages() {
+        let cases = [
+            ("how do I see environment variables?", "`printenv`"),
+            ("환경 변수 확인하는 법", "`printenv`(또는 `env`)가"),
+            ("how do I set an environment variable permanently?", "`export NAME=value` sets it"),
+            ("how do I add ~/tools to PATH?", "Add `export PATH="),
+            ("how do I check my IP address?", "`ip addr`"),
+            ("내 IP 주소 확인", "`ip addr`(macOS는"),
+            ("git push rejected non-fast-forward", "The remote has commits you don't have."),
+            ("git push가 거부됐어요", "원격 저장소에 내게 없는 커밋이"),
+            ("how do I discard local changes in git?", "`git restore <file>`"),
+            ("로컬 변경사항 버리고 싶어", "`git restore <file>`이"),
+            ("how do I see hidden files?", "`ls -a`"),
+            ("how do I make a symlink?", "`ln -s <target> <link-name>`"),
+            ("폴더 복사하는 명령어", "`cp -r <폴더> <대상>`"),
+            ("how do I download a file with curl?", "`curl -LO <URL>`"),
+        ];
+        for (text, want) in cases {
+            let answer = quick_answer(text, Lang::detect(text)).unwrap_or_default();
+            assert!(answer.starts_with(want), "{text}: {answer}");
+        }
+        // Words of another world: no how-to.
+        for text in
+            ["my push notifications are rejected by the store", "copy this paragraph", "the ip of the printer is wrong"]
+        {
+            assert_eq!(quick_answer(text, Lang::En), None, "{text}");
+        }
     }
 
     #[test]
