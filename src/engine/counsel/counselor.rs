@@ -491,7 +491,23 @@ pub(crate) fn offers_idea(text: &str) -> bool {
         면 나을까|면 좀 나을까|면 나아질까|면 좀 나아질까|면 괜찮을까|면 도움이 될까|면 좀 도움이 될까|면 어떨까|건 어떨까|\
         는 게 나을까|는 게 좋을까",
     );
-    IDEAS.any(|w| lower.contains(w))
+    if IDEAS.any(|w| lower.contains(w)) {
+        return true;
+    }
+    // "I could ask HR", "I should talk to her", "I might call him": something to do; not "I could
+    // not sleep", "I should have known", "I could feel it", "I might be wrong".
+    const NOT_A_DEED: WordList = WordList(
+        "not|never|barely|hardly|only|just|no|have|be|feel|see|hear|sense|tell|already|always|still|even|\
+         probably|maybe|really|get|do",
+    );
+    let words: Vec<&str> =
+        lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+    words.windows(3).any(|w| {
+        w[0] == "i"
+            && matches!(w[1], "could" | "should" | "might")
+            && !NOT_A_DEED.contains(w[2])
+            && !w[2].ends_with("n't")
+    })
 }
 
 /// The whole message says the user does not know: 잘 모르겠어요/모르겠어요/글쎄요 (I'm not sure, well…),
@@ -856,6 +872,20 @@ mod tests {
         // Summing up and closing keep their own words.
         let summing = reply(Lang::En, Part::Closing, Module::Closing, idea);
         assert!(!summing.contains("thought of something to try"), "{summing}");
+        // "I could …", "I should …", "I might …" with something to do is an idea; a feeling, a
+        // could-not or a could-have is not.
+        for text in ["I could ask HR for advice", "I should talk to her first", "I might call him tonight"] {
+            assert!(offers_idea(text), "{text}");
+        }
+        for text in [
+            "I could not sleep at all",
+            "I couldn't sleep",
+            "I should have known",
+            "I could feel my heart racing",
+            "I might be wrong",
+        ] {
+            assert!(!offers_idea(text), "{text}");
+        }
     }
 
     #[test]
