@@ -718,6 +718,55 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
          `git clean -f` deletes them.",
     ),
     (
+        &[
+            WordList("commit message|커밋 메시지|커밋메시지"),
+            WordList("change|edit|fix|amend|rename|reword|수정|바꾸|바꿔|변경|고치|고쳐"),
+        ],
+        "`git commit --amend -m \"새 메시지\"`가 마지막 커밋의 메시지를 바꿉니다. 이미 push한 커밋이라면 다른 사람이 받았을 수 있어, \
+         다시 올리려면 `git push --force-with-lease`가 필요합니다. 나 혼자 쓰는 브랜치에서만 하세요.",
+        "`git commit --amend -m \"new message\"` replaces the last commit's message. If it was pushed already, others may have it: \
+         pushing the change needs `git push --force-with-lease`, safe only on a branch no one else uses.",
+    ),
+    (
+        &[
+            WordList("branch|브랜치"),
+            WordList("list|목록|show all|show the branches|what branches|which branches|all branches|보기|보여|뭐가 있"),
+        ],
+        "`git branch`가 로컬 브랜치 목록을 보여 주고(지금 브랜치에 *), `git branch -a`는 원격 브랜치까지 보여 줍니다.",
+        "`git branch` lists the local branches (a * marks the one you are on); `git branch -a` adds the remote ones.",
+    ),
+    (
+        &[WordList("docker|container|도커|컨테이너"), WordList("stop|멈추|멈춰|중지|정지|끄고|끄려|꺼줘|꺼 줘")],
+        "`docker stop <이름>`이 컨테이너 하나를 멈춥니다(실행 중인 것과 이름은 `docker ps`). 전부 멈추려면 `docker stop $(docker ps -q)`. \
+         멈춘 컨테이너의 데이터는 지우기 전까지 남습니다.",
+        "`docker stop <name>` stops one (`docker ps` lists the running ones and their names); `docker stop $(docker ps -q)` stops them all. \
+         A stopped container keeps its data until it is removed.",
+    ),
+    (
+        &[WordList("cron|crontab|크론")],
+        "`crontab -e`로 일정을 열고 `0 9 * * * /path/to/script.sh`처럼 한 줄을 더하면 매일 9시에 실행됩니다(분, 시, 일, 월, 요일 순). \
+         cron은 PATH가 짧으니 전체 경로를 쓰세요. 등록된 일정은 `crontab -l`로 봅니다.",
+        "`crontab -e` opens your schedule; a line such as `0 9 * * * /path/to/script.sh` runs it every day at 9:00 (minute, hour, day of \
+         month, month, day of week). Use full paths: cron runs with a short PATH. `crontab -l` lists what is scheduled.",
+    ),
+    (
+        &[
+            WordList("ssh key|ssh 키|ssh키|ssh-keygen"),
+            WordList("make|generate|create|new|만들|만드|생성|새로|ssh-keygen"),
+        ],
+        "`ssh-keygen -t ed25519 -C \"you@example.com\"`이 ~/.ssh에 키 한 쌍을 만듭니다(기본 위치는 Enter, 암호를 정하면 키가 보호됩니다). \
+         서버나 GitHub에는 공개 키 ~/.ssh/id_ed25519.pub만 주고, 다른 파일은 절대 주지 마세요.",
+        "`ssh-keygen -t ed25519 -C \"you@example.com\"` makes a key pair in ~/.ssh (Enter keeps the default place; a passphrase protects \
+         it). Give the server or GitHub only the public half, ~/.ssh/id_ed25519.pub; never the other file.",
+    ),
+    (
+        &[WordList("what's in a file|what is in a file|contents of a file|a file's contents|file contents|파일 내용|파일 안에 뭐|파일 안 내용")],
+        "`cat <file>`이 내용을 전부 출력하고, `less <file>`은 한 화면씩 보여 줍니다(q로 나갑니다). 앞이나 끝의 20줄만 보려면 \
+         `head -n 20 <file>`, `tail -n 20 <file>`.",
+        "`cat <file>` prints it all; `less <file>` shows it a screen at a time (q quits); `head -n 20 <file>` and `tail -n 20 <file>` \
+         the first or last 20 lines.",
+    ),
+    (
         &[WordList("hidden file|hidden folder|dotfile|dot file|숨김 파일|숨긴 파일|숨겨진 파일|숨김파일")],
         "`ls -a`가 숨김 파일(이름이 점으로 시작하는 파일)까지 보여 주고, `ls -la`는 크기와 날짜도 함께 보여 줍니다.",
         "`ls -a` lists them too (their names start with a dot); `ls -la` adds sizes and dates.",
@@ -2733,15 +2782,27 @@ mod tests {
             ("how do I make a symlink?", "`ln -s <target> <link-name>`"),
             ("폴더 복사하는 명령어", "`cp -r <폴더> <대상>`"),
             ("how do I download a file with curl?", "`curl -LO <URL>`"),
+            ("how do I change my last commit message?", "`git commit --amend -m"),
+            ("깃 커밋 메시지 수정하고 싶어", "`git commit --amend -m"),
+            ("list all branches", "`git branch` lists"),
+            ("브랜치 목록 보기", "`git branch`가"),
+            ("stop all docker containers", "`docker stop <name>`"),
+            ("도커 컨테이너 다 멈추고 싶어", "`docker stop <이름>`"),
+            ("how do I run a script every day with cron?", "`crontab -e`"),
+            ("ssh 키 만드는 법", "`ssh-keygen -t ed25519"),
+            ("how do I see what's in a file?", "`cat <file>`"),
         ];
         for (text, want) in cases {
             let answer = quick_answer(text, Lang::detect(text)).unwrap_or_default();
             assert!(answer.starts_with(want), "{text}: {answer}");
         }
         // Words of another world: no how-to.
-        for text in
-            ["my push notifications are rejected by the store", "copy this paragraph", "the ip of the printer is wrong"]
-        {
+        for text in [
+            "my push notifications are rejected by the store",
+            "copy this paragraph",
+            "the ip of the printer is wrong",
+            "delete the merged branches",
+        ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
     }
