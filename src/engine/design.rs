@@ -140,9 +140,13 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     // Before the meetings: a meeting room is booked, not summed up (회의실: meeting room; 예약:
     // booking; 일정/캘린더: schedule, calendar).
     (WordList("회의실|예약|캘린더|meeting room|booking*|reservation|calendar"), ("예약", "bookings")),
-    (WordList("회의|미팅|meeting|transcript"), ("회의록", "meeting notes")),
+    // 회고: retrospective.
+    (WordList("회의|미팅|회고|meeting|transcript|retro|retros|retrospective*"), ("회의록", "meeting notes")),
     (WordList("논문|paper|arxiv"), ("논문", "papers")),
-    (WordList("pdf|문서|계약서|document|contract"), ("문서", "documents")),
+    // 위키: wiki.
+    (WordList("pdf|문서|계약서|위키|document|contract|docs|documentation|wiki|knowledge base"), ("문서", "documents")),
+    // An app's texts to translate (문자열: strings).
+    (WordList("문자열|strings|locali*|i18n|l10n"), ("문자열", "strings")),
     (WordList("크롤|웹|사이트|web|website|crawl*|site"), ("웹 페이지", "web pages")),
     (WordList("데이터베이스|db|sql|database|postgres*|mysql"), ("데이터베이스 레코드", "database records")),
     (WordList("코드|저장소|code|codebase|repo|repository|pull request|commit"), ("코드 변경", "code changes")),
@@ -168,6 +172,11 @@ const WORKS: &[(WordList, Work)] = &[
     (WordList("번역|translat*"), (("번역", "translate"), "translator")),
     (WordList("분류|classif*|categor*|tagging"), (("분류", "classify"), "classifier")),
     (WordList("답장|회신|초안|draft*|replies|reply to|respond to"), (("회신", "draft replies to"), "reply drafter")),
+    // 답변/답해: answer; 챗봇: chatbot.
+    (
+        WordList("답변|답해|질문에 답|챗봇|answers questions|answer questions|answering questions|chatbot|q&a|faq"),
+        (("답변", "answer questions about"), "answerer"),
+    ),
     (WordList("추천|recommend*"), (("추천", "recommend"), "recommender")),
     (WordList("검색|search*|retriev*"), (("검색", "search"), "searcher")),
     (WordList("감지|탐지|모니터|알림|detect*|monitor*|alert|watch*|notif*|ping*"), (("감지", "monitor"), "monitor")),
@@ -2048,6 +2057,8 @@ mod tests {
             ("Build a tool that reviews pull requests and posts comments on GitHub", "code changes collector"),
             // A meeting room is booked, not summed up.
             ("an agent that books meeting rooms from Slack", "bookings collector"),
+            ("a chatbot that answers questions about our internal docs", "documents collector"),
+            ("translate our app's strings into Japanese and Korean every release", "strings collector"),
             ("summarize our app reviews", "customer reviews collector"),
             ("scan our repos for secrets", "code changes collector"),
             ("export the db every night", "database records collector"),
@@ -2064,6 +2075,8 @@ mod tests {
             ("회의록을 요약해서 이메일로 보내줘", "회의록 수집기"),
             ("회의실 예약을 슬랙에서 받는 봇", "예약 수집기"),
             ("PR 코드 리뷰 자동화", "코드 변경 수집기"),
+            ("매주 금요일에 팀 회고 내용을 정리해서 노션에 올려 줘", "회의록 수집기"),
+            ("사내 문서에 대해 질문하면 답해 주는 챗봇", "문서 수집기"),
         ];
         for (request, want) in ko {
             assert_eq!(fallback_designs(request, "", Lang::Ko)[0].agents[0].name, want, "{request}");
@@ -2079,6 +2092,7 @@ mod tests {
             ("watch our GitHub issues and ping me on Slack when a bug is filed", "monitor"),
             ("plan a weekly newsletter from our blog posts", "editor"),
             ("Build a tool that reviews pull requests and posts comments on GitHub", "reviewer"),
+            ("a chatbot that answers questions about our internal docs", "answerer"),
         ];
         for (request, want) in steps {
             assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[1].name, want, "{request}");
