@@ -41,10 +41,11 @@ const EN_TAIL: WordList =
     WordList("here|now|today|tonight|please|thanks|then|for|thank you|for now|for today|this time");
 
 /// Short answers that say yes to what was just asked (to close, to make an idea the goal).
-/// 네/넵/예/응/그래/좋아/그럴게/그렇게: yes, sure, OK; 마무리: wrap up (yes to closing).
+/// 네/넵/예/응/그래/좋아/그럴게/그렇게: yes, sure, OK; 마무리: wrap up (yes to closing); ㅇㅇ/ㅇㅋ/웅/넹: yes,
+/// OK as typed in a chat.
 const YES: WordList = WordList(
     "yes|yeah|yep|sure|ok|okay|please|alright|all right|fine|sounds good|let's|definitely|absolutely|\
-     네|넵|예|응|그래|그래요|좋아|좋아요|좋습니다|그럴게|그럴게요|그렇게|마무리",
+     네|넵|예|응|그래|그래요|좋아|좋아요|좋습니다|그럴게|그럴게요|그렇게|마무리|ㅇㅇ|ㅇㅋ|웅|넹",
 );
 
 /// The message in lower case with straight apostrophes, trimmed of trailing marks.

@@ -780,7 +780,16 @@ mod tests;
 /// A goal made of an idea the user said yes to, with what the yes adds when it says more than
 /// a word or two ("… — yes, every weekday after dinner"; "네 해볼게요" adds nothing).
 fn idea_with(idea: &str, said: &str) -> String {
-    if said.split_whitespace().count() > 2 {
+    // A bare yes adds nothing ("네 해볼게요", "ok I'll try"); "ok tonight" adds when.
+    // 해볼게요/해 볼게요/할게요/그럴게요: I'll try, I will.
+    const BARE_YES: crate::engine::words::WordList = crate::engine::words::WordList(
+        "ok|okay|yes|yeah|yep|sure|alright|fine|will|do|i'll|i|try|it|that|네|넵|예|응|ㅇㅇ|ㅇㅋ|그래|그래요|좋아|좋아요|\
+         해볼게요|해볼게|해|볼게요|볼게|할게요|할게|그럴게요|그럴게",
+    );
+    let adds = said.split_whitespace().any(|w| {
+        !BARE_YES.contains(crate::engine::case::lower(w.trim_matches(|c: char| c.is_ascii_punctuation())).as_str())
+    });
+    if adds {
         format!("{idea} — {said}")
     } else {
         idea.to_string()

@@ -170,7 +170,7 @@ const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
         Emotion::Positive,
         // better, comfortable, thankful, relieved, happy, helpful
         WordList("좋아졌|나아졌|편해|편안|고마|감사|다행|기뻐|기쁘|도움이 됐|도움이 돼"),
-        WordList("better|relieved|glad|happy|thanks|thank you|grateful|helpful|calmer"),
+        WordList("better|relieved|glad|happy|thanks|thank you|thx|thanx|grateful|helpful|calmer"),
     ),
 ];
 

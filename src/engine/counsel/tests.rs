@@ -599,3 +599,14 @@ fn a_yes_with_a_doubt_after_it_sets_no_goal_yet() {
     let (session, _, _) = run(Lang::En, &[&messages[..], &["yeah, I'll try it this weekend"]].concat());
     assert_eq!(session.goals, ["maybe I should talk to her calmly — yeah, I'll try it this weekend"]);
 }
+
+#[test]
+fn a_yes_typed_as_in_a_chat_counts_and_what_it_adds_is_kept_with_the_idea() {
+    assert!(ending::says_yes("ㅇㅇ 오늘 저녁에 말해볼게요"));
+    assert!(ending::says_yes("ㅇㅋ"));
+    let idea = "maybe I should tell them before they find out";
+    assert_eq!(idea_with(idea, "ok tonight"), format!("{idea} — ok tonight"));
+    assert_eq!(idea_with(idea, "ok, I'll try"), idea);
+    assert_eq!(idea_with("산책이라도 해 볼까요?", "네 해볼게요"), "산책이라도 해 볼까요?");
+    assert_eq!(state::detect_state("thx", &[], &[]).emotion, state::Emotion::Positive);
+}
