@@ -418,8 +418,14 @@ pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
 /// none) to the contract, without repeats and bounded to `CRITERIA_ASKED` like the rest.
 pub fn add_criteria(contract: &mut Contract, answer: &str, lang: Lang) {
     let found = criteria_in(answer, lang);
-    let new =
-        if found.is_empty() && !answer.trim().is_empty() { vec![super::lang::clip(answer.trim(), 160)] } else { found };
+    // An answer that says more than its quality words ("correct answers with links to the
+    // source page") is kept in its own words too, before the labels it names.
+    let says_more = answer.split_whitespace().count() > 3 * found.len();
+    let new = if !answer.trim().is_empty() && says_more {
+        std::iter::once(super::lang::clip(answer.trim(), 160)).chain(found).collect()
+    } else {
+        found
+    };
     for c in new {
         if contract.criteria.len() >= CRITERIA_ASKED {
             break;
@@ -902,6 +908,13 @@ mod tests {
         assert_eq!(c.criteria, vec!["the sales lead signs it off"]);
         add_criteria(&mut c, "  ", Lang::En);
         assert_eq!(c.criteria.len(), 1);
+        // An answer that says more than a quality word keeps its own words, then the label.
+        let mut c = Contract::default();
+        add_criteria(&mut c, "correct answers with links to the source page", Lang::En);
+        assert_eq!(c.criteria, vec!["correct answers with links to the source page", "Accuracy"]);
+        let mut c = Contract::default();
+        add_criteria(&mut c, "출처 링크가 달린 정확한 답", Lang::Ko);
+        assert_eq!(c.criteria, vec!["출처 링크가 달린 정확한 답", "정확성"]);
     }
 
     #[test]
