@@ -144,7 +144,10 @@ pub(super) fn mask_non_formats(text: &str) -> String {
         r"코드\s*블록|코드\s*리뷰|[Qq][Rr]\s*코드|바코드|(?:에러|오류|상태|할인|쿠폰|인증|초대|추천인|우편|드레스)\s*코드|(?:이메일|메일)\s*주소"
     );
     let blank = |c: &Captures<'_>| " ".repeat(c.get(0).map_or(0, |m| m.len()));
-    let text = en.replace_all(text, blank);
+    // An HTML email or newsletter is an email, not code: "html" goes, the rest stays.
+    let html_mail = regex!(r"(?i)\bhtml(\s+(?:e-?mails?|mails?|newsletters?))\b");
+    let text = html_mail.replace_all(text, |c: &Captures<'_>| format!("    {}", c.get(1).map_or("", |m| m.as_str())));
+    let text = en.replace_all(&text, blank);
     let text = tables.replace_all(&text, blank);
     ko.replace_all(&text, blank).into_owned()
 }

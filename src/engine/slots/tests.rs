@@ -592,6 +592,8 @@ fn format_ignores_look_alike_words() {
         "zip code",
         "decode this",
         "dress code",
+        // A newsletter in HTML is no code to write.
+        "a weekly html newsletter",
         "점심 먹자",
         "",
     ];
@@ -616,6 +618,9 @@ fn format_prefers_the_most_specific_then_the_first() {
         ("an email and a report", Format::Email),
         ("표 말고 슬라이드로", Format::Slides),
         ("a table instead of a diagram", Format::Table),
+        // An HTML email is an email; HTML alone is code.
+        ("HTML email", Format::Email),
+        ("an html page", Format::Code),
     ];
     for (text, want) in cases {
         assert_eq!(parse_format(text), Some(want), "{text}");
