@@ -406,7 +406,7 @@ impl Discussing<'_> {
             }
             Target::Field(Field::Format) => {
                 contract.format =
-                    parse_format(answer).map(|f| f.label(lang).to_string()).unwrap_or_else(|| answer.to_string());
+                    parse_format(answer).map(|f| f.label(lang).to_string()).unwrap_or_else(|| format_named(answer));
             }
             Target::Field(Field::Criteria) => add_criteria(contract, answer, lang),
             Target::Field(Field::Context) => contract.context = clip(answer, 300),
@@ -523,5 +523,42 @@ impl LlmStep<Discussion, AppMode> for ContractStep {
 
     fn apply(&self, d: &mut Discussion, c: &mut C, produced: Produced<Contract>, _env: &Env) {
         Discussing { d, c }.apply_contract(produced.output, produced.source);
+    }
+}
+
+/// A format the user named in words of their own, without what only frames it: "PDF로 주세요"
+/// (as a PDF, please) → "PDF", "just a short text" → "short text". 로/으로: as; 주세요: please; 요: polite ending.
+fn format_named(answer: &str) -> String {
+    let mut name = answer.trim().trim_end_matches(['.', '!', '?', '~']).trim();
+    for ending in ["으로 주세요", "로 주세요", "으로 해 주세요", "로 해 주세요", "으로요", "로요", "으로", "로", "요"]
+    {
+        if let Some(rest) = name.strip_suffix(ending).filter(|r| !r.trim().is_empty()) {
+            name = rest.trim_end();
+            break;
+        }
+    }
+    for lead in ["just a ", "just an ", "just ", "a ", "an ", "the "] {
+        if name.len() > lead.len() && name.get(..lead.len()).is_some_and(|head| head.eq_ignore_ascii_case(lead)) {
+            name = name[lead.len()..].trim_start();
+            break;
+        }
+    }
+    name.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_named;
+
+    #[test]
+    fn a_format_in_the_users_words_keeps_only_its_name() {
+        assert_eq!(format_named("PDF로"), "PDF");
+        assert_eq!(format_named("PDF로 주세요."), "PDF");
+        assert_eq!(format_named("just a short text"), "short text");
+        assert_eq!(format_named("an Org-mode file"), "Org-mode file");
+        // Korean text is cut at characters, never inside one.
+        assert_eq!(format_named("짧은 글"), "짧은 글");
+        assert_eq!(format_named("한 장짜리 요약"), "한 장짜리 요약");
+        assert_eq!(format_named("로"), "로");
     }
 }
