@@ -1702,45 +1702,32 @@ fn compare_two(designs: &[DesignProposal], a: usize, b: usize, lang: Lang) -> St
     };
     let first = |items: &[String]| items.first().cloned().unwrap_or_else(|| "-".into());
     let (only_x, only_y) = (only(x, y), only(y, x));
-    if lang == Lang::Ko {
-        let mut out = format!(
-            "{} {}의 차이: 에이전트 {}개 대 {}개, 복잡도 {} 대 {}, 실행당 {} 대 {}.",
-            crate::engine::lang::with_and(&label(a)),
-            label(b),
-            x.agents.len(),
-            y.agents.len(),
-            x.complexity.label(lang),
-            y.complexity.label(lang),
-            x.estimated_cost,
-            y.estimated_cost
-        );
-        for (i, steps) in [(a, &only_x), (b, &only_y)] {
-            if !steps.is_empty() {
-                out.push_str(&format!(" {}번에만 있는 단계: {}.", i + 1, steps.join(", ")));
-            }
-        }
-        out.push_str(&format!(" {}번의 장점: {}. {}번의 장점: {}.", a + 1, first(&x.pros), b + 1, first(&y.pros)));
-        out
-    } else {
-        let mut out = format!(
-            "{} vs {}: {} agents against {}, {} complexity against {}, {} per run against {}.",
-            label(a),
-            label(b),
-            x.agents.len(),
-            y.agents.len(),
-            x.complexity.label(lang),
-            y.complexity.label(lang),
-            x.estimated_cost,
-            y.estimated_cost
-        );
-        for (i, steps) in [(a, &only_x), (b, &only_y)] {
-            if !steps.is_empty() {
-                out.push_str(&format!(" Only {} has: {}.", i + 1, steps.join(", ")));
-            }
-        }
-        out.push_str(&format!(" {}'s strength: {}. {}'s: {}.", a + 1, first(&x.pros), b + 1, first(&y.pros)));
-        out
+    let (agents_a, agents_b) = (x.agents.len(), y.agents.len());
+    let (complexity_a, complexity_b) = (x.complexity.label(lang), y.complexity.label(lang));
+    let (cost_a, cost_b) = (&x.estimated_cost, &y.estimated_cost);
+    let (label_a, label_b) = (label(a), label(b));
+    let mut out = match lang {
+        Lang::Ko => format!(
+            "{} {label_b}의 차이: 에이전트 {agents_a}개 대 {agents_b}개, 복잡도 {complexity_a} 대 {complexity_b}, \
+             실행당 {cost_a} 대 {cost_b}.",
+            crate::engine::lang::with_and(&label_a)
+        ),
+        Lang::En => format!(
+            "{label_a} vs {label_b}: {agents_a} agents against {agents_b}, {complexity_a} complexity against \
+             {complexity_b}, {cost_a} per run against {cost_b}."
+        ),
+    };
+    for (i, steps) in [(a, &only_x), (b, &only_y)].into_iter().filter(|(_, steps)| !steps.is_empty()) {
+        out.push_str(&match lang {
+            Lang::Ko => format!(" {}번에만 있는 단계: {}.", i + 1, steps.join(", ")),
+            Lang::En => format!(" Only {} has: {}.", i + 1, steps.join(", ")),
+        });
     }
+    out.push_str(&match lang {
+        Lang::Ko => format!(" {}번의 장점: {}. {}번의 장점: {}.", a + 1, first(&x.pros), b + 1, first(&y.pros)),
+        Lang::En => format!(" {}'s strength: {}. {}'s: {}.", a + 1, first(&x.pros), b + 1, first(&y.pros)),
+    });
+    out
 }
 
 /// The low end of a cost estimate in cents: "~$0.05-0.10" → 5.
