@@ -646,14 +646,16 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             ),
         });
     }
-    HOW_TOS
-        .iter()
-        .find(|(cues, _, _)| cues.iter().all(|cue| cue.any(|w| lower.contains(w))))
-        .map(|(_, ko, en)| lang.pick(ko, en).to_string())
+    let holds = |cue: &WordList| match cue.0.strip_prefix("!|") {
+        Some(none_of) => !WordList(none_of).any(|w| lower.contains(w)),
+        None => cue.any(|w| lower.contains(w)),
+    };
+    HOW_TOS.iter().find(|(cues, _, _)| cues.iter().all(holds)).map(|(_, ko, en)| lang.pick(ko, en).to_string())
 }
 
 /// Everyday how-tos the no-key assistant answers outright: every one of the cue lists must
-/// have a word in the message (first match wins), then the answer in Korean and in English.
+/// have a word in the message (a list written `!|…` must have none), first match wins; then
+/// the answer in Korean and in English.
 // 환경 변수/환경변수: environment variable; 영구/계속/항상: for good; 설정/추가/등록: set, add; 확인/보/출력/목록:
 // check, see, print, list; 아이피/IP 주소: IP address; 거부/거절/안 돼: refused; 버리/취소/되돌리: throw away, undo;
 // 변경/수정: changes; 숨김/숨긴/숨겨진: hidden; 심볼릭/바로 가기: symbolic, shortcut; 복사: copy; 폴더/디렉터리:
@@ -765,6 +767,48 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
          `head -n 20 <file>`, `tail -n 20 <file>`.",
         "`cat <file>` prints it all; `less <file>` shows it a screen at a time (q quits); `head -n 20 <file>` and `tail -n 20 <file>` \
          the first or last 20 lines.",
+    ),
+    (
+        &[
+            WordList("nginx|apache|httpd|postgres|mysql|redis|sshd|service|서비스|서버|daemon|데몬"),
+            WordList("restart|reload|재시작|다시 시작|재기동|리로드"),
+            // What restarts by itself asks why, and a container is docker's.
+            WordList("!|keeps restarting|keep restarting|restarting itself|계속 재시작|자꾸 재시작|container|컨테이너|docker|도커"),
+        ],
+        "systemd를 쓰는 리눅스에서는 `sudo systemctl restart <서비스>`(예: nginx)가 다시 시작하고, 바로 뒤에 `systemctl status <서비스>`로 \
+         잘 떴는지 보세요. nginx는 설정만 다시 읽으려면 `sudo nginx -t`로 설정을 검사한 뒤 `sudo systemctl reload nginx`가 끊김이 없습니다.",
+        "On Linux with systemd, `sudo systemctl restart <service>` (nginx, for one) restarts it; check it came back with \
+         `systemctl status <service>` right after. For nginx, `sudo nginx -t` checks the configuration and `sudo systemctl reload nginx` \
+         then reads it again without dropping connections.",
+    ),
+    (
+        &[WordList("service|서비스|daemon|데몬"), WordList("status|running|is it up|상태|돌고 있|실행 중|떠 있")],
+        "`systemctl status <서비스>`가 실행 중인지, 언제 시작했는지, 최근 로그 몇 줄을 보여 줍니다. 더 긴 로그는 `journalctl -u <서비스> -n 50`.",
+        "`systemctl status <service>` shows whether it runs, since when, and its last log lines; `journalctl -u <service> -n 50` \
+         shows more of the log.",
+    ),
+    (
+        &[WordList("firewall|ufw|firewalld|방화벽"), WordList("port|open|allow|포트|열")],
+        "Ubuntu의 ufw라면 `sudo ufw allow 8080/tcp`(8080 자리에 그 포트), firewalld라면 \
+         `sudo firewall-cmd --add-port=8080/tcp --permanent` 뒤에 `sudo firewall-cmd --reload`입니다. 연 포트는 인터넷 어디서나 닿을 수 있으니, \
+         필요한 것만 여세요.",
+        "With Ubuntu's ufw, `sudo ufw allow 8080/tcp` (your port in place of 8080); with firewalld, \
+         `sudo firewall-cmd --add-port=8080/tcp --permanent` then `sudo firewall-cmd --reload`. An open port can be reached from \
+         anywhere the network allows, so open only the ones you need.",
+    ),
+    (
+        &[
+            WordList("commit|커밋"),
+            WordList("last|recent|history|latest|최근|기록|히스토리|내역"),
+            WordList("see|show|list|view|look|check|보|확인|목록"),
+        ],
+        "`git log --oneline -n 10`이 최근 커밋 10개를 한 줄씩 보여 주고, `git log -p -n 1`은 마지막 커밋의 변경 내용까지 보여 줍니다.",
+        "`git log --oneline -n 10` shows the last 10 commits, one line each; `git log -p -n 1` shows the last one with its changes.",
+    ),
+    (
+        &[WordList("unstage|un-stage|스테이징 취소|스테이징을 취소|add 취소|add한 거 취소|add 한 거 취소")],
+        "`git restore --staged <file>`이 그 파일을 다음 커밋에서 빼고, 변경 내용은 그대로 둡니다.",
+        "`git restore --staged <file>` takes it out of the next commit and keeps its changes.",
     ),
     (
         &[WordList("hidden file|hidden folder|dotfile|dot file|숨김 파일|숨긴 파일|숨겨진 파일|숨김파일")],
@@ -1157,7 +1201,9 @@ const BEFORE_KNOWN: WordList = WordList("does|is|explain|what's|whats|about");
 /// Words after a command that ask what it is ("ls -la do?", "git status가 뭐야", "git stash
 /// 하면 어떻게 돼?", "chmod 777 run.sh 해도 돼?": is it all right to); Korean ones are matched at the
 /// start of the word. 해도: (is it all right) to do; 괜찮: all right; 안전: safe.
-const AFTER_KNOWN: WordList = WordList("do|does|mean|means|safe|뭐|무슨|무엇|하면|명령|어떤|해도|괜찮|안전");
+// 뜻/의미: meaning; 역할: what it is for.
+const AFTER_KNOWN: WordList =
+    WordList("do|does|mean|means|safe|뭐|무슨|무엇|하면|명령|어떤|해도|괜찮|안전|뜻|의미|역할");
 
 /// What an everyday command in a question does: see `explain_command`.
 fn explain_known(text: &str, lang: Lang) -> Option<String> {
@@ -2791,6 +2837,14 @@ mod tests {
             ("how do I run a script every day with cron?", "`crontab -e`"),
             ("ssh 키 만드는 법", "`ssh-keygen -t ed25519"),
             ("how do I see what's in a file?", "`cat <file>`"),
+            ("how do I restart nginx?", "On Linux with systemd, `sudo systemctl restart <service>`"),
+            ("nginx 재시작하는 법", "systemd를 쓰는 리눅스에서는"),
+            ("check if a service is running", "`systemctl status <service>`"),
+            ("서비스 상태 확인하려면?", "`systemctl status <서비스>`"),
+            ("open port 8080 in the firewall", "With Ubuntu's ufw"),
+            ("방화벽에서 8080 포트 열기", "Ubuntu의 ufw라면"),
+            ("how do I see the last 10 commits?", "`git log --oneline -n 10`"),
+            ("how do I unstage a file?", "`git restore --staged <file>`"),
         ];
         for (text, want) in cases {
             let answer = quick_answer(text, Lang::detect(text)).unwrap_or_default();
@@ -2802,6 +2856,9 @@ mod tests {
             "copy this paragraph",
             "the ip of the printer is wrong",
             "delete the merged branches",
+            "undo my last commit",
+            "my docker containers keep restarting, how do I see why?",
+            "my nginx keeps restarting",
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
