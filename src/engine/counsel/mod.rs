@@ -328,8 +328,9 @@ impl Counseling {
 
     /// The goal this message makes of the idea in the message before it, once past the start
     /// (also while the session is summed up: an idea said on the turn it turned to its summary
-    /// gets its yes after the summary's question): a yes to the idea makes the idea the goal, with what the yes adds ("maybe I should talk to
-    /// her calmly — yeah I'll try this weekend"; "네 해볼게요" adds nothing); a plan it states
+    /// gets its yes after the summary's question): a yes to the idea makes the idea the goal,
+    /// with what the yes adds ("maybe I should talk to her calmly — yeah I'll try this
+    /// weekend"; "네 해볼게요" adds nothing); a plan it states
     /// is the goal as said ("팀장님이랑 따로 이야기해 볼까 해요", then "다음 주 월요일에 면담 신청해
     /// 볼게요"), without a filler in front ("음 …", "well, …").
     fn committed_goal(&self) -> Option<String> {
@@ -777,10 +778,10 @@ impl Counseling {
 #[cfg(test)]
 mod tests;
 
-/// A goal made of an idea the user said yes to, with what the yes adds when it says more than
-/// a word or two ("… — yes, every weekday after dinner"; "네 해볼게요" adds nothing).
+/// A goal made of an idea the user said yes to, with the yes when it adds something ("… — yes,
+/// every weekday after dinner", "… — ok tonight"); a bare yes adds nothing ("네 해볼게요", "ok,
+/// I'll try").
 fn idea_with(idea: &str, said: &str) -> String {
-    // A bare yes adds nothing ("네 해볼게요", "ok I'll try"); "ok tonight" adds when.
     // 해볼게요/해 볼게요/할게요/그럴게요: I'll try, I will.
     const BARE_YES: crate::engine::words::WordList = crate::engine::words::WordList(
         "ok|okay|yes|yeah|yep|sure|alright|fine|will|do|i'll|i|try|it|that|네|넵|예|응|ㅇㅇ|ㅇㅋ|그래|그래요|좋아|좋아요|\

@@ -527,15 +527,24 @@ impl LlmStep<Discussion, AppMode> for ContractStep {
 }
 
 /// A format the user named in words of their own, without what only frames it: "PDF로 주세요"
-/// (as a PDF, please) → "PDF", "just a short text" → "short text". 로/으로: as; 주세요: please; 요: polite ending.
+/// (as a PDF, please) → "PDF", "워드 파일로" → "워드 파일", "just a short text" → "short text".
+/// 로/으로 (as) goes after a Latin name or a word of form (파일: file, 문서: document, 형식/형태/양식:
+/// form, 페이지: page, 글: text, 메일: mail), not from a name that ends so ("매크로", a macro);
+/// 주세요: please; 요: polite ending.
 fn format_named(answer: &str) -> String {
+    const FORM_WORDS: [&str; 8] = ["파일", "문서", "형식", "형태", "양식", "페이지", "글", "메일"];
     let mut name = answer.trim().trim_end_matches(['.', '!', '?', '~']).trim();
     for ending in ["으로 주세요", "로 주세요", "으로 해 주세요", "로 해 주세요", "으로요", "로요", "으로", "로", "요"]
     {
-        if let Some(rest) = name.strip_suffix(ending).filter(|r| !r.trim().is_empty()) {
-            name = rest.trim_end();
-            break;
+        let Some(rest) = name.strip_suffix(ending).map(str::trim_end).filter(|r| !r.is_empty()) else { continue };
+        let particle = ending.starts_with('로') || ending.starts_with("으로");
+        let fits = !particle
+            || !rest.chars().next_back().is_some_and(crate::engine::lang::is_hangul)
+            || FORM_WORDS.iter().any(|w| rest.ends_with(w));
+        if fits {
+            name = rest;
         }
+        break;
     }
     for lead in ["just a ", "just an ", "just ", "a ", "an ", "the "] {
         if name.len() > lead.len() && name.get(..lead.len()).is_some_and(|head| head.eq_ignore_ascii_case(lead)) {
@@ -560,5 +569,8 @@ mod tests {
         assert_eq!(format_named("짧은 글"), "짧은 글");
         assert_eq!(format_named("한 장짜리 요약"), "한 장짜리 요약");
         assert_eq!(format_named("로"), "로");
+        assert_eq!(format_named("워드 파일로"), "워드 파일");
+        // A name that ends in 로 keeps it.
+        assert_eq!(format_named("매크로"), "매크로");
     }
 }
