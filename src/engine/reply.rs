@@ -1782,13 +1782,9 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
     let label = |i: usize| format!("{}. {}", i + 1, designs[i].name);
     let topic = question_topic(text);
     // "why not 3?", "3번은 왜 추천 안 해요?": the design the question turns down is the one asked about.
+    let refs = design_refs(text, &briefs(designs), designs.iter().position(|d| d.recommended));
     let about = about.or_else(|| {
-        let recommended = designs.iter().position(|d| d.recommended);
-        let mut named: Vec<usize> = design_refs(text, &briefs(designs), recommended)
-            .iter()
-            .filter(|r| !r.recommended)
-            .map(|r| r.index)
-            .collect();
+        let mut named: Vec<usize> = refs.iter().filter(|r| !r.recommended).map(|r| r.index).collect();
         named.dedup();
         match named[..] {
             [one] if topic == Topic::Recommendation || is_why_not(text) => Some(one),
@@ -1865,14 +1861,11 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
     }
     // "what's the difference between 2 and 3?": those two side by side, and the steps only one has.
     // 차이/달라/다른 점: difference; 비교: comparison.
+    let lower = text.to_lowercase();
     let asks_difference = topic == Topic::Difference
-        || WordList("differ|vs|versus|compare|차이|달라|다른 점|비교").any(|w| text.to_lowercase().contains(w));
+        || WordList("differ|vs|versus|compare|차이|달라|다른 점|비교").any(|w| lower.contains(w));
     if asks_difference {
-        let mut named: Vec<usize> = design_refs(text, &briefs(designs), designs.iter().position(|d| d.recommended))
-            .iter()
-            .map(|r| r.index)
-            .filter(|i| *i < designs.len())
-            .collect();
+        let mut named: Vec<usize> = refs.iter().map(|r| r.index).filter(|i| *i < designs.len()).collect();
         named.sort_unstable();
         named.dedup();
         if let [a, b] = named[..] {

@@ -357,8 +357,8 @@ pub fn thanks_reply(text: &str, lang: Lang) -> Option<&'static str> {
     );
     let goes_with_thanks = |word: &str| {
         word.is_empty()
-            || word == "thank"
-            || THANKS.any(|t| !t.contains(' ') && word.starts_with(t))
+            || word.starts_with("thank")
+            || THANKS.any(|t| !t.contains(' ') && (word == t || (!t.is_ascii() && word.starts_with(t))))
             || WITH_THANKS.iter().any(|w| w == word || (!w.is_ascii() && word.starts_with(w)))
     };
     let more = lower.contains('?')
@@ -508,31 +508,9 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             ),
         });
     }
-    // npm's EACCES: a global install into a folder the user cannot write; not sudo.
-    if lower.contains("eacces") && lower.contains("npm") {
-        return Some(
-            lang.pick(
-                "npm이 전역 패키지 폴더에 쓸 권한이 없다는 뜻입니다(EACCES). `sudo`로 설치하지 마세요. 전역 폴더를 내 홈 아래로 옮기면 됩니다: \
-                 `npm config set prefix ~/.npm-global` 후 `~/.npm-global/bin`을 PATH에 더하세요. nvm으로 설치한 Node라면 이 문제가 생기지 않습니다. \
-                 프로젝트 안의 `npm install`에서 났다면 `node_modules`의 소유자를 확인하세요(`ls -ld node_modules`).",
-                "npm may not write to its global packages folder (EACCES). Don't install with `sudo`; move that folder under your home instead: \
-                 `npm config set prefix ~/.npm-global`, then add `~/.npm-global/bin` to your PATH. A Node installed with nvm does not have this problem. \
-                 If it came from `npm install` inside a project, check who owns `node_modules` (`ls -ld node_modules`).",
-            )
-            .to_string(),
-        );
-    }
-    // Docker's socket refused to a user outside the docker group.
-    if lower.contains("docker") && lower.contains("permission denied") && lower.contains("sock") {
-        return Some(
-            lang.pick(
-                "이 사용자가 Docker 데몬에 접근할 권한이 없습니다. `sudo usermod -aG docker $USER`로 docker 그룹에 넣은 뒤 로그아웃했다가 \
-                 다시 로그인하세요. docker 그룹은 root와 같은 권한을 가지므로, 공용 서버에서는 관리자와 먼저 상의하세요.",
-                "This user may not reach the Docker daemon. Add it to the docker group with `sudo usermod -aG docker $USER`, then log out and \
-                 back in. Membership of the docker group is as good as root, so on a shared server ask its admin first.",
-            )
-            .to_string(),
-        );
+    // Error messages first: npm's EACCES or Docker's socket may name a rename or a version too.
+    if let Some(answer) = how_to(ERRORS, &lower, lang) {
+        return Some(answer);
     }
     if let Some(answer) = clear_cache(&lower, lang) {
         return Some(answer);
@@ -646,16 +624,43 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             ),
         });
     }
+    how_to(HOW_TOS, &lower, lang)
+}
+
+/// A fixed answer of `table` whose cues the message (`lower`, in lower case) holds: every cue
+/// list must have a word in it (a list written `!|…` must have none), first match wins.
+fn how_to(table: &[(&[WordList], &str, &str)], lower: &str, lang: Lang) -> Option<String> {
     let holds = |cue: &WordList| match cue.0.strip_prefix("!|") {
         Some(none_of) => !WordList(none_of).any(|w| lower.contains(w)),
         None => cue.any(|w| lower.contains(w)),
     };
-    HOW_TOS.iter().find(|(cues, _, _)| cues.iter().all(holds)).map(|(_, ko, en)| lang.pick(ko, en).to_string())
+    table.iter().find(|(cues, _, _)| cues.iter().all(holds)).map(|(_, ko, en)| lang.pick(ko, en).to_string())
 }
 
-/// Everyday how-tos the no-key assistant answers outright: every one of the cue lists must
-/// have a word in the message (a list written `!|…` must have none), first match wins; then
-/// the answer in Korean and in English.
+/// Error messages with a fixed answer, read like `HOW_TOS`: npm's EACCES (a global install
+/// into a folder the user cannot write: not sudo), Docker's socket refused to a user outside
+/// the docker group.
+const ERRORS: &[(&[WordList], &str, &str)] = &[
+    (
+        &[WordList("eacces"), WordList("npm")],
+        "npm이 전역 패키지 폴더에 쓸 권한이 없다는 뜻입니다(EACCES). `sudo`로 설치하지 마세요. 전역 폴더를 내 홈 아래로 옮기면 됩니다: \
+                 `npm config set prefix ~/.npm-global` 후 `~/.npm-global/bin`을 PATH에 더하세요. nvm으로 설치한 Node라면 이 문제가 생기지 않습니다. \
+                 프로젝트 안의 `npm install`에서 났다면 `node_modules`의 소유자를 확인하세요(`ls -ld node_modules`).",
+        "npm may not write to its global packages folder (EACCES). Don't install with `sudo`; move that folder under your home instead: \
+                 `npm config set prefix ~/.npm-global`, then add `~/.npm-global/bin` to your PATH. A Node installed with nvm does not have this problem. \
+                 If it came from `npm install` inside a project, check who owns `node_modules` (`ls -ld node_modules`).",
+    ),
+    (
+        &[WordList("docker"), WordList("permission denied"), WordList("sock")],
+        "이 사용자가 Docker 데몬에 접근할 권한이 없습니다. `sudo usermod -aG docker $USER`로 docker 그룹에 넣은 뒤 로그아웃했다가 \
+                 다시 로그인하세요. docker 그룹은 root와 같은 권한을 가지므로, 공용 서버에서는 관리자와 먼저 상의하세요.",
+        "This user may not reach the Docker daemon. Add it to the docker group with `sudo usermod -aG docker $USER`, then log out and \
+                 back in. Membership of the docker group is as good as root, so on a shared server ask its admin first.",
+    ),
+];
+
+/// Everyday how-tos the no-key assistant answers outright (see `how_to`), in Korean and in
+/// English.
 // 환경 변수/환경변수: environment variable; 영구/계속/항상: for good; 설정/추가/등록: set, add; 확인/보/출력/목록:
 // check, see, print, list; 아이피/IP 주소: IP address; 거부/거절/안 돼: refused; 버리/취소/되돌리: throw away, undo;
 // 변경/수정: changes; 숨김/숨긴/숨겨진: hidden; 심볼릭/바로 가기: symbolic, shortcut; 복사: copy; 폴더/디렉터리:
