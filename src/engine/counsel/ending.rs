@@ -108,6 +108,11 @@ pub fn accepts_closing(text: &str) -> bool {
     short && says_yes(text)
 }
 
+/// True when `word` (lower case) is one of the short answers that say yes.
+pub fn is_yes_word(word: &str) -> bool {
+    YES.contains(word)
+}
+
 /// True when the message opens with a yes ("yes, every weekday", "네 맞아요", "sounds good").
 pub fn says_yes(text: &str) -> bool {
     let t = normalized(text);

@@ -782,13 +782,13 @@ mod tests;
 /// every weekday after dinner", "… — ok tonight"); a bare yes adds nothing ("네 해볼게요", "ok,
 /// I'll try").
 fn idea_with(idea: &str, said: &str) -> String {
-    // 해볼게요/해 볼게요/할게요/그럴게요: I'll try, I will.
-    const BARE_YES: crate::engine::words::WordList = crate::engine::words::WordList(
-        "ok|okay|yes|yeah|yep|sure|alright|fine|will|do|i'll|i|try|it|that|네|넵|예|응|ㅇㅇ|ㅇㅋ|그래|그래요|좋아|좋아요|\
-         해볼게요|해볼게|해|볼게요|볼게|할게요|할게|그럴게요|그럴게",
+    // Besides a yes (`ending::is_yes_word`), "I'll try": 해볼게요/해 볼게요/할게요/그럴게요: I'll try, I will.
+    const WILL_TRY: crate::engine::words::WordList = crate::engine::words::WordList(
+        "will|do|i'll|i|try|it|that|해볼게요|해볼게|해|볼게요|볼게|할게요|할게|그럴게요|그럴게",
     );
     let adds = said.split_whitespace().any(|w| {
-        !BARE_YES.contains(crate::engine::case::lower(w.trim_matches(|c: char| c.is_ascii_punctuation())).as_str())
+        let word = crate::engine::case::lower(w.trim_matches(|c: char| c.is_ascii_punctuation()));
+        !ending::is_yes_word(&word) && !WILL_TRY.contains(word.as_str())
     });
     if adds {
         format!("{idea} — {said}")
