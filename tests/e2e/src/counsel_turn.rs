@@ -34,15 +34,26 @@ pub fn replies(page: &AppPage) -> Result<Vec<String>, Error> {
 pub fn send_and_wait(page: &AppPage, text: &str) -> Result<String, Error> {
     let before = page.browser.find_all(REPLIES)?.len();
     page.send(text)?;
+    // One more reply drawn, or (a long conversation draws a window of its newest rows, so the
+    // count can stay the same while one more arrives) a reply after the newest user message,
+    // when that is `text` as drawn.
+    const REPLY_AFTER: &str = "const rows = [...document.querySelectorAll('.messages .message')]; \
+         const asked = rows.findLastIndex(r => r.classList.contains('user')); \
+         if (asked < 0 || rows[asked].textContent.trim() !== arguments[0]) return null; \
+         const reply = rows.slice(asked + 1).reverse().find(r => r.matches(arguments[1])); \
+         return reply ? reply.innerText : null;";
     page.browser.wait_for(STEP, "the counselor's reply", |b| {
-        let all = b.find_all(REPLIES)?;
         let streaming = b.try_find(".bubble.streaming")?.is_some();
         let idle = b.try_find(".composer .send")?.is_some();
-        if all.len() > before && !streaming && idle {
-            Ok(Some(all[all.len() - 1].text()?))
-        } else {
-            Ok(None)
+        if streaming || !idle {
+            return Ok(None);
         }
+        let all = b.find_all(REPLIES)?;
+        if all.len() > before {
+            return Ok(Some(all[all.len() - 1].text()?));
+        }
+        let reply = b.execute(REPLY_AFTER, vec![Value::from(text), Value::from(REPLIES)])?;
+        Ok(reply.as_str().map(str::to_string))
     })
 }
 
