@@ -780,7 +780,7 @@ fn a_yes_to_an_idea_is_recorded_as_the_goal_and_a_goodbye_while_summing_up_ends_
     d.say("maybe I should talk to her calmly");
     d.say("yeah I'll try this weekend");
     assert!(last_reply(&d).contains("I'll note it as your goal"), "{}", last_reply(&d));
-    assert_eq!(counsel(&d).state.goals, ["maybe I should talk to her calmly — yeah I'll try this weekend"]);
+    assert_eq!(counsel(&d).state.goals, ["maybe I should talk to her calmly — I'll try this weekend"]);
 
     // An idea asked as a question is taken up; a bare yes makes it the goal.
     let mut d = Driver::in_lang(Lang::Ko, Settings::default(), None);
@@ -826,7 +826,7 @@ fn an_idea_said_as_the_session_turns_to_its_summary_becomes_the_goal_with_the_ne
     }
     assert_eq!(counsel(&d).state.part, Part::Closing, "{}", last_reply(&d));
     d.say("네 다음 주에 해볼게요");
-    assert_eq!(counsel(&d).state.goals, ["팀장님한테 따로 면담을 요청해 볼까 싶어요 — 네 다음 주에 해볼게요"]);
+    assert_eq!(counsel(&d).state.goals, ["팀장님한테 따로 면담을 요청해 볼까 싶어요 — 다음 주에 해볼게요"]);
     d.say("감사합니다 오늘 도움이 됐어요");
     assert!(last_reply(&d).contains("정하신 목표 “팀장님한테 따로 면담을"), "{}", last_reply(&d));
 }

@@ -210,9 +210,16 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // not echoed, nor reflected as a feeling ("it makes sense to feel that way") or a refusal.
     let unsure = ctx.part != Part::Closing && is_unsure(user_text);
     let quote = clip(without_introduction(without_greeting(user_text.trim()), notes.name), 40);
-    // Echoing a bare "hi" or "네" sounds mechanical, and a name withheld is only acknowledged;
-    // echo only what carries content.
+    // "고마워요" after the summary thanks the counselor; it does not say something got better.
+    // 고마워/고맙: thank you; 감사: thanks
+    let thanks =
+        WordList("thanks|thank you|thx|고마워|고맙|감사").any(|w| crate::engine::case::lower(user_text).contains(w));
+    // Echoing a bare "hi" or "네" sounds mechanical, a thanks ("thanks, that helps") is
+    // answered, not quoted, and a name withheld is only acknowledged; echo only what carries
+    // content.
+    let thanks_only = thanks && is_short(user_text);
     let worth_echoing = !notes.name_declined
+        && !thanks_only
         && !notes.safety_denied
         && boundary.is_none()
         && !wants_advice
@@ -231,10 +238,6 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             (Lang::En, _) => format!("“{quote}” — thank you for putting that into words."),
         }
     };
-    // "고마워요" after the summary thanks the counselor; it does not say something got better.
-    // 고마워/고맙: thank you; 감사: thanks
-    let thanks =
-        WordList("thanks|thank you|thx|고마워|고맙|감사").any(|w| crate::engine::case::lower(user_text).contains(w));
     let feeling = match state.emotion {
         Emotion::Positive if thanks => {
             lang.pick("저도 이야기 나눠 주셔서 고마워요.", "You're welcome; thank you for talking with me.").to_string()
@@ -330,6 +333,21 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 "Thank you for starting. You can speak freely here. How have you been lately?",
             )
             .into(),
+        // "I've been really stressed at work lately": what they came with is asked about, not
+        // how their days have been.
+        Module::RapportBuilding | Module::InformationGathering
+            if task_id == RAPPORT && !super::task::topics_in(user_text).is_empty() =>
+        {
+            let label = super::task::topics_in(user_text)[0].label(lang);
+            match lang {
+                Lang::Ko => format!(
+                    "이렇게 이야기해 주셔서 고마워요. {label} 쪽으로 요즘 어떤 일이 있었는지 조금 더 들려주시겠어요?"
+                ),
+                Lang::En => format!(
+                    "Thank you for sharing this with me. Could you tell me a bit more about what has been going on with {label}?"
+                ),
+            }
+        }
         Module::RapportBuilding | Module::InformationGathering if task_id == RAPPORT => pick(
             if ko {
                 &[
@@ -400,6 +418,13 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 "That's a hard question. I can't decide it for you, but we can think it through together. What have you already tried, or thought of trying?",
             )
             .into(),
+        // The plan made on the turn the session turns to its summary: noted, then the summary's
+        // question (not "anything else?", which the summary would pass over).
+        _ if notes.committed && sums_up => format!(
+            "{} {}",
+            lang.pick("구체적인 계획을 세우셨네요. 목표로 적어 둘게요.", "That's a concrete plan; I'll note it as your goal."),
+            summary_line(notes, lang)
+        ),
         _ if notes.committed => lang
             .pick(
                 "구체적인 계획을 세우셨네요. 목표로 적어 둘게요. 그 밖에 더 나누고 싶은 이야기가 있으세요?",
@@ -524,7 +549,7 @@ fn is_unsure(text: &str) -> bool {
 
 /// A sentence in `lang` with the user's words (clipped) where its `{}` stands.
 fn quoting(lang: Lang, ko: &str, en: &str, words: &str) -> String {
-    lang.pick(ko, en).replacen("{}", &clip(words, 60), 1)
+    lang.pick(ko, en).replacen("{}", &clip(words, 90), 1)
 }
 
 /// The message without a greeting in front: the echo quotes what it says, not "hi,".
@@ -567,10 +592,59 @@ fn topics_text(topics: &[Topic], lang: Lang) -> String {
     labels.join(lang.pick(", ", ", "))
 }
 
+/// True when the message is a few words at most (a thanks alone, not a thanks with a story).
+fn is_short(text: &str) -> bool {
+    text.split_whitespace().count() <= 5 && text.chars().count() <= 40
+}
+
+/// True when the message tells of something that happened at a time it names ("yesterday he
+/// gave me two new projects", "어제도 새벽 세시까지 유튜브만 봤어요"): the scene is told, so the
+/// question that follows asks what it was like, not again what happened.
+/// 어제/어젯밤: yesterday, last night; 그저께/엊그제: the day before yesterday; 지난주/저번 주/지난달/
+/// 지난번/저번에: last week, last month, last time; 오늘 아침: this morning; 아까: a while ago;
+/// 며칠 전/얼마 전/일주일 전: days ago, recently, a week ago.
+pub(crate) fn tells_event(text: &str) -> bool {
+    const WHEN: WordList = WordList(
+        "yesterday|last night|last week|last month|last time|this morning|the other day|earlier today|\
+         days ago|a week ago|weeks ago|어제|어젯밤|그저께|엊그제|지난주|지난 주|저번 주|지난달|지난번|저번에|\
+         오늘 아침|아까|며칠 전|얼마 전|일주일 전",
+    );
+    let lower = crate::engine::case::lower(text);
+    WHEN.iter().any(|w| {
+        lower.match_indices(w).any(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + w.len()..].chars().next();
+            // a word of its own in English ("yesterday", not "yesterdays"); any Korean ending
+            let ascii = w.is_ascii();
+            !(ascii
+                && (before.is_some_and(|c| c.is_ascii_alphanumeric())
+                    || after.is_some_and(|c| c.is_ascii_alphabetic())))
+        })
+    })
+}
+
 /// The information-gathering question of a turn: about the task's topic, or about the topic
 /// this message raises when that is another one ("my parents expect a lot from me" while the
-/// task is about sleep asks about family: the counselor follows the person).
+/// task is about sleep asks about family: the counselor follows the person). A scene the
+/// message tells (`tells_event`) is asked about from the inside: how it felt, what went
+/// through their mind, what they did then.
 fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: Lang) -> String {
+    if tells_event(user_text) {
+        return pick(
+            &[
+                lang.pick(
+                    "그 일이 있었을 때 어떤 마음이 드셨고, 머릿속에 어떤 생각이 스쳤나요?",
+                    "When that happened, how did you feel, and what went through your mind?",
+                ),
+                lang.pick(
+                    "그 뒤에는 어떻게 하셨어요? 그때 마음은 어땠는지도 궁금해요.",
+                    "What did you do after that? I'd also like to hear how it felt.",
+                ),
+            ],
+            turn,
+        )
+        .into();
+    }
     let named = super::task::topics_in(user_text);
     let topic = match task.and_then(|t| t.topic) {
         Some(own) if !named.is_empty() && !named.contains(&own) => named.first().copied(),

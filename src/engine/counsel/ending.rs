@@ -108,6 +108,41 @@ pub fn accepts_closing(text: &str) -> bool {
     short && says_yes(text)
 }
 
+/// Answers that say there is nothing more to talk about, each a whole part of the message:
+/// "no, thanks", "that's all", "thanks, that helps". 아니요/아니오/아뇨/아니: no; 없어요/없습니다/없어/
+/// 딱히 없어요/더 없어요: there is nothing (more); 괜찮아요/괜찮습니다: I'm fine; 됐어요: that will do;
+/// 그게 다예요: that's all; 고마워요/고마워/고맙습니다/감사합니다/감사해요: thank you; 이제/오늘은/충분해요:
+/// now, today, it's enough.
+const NOTHING_MORE: WordList = WordList(
+    "no thank you|no thanks|not really|nothing else|nothing more|that's all|that's it|that is all|i'm good|\
+     i am good|i'm fine|i'm okay|all good|that helps|that helped|this helps|this helped|thank you so much|\
+     thanks a lot|thank you|thanks|thx|nope|nah|nothing|no|for now|for today|really|so much|\
+     딱히 없어요|더 없어요|없어요|없습니다|없어|아니요|아니오|아뇨|아니|괜찮아요|괜찮습니다|됐어요|그게 다예요|\
+     고마워요|고마워|고맙습니다|감사합니다|감사해요|이제|오늘은|충분해요|정말|진짜",
+);
+
+/// True when the whole message says there is nothing more to talk about: only phrases of
+/// `NOTHING_MORE` ("no, that's all, thank you", "아니요 괜찮아요 고마워요"), with at least one of them
+/// saying no or thanks.
+pub fn says_nothing_more(text: &str) -> bool {
+    let t = normalized(text).replace([',', '.', '!', '~', ';'], " ");
+    let mut rest = t.trim();
+    if rest.is_empty() {
+        return false;
+    }
+    let mut said_something = false;
+    while !rest.is_empty() {
+        let found = NOTHING_MORE.iter().find(|p| {
+            rest.strip_prefix(*p).is_some_and(|after| after.is_empty() || after.starts_with(char::is_whitespace))
+        });
+        let Some(phrase) = found else { return false };
+        said_something |=
+            !matches!(phrase, "for now" | "for today" | "really" | "so much" | "이제" | "오늘은" | "정말" | "진짜");
+        rest = rest[phrase.len()..].trim_start();
+    }
+    said_something
+}
+
 /// True when `word` (lower case) is one of the short answers that say yes.
 pub fn is_yes_word(word: &str) -> bool {
     YES.contains(word)
@@ -177,6 +212,34 @@ mod tests {
             "I said goodbye to my old job",
         ] {
             assert!(!wants_to_end(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn nothing_more_is_a_whole_message_of_no_or_thanks() {
+        for text in [
+            "no",
+            "No, that's all. Thank you!",
+            "thanks, that helps",
+            "nope, I'm good",
+            "아니요",
+            "없어요 고마워요",
+            "아뇨, 괜찮아요~",
+            "고마워요",
+            "이제 충분해요 감사합니다",
+        ] {
+            assert!(says_nothing_more(text), "{text}");
+        }
+        for text in [
+            "no, my sister too",
+            "thanks, but there is one more thing",
+            "아니요, 사실 하나 더 있어요",
+            "없어요 의욕이",
+            "really",
+            "이제",
+            "",
+        ] {
+            assert!(!says_nothing_more(text), "{text}");
         }
     }
 

@@ -109,6 +109,10 @@ pub struct Counseling {
     /// This turn's message answered that question with a no: the reply thanks the user first.
     #[serde(default)]
     pub turn_safety_denied: bool,
+    /// The user message count when a plan the user made while exploring was noted as the goal
+    /// (the reply asked whether there is anything else to talk about).
+    #[serde(default)]
+    pub goal_noted_at: Option<u32>,
 }
 
 /// What the steps after the checker and the detector decided this turn.
@@ -170,6 +174,7 @@ impl Counseling {
             end_offered: false,
             safety_asked_at: None,
             turn_safety_denied: false,
+            goal_noted_at: None,
         }
     }
 
@@ -390,7 +395,15 @@ impl Counseling {
             if !self.goals.contains(&goal) {
                 self.goals.push(goal);
             }
+            if self.part == Part::Exploration {
+                self.goal_noted_at = Some(self.user_messages);
+            }
         }
+        // "Anything else you'd like to talk about?" after the goal was noted, answered "no",
+        // "thanks" or "없어요": the exploration is done, and the session turns to its summary.
+        let nothing_more = self.part == Part::Exploration
+            && self.goal_noted_at.is_some_and(|at| at + 1 == self.user_messages)
+            && self.said.last().is_some_and(|s| ending::says_nothing_more(s));
         let mut plan = TurnPlan::default();
         if let Some(kind) = state.crisis {
             // The keyword check in `begin_turn` records what it sees; this is what only the
@@ -456,7 +469,7 @@ impl Counseling {
             }
         }
 
-        let covered = verdict.is_some_and(|v| v.part_covered);
+        let covered = verdict.is_some_and(|v| v.part_covered) || (nothing_more && state.crisis.is_none());
         if let Some(next) = transition(self.part, &self.tasks, covered) {
             let exploration = plan_exploration(&self.said.iter().map(String::as_str).collect::<Vec<_>>(), self.lang);
             self.enter_part(next, exploration);
@@ -791,7 +804,16 @@ fn idea_with(idea: &str, said: &str) -> String {
         !ending::is_yes_word(&word) && !WILL_TRY.contains(word.as_str())
     });
     if adds {
-        format!("{idea} — {said}")
+        // "yes, I'll ask for a meeting on Tuesday": the goal keeps what the yes adds, not the yes.
+        let mut rest = said.trim();
+        while let Some((word, after)) = rest.split_once(char::is_whitespace) {
+            let bare = crate::engine::case::lower(word.trim_matches(|c: char| c.is_ascii_punctuation()));
+            if !ending::is_yes_word(&bare) {
+                break;
+            }
+            rest = after.trim_start();
+        }
+        format!("{idea} — {rest}")
     } else {
         idea.to_string()
     }

@@ -402,7 +402,7 @@ fn an_idea_offered_while_exploring_comes_back_as_the_goal() {
     assert!(session.goals.is_empty());
     let agreed = session.heuristic_turn("yes, every weekday after dinner", Lang::En);
     assert!(!agreed.reply.is_empty());
-    assert_eq!(session.goals, [format!("{idea} — yes, every weekday after dinner")]);
+    assert_eq!(session.goals, [format!("{idea} — every weekday after dinner")]);
     assert!(session.summary_markdown().contains("studying in shorter blocks"), "{}", session.summary_markdown());
 }
 
@@ -597,7 +597,7 @@ fn a_yes_with_a_doubt_after_it_sets_no_goal_yet() {
         run(Lang::En, &[&messages[..], &["yeah, but I'm worried it will turn into a fight"]].concat());
     assert!(session.goals.is_empty(), "{:?}", session.goals);
     let (session, _, _) = run(Lang::En, &[&messages[..], &["yeah, I'll try it this weekend"]].concat());
-    assert_eq!(session.goals, ["maybe I should talk to her calmly — yeah, I'll try it this weekend"]);
+    assert_eq!(session.goals, ["maybe I should talk to her calmly — I'll try it this weekend"]);
 }
 
 #[test]
@@ -605,8 +605,85 @@ fn a_yes_typed_as_in_a_chat_counts_and_what_it_adds_is_kept_with_the_idea() {
     assert!(ending::says_yes("ㅇㅇ 오늘 저녁에 말해볼게요"));
     assert!(ending::says_yes("ㅇㅋ"));
     let idea = "maybe I should tell them before they find out";
-    assert_eq!(idea_with(idea, "ok tonight"), format!("{idea} — ok tonight"));
+    assert_eq!(idea_with(idea, "ok tonight"), format!("{idea} — tonight"));
     assert_eq!(idea_with(idea, "ok, I'll try"), idea);
     assert_eq!(idea_with("산책이라도 해 볼까요?", "네 해볼게요"), "산책이라도 해 볼까요?");
     assert_eq!(state::detect_state("thx", &[], &[]).emotion, state::Emotion::Positive);
+}
+
+#[test]
+fn a_scene_told_is_asked_about_from_the_inside_not_asked_for_again() {
+    for (lang, messages, told) in [
+        (
+            Lang::En,
+            [
+                "hi",
+                "I've been really stressed at work lately",
+                "my manager keeps piling on more tasks and I can't say no",
+            ],
+            "yesterday he gave me two new projects on a Friday evening",
+        ),
+        (
+            Lang::Ko,
+            ["안녕하세요", "요즘 잠을 잘 못 자요", "시험이 다음 주인데 공부가 손에 안 잡혀요"],
+            "어제도 새벽 세시까지 유튜브만 봤어요",
+        ),
+    ] {
+        let (_, _, outcomes) = run(lang, &[&messages[..], &[told]].concat());
+        let reply = &outcomes[3].0.reply;
+        assert!(!reply.contains("what happened") && !reply.contains("어떤 일이 있었나요"), "{reply}");
+        assert!(reply.contains("how did you feel") || reply.contains("어떤 마음이 드셨"), "{reply}");
+        // What they came with is asked about by its name, not "how have your days been".
+        let asked = &outcomes[1].0.reply;
+        assert!(asked.contains("going on with work") || asked.contains("잠과 건강 쪽으로"), "{asked}");
+    }
+    assert!(!counselor::tells_event("yesterdays are gone") && !counselor::tells_event("my manager is awful"));
+}
+
+#[test]
+fn nothing_more_after_the_goal_was_noted_turns_to_the_summary_and_a_thanks_is_not_quoted() {
+    let ko = [
+        "안녕하세요",
+        "요즘 잠을 잘 못 자요",
+        "시험이 다음 주인데 공부가 손에 안 잡혀요",
+        "어제도 새벽 세시까지 유튜브만 봤어요",
+    ];
+    let plan = ["하루에 한 과목씩만 정해서 해볼까 해요", "네 오늘부터 해볼게요"];
+    let (session, _, outcomes) = run(Lang::Ko, &[&ko[..], &plan[..], &["고마워요"]].concat());
+    assert_eq!(outcomes[5].1, Part::Exploration, "the goal was noted while exploring");
+    assert!(outcomes[5].0.reply.contains("그 밖에 더 나누고 싶은 이야기"), "{}", outcomes[5].0.reply);
+    assert_eq!(session.part, Part::Closing);
+    let summary = &outcomes[6].0.reply;
+    assert!(summary.contains("오늘 나눈 이야기를 정리해 볼게요") && !summary.contains('“'), "{summary}");
+    let en =
+        ["hi", "I keep fighting with my sister", "she borrows my stuff without asking", "maybe I could ask her first"];
+    let (session, _, outcomes) =
+        run(Lang::En, &[&en[..], &["ok, I'll ask her tonight", "no, that's all, thanks"]].concat());
+    assert_eq!(session.goals, ["maybe I could ask her first — I'll ask her tonight"]);
+    assert!(outcomes[4].0.reply.contains("anything else"), "{}", outcomes[4].0.reply);
+    assert!(outcomes[5].0.reply.contains("Let me sum up today"), "{}", outcomes[5].0.reply);
+    assert!(!outcomes[5].0.reply.contains("“no, that's all"), "{}", outcomes[5].0.reply);
+}
+
+#[test]
+fn a_plan_made_as_the_session_turns_to_its_summary_is_noted_and_the_summary_asked() {
+    let messages = [
+        "hi",
+        "I've been really stressed at work lately",
+        "my manager keeps piling on more tasks and I can't say no",
+        "yesterday he gave me two new projects on a Friday evening",
+        "I guess I feel like I'm never good enough",
+        "maybe I could talk to him about priorities",
+        "yes, I'll ask for a meeting on Tuesday",
+    ];
+    let (session, _, outcomes) = run(Lang::En, &messages);
+    let last = outcomes.last().unwrap();
+    assert_eq!(last.1, Part::Closing);
+    assert!(
+        last.0.reply.contains("I'll note it as your goal") && last.0.reply.contains("Did I get that right?"),
+        "{}",
+        last.0.reply
+    );
+    assert!(!last.0.reply.contains("anything else"), "{}", last.0.reply);
+    assert_eq!(session.goals, ["maybe I could talk to him about priorities — I'll ask for a meeting on Tuesday"]);
 }
