@@ -159,6 +159,10 @@ fn pick<'a>(options: &[&'a str], turn: u32) -> &'a str {
     options[turn as usize % options.len()]
 }
 
+fn pick_pair<'a>(options: &[(&'a str, &'a str)], turn: u32) -> (&'a str, &'a str) {
+    options[turn as usize % options.len()]
+}
+
 /// A reply with no LLM: reflects the user's words and feeling, then asks what the module
 /// and task call for; wording varies with the turn.
 pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserState, notes: &ReplyNotes) -> String {
@@ -285,23 +289,31 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             t,
         )
         .into(),
-        Module::EmpathicReflection => pick(
-            if ko {
-                &[
-                    "그런 상황이라면 마음이 무거울 수밖에 없을 것 같아요. 그때 어떤 마음이 드셨는지 조금 더 들려주실 수 있을까요?",
-                    "그 마음을 혼자 안고 계셨던 것 같아요. 그 감정이 가장 크게 느껴지는 때는 언제인가요?",
-                    "충분히 그렇게 느끼실 만해요. 그 일이 요즘 생활에는 어떤 영향을 주고 있나요?",
-                ]
+        Module::EmpathicReflection => {
+            // (a word that validates the feeling, the question); the word is left out when the
+            // feeling was already named ("화가 나고 답답하실 만해요." then "충분히 그렇게 느끼실 만해요.")
+            let (validation, question) = pick_pair(
+                if ko {
+                    &[
+                        ("그런 상황이라면 마음이 무거울 수밖에 없을 것 같아요.", "그때 어떤 마음이 드셨는지 조금 더 들려주실 수 있을까요?"),
+                        ("", "그 마음을 혼자 안고 계셨던 것 같아요. 그 감정이 가장 크게 느껴지는 때는 언제인가요?"),
+                        ("충분히 그렇게 느끼실 만해요.", "그 일이 요즘 생활에는 어떤 영향을 주고 있나요?"),
+                    ]
+                } else {
+                    &[
+                        ("Anyone in that situation would feel weighed down.", "Could you tell me a bit more about how it felt?"),
+                        ("", "It sounds like you've been holding this on your own. When does that feeling get strongest?"),
+                        ("It makes sense to feel that way.", "How has it been affecting your days lately?"),
+                    ]
+                },
+                t,
+            );
+            if feeling.is_empty() && !validation.is_empty() {
+                format!("{validation} {question}")
             } else {
-                &[
-                    "Anyone in that situation would feel weighed down. Could you tell me a bit more about how it felt?",
-                    "It sounds like you've been holding this on your own. When does that feeling get strongest?",
-                    "It makes sense to feel that way. How has it been affecting your days lately?",
-                ]
-            },
-            t,
-        )
-        .into(),
+                question.to_string()
+            }
+        }
         Module::Summarizing if task_id == SUMMARY => summary_line(notes, lang),
         Module::Summarizing => match lang {
             Lang::Ko => format!(
@@ -410,7 +422,13 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // "what should I do?" is answered as a question, not echoed and passed over: the counselor
     // does not decide for the user, and thinks it through with them.
     let advice = wants_advice
-        && matches!(ctx.module, Module::InformationGathering | Module::EmpathicReflection | Module::RapportBuilding);
+        && matches!(
+            ctx.module,
+            Module::InformationGathering
+                | Module::EmpathicReflection
+                | Module::RapportBuilding
+                | Module::ResistanceHandling
+        );
     let body = match (taken_up, ctx.module) {
         _ if advice && !notes.committed => lang
             .pick(
@@ -657,7 +675,7 @@ fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: L
                 0 => format!(
                     "{label}에서 가장 힘든 순간은 언제인가요? 최근에 있었던 장면 하나를 떠올려 말씀해 주실래요?"
                 ),
-                1 => format!("{label} 이야기에서 누가 함께 있었고, 그때 어떤 일이 있었나요?"),
+                1 => format!("{label} 이야기를 떠올리면 어떤 마음이 가장 먼저 드세요?"),
                 _ => format!("{label} 문제가 시작된 건 언제쯤부터였나요?"),
             }
         }
@@ -665,7 +683,7 @@ fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: L
             let label = topic.label(lang);
             match turn % 3 {
                 0 => format!("What is the hardest moment with {label}? Could you describe a recent one?"),
-                1 => format!("When it comes to {label}, who was involved, and what happened?"),
+                1 => format!("When you think about {label}, what comes up for you first?"),
                 _ => format!("When did things with {label} start to feel this way?"),
             }
         }
@@ -970,7 +988,7 @@ mod tests {
             got,
             [
                 "직장과 일에서 가장 힘든 순간은 언제인가요? 최근에 있었던 장면 하나를 떠올려 말씀해 주실래요?",
-                "직장과 일 이야기에서 누가 함께 있었고, 그때 어떤 일이 있었나요?",
+                "직장과 일 이야기를 떠올리면 어떤 마음이 가장 먼저 드세요?",
                 "직장과 일 문제가 시작된 건 언제쯤부터였나요?",
             ]
         );

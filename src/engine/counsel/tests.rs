@@ -687,3 +687,31 @@ fn a_plan_made_as_the_session_turns_to_its_summary_is_noted_and_the_summary_aske
     assert!(!last.0.reply.contains("anything else"), "{}", last.0.reply);
     assert_eq!(session.goals, ["maybe I could talk to him about priorities — I'll ask for a meeting on Tuesday"]);
 }
+
+#[test]
+fn what_should_i_do_after_a_shrug_is_answered_and_a_named_feeling_is_validated_once() {
+    let messages = [
+        "hello",
+        "I'm Jordan",
+        "my girlfriend broke up with me last week and I can't stop thinking about her",
+        "we were together for three years",
+        "I keep checking her instagram",
+        "I don't know",
+        "I feel so lonely in the evenings",
+        "what should I do?",
+    ];
+    let (_, _, outcomes) = run(Lang::En, &messages);
+    let advice = &outcomes[7].0.reply;
+    assert!(advice.contains("I can't decide it for you"), "{advice}");
+    assert!(!outcomes[3].0.reply.contains("who was involved"), "{}", outcomes[3].0.reply);
+    let ko = [
+        "안녕",
+        "민지예요",
+        "회사에서 팀장님이 저만 계속 혼내요",
+        "지난주 회의 때 다들 있는 앞에서 소리를 질렀어요",
+        "너무 창피하고 화가 났어요",
+    ];
+    let (_, _, outcomes) = run(Lang::Ko, &ko);
+    let angry = &outcomes[4].0.reply;
+    assert_eq!(angry.matches("만해요").count(), 1, "{angry}");
+}
