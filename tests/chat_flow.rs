@@ -532,6 +532,48 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
 }
 
 #[test]
+fn a_no_key_follow_up_is_read_with_the_request_before_it() {
+    // "and on windows?" after a port: Windows' commands for that port, in both languages.
+    let mut d = offline_chat();
+    d.say("how do I find which process is using port 3000?");
+    assert!(d.open_card().is_some(), "the processes offer");
+    d.say("and on windows?");
+    let answer = texts(&d).last().unwrap().clone();
+    assert!(answer.starts_with("`netstat -ano | findstr :3000` lists") && answer.contains("taskkill"), "{answer}");
+    let mut d = Driver::in_lang(deliberate::engine::lang::Lang::Ko, Settings::default(), None);
+    d.step(Event::switch_mode(ModeKind::Chat));
+    d.say("8080 포트 쓰는 프로세스 찾는 법");
+    d.say("윈도우에서는?");
+    assert!(texts(&d).last().unwrap().starts_with("`netstat -ano | findstr :8080`이"), "{:?}", texts(&d));
+
+    // Undoing the last commit keeps its changes; once pushed, it is reverted instead.
+    for (lang, ask, pushed) in [
+        (
+            deliberate::engine::lang::Lang::En,
+            "how do I undo my last commit but keep the changes?",
+            "what if I already pushed it?",
+        ),
+        (deliberate::engine::lang::Lang::Ko, "마지막 커밋 취소하고 변경사항은 남기려면?", "이미 푸시했으면?"),
+    ] {
+        let mut d = Driver::in_lang(lang, Settings::default(), None);
+        d.step(Event::switch_mode(ModeKind::Chat));
+        d.say(ask);
+        let answer = texts(&d).last().unwrap().clone();
+        assert!(answer.starts_with("`git reset --soft HEAD~1`") && !answer.contains("git restore"), "{answer}");
+        d.say(pushed);
+        let answer = texts(&d).last().unwrap().clone();
+        assert!(answer.contains("`git revert HEAD`") && !answer.starts_with("`git reset"), "{answer}");
+        assert!(d.open_card().is_none(), "no topic picker: {answer}");
+    }
+
+    // A new request is not a follow-up of the one before.
+    let mut d = offline_chat();
+    d.say("how do I find which process is using port 3000?");
+    d.say("what a nice day");
+    assert_eq!(d.open_card().expect("the topic picker").questions[0].options.len(), 10);
+}
+
+#[test]
 fn the_no_key_assistant_introduces_itself_once_per_chat() {
     let mut d = offline_chat();
     d.say("please delete the old build files");

@@ -1086,34 +1086,32 @@ impl Chat {
                 asked.iter().take(3).map(|a| nokey::read_back(a, request, OUTPUT_LIMIT, lang)).collect();
             return self.nokey_answer_text(c, text.join("\n\n"), source, env);
         }
-        // A question about a command: what it would do, not an offer to run things.
-        if let Some(text) = nokey::explain_command(request, lang) {
-            return self.nokey_answer_text(c, text, source, env);
-        }
-        // "how do I make run.sh executable?", "Permission denied": chmod +x.
-        if let Some(text) = nokey::make_executable(request, lang) {
-            return self.nokey_answer_text(c, text, source, env);
-        }
-        // "how do I extract backup.tar.gz?", "이 폴더 압축해 줘": tar, unzip.
-        if let Some(text) = nokey::archive(request, lang) {
-            return self.nokey_answer_text(c, text, source, env);
-        }
-        // A missing module, a tool's version or place, renaming a file.
-        if let Some(text) = nokey::quick_answer(request, lang) {
-            return self.nokey_answer_text(c, text, source, env);
-        }
         // "how do I kill it?" after "what's using port 3000?": the message before says which.
         let before = c.messages.iter().rev().filter(|m| m.role == Role::User).nth(1).and_then(|m| match &m.body {
-            Body::Text { text, .. } => Some(text.as_str()),
+            Body::Text { text, .. } => Some(text.clone()),
             _ => None,
         });
-        if let Some(text) = nokey::end_process(request, before, lang) {
+        if let Some(text) = nokey_text(request, before.as_deref(), lang) {
             return self.nokey_answer_text(c, text, source, env);
         }
-        let topic = nokey::recognise(request);
+        let mut topic = nokey::recognise(request);
         if let Some(text) = topic.is_none().then(|| nokey::thanks_reply(request, lang)).flatten() {
             return self.nokey_answer_text(c, text.to_string(), source, env);
         }
+        // "and on windows?", "what if I already pushed it?", "상위 10개만": a follow-up that names
+        // nothing itself is read with the request before it.
+        let mut request = request.to_string();
+        if let Some(before) = before.filter(|_| topic.is_none() && nokey::follows_up(&request)) {
+            let both = format!("{before} {request}");
+            if let Some(text) = nokey_text(&both, None, lang) {
+                return self.nokey_answer_text(c, text, source, env);
+            }
+            topic = nokey::recognise(&both);
+            if topic.is_some() {
+                request = both;
+            }
+        }
+        let request = request.as_str();
         match topic {
             Some(topic) => self.nokey_offer(c, topic, request, source, lang, env),
             None => {
@@ -1235,6 +1233,17 @@ const MAX_SUMMARY_LINES: usize = 20;
 
 /// Estimated tokens of the three tool specs (sent with every prompt).
 const TOOL_SPEC_TOKENS: u32 = 700;
+
+/// The no-key answer that is only text, if the request has one: what a command does, making
+/// a script executable, an archive, a quick answer or how-to, ending a process (for "kill it",
+/// the port `before` named).
+fn nokey_text(request: &str, before: Option<&str>, lang: Lang) -> Option<String> {
+    nokey::explain_command(request, lang)
+        .or_else(|| nokey::make_executable(request, lang))
+        .or_else(|| nokey::archive(request, lang))
+        .or_else(|| nokey::quick_answer(request, lang))
+        .or_else(|| nokey::end_process(request, before, lang))
+}
 
 fn command_body(card: CommandCard) -> Body {
     Body::Artifact { artifact: AppArtifact::Chat(ChatArtifact::Command { card }) }

@@ -371,6 +371,27 @@ pub fn thanks_reply(text: &str, lang: Lang) -> Option<&'static str> {
     })
 }
 
+/// True when a short message reads as a follow-up to the request before it: it opens with
+/// "and", "what about", "what if", "only", … or names a platform ("and on windows?"), or, in
+/// Korean, opens with 그럼/그리고/혹시/만약 (then, and, by any chance, if) or ends in 는/은 (and …?),
+/// 면 (if …?) or 만 (only): "윈도우에서는?", "이미 푸시했으면?", "상위 10개만".
+pub fn follows_up(text: &str) -> bool {
+    let lower = text.lower();
+    let trimmed = lower.trim().trim_end_matches(|c: char| c.is_whitespace() || "?!.~…".contains(c));
+    if trimmed.is_empty() || trimmed.split_whitespace().count() > 8 {
+        return false;
+    }
+    const OPENINGS: WordList = WordList(
+        "and |and?|what about|how about|what if|also |only |just |but |same |now |then |\
+         그럼|그러면|그리고|그런데|근데|혹시|만약|이번엔|그건|그거는",
+    );
+    const PLATFORMS: WordList =
+        WordList("windows|mac|macos|linux|ubuntu|powershell|윈도우|윈도|맥|리눅스|우분투|파워셸");
+    OPENINGS.any(|w| trimmed.starts_with(w))
+        || PLATFORMS.any(|w| contains_word(&format!("{trimmed} "), w))
+        || ["는", "은", "면", "만"].iter().any(|end| trimmed.ends_with(end))
+}
+
 /// `text` with each word that is a file name ("run.sh", "./deploy.py", "scripts/start.bat")
 /// replaced by "file": "what does chmod 777 run.sh do?" orders nothing run.
 fn without_file_names(text: &str) -> String {
@@ -624,7 +645,14 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             ),
         });
     }
-    how_to(HOW_TOS, &lower, lang)
+    // A port the request names takes the place of the example's 8080 (a firewall, Windows).
+    how_to(HOW_TOS, &lower, lang).map(|answer| match request_port(text) {
+        Some(port) if answer.contains("8080") => answer
+            .replace(" (your port in place of 8080)", "")
+            .replace("(8080 자리에 그 포트)", "")
+            .replace("8080", &port.to_string()),
+        _ => answer,
+    })
 }
 
 /// A fixed answer of `table` whose cues the message (`lower`, in lower case) holds: every cue
@@ -659,13 +687,92 @@ const ERRORS: &[(&[WordList], &str, &str)] = &[
     ),
 ];
 
+/// Words that name Windows: 윈도우/윈도: Windows; 파워셸/파워쉘: PowerShell.
+const WINDOWS: WordList = WordList("windows|powershell|cmd.exe|윈도우|윈도|파워셸|파워쉘");
+
 /// Everyday how-tos the no-key assistant answers outright (see `how_to`), in Korean and in
 /// English.
 // 환경 변수/환경변수: environment variable; 영구/계속/항상: for good; 설정/추가/등록: set, add; 확인/보/출력/목록:
 // check, see, print, list; 아이피/IP 주소: IP address; 거부/거절/안 돼: refused; 버리/취소/되돌리: throw away, undo;
 // 변경/수정: changes; 숨김/숨긴/숨겨진: hidden; 심볼릭/바로 가기: symbolic, shortcut; 복사: copy; 폴더/디렉터리:
-// folder; 다운로드/내려받/받는: download; 링크/주소: link, address.
+// folder; 다운로드/내려받/받는: download; 링크/주소: link, address; 윈도우/파워셸: Windows, PowerShell; 맥: Mac;
+// 종료/죽이/죽여: end, kill; 디스크/용량/공간/드라이브: disk, space, drive; 메모리: memory; 푸시: push; 올렸: pushed
+// (uploaded); 마지막/방금/최근/직전: last, just now, recent, previous.
 const HOW_TOS: &[(&[WordList], &str, &str)] = &[
+    // Windows first: the Linux answers below do not work there.
+    (
+        &[WINDOWS, WordList("port|포트")],
+        "`netstat -ano | findstr :8080`(8080 자리에 그 포트)이 그 포트를 쓰는 연결을 보여 주고, 마지막 열이 PID입니다. \
+         `tasklist /FI \"PID eq <PID>\"`가 그 프로그램의 이름을, `taskkill /PID <PID> /F`가 종료를 합니다(저장하지 않은 작업은 사라집니다). \
+         PowerShell에서는 `Get-NetTCPConnection -LocalPort 8080`도 됩니다.",
+        "`netstat -ano | findstr :8080` (your port in place of 8080) lists the connections on that port; the last column is the PID. \
+         `tasklist /FI \"PID eq <PID>\"` names the program and `taskkill /PID <PID> /F` ends it (unsaved work in it is lost). \
+         In PowerShell, `Get-NetTCPConnection -LocalPort 8080` works too.",
+    ),
+    (
+        &[WINDOWS, WordList("kill|terminate|end the process|end it|end a process|종료|죽이|죽여")],
+        "`tasklist`가 실행 중인 프로그램과 PID를 보여 주고, `taskkill /PID <PID> /F`가 하나를, `taskkill /IM <이름>.exe /F`가 \
+         그 이름의 프로그램 전부를 끝냅니다. 저장하지 않은 작업은 사라집니다.",
+        "`tasklist` lists the running programs with their PIDs; `taskkill /PID <PID> /F` ends one and `taskkill /IM <name>.exe /F` \
+         every copy of a program by name. Unsaved work in them is lost.",
+    ),
+    (
+        &[WINDOWS, WordList("disk|space|drive|folder size|디스크|용량|공간|드라이브")],
+        "PowerShell에서 `Get-PSDrive -PSProvider FileSystem`이 드라이브마다 쓴 공간과 남은 공간을 보여 줍니다. 폴더 하나의 크기(MB)는 \
+         `(Get-ChildItem <폴더> -Recurse -File | Measure-Object Length -Sum).Sum / 1MB`.",
+        "In PowerShell, `Get-PSDrive -PSProvider FileSystem` shows each drive's used and free space; a folder's size in MB is \
+         `(Get-ChildItem <folder> -Recurse -File | Measure-Object Length -Sum).Sum / 1MB`.",
+    ),
+    (
+        &[WINDOWS, WordList("process|cpu|memory|ram|프로세스|메모리")],
+        "`tasklist`가 실행 중인 프로그램을 보여 주고, PowerShell에서는 \
+         `Get-Process | Sort-Object CPU -Descending | Select-Object -First 10`이 CPU를 많이 쓴 상위 10개를 보여 줍니다(메모리는 CPU 자리에 WS).",
+        "`tasklist` lists the running programs; in PowerShell, `Get-Process | Sort-Object CPU -Descending | Select-Object -First 10` \
+         shows the 10 that used the most CPU (WS in place of CPU for memory).",
+    ),
+    (
+        &[WINDOWS, WordList("environment variable|env var|path|환경 변수|환경변수")],
+        "`setx NAME value`가 새로 여는 창부터 적용되게 저장하고(열려 있는 창에는 적용되지 않습니다), PowerShell의 `$env:NAME = 'value'`는 \
+         지금 창에만 적용되며 `$env:NAME`이 값을 보여 줍니다. PATH는 설정 → 시스템 → 정보 → 고급 시스템 설정 → 환경 변수에서 바꾸는 것이 안전합니다.",
+        "`setx NAME value` keeps it for windows opened from now on (not the open one); in PowerShell, `$env:NAME = 'value'` sets it for \
+         this window only and `$env:NAME` prints it. PATH is safest to change under Settings → System → About → Advanced system settings → \
+         Environment Variables.",
+    ),
+    (
+        &[WINDOWS, WordList("ip address|my ip|ip 주소|ip주소|아이피|내 ip")],
+        "`ipconfig`가 이 컴퓨터의 주소를 보여 줍니다. 쓰고 있는 어댑터 아래의 IPv4 주소가 네트워크 안에서의 주소입니다.",
+        "`ipconfig` shows this machine's addresses: the IPv4 Address under the adapter in use is its address on the network.",
+    ),
+    (
+        &[WordList("mac|macos|맥"), WordList("ip address|my ip|ip 주소|ip주소|아이피|내 ip")],
+        "macOS에서는 `ipconfig getifaddr en0`이 Wi-Fi(보통 en0)의 주소를 보여 주고, `ifconfig`가 모든 네트워크의 주소를 보여 줍니다.",
+        "On macOS, `ipconfig getifaddr en0` prints the Wi-Fi address (usually en0) and `ifconfig` every network's.",
+    ),
+    (
+        &[
+            WordList("already pushed|pushed it|was pushed|been pushed|pushed commit|이미 푸시|이미 push|푸시했|push했|푸시한|push한|푸시 했|이미 올렸"),
+            WordList("undo|revert|cancel|take back|remove|uncommit|취소|되돌리|되돌|없애|지우"),
+        ],
+        "이미 푸시한 커밋은 다른 사람이 받았을 수 있으니, 새 커밋으로 되돌리세요. `git revert HEAD`(또는 `git revert <커밋>`)가 그 커밋을 거꾸로 \
+         적용한 커밋을 만들고, 그다음 `git push`하면 됩니다. 기록을 고쳐 쓰는 방법(`git reset --soft HEAD~1` 뒤 `git push --force-with-lease`)은 \
+         나 혼자 쓰는 브랜치에서만 안전합니다.",
+        "Others may already have a pushed commit, so undo it with a new one: `git revert HEAD` (or `git revert <commit>`) makes a commit \
+         that reverses it; then `git push`. Rewriting history instead (`git reset --soft HEAD~1`, then `git push --force-with-lease`) is \
+         safe only on a branch no one else uses.",
+    ),
+    (
+        &[
+            WordList("commit|커밋"),
+            WordList("undo|revert|cancel|take back|uncommit|취소|되돌리|되돌|없애"),
+            WordList("last|latest|previous|recent|마지막|방금|최근|직전"),
+        ],
+        "`git reset --soft HEAD~1`이 마지막 커밋을 취소하고 그 변경은 스테이징된 채로 남기고, `git reset HEAD~1`은 스테이징하지 않은 변경으로 \
+         남깁니다. 이미 푸시한 커밋이라면 대신 `git revert HEAD`(그 커밋을 거꾸로 적용한 새 커밋)를 만들어 푸시하세요. \
+         `git reset --hard HEAD~1`은 변경까지 버리고, 되돌릴 수 없습니다.",
+        "`git reset --soft HEAD~1` undoes the last commit and keeps its changes staged; `git reset HEAD~1` keeps them as unstaged edits. \
+         If it was pushed already, make `git revert HEAD` instead (a new commit that reverses it) and push that. \
+         `git reset --hard HEAD~1` throws the changes away too, for good.",
+    ),
     (
         &[
             WordList("to path|to my path|to the path|path에|path 추가|path에 추가|path 설정"),
@@ -2850,6 +2957,14 @@ mod tests {
             ("방화벽에서 8080 포트 열기", "Ubuntu의 ufw라면"),
             ("how do I see the last 10 commits?", "`git log --oneline -n 10`"),
             ("how do I unstage a file?", "`git restore --staged <file>`"),
+            ("undo my last commit", "`git reset --soft HEAD~1` undoes"),
+            ("방금 한 커밋 취소", "`git reset --soft HEAD~1`이"),
+            ("how do I revert a pushed commit?", "Others may already have a pushed commit"),
+            ("what's using port 5000 on windows", "`netstat -ano | findstr :5000` lists"),
+            ("how do I kill a process in powershell", "`tasklist` lists the running programs"),
+            ("윈도우 환경 변수 설정", "`setx NAME value`가"),
+            ("my ip address on mac", "On macOS, `ipconfig getifaddr en0`"),
+            ("open port 3000 in the firewall", "With Ubuntu's ufw, `sudo ufw allow 3000/tcp`; with"),
         ];
         for (text, want) in cases {
             let answer = quick_answer(text, Lang::detect(text)).unwrap_or_default();
@@ -2861,7 +2976,6 @@ mod tests {
             "copy this paragraph",
             "the ip of the printer is wrong",
             "delete the merged branches",
-            "undo my last commit",
             "my docker containers keep restarting, how do I see why?",
             "my nginx keeps restarting",
         ] {
