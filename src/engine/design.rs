@@ -291,7 +291,10 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
             if ko { format!("{work} 담당") } else { step_en.to_string() },
             role,
             model,
-            if ko {
+            // 답변: answering questions, which a Korean sentence says from the documents (바탕으로: based on).
+            if ko && work == "답변" {
+                format!("모은 {} 바탕으로 질문에 답합니다.", with_object(src))
+            } else if ko {
                 format!("모은 {} {work}합니다.", with_object(src))
             } else {
                 format!("Does the core work: {work} the collected {src}.")
@@ -2099,6 +2102,8 @@ mod tests {
         }
         assert_eq!(fallback_designs("고객 메일에 답장 초안을 써 줘", "", Lang::Ko)[0].agents[1].name, "회신 담당");
         assert_eq!(fallback_designs("분기별 고객 평가를 분석해 줘", "", Lang::Ko)[0].agents[1].name, "분석 담당");
+        let answerer = &fallback_designs("사내 위키 문서로 직원 질문에 답하는 챗봇", "", Lang::Ko)[0].agents[1];
+        assert_eq!(answerer.description, "모은 문서를 바탕으로 질문에 답합니다.");
     }
 
     #[test]

@@ -27,7 +27,8 @@ pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
     (r"(?i)\b(?:spreadsheets?|excel|xlsx|google\s+sheets?|gsheets?)\b", Format::Spreadsheet),
     (r"(?i)\bdashboards?\b", Format::Dashboard),
     (
-        r"(?i)\b(?:slack|discord|telegram|whatsapp|kakao\s*talk|sms|(?:text|chat)\s+messages?|teams\s+(?:channel|chat|messages?|posts?))\b",
+        // A chatbot's answers are chat messages.
+        r"(?i)\b(?:slack|discord|telegram|whatsapp|kakao\s*talk|sms|(?:text|chat)\s+messages?|teams\s+(?:channel|chat|messages?|posts?)|chat\s*bots?)\b",
         Format::Message,
     ),
 ];
@@ -116,6 +117,7 @@ pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
     ("문자 메시지", Format::Message, KoBound::Free),                // text message
     ("문자메시지", Format::Message, KoBound::Free),                 // text message
     ("메신저", Format::Message, KoBound::Free),                     // messenger
+    ("챗봇", Format::Message, KoBound::Free),                       // chatbot (its answers are chat messages)
 ];
 
 /// What may follow a bounded Korean format word: particles 로/으로 (as), 를/을 (object),

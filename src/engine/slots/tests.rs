@@ -554,6 +554,9 @@ fn format_reads_korean_and_english_names() {
         ("카톡으로 알려줘", Some(Format::Message)),
         ("send me a text message when it is done", Some(Format::Message)),
         ("a Teams post for the channel", Some(Format::Message)),
+        ("I want a chatbot that answers employee questions from our internal wiki", Some(Format::Message)),
+        ("사내 위키 문서로 직원 질문에 답하는 챗봇을 만들고 싶어", Some(Format::Message)),
+        ("summarize what our chatbot logged this week as a report", Some(Format::Report)),
         // What is read is not what is made.
         ("summarize our Slack threads into a report", Some(Format::Report)),
         ("슬랙 메시지를 요약해서 이메일로 보내줘", Some(Format::Email)),
