@@ -1185,6 +1185,11 @@ pub struct Refinement {
 
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
 const CHEAPER: WordList = WordList("저렴|싸게|싼|비싸|비용|예산|cheap|cost|budget|expensive|pric*");
+// 큰/대형/좋은/고성능/똑똑한/강한/강력한 모델: a big, large, good, high-end, smart, strong, powerful model
+const BIGGER_MODEL: WordList = WordList(
+    "bigger model|larger model|stronger model|better model|smarter model|more capable model|more powerful model|\
+     large model|best model|큰 모델|대형 모델|더 좋은 모델|좋은 모델|성능 좋은 모델|고성능 모델|똑똑한 모델|강한 모델|강력한 모델",
+);
 // 검증: verify; 정확: accurate; 신뢰: reliable; 환각: hallucination
 pub(crate) const MORE_CHECKS: WordList =
     WordList("검증|정확|신뢰|환각|validat*|accura*|reliab*|hallucinat*|verif*|fact");
@@ -1360,7 +1365,7 @@ fn remove_steps(designs: &mut [DesignProposal], feedback: &str, lang: Lang, chan
 /// Revises designs from feedback by rules: cheaper models, added validation, fewer
 /// steps, parallel collection, a privacy guard, human review, batching, a new output
 /// format or destination, steps taken out. No change when it reads none of them.
-fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
+fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang: Lang) -> Refinement {
     let asks = |list: WordList| list.any(|w| mentions(feedback, w));
     // "skip the human review" takes the step away; it does not ask for one, even beside another
     // word of its kind ("in fact, drop the validator").
@@ -1371,9 +1376,43 @@ fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement 
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
     remove_steps(&mut designs, feedback, lang, &mut changes);
+    // "the simple one" asked for a change: that design alone, where the change is one design's.
+    let focused = |i: usize| focus.is_none_or(|f| f == i);
 
-    if asks(CHEAPER) {
-        for d in &mut designs {
+    if asks(BIGGER_MODEL) {
+        let mut moved = Vec::new();
+        for (i, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
+            let core = |a: &AgentSpec| a.model == "small" && !matches!(a.role.as_str(), "collector" | "formatter");
+            let mut any = false;
+            for a in d.agents.iter_mut().filter(|a| core(a)) {
+                a.model = "large".into();
+                any = true;
+            }
+            if any {
+                d.estimated_cost = scaled_cost(&d.estimated_cost, 300);
+                d.cons.push(
+                    lang.pick("대형 모델이라 실행마다 비용이 더 듭니다", "Large models make every run cost more")
+                        .into(),
+                );
+                moved.push(format!("{}. {}", i + 1, d.name));
+            }
+        }
+        changes.push(match (moved.is_empty(), lang) {
+            (true, Lang::Ko) => "핵심 단계는 이미 대형 모델을 씁니다. 설계안은 그대로입니다.".to_string(),
+            (true, Lang::En) => "The core steps already run on a large model; the designs stay as they are.".to_string(),
+            (false, Lang::Ko) => format!(
+                "{}의 핵심 단계를 대형 모델로 바꾸고 비용 추정을 올렸습니다(수집과 정리는 소형 모델 그대로).",
+                moved.join(", ")
+            ),
+            (false, Lang::En) => format!(
+                "Moved the core steps of {} to a large model and raised the cost estimate (collecting and writing stay on a small one).",
+                moved.join(", ")
+            ),
+        });
+    }
+    // "a bigger model, even if it costs more" asks for the model, not for a lower cost.
+    if asks(CHEAPER) && !asks(BIGGER_MODEL) {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
             for a in &mut d.agents {
                 if a.model == "large" || is_expensive_model(&a.model) {
                     a.model = "small".into();
@@ -1385,7 +1424,7 @@ fn revise(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement 
                     .into(),
             );
         }
-        if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low) {
+        if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low).filter(|_| focus.is_none()) {
             mark_recommended(&mut designs, i);
         }
         changes.push(
@@ -1640,7 +1679,7 @@ pub fn rules_read(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Rul
     if super::contract::stated_criterion(feedback).is_some() {
         return RuleReading::Revises;
     }
-    let revised = revise(designs, feedback, lang);
+    let revised = revise(designs, &super::reply::without_design_refs(feedback, designs), None, lang);
     match (revised.changes.is_empty(), revised.designs == designs) {
         (true, _) => RuleReading::Nothing,
         (false, true) => RuleReading::Unchanged(revised.changes),
@@ -1651,7 +1690,21 @@ pub fn rules_read(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Rul
 /// Revises designs from feedback by rules (`revise`); a criterion is judged against and
 /// feedback the rules cannot act on is recorded on each design.
 pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {
-    let Refinement { mut designs, mut changes } = revise(designs, feedback, lang);
+    refine_heuristic_for(designs, feedback, None, lang)
+}
+
+/// `refine_heuristic` for feedback about one design (`focus`, "make the simple one use a bigger
+/// model"): the words that point at it are not read as what is asked, and a change that is one
+/// design's (its models, its cost, a request the rules cannot act on) goes to that design only.
+pub fn refine_heuristic_for(
+    designs: &[DesignProposal],
+    feedback: &str,
+    focus: Option<usize>,
+    lang: Lang,
+) -> Refinement {
+    let focus = focus.filter(|i| *i < designs.len());
+    let asked = super::reply::without_design_refs(feedback, designs);
+    let Refinement { mut designs, mut changes } = revise(designs, &asked, focus, lang);
     let ko = lang == Lang::Ko;
     if changes.is_empty() {
         if let Some(criterion) = super::contract::stated_criterion(feedback) {
@@ -1665,7 +1718,7 @@ pub fn refine_heuristic(designs: &[DesignProposal], feedback: &str, lang: Lang) 
             return Refinement { designs, changes };
         }
         let note = super::lang::clip(feedback.trim(), 120);
-        for d in &mut designs {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focus.is_none_or(|f| f == *i)) {
             d.description = if ko {
                 format!("{} (반영 요청: {note})", d.description)
             } else {
@@ -1717,6 +1770,11 @@ pub fn is_expensive_model(model: &str) -> bool {
 
 /// Halves the dollar figures of a cost estimate: "~$0.15-0.30" → "~$0.08-0.15".
 fn cheaper_cost(cost: &str) -> String {
+    scaled_cost(cost, 50)
+}
+
+/// The dollar figures of a cost estimate times `percent` / 100: 300 makes "~$0.01-0.03" "~$0.03-0.09".
+fn scaled_cost(cost: &str, percent: u64) -> String {
     let mut out = String::new();
     let mut number = String::new();
     let flush = |number: &mut String, out: &mut String| {
@@ -1726,7 +1784,7 @@ fn cheaper_cost(cost: &str) -> String {
         match super::json::decimal(number) {
             // Cents as an integer: formatting floats would pull float printing into the wasm.
             Some(n) => {
-                let cents = (n * 100.0 / 2.0).round() as u64;
+                let cents = (n * percent as f64).round() as u64;
                 out.push_str(&format!("{}.{:02}", cents / 100, cents % 100));
             }
             None => out.push_str(number),
@@ -2104,6 +2162,34 @@ mod tests {
         assert_eq!(fallback_designs("분기별 고객 평가를 분석해 줘", "", Lang::Ko)[0].agents[1].name, "분석 담당");
         let answerer = &fallback_designs("사내 위키 문서로 직원 질문에 답하는 챗봇", "", Lang::Ko)[0].agents[1];
         assert_eq!(answerer.description, "모은 문서를 바탕으로 질문에 답합니다.");
+    }
+
+    #[test]
+    fn a_change_asked_of_one_design_goes_to_that_design_and_its_pointer_is_not_read_as_the_change() {
+        let base = fallback_designs("weekly report on support tickets", "Report", Lang::En);
+        let bigger = refine_heuristic_for(&base, "can you make the simple one use a bigger model?", Some(0), Lang::En);
+        let core = |d: &DesignProposal| d.agents.iter().find(|a| a.role == "processor").map(|a| a.model.clone());
+        assert_eq!(core(&bigger.designs[0]).as_deref(), Some("large"));
+        assert_eq!(bigger.designs[0].agents[0].model, "small", "collecting stays on a small model");
+        assert_ne!(bigger.designs[0].estimated_cost, base[0].estimated_cost);
+        assert_eq!(bigger.designs[1..], base[1..], "the other designs stay as they were");
+        assert_eq!(bigger.changes.len(), 1, "{:?}", bigger.changes);
+        assert!(bigger.changes[0].contains("1. Simple Sequential Pipeline"), "{:?}", bigger.changes);
+        assert_eq!(scaled_cost("~$0.01-0.03", 300), "~$0.03-0.09");
+
+        let cheaper = refine_heuristic_for(&base, "the advanced one is too expensive", Some(2), Lang::En);
+        assert_eq!(cheaper.designs[..2], base[..2]);
+        assert!(cheaper.designs[2].agents.iter().all(|a| a.model != "large"));
+        // Even if it costs more: a bigger model, not a cheaper one.
+        let ko = fallback_designs("주간 고객 문의 보고서", "보고서", Lang::Ko);
+        let bigger = refine_heuristic_for(&ko, "비용이 더 들어도 2번은 더 좋은 모델로 해 주세요", Some(1), Lang::Ko);
+        assert!(bigger.designs[1].agents.iter().any(|a| a.model == "large"));
+        assert_eq!(bigger.designs[0], ko[0]);
+        assert!(bigger.changes[0].starts_with("2. "), "{:?}", bigger.changes);
+
+        let noted = refine_heuristic_for(&base, "make the simple one sound friendlier", Some(0), Lang::En);
+        assert!(noted.designs[0].description.contains("revised for"));
+        assert_eq!(noted.designs[1..], base[1..]);
     }
 
     #[test]

@@ -1052,6 +1052,19 @@ fn design_refs(text: &str, designs: &[DesignBrief], recommended: Option<usize>) 
     out
 }
 
+/// `text` with the words that point at a design ("the simple one", "2번", "option B") blanked
+/// out, so that what is asked of the design is read without them: "make the simple one use a
+/// bigger model" asks for a bigger model, not for something simpler.
+pub fn without_design_refs(text: &str, designs: &[DesignProposal]) -> String {
+    let refs = design_refs(text, &briefs(designs), designs.iter().position(|d| d.recommended));
+    let mut out = text.to_string();
+    let whole = |r: &&Ref| r.end > r.start && text.is_char_boundary(r.start) && text.is_char_boundary(r.end);
+    for r in refs.iter().rev().filter(whole) {
+        out.replace_range(r.start..r.end, &" ".repeat(r.end - r.start));
+    }
+    out
+}
+
 /// English phrases that point at the design with a step (`.0`) or without one (`.1`), the step
 /// named after them: "the one with the cross-checker", "the one without validation".
 const EN_STEP_POINTERS: [WordList; 2] = [
@@ -1473,6 +1486,22 @@ const EN_REF_NOUNS: WordList = WordList("one|option|design|plan|pipeline|version
 const KO_REF_NOUNS: WordList = WordList("안|거|것|걸|쪽|버전|설계|파이프라인|게");
 
 fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, usize, bool)> {
+    let out = description_mentions(lower, designs, false);
+    // A description that fits two designs names neither; one turned down ("the advanced one
+    // is too expensive, let's do standard") leaves the other named.
+    let mut indexes: Vec<usize> = out.iter().filter(|r| !is_rejected(lower, r.0, r.1)).map(|r| r.2).collect();
+    crate::engine::order::sort_by_key(&mut indexes, |&i| i as u128);
+    indexes.dedup();
+    if indexes.len() > 1 {
+        return Vec::new();
+    }
+    out
+}
+
+/// Every design a description in the message points at ("the simple one", "검증 있는 안"), as
+/// (start, end, index, false), however many designs that makes. `bare`: the words count without
+/// a noun for the design after them ("고급이랑 표준은 뭐가 달라요?", in a question of how two differ).
+fn description_mentions(lower: &str, designs: &[DesignBrief], bare: bool) -> Vec<(usize, usize, usize, bool)> {
     let mut out = Vec::new();
     let removals = removal_stretches(lower);
     for (i, d) in designs.iter().enumerate() {
@@ -1515,21 +1544,13 @@ fn description_refs(lower: &str, designs: &[DesignBrief]) -> Vec<(usize, usize, 
                     continue;
                 }
                 // "고급은 너무 비싸고": a kind said to be too much is one turned down.
-                if points_at_design(lower, at, end) || is_too_much(&lower[end..]) {
+                if bare || points_at_design(lower, at, end) || is_too_much(&lower[end..]) {
                     // "표준형": the type's 형 is part of the reference.
                     let end = if lower[end..].starts_with('형') { end + '형'.len_utf8() } else { end };
                     out.push((at, end, i, false));
                 }
             }
         }
-    }
-    // A description that fits two designs names neither; one turned down ("the advanced one
-    // is too expensive, let's do standard") leaves the other named.
-    let mut indexes: Vec<usize> = out.iter().filter(|r| !is_rejected(lower, r.0, r.1)).map(|r| r.2).collect();
-    crate::engine::order::sort_by_key(&mut indexes, |&i| i as u128);
-    indexes.dedup();
-    if indexes.len() > 1 {
-        return Vec::new();
     }
     out
 }
@@ -1859,13 +1880,20 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
             ),
         };
     }
-    // "what's the difference between 2 and 3?": those two side by side, and the steps only one has.
-    // 차이/달라/다른 점: difference; 비교: comparison.
+    // "what's the difference between 2 and 3?", "what does the advanced one do that the standard
+    // one doesn't?": those two side by side, and the steps only one has. 차이/달라/다른 점: difference;
+    // 비교: comparison; 보다: than.
     let lower = text.to_lowercase();
     let asks_difference = topic == Topic::Difference
-        || WordList("differ|vs|versus|compare|차이|달라|다른 점|비교").any(|w| lower.contains(w));
+        || WordList("differ|vs|versus|compare|doesn't|does not|don't|than |차이|달라|다른 점|비교|보다")
+            .any(|w| lower.contains(w));
     if asks_difference {
         let mut named: Vec<usize> = refs.iter().map(|r| r.index).filter(|i| *i < designs.len()).collect();
+        // "the advanced one" and "the standard one": two designs described, which a choice
+        // would find ambiguous, are the two to compare.
+        if named.is_empty() {
+            named = description_mentions(&lower, &briefs(designs), true).iter().map(|r| r.2).collect();
+        }
         named.sort_unstable();
         named.dedup();
         if let [a, b] = named[..] {
@@ -2327,6 +2355,17 @@ mod tests {
             ko_two.starts_with("2. 검증 포함 표준 파이프라인과 3. 고급 멀티 에이전트 파이프라인의 차이: ")
                 && ko_two.contains("3번에만 있는 단계: "),
             "{ko_two}"
+        );
+        // Two designs described, not numbered: those two.
+        let described =
+            answer_question("what does the advanced one do that the standard one doesn't?", None, &designs, Lang::En);
+        assert!(described.starts_with("2. Standard Pipeline with Validation vs 3. Advanced"), "{described}");
+        let ko_described = answer_question("고급이랑 표준은 뭐가 달라요?", None, &ko, Lang::Ko);
+        assert!(ko_described.starts_with("2. 검증 포함 표준 파이프라인과 3. 고급"), "{ko_described}");
+        // A pointer blanked out, the change asked stays.
+        assert_eq!(
+            without_design_refs("make the simple one use a bigger model", &designs),
+            "make the        one use a bigger model"
         );
     }
 

@@ -6,7 +6,7 @@ use super::{grounding, Discussing, Discussion, Fx, C};
 use crate::engine::call::{LlmOutcome, Purpose};
 use crate::engine::critique::{critique_prompt, heuristic_critique_with, parse_critique_checked, Critique};
 use crate::engine::design::{
-    designs_prompt, fallback_designs, fallback_designs_for_contract, parse_designs_checked, refine_heuristic,
+    designs_prompt, fallback_designs, fallback_designs_for_contract, parse_designs_checked, refine_heuristic_for,
     refine_prompt, settle_recommendation, DesignProposal, Needs,
 };
 use crate::engine::lang::{clip, Lang};
@@ -253,7 +253,7 @@ impl LlmStep<Discussion, AppMode> for RefineStep {
 
     fn twin(&self, d: &Discussion, c: &C) -> Self::Output {
         let feedback = d.feedback.clone().unwrap_or_default();
-        let refined = refine_heuristic(&d.designs, &feedback, c.lang);
+        let refined = refine_heuristic_for(&d.designs, &feedback, d.focus, c.lang);
         (refined.designs, refined.changes)
     }
 
