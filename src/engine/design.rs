@@ -169,6 +169,8 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
 // 채점/평가: grading, evaluation; 검토: review; 분석: analysis; 보고/리포트: report
 const WORKS: &[(WordList, Work)] = &[
     (WordList("요약|summar*|digest"), (("요약", "summarize"), "summarizer")),
+    // 정리: putting in order (매출 데이터를 정리해서: sorting out the sales data).
+    (WordList("정리|organize|organise|organizing|organising|tidy"), (("정리", "organize"), "organizer")),
     (WordList("번역|translat*"), (("번역", "translate"), "translator")),
     (WordList("분류|classif*|categor*|tagging"), (("분류", "classify"), "classifier")),
     (WordList("답장|회신|초안|draft*|replies|reply to|respond to"), (("회신", "draft replies to"), "reply drafter")),
@@ -536,7 +538,9 @@ impl Needs {
             team: team_phrase(text).or_else(|| found(TEAM_WORDS)),
             tools: TOOLS
                 .iter()
-                .filter(|(words, _, _)| words.iter().any(|w| mentions(text, w)))
+                .filter(|(words, label, _)| {
+                    words.iter().any(|w| mentions(text, w)) && !only_a_file_format(text, label, *words)
+                })
                 .map(|(_, label, _)| label.to_string())
                 .collect(),
             // Read from when the request says so, or says nothing and the tool is read by habit
@@ -577,6 +581,26 @@ impl Needs {
     pub fn is_empty(&self) -> bool {
         Needs { subject: None, complexity_cue: None, ..self.clone() } == Needs::default()
     }
+}
+
+/// True when a spreadsheet tool is named only as the form of a file: "엑셀로 팀장님께 메일 보내기"
+/// (as Excel; 로/으로: as, 파일: file, 형식: format), "as an Excel file", "in Excel format" — the
+/// output's format, which the writing step makes, not a place a delivery step sends to
+/// ("엑셀에 기록해", "add a row to our Google Sheet" are).
+fn only_a_file_format(text: &str, label: &str, words: WordList) -> bool {
+    if !matches!(label, "Excel" | "Google Sheets") {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let mut mentions =
+        words.iter().flat_map(|w| lower.match_indices(w).map(move |(at, _)| (at, at + w.len()))).peekable();
+    mentions.peek().is_some()
+        && mentions.all(|(at, end)| {
+            let after = lower[end..].trim_start();
+            let before = lower[..at].trim_end();
+            WordList("로|으로|파일|형식|file|format|sheet file|workbook").any(|w| after.starts_with(w))
+                || WordList("as|as an|as a|in").any(|w| before.ends_with(&format!(" {w}")) || before == w)
+        })
 }
 
 /// True when the request reads from a tool it names: "from our Postgres database", "watches
@@ -1199,6 +1223,9 @@ const SIMPLER: WordList = WordList(
     "단순|간단|줄여|가볍|복잡|무거|거창|simple|simpler|fewer|lighter|leaner|too complex|complicated|overkill|\
     over-engineered|overengineered|too heavy",
 );
+// 너무 단순/너무 간단/너무 허술/부실: too simple, too flimsy.
+const TOO_SIMPLE: WordList =
+    WordList("too simple|too basic|too thin|too bare|oversimplified|너무 단순|너무 간단|너무 허술|허술|부실");
 const FASTER: WordList = WordList("빠르|속도|병렬|지연|fast|speed|latency|parallel*|quicker");
 pub(crate) const SAFER: WordList = WordList("보안|개인정보|민감|security|secure|privacy|pii|sensitive");
 pub(crate) const HUMAN: WordList = WordList("사람이|사람 검토|승인|검수|human|manual review|approval|sign-off");
@@ -1378,6 +1405,10 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
     remove_steps(&mut designs, feedback, lang, &mut changes);
     // "the simple one" asked for a change: that design alone, where the change is one design's.
     let focused = |i: usize| focus.is_none_or(|f| f == i);
+    // What a change was made to, for the change's line: "2. Standard Pipeline", or every design.
+    let named = |d: &[DesignProposal]| focus.and_then(|f| d.get(f).map(|x| format!("{}. {}", f + 1, x.name)));
+    // "1번은 너무 단순해요", "too basic": more checking asked of it, not a simpler design.
+    let too_simple = asks(TOO_SIMPLE);
 
     if asks(BIGGER_MODEL) {
         let mut moved = Vec::new();
@@ -1435,9 +1466,11 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
             .into(),
         );
     }
-    if adds(MORE_CHECKS) {
-        for d in &mut designs {
+    if adds(MORE_CHECKS) || too_simple {
+        let mut validated = false;
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
             if !d.has_role("validator") {
+                validated = true;
                 let at = 1.min(d.agents.len());
                 d.agents.insert(
                     at,
@@ -1455,8 +1488,13 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
                 );
             }
         }
-        if let Some(d) = designs.iter_mut().find(|d| d.complexity == Complexity::Medium && !d.has_role("cross_checker"))
-        {
+        let cross_checked = |(i, d): &(usize, &mut DesignProposal)| {
+            !d.has_role("cross_checker")
+                && (focus == Some(*i) || (focus.is_none() && d.complexity == Complexity::Medium))
+        };
+        let mut crossed = false;
+        if let Some((_, d)) = designs.iter_mut().enumerate().find(cross_checked) {
+            crossed = true;
             let at = d.agents.len().saturating_sub(1);
             d.agents.insert(
                 at,
@@ -1470,20 +1508,36 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
                 },
             );
         }
-        if let Some(i) = designs.iter().position(|d| d.has_role("cross_checker") && d.complexity == Complexity::Medium)
+        if let Some(i) = designs
+            .iter()
+            .position(|d| d.has_role("cross_checker") && d.complexity == Complexity::Medium)
+            .filter(|_| focus.is_none())
         {
             mark_recommended(&mut designs, i);
         }
-        changes.push(
-            lang.pick(
-                "모든 설계안에 검증 단계를 넣고, 표준안에 교차 검증을 더했습니다.",
-                "Added validation to every design and a cross-check to the standard one.",
-            )
-            .into(),
-        );
+        changes.push(match named(&designs) {
+            Some(one) => match (validated, crossed) {
+                (true, true) => {
+                    lang.pick("{}에 검증 단계와 교차 검증을 더했습니다.", "Added validation and a cross-check to {}.")
+                }
+                (false, true) => lang.pick("{}에 교차 검증을 더했습니다.", "Added a cross-check to {}."),
+                (true, false) => lang.pick("{}에 검증 단계를 더했습니다.", "Added validation to {}."),
+                (false, false) => lang.pick(
+                    "{}에는 검증과 교차 검증이 이미 있습니다. 설계안은 그대로입니다.",
+                    "{} already has validation and a cross-check; it stays as it is.",
+                ),
+            }
+            .replace("{}", &one),
+            None => lang
+                .pick(
+                    "모든 설계안에 검증 단계를 넣고, 표준안에 교차 검증을 더했습니다.",
+                    "Added validation to every design and a cross-check to the standard one.",
+                )
+                .into(),
+        });
     }
-    if asks(SIMPLER) {
-        for d in &mut designs {
+    if asks(SIMPLER) && !too_simple {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
             let before = d.agents.len();
             d.agents.retain(|a| !matches!(a.role.as_str(), "synthesizer" | "cross_checker"));
             if d.agents.len() < before {
@@ -1493,7 +1547,7 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
                 };
             }
         }
-        if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low) {
+        if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low).filter(|_| focus.is_none()) {
             mark_recommended(&mut designs, i);
         }
         changes.push(
@@ -1505,7 +1559,7 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
         );
     }
     if asks(FASTER) {
-        for d in &mut designs {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
             d.pros.push(
                 lang.pick(
                     "수집과 검증을 병렬로 돌려 지연을 줄임",
@@ -1520,7 +1574,7 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
         );
     }
     if adds(SAFER) {
-        for d in &mut designs {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
             if !d.has_role("guard") {
                 d.agents.insert(
                     1.min(d.agents.len()),
@@ -1538,16 +1592,20 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
                 );
             }
         }
-        changes.push(
-            lang.pick(
-                "모든 설계안 앞단에 개인정보 보호 필터를 넣었습니다.",
-                "Put a privacy guard at the front of every design.",
-            )
-            .into(),
-        );
+        changes.push(match named(&designs) {
+            Some(one) => lang
+                .pick("{} 앞단에 개인정보 보호 필터를 넣었습니다.", "Put a privacy guard at the front of {}.")
+                .replace("{}", &one),
+            None => lang
+                .pick(
+                    "모든 설계안 앞단에 개인정보 보호 필터를 넣었습니다.",
+                    "Put a privacy guard at the front of every design.",
+                )
+                .into(),
+        });
     }
     if adds(HUMAN) {
-        for d in &mut designs {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
             let at = d.agents.len().saturating_sub(1);
             d.agents.insert(
                 at,
@@ -1564,16 +1622,23 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
                 },
             );
         }
-        changes.push(
-            lang.pick(
-                "최종 출력 전에 사람 검토 단계를 넣었습니다.",
-                "Added a human review step before the final output.",
-            )
-            .into(),
-        );
+        changes.push(match named(&designs) {
+            Some(one) => lang
+                .pick(
+                    "{}의 최종 출력 전에 사람 검토 단계를 넣었습니다.",
+                    "Added a human review step to {} before its final output.",
+                )
+                .replace("{}", &one),
+            None => lang
+                .pick(
+                    "최종 출력 전에 사람 검토 단계를 넣었습니다.",
+                    "Added a human review step before the final output.",
+                )
+                .into(),
+        });
     }
     if asks(SCALE) {
-        for d in &mut designs {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
             d.pros.push(
                 lang.pick("큐와 배치 처리로 대량 입력을 나눠 처리", "A queue and batching spread large volumes").into(),
             );
@@ -2051,6 +2116,11 @@ mod tests {
         assert_eq!(Needs::read("real-time log alerts").complexity_cue.as_deref(), Some("real-time"));
         assert_eq!(Needs::read("summarize news").complexity_cue, None);
         assert!(Needs::read("a costume party report").budget.is_none(), "cost inside costume is not a budget");
+        // A spreadsheet named as the file's form is the format, not a place to deliver to.
+        assert!(Needs::read("매주 매출 데이터를 정리해서 엑셀로 팀장님께 메일 보내는 자동화").tools.is_empty());
+        assert!(Needs::read("send the numbers as an Excel file every Monday").tools.is_empty());
+        assert_eq!(Needs::read("매일 결과를 엑셀에 기록해 줘").tools, ["Excel"]);
+        assert_eq!(Needs::read("add a row to our Google Sheets log for each order").tools, ["Google Sheets"]);
     }
 
     #[test]
@@ -2186,6 +2256,19 @@ mod tests {
         assert!(bigger.designs[1].agents.iter().any(|a| a.model == "large"));
         assert_eq!(bigger.designs[0], ko[0]);
         assert!(bigger.changes[0].starts_with("2. "), "{:?}", bigger.changes);
+
+        // "1 is too simple": more checking for it, not a simpler design; a step asked of 2 goes to 2.
+        let sales = fallback_designs("매주 지난주 매출 데이터를 정리해서 엑셀로 메일 보내기", "스프레드시트", Lang::Ko);
+        assert_eq!(sales[0].agents[1].name, "정리 담당");
+        let thin = refine_heuristic_for(&sales, "1번은 너무 단순한 것 같아", Some(0), Lang::Ko);
+        assert!(thin.designs[0].has_role("validator") && thin.designs[0].has_role("cross_checker"));
+        assert_eq!(thin.designs[1..], sales[1..]);
+        assert_eq!(thin.changes, ["1. 단순 순차 파이프라인에 검증 단계와 교차 검증을 더했습니다."]);
+        let reviewed = refine_heuristic_for(&sales, "2번에 사람 검토 단계 넣어줘", Some(1), Lang::Ko);
+        assert!(reviewed.designs[1].has_role("human_review"));
+        assert!(!reviewed.designs[0].has_role("human_review") && !reviewed.designs[2].has_role("human_review"));
+        let crossed = refine_heuristic_for(&sales, "2번은 검증을 더 강화해 주세요", Some(1), Lang::Ko);
+        assert_eq!(crossed.changes, ["2. 검증 포함 표준 파이프라인에 교차 검증을 더했습니다."]);
 
         let noted = refine_heuristic_for(&base, "make the simple one sound friendlier", Some(0), Lang::En);
         assert!(noted.designs[0].description.contains("revised for"));
