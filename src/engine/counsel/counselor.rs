@@ -222,8 +222,12 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // answered, not quoted, and a name withheld is only acknowledged; echo only what carries
     // content.
     let thanks_only = thanks && is_short(user_text);
+    // "can we talk about something else": answered, not quoted.
+    let changes_subject = WordList("something else|change the subject|다른 얘기|다른 이야기|다른 주제")
+        .any(|w| crate::engine::case::lower(user_text).contains(w));
     let worth_echoing = !notes.name_declined
         && !thanks_only
+        && !changes_subject
         && !notes.safety_denied
         && boundary.is_none()
         && !wants_advice
@@ -254,8 +258,17 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     let t = notes.turn;
     // "I'd rather not say" to the question for the name withholds a name, not the talk: the
     // task's own question follows, not the resistance module's "that may be hard to talk about".
+    // "I want to sleep better" on a task planned for the resistance earlier: this message does
+    // not resist and names what it is about, so it is asked about.
     let module = match ctx.module {
         Module::ResistanceHandling if notes.name_declined => Module::InformationGathering,
+        Module::ResistanceHandling
+            if ctx.task.is_some_and(|t| t.module_hint == Module::ResistanceHandling)
+                && !state.resistance
+                && !super::task::topics_in(user_text).is_empty() =>
+        {
+            Module::InformationGathering
+        }
         module => module,
     };
     let body: String = match module {
@@ -376,6 +389,17 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         )
         .into(),
         // "hi, I'm Sam": the name is already given, so only the purpose is asked.
+        // "hello?" again after the question for the name and purpose: the question is not asked
+        // word for word a second time.
+        Module::RapportBuilding | Module::InformationGathering
+            if task_id == NAME_AND_PURPOSE && notes.name.is_none() && !notes.name_declined && t >= 2 =>
+        {
+            lang.pick(
+                "네, 여기 있어요. 어떻게 시작해도 괜찮아요. 오늘 하루가 어땠는지, 요즘 마음에 걸리는 일이 무엇인지부터 편하게 들려주세요.",
+                "I'm here and listening. There's no wrong way to start: you could tell me how your day has been, or what has been on your mind.",
+            )
+            .into()
+        }
         Module::RapportBuilding | Module::InformationGathering if task_id == NAME_AND_PURPOSE => match notes.name {
             Some(name) if ko => format!("{name}님, 반가워요. 오늘 어떤 이야기를 나누고 싶으세요?"),
             Some(name) => format!("Nice to meet you, {name}. What would you like to talk about today?"),
@@ -477,6 +501,22 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 "You've thought of something to try yourself. If you tried it, what would help, and what might get in the way?",
             )
             .into(),
+    };
+    // "can we talk about something else": asked what instead, not asked about the topic just
+    // left. 다른 얘기/다른 이야기/다른 주제/화제를 바꿔: another subject, change the subject.
+    let other_subject = WordList(
+        "something else|another topic|different topic|change the subject|talk about other|다른 얘기|다른 이야기|다른 주제|화제를 바꿔|화제 바꿔",
+    )
+    .any(|w| crate::engine::case::lower(user_text).contains(w))
+        && super::task::topics_in(user_text).is_empty();
+    let body = if other_subject && ctx.part != Part::Closing {
+        lang.pick(
+            "물론이에요, 다른 이야기를 해요. 지금은 어떤 이야기를 나누고 싶으세요?",
+            "Of course, we can talk about something else. What would you like to talk about?",
+        )
+        .into()
+    } else {
+        body
     };
     // One question at a time: the name, asked once, takes this turn's question.
     let body = if notes.ask_name && task_id == RAPPORT {
@@ -664,8 +704,11 @@ fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: L
         .into();
     }
     let named = super::task::topics_in(user_text);
+    let resources = task.is_some_and(|t| t.id == "task_resources_2");
     let topic = match task.and_then(|t| t.topic) {
         Some(own) if !named.is_empty() && !named.contains(&own) => named.first().copied(),
+        // A task of no topic (planned for a resistance): the one this message names.
+        None if !resources => named.first().copied(),
         own => own,
     };
     match (topic, lang) {
@@ -687,7 +730,7 @@ fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: L
                 _ => format!("When did things with {label} start to feel this way?"),
             }
         }
-        (None, _) if task.is_some_and(|t| t.id == "task_resources_2") => lang
+        (None, _) if resources => lang
             .pick(
                 "지금까지 조금이라도 도움이 됐던 것이나, 기댈 수 있는 사람이 있을까요?",
                 "Has anything helped even a little so far, or is there someone you can lean on?",

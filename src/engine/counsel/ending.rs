@@ -73,7 +73,12 @@ pub fn wants_to_end(text: &str) -> bool {
     if korean {
         return true;
     }
-    let mut words = english_words(&t);
+    let words = without_lead_and_tail(english_words(&t));
+    !words.is_empty() && EN_CLOSING.contains(words.join(" "))
+}
+
+/// English words without the fillers before (`EN_LEAD`) and after (`EN_TAIL`) what they say.
+fn without_lead_and_tail(mut words: Vec<&str>) -> Vec<&str> {
     loop {
         let two = words.len() >= 2 && EN_LEAD.contains(format!("{} {}", words[0], words[1]));
         if two {
@@ -95,7 +100,42 @@ pub fn wants_to_end(text: &str) -> bool {
             break;
         }
     }
-    !words.is_empty() && EN_CLOSING.contains(words.join(" "))
+    words
+}
+
+/// Goodbyes said outright, read like `EN_CLOSING` (the whole message once fillers are dropped):
+/// the user is leaving, so the session closes without an offer first.
+const EN_GOODBYE: WordList = WordList(
+    "bye|goodbye|bye bye|good bye|see you|see you later|see you next time|talk later|talk to you later|\
+     i have to go|i need to go|i gotta go|gotta go|i should go|good night",
+);
+
+/// Korean goodbyes, the whole message once fillers are dropped: 안녕히 계세요/잘 있어요: goodbye (said
+/// by the one leaving); 다음에 또 올게요/이만 가볼게요/갈게요: I'll come again, I'll be going.
+const KO_GOODBYE: WordList = WordList(
+    "안녕히 계세요|안녕히계세요|안녕히 계십시오|잘 있어요|잘 있어|다음에 또 올게요|다음에 또 올게|이만 가볼게요|이만 가볼게|\
+     가볼게요|갈게요|먼저 갈게요|바이",
+);
+
+/// True when the message is a goodbye said outright ("bye", "thanks, see you", "안녕히 계세요"):
+/// the user is leaving now, not asking whether to stop.
+pub fn says_goodbye(text: &str) -> bool {
+    let t = normalized(text);
+    // Fillers and thanks before it: 감사합니다/감사해요/고마워요/고마워: thank you.
+    let mut korean = t.as_str();
+    while let Some((word, after)) = korean.split_once(char::is_whitespace) {
+        let word = word.trim_end_matches([',', '.', '!', '~']);
+        if !(KO_FILLER.contains(word) || WordList("감사합니다|감사해요|고마워요|고마워|고맙습니다").contains(word))
+        {
+            break;
+        }
+        korean = after.trim_start();
+    }
+    if KO_GOODBYE.contains(korean.trim_end_matches(['~', '!', '.', ' '])) {
+        return true;
+    }
+    let words = without_lead_and_tail(english_words(&t));
+    !words.is_empty() && EN_GOODBYE.contains(words.join(" "))
 }
 
 /// True when a short answer accepts the offer to close (or says the wish again).
@@ -212,6 +252,26 @@ mod tests {
             "I said goodbye to my old job",
         ] {
             assert!(!wants_to_end(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_goodbye_said_outright_is_told_from_a_wish_to_stop() {
+        for text in [
+            "bye",
+            "thanks, bye!",
+            "ok see you",
+            "I have to go now",
+            "안녕히 계세요",
+            "네 안녕히 계세요~",
+            "감사합니다 잘 있어요",
+        ] {
+            assert!(says_goodbye(text), "{text}");
+        }
+        for text in
+            ["I want to stop", "let's wrap up", "그만할래요", "I said goodbye to my old job", "bye bye to my savings"]
+        {
+            assert!(!says_goodbye(text), "{text}");
         }
     }
 

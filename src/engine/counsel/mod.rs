@@ -299,6 +299,11 @@ impl Counseling {
             }
             return None;
         }
+        // "bye", "안녕히 계세요": the user is leaving; a goodbye is said back, not asked about.
+        if ending::says_goodbye(user_text) {
+            self.enter_part(Part::Ended, Vec::new());
+            return Some(counselor::early_farewell(self.lang));
+        }
         if ending::wants_to_end(user_text) {
             self.end_offered = true;
             return Some(counselor::closing_offer(self.lang));

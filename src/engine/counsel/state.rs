@@ -203,8 +203,9 @@ const SHRUGS: WordList = WordList("몰라요|그냥요|i don't know|dunno|idk|wh
 /// English resistance cues.
 const RESISTANCE_EN: WordList = WordList(
     "don't want to talk|dont want to talk|don't want to say|rather not|none of your business|\
-    why do you keep asking|stop asking|this is pointless|no point|won't help|doesn't help|\
-    not helping|whatever|leave me alone|i don't know|dunno|idk|doesn't matter|drop it",
+    why do you keep asking|stop asking|this is pointless|no point|this won't help|that won't help|talking won't help|\
+    this doesn't help|that doesn't help|talking doesn't help|this isn't helping|this is not helping|you're not helping|\
+    you are not helping|not helping me|whatever|leave me alone|i don't know|dunno|idk|doesn't matter|drop it",
 );
 
 /// Phrases that announce a new subject.
@@ -241,9 +242,19 @@ fn english_word_hit(lower: &str, cues: WordList) -> bool {
 /// session has already seen.
 pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) -> UserState {
     let lower = latest.to_ascii_lowercase().replace('’', "'");
+    // "I want to sleep better", "좀 나아졌으면 좋겠어요": a wish for better is not feeling better.
+    // 으면 좋겠/았으면/었으면/졌으면: I wish …; 싶: I want to.
+    let wishes = WordList("want|wish|hope|need to|would like|i'd like|trying to|try to|how can i|how do i|으면 좋겠|았으면|었으면|졌으면|싶")
+        .iter()
+        .any(|w| lower.contains(w));
+    let lower_for_feeling = if wishes {
+        WordList("better|좋아졌|나아졌|편해|편안").iter().fold(lower.clone(), |t, w| t.replace(w, " "))
+    } else {
+        lower.clone()
+    };
     let emotion = EMOTION_KEYWORDS
         .iter()
-        .find(|(_, ko, en)| contains_any(&lower, *ko) || english_word_hit(&lower, *en))
+        .find(|(_, ko, en)| contains_any(&lower_for_feeling, *ko) || english_word_hit(&lower_for_feeling, *en))
         .map(|(e, _, _)| *e)
         .unwrap_or(Emotion::Neutral);
     let intensity = if emotion == Emotion::Neutral {

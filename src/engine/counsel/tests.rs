@@ -715,3 +715,33 @@ fn what_should_i_do_after_a_shrug_is_answered_and_a_named_feeling_is_validated_o
     let angry = &outcomes[4].0.reply;
     assert_eq!(angry.matches("만해요").count(), 1, "{angry}");
 }
+
+#[test]
+fn a_second_hello_a_change_of_subject_a_wish_and_a_goodbye_are_each_answered_as_what_they_are() {
+    let messages = [
+        "hey",
+        "hello?",
+        "not much",
+        "I guess I'm just tired all the time",
+        "work, kids, everything",
+        "my husband doesn't help with anything at home",
+        "I asked him last night and he just ignored me",
+        "I'm so angry at him",
+        "I don't want to talk about him anymore",
+        "can we talk about something else",
+        "I want to sleep better",
+        "bye",
+    ];
+    let (session, _, outcomes) = run(Lang::En, &messages);
+    assert_ne!(outcomes[0].0.reply, outcomes[1].0.reply, "the question is not asked twice word for word");
+    // Someone at home who doesn't help is what is told, not a push back against the talk.
+    assert!(!outcomes[5].0.reply.contains("hard to talk about"), "{}", outcomes[5].0.reply);
+    let other = &outcomes[9].0.reply;
+    assert!(other.contains("What would you like to talk about?") && !other.contains("partner"), "{other}");
+    let wish = &outcomes[10].0.reply;
+    assert!(!wish.contains("I'm glad something feels a bit better") && wish.contains("sleep"), "{wish}");
+    assert_eq!(outcomes[11].0.reply, counselor::early_farewell(Lang::En), "a goodbye closes without an offer");
+    assert_eq!(session.part, Part::Ended);
+    assert_eq!(state::detect_state("좀 나아졌으면 좋겠어요", &[], &[]).emotion, state::Emotion::Neutral);
+    assert_eq!(state::detect_state("얘기하고 나니 좀 편해졌어요", &[], &[]).emotion, state::Emotion::Positive);
+}
