@@ -833,6 +833,49 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
     ),
     (
         &[
+            WordList("what changed|what was changed|changes in|changed in|diff of|바뀐|변경 내용|변경된|뭐 바뀌|뭐가 바뀌"),
+            WordList("last commit|latest commit|previous commit|that commit|마지막 커밋|최근 커밋|방금 커밋|직전 커밋"),
+        ],
+        "`git show HEAD`가 마지막 커밋의 메시지와 변경 내용을 보여 주고, `git show --stat HEAD`는 바뀐 파일 목록만 보여 줍니다. \
+         다른 커밋은 HEAD 자리에 그 해시를 넣으세요.",
+        "`git show HEAD` shows the last commit's message and changes; `git show --stat HEAD` lists only the files it changed. \
+         For another commit, put its hash in place of HEAD.",
+    ),
+    (
+        &[
+            WordList("conflict|충돌|컨플릭트"),
+            WordList("git|merge|rebase|pull|file|branch|머지|병합|리베이스|깃|파일|브랜치"),
+        ],
+        "`git status`가 충돌한 파일을 보여 줍니다. 파일마다 `<<<<<<<`와 `>>>>>>>` 사이에서 남길 내용을 고르고 표시 줄을 지운 뒤 \
+         `git add <파일>`, 모두 끝나면 `git commit`(rebase 중이라면 `git rebase --continue`)입니다. 처음으로 돌아가려면 `git merge --abort`.",
+        "`git status` lists the files in conflict. In each, keep what you want between `<<<<<<<` and `>>>>>>>` and delete the marker lines, \
+         then `git add <file>`; when all are done, `git commit` (or `git rebase --continue` during a rebase). `git merge --abort` goes back \
+         to before the merge.",
+    ),
+    (
+        &[
+            WordList("merge|머지|병합"),
+            WordList("main|master|develop|branch|브랜치|메인"),
+            WordList("!|merged|delete|remove|conflict|지우|삭제|충돌"),
+        ],
+        "내 브랜치에서(`git switch <내 브랜치>`) `git fetch origin` 뒤에 `git merge origin/main`이 최신 main을 합칩니다. \
+         충돌이 나면 `git status`가 그 파일을 보여 주고, 고친 뒤 `git add`와 `git commit`으로 마칩니다.",
+        "On your branch (`git switch <your-branch>`), `git fetch origin` then `git merge origin/main` brings in the latest main. \
+         If files conflict, `git status` lists them; fix them, then `git add` and `git commit`.",
+    ),
+    (
+        &[
+            WordList("docker|container|도커|컨테이너"),
+            WordList("stopped|exited|unused|old|멈춘|중지된|안 쓰는|종료된"),
+            WordList("remove|delete|clean|prune|get rid|지우|삭제|정리|없애"),
+        ],
+        "`docker container prune`이 멈춘 컨테이너를 모두 지웁니다(지우기 전에 묻고, `-f`를 붙이면 묻지 않습니다). 그 안에만 있던 데이터는 \
+         사라지니, 남길 것이 있으면 먼저 `docker ps -a`로 확인하세요. 쓰지 않는 이미지까지 지우려면 `docker image prune`.",
+        "`docker container prune` removes every stopped container (it asks first; `-f` skips the question). Data kept only inside them is \
+         gone, so check `docker ps -a` first if something matters. `docker image prune` removes unused images too.",
+    ),
+    (
+        &[
             WordList("commit message|커밋 메시지|커밋메시지"),
             WordList("change|edit|fix|amend|rename|reword|수정|바꾸|바꿔|변경|고치|고쳐"),
         ],
@@ -2957,6 +3000,13 @@ mod tests {
             ("방화벽에서 8080 포트 열기", "Ubuntu의 ufw라면"),
             ("how do I see the last 10 commits?", "`git log --oneline -n 10`"),
             ("how do I unstage a file?", "`git restore --staged <file>`"),
+            ("how do I see what changed in my last commit", "`git show HEAD` shows"),
+            ("마지막 커밋에서 뭐가 바뀌었는지 보려면?", "`git show HEAD`가"),
+            ("how do I resolve a merge conflict", "`git status` lists the files in conflict"),
+            ("머지 충돌 해결하는 법", "`git status`가 충돌한"),
+            ("how do I merge main into my branch", "On your branch"),
+            ("how do I remove all stopped containers", "`docker container prune` removes"),
+            ("멈춘 도커 컨테이너 다 지우고 싶어", "`docker container prune`이"),
             ("undo my last commit", "`git reset --soft HEAD~1` undoes"),
             ("방금 한 커밋 취소", "`git reset --soft HEAD~1`이"),
             ("how do I revert a pushed commit?", "Others may already have a pushed commit"),
@@ -2978,6 +3028,7 @@ mod tests {
             "delete the merged branches",
             "my docker containers keep restarting, how do I see why?",
             "my nginx keeps restarting",
+            "I had a conflict with my manager",
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
