@@ -805,7 +805,9 @@ fn a_yes_to_an_idea_is_recorded_as_the_goal_and_a_goodbye_while_summing_up_ends_
     assert_eq!(counsel(&d).state.part, Part::Closing);
     d.say("오늘은 여기까지 할게요");
     assert_eq!(counsel(&d).state.part, Part::Ended);
-    assert!(last_reply(&d).starts_with("오늘 대화는 여기서 마무리할게요"), "{}", last_reply(&d));
+    let farewell = last_reply(&d);
+    assert!(farewell.starts_with("정하신 목표 “핸드폰을 침대 밖에 두면 좀 나을까요?”"), "{farewell}");
+    assert!(farewell.contains("오늘 대화는 여기서 마무리할게요"), "{farewell}");
 }
 
 #[test]

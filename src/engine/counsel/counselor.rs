@@ -131,6 +131,15 @@ pub struct ReplyNotes<'a> {
     pub idea: Option<&'a str>,
     /// This message made that idea a plan while exploring: it is the goal now.
     pub committed: bool,
+    /// This message gave the user's name for the first time.
+    pub name_given: bool,
+    /// This message answers the question what the user has tried or thought of trying.
+    pub answers_tried: bool,
+}
+
+/// The question that follows "what should I do?": what the user has tried or thought of.
+pub fn asked_what_was_tried(lang: Lang) -> &'static str {
+    lang.pick("지금까지 해 보셨거나 떠올려 본 방법이 있으세요?", "What have you already tried, or thought of trying?")
 }
 
 /// The first message of a session: a welcome that says what this is (an AI conversation
@@ -195,6 +204,15 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     if let Some(b) = boundary {
         parts.push(b.note(lang).into());
     }
+    // "저는 준호라고 해요" to the question for the name: greeted by it first, whatever comes next
+    // (the name-and-purpose task's own question greets, and so does the rapport question).
+    let task_id = ctx.task.map(|t| t.id.as_str()).unwrap_or("");
+    if let Some(name) = notes.name.filter(|_| notes.name_given && !matches!(task_id, NAME_AND_PURPOSE | RAPPORT)) {
+        parts.push(match lang {
+            Lang::Ko => format!("{name}님, 반가워요."),
+            Lang::En => format!("Nice to meet you, {name}."),
+        });
+    }
     // The summary says "오늘 나눈 이야기를 정리해 볼게요" (let me sum up today) itself: the move to
     // Closing is not announced a second time before it.
     let sums_up = matches!(ctx.module, Module::Summarizing) && ctx.task.is_some_and(|t| t.id == SUMMARY);
@@ -254,7 +272,6 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         emotion => emotion.reflection(lang).to_string(),
     };
     let topic_text = topics_text(notes.topics, lang);
-    let task_id = ctx.task.map(|t| t.id.as_str()).unwrap_or("");
     let t = notes.turn;
     // "I'd rather not say" to the question for the name withholds a name, not the talk: the
     // task's own question follows, not the resistance module's "that may be hard to talk about".
@@ -426,6 +443,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         (Some(name), RAPPORT) => format!("{name}, "),
         _ => String::new(),
     };
+
     let opener = [echo, feeling].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
     if !opener.is_empty() && !matches!(ctx.module, Module::Closing) {
         parts.push(opener);
@@ -454,10 +472,25 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 | Module::ResistanceHandling
         );
     let body = match (taken_up, ctx.module) {
-        _ if advice && !notes.committed => lang
+        _ if advice && !notes.committed => format!(
+            "{} {}",
+            lang.pick(
+                "쉽지 않은 질문이에요. 답을 대신 정해 드릴 수는 없지만, 함께 생각해 볼 수는 있어요.",
+                "That's a hard question. I can't decide it for you, but we can think it through together.",
+            ),
+            asked_what_was_tried(lang)
+        ),
+        // "응" or "no" to what was tried: what it was, or something to think of together.
+        _ if notes.answers_tried && is_short_answer(user_text) && super::ending::says_yes(user_text) => lang
             .pick(
-                "쉽지 않은 질문이에요. 답을 대신 정해 드릴 수는 없지만, 함께 생각해 볼 수는 있어요. 지금까지 해 보셨거나 떠올려 본 방법이 있으세요?",
-                "That's a hard question. I can't decide it for you, but we can think it through together. What have you already tried, or thought of trying?",
+                "어떤 방법이었는지, 해 보니 어땠는지 들려주시겠어요?",
+                "What was it, and how did it go?",
+            )
+            .into(),
+        _ if notes.answers_tried && is_short_answer(user_text) && says_no(user_text) => lang
+            .pick(
+                "괜찮아요, 함께 떠올려 봐요. 비슷한 일이 있었을 때 조금이라도 도움이 됐던 게 있었나요?",
+                "That's all right; let's think of something together. When something like this happened before, did anything help even a little?",
             )
             .into(),
         // The plan made on the turn the session turns to its summary: noted, then the summary's
@@ -650,6 +683,18 @@ fn topics_text(topics: &[Topic], lang: Lang) -> String {
     labels.join(lang.pick(", ", ", "))
 }
 
+/// True when the message is a short answer ("응", "yes, I did", "no, not really").
+fn is_short_answer(text: &str) -> bool {
+    text.split_whitespace().count() <= 4 && text.chars().count() <= 24
+}
+
+/// True when a short answer says no: 아니요/아뇨/아니/없어요/없었어요/딱히: no, none, not really.
+fn says_no(text: &str) -> bool {
+    let lower = crate::engine::case::lower(text);
+    let first = lower.split(|c: char| c.is_whitespace() || ",.!".contains(c)).next().unwrap_or("");
+    WordList("no|nope|nah|not|never|nothing|아니요|아뇨|아니|아니오|없어요|없었어요|없어|딱히").contains(first)
+}
+
 /// True when the message is a few words at most (a thanks alone, not a thanks with a story).
 fn is_short(text: &str) -> bool {
     text.split_whitespace().count() <= 5 && text.chars().count() <= 40
@@ -794,8 +839,9 @@ fn closing_line(notes: &ReplyNotes, lang: Lang) -> String {
     out
 }
 
-/// The last heuristic reply, on the turn the session ends; it says again what answered.
-pub fn farewell(lang: Lang, user_text: &str) -> String {
+/// The last heuristic reply, on the turn the session ends; it says again what answered, and the
+/// goal set, if any.
+pub fn farewell(lang: Lang, user_text: &str, goal: Option<&str>) -> String {
     // 고마/감사: thanks.
     let thanked = WordList("고마|감사|thank").any(|w| crate::engine::case::lower(user_text).contains(w));
     let rest = lang.pick(
@@ -804,10 +850,12 @@ pub fn farewell(lang: Lang, user_text: &str) -> String {
         "We'll close today's conversation here. You can download a summary of it from the side panel. \
 Today you talked with the simple no-key partner, which answers with fixed rules. Take good care of yourself.",
     );
-    match thanked {
-        true => format!("{} {rest}", lang.pick("저도 고마워요.", "Thank you too.")),
-        false => rest.to_string(),
-    }
+    let goal = goal.map(|g| match lang {
+        Lang::Ko => format!("정하신 목표 “{}”, 꼭 작게라도 시도해 보세요. ", clip(g, 90)),
+        Lang::En => format!("Give your goal “{}” a try, even a small one. ", clip(g, 90)),
+    });
+    let thanks = thanked.then(|| lang.pick("저도 고마워요. ", "Thank you too. "));
+    format!("{}{}{rest}", thanks.unwrap_or(""), goal.unwrap_or_default())
 }
 
 /// The offer to close when the user asks to stop: a yes closes, anything else goes on.

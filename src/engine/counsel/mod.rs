@@ -113,6 +113,9 @@ pub struct Counseling {
     /// (the reply asked whether there is anything else to talk about).
     #[serde(default)]
     pub goal_noted_at: Option<u32>,
+    /// This turn's message gave the user's name for the first time: the reply greets them by it.
+    #[serde(default)]
+    pub turn_name_given: bool,
 }
 
 /// What the steps after the checker and the detector decided this turn.
@@ -175,6 +178,7 @@ impl Counseling {
             safety_asked_at: None,
             turn_safety_denied: false,
             goal_noted_at: None,
+            turn_name_given: false,
         }
     }
 
@@ -228,10 +232,12 @@ impl Counseling {
                 task.turns += 1;
             }
         }
+        let had_name = self.user_name.is_some();
         if self.user_name.is_none() {
             // The answer to a question for the name may be the name alone ("민지예요", "Sam").
             self.user_name = if answering_name { name_answer(user_text) } else { name_in(user_text) };
         }
+        self.turn_name_given = !had_name && self.user_name.is_some();
         self.turn_name_declined = answering_name && self.user_name.is_none() && declines_name(user_text);
         self.said.push(clip(user_text.trim(), 300));
         if self.said.len() > SAID_KEPT {
@@ -432,7 +438,8 @@ impl Counseling {
                 if verdict.task_id == GOALS {
                     let said = self.said.last().cloned().unwrap_or_default();
                     let goal = if states_goal(&said) {
-                        Some(said)
+                        // "네 이번 주말에 만나서 얘기해볼게요": the plan, not the yes before it.
+                        Some(ending::without_fillers(&said).to_string())
                     } else {
                         // Yes to the idea offered earlier (no goal set yet): the idea, with what
                         // the answer adds.
@@ -440,7 +447,10 @@ impl Counseling {
                             self.offered_idea().filter(|_| agrees(&said) && self.goals.is_empty()).map(str::to_string);
                         idea.map(|idea| idea_with(&idea, &said))
                     };
-                    self.goals.extend(goal);
+                    // The goal this message made of an idea (`committed_goal`) is noted already.
+                    if self.committed_goal().is_none() {
+                        self.goals.extend(goal.filter(|g| !self.goals.contains(g)));
+                    }
                 }
             }
             for id in &verdict.also_sufficient {
@@ -634,7 +644,7 @@ impl Counseling {
     /// The no-key counselor reply for this turn.
     pub fn heuristic_reply(&mut self, user_text: &str, state: &UserState) -> String {
         if self.turn_part_transition.is_some_and(|(_, to)| to == Part::Ended) {
-            return counselor::farewell(self.lang, user_text);
+            return counselor::farewell(self.lang, user_text, self.goals.last().map(String::as_str));
         }
         // Asked once, when the name-and-purpose question was skipped.
         let ask_name = self.user_name.is_none()
@@ -656,6 +666,13 @@ impl Counseling {
             safety_denied: self.turn_safety_denied,
             idea: self.offered_idea(),
             committed: self.commits_to_idea(),
+            name_given: self.turn_name_given,
+            answers_tried: self
+                .recent
+                .iter()
+                .rev()
+                .find(|t| t.role == crate::engine::prompt::TurnRole::Assistant)
+                .is_some_and(|t| t.text.ends_with(counselor::asked_what_was_tried(self.lang))),
         };
         counselor::heuristic_reply(&self.counselor_context(), user_text, state, &notes)
     }

@@ -92,10 +92,12 @@ fn english_heuristic_session_runs_from_greeting_to_closing() {
     assert_eq!(outcomes[2].0.plan.selected_task.as_deref(), Some("task_work_2"));
     assert_eq!(session.goals, ["This week I will take a ten minute walk at lunch every day"]);
     assert_eq!(outcomes[9].1, Part::Ended);
-    assert_eq!(outcomes[9].0.reply, counselor::farewell(Lang::En, "Thank you, see you next time"));
+    let goal = Some("This week I will take a ten minute walk at lunch every day");
+    assert_eq!(outcomes[9].0.reply, counselor::farewell(Lang::En, "Thank you, see you next time", goal));
+    assert!(outcomes[9].0.reply.contains("Give your goal “This week I will take"), "the goal is said again");
     assert!(outcomes[9].0.reply.starts_with("Thank you too."), "thanks answered");
-    assert!(!counselor::farewell(Lang::Ko, "네").starts_with("저도 고마워요"), "no thanks to answer");
-    assert!(counselor::farewell(Lang::Ko, "고마워요").starts_with("저도 고마워요."));
+    assert!(!counselor::farewell(Lang::Ko, "네", None).starts_with("저도 고마워요"), "no thanks to answer");
+    assert!(counselor::farewell(Lang::Ko, "고마워요", None).starts_with("저도 고마워요. 오늘 대화는"));
     assert!(outcomes[9].0.reply.contains("no-key partner"));
     let summary = session.summary_markdown();
     for needle in ["# Session summary", "Name: Sam", "work", "## Goals set", "ten minute walk", "## Next steps"] {
@@ -744,4 +746,35 @@ fn a_second_hello_a_change_of_subject_a_wish_and_a_goodbye_are_each_answered_as_
     assert_eq!(session.part, Part::Ended);
     assert_eq!(state::detect_state("좀 나아졌으면 좋겠어요", &[], &[]).emotion, state::Emotion::Neutral);
     assert_eq!(state::detect_state("얘기하고 나니 좀 편해졌어요", &[], &[]).emotion, state::Emotion::Positive);
+}
+
+#[test]
+fn a_name_given_is_greeted_and_a_yes_or_no_to_what_was_tried_is_followed_up() {
+    let messages = [
+        "안녕하세요 상담 받고 싶어요",
+        "저는 준호라고 해요",
+        "여자친구랑 자주 싸워요",
+        "사소한 걸로요. 연락을 늦게 하거나 약속 시간에 늦으면 화를 내요",
+        "어떻게 해야 할지 모르겠어요",
+        "응",
+    ];
+    let (session, _, outcomes) = run(Lang::Ko, &messages);
+    assert_eq!(session.user_name.as_deref(), Some("준호"));
+    assert!(outcomes[1].0.reply.starts_with("준호님, 반가워요. "), "{}", outcomes[1].0.reply);
+    assert!(outcomes[4].0.reply.ends_with(counselor::asked_what_was_tried(Lang::Ko)), "{}", outcomes[4].0.reply);
+    assert_eq!(outcomes[5].0.reply, "어떤 방법이었는지, 해 보니 어땠는지 들려주시겠어요?");
+    let rest = [
+        "그냥 제가 다 잘못한 것 같아요",
+        "대화를 좀 차분하게 해보면 나아질까요?",
+        "네 이번 주말에 만나서 얘기해볼게요",
+        "아니요 없어요",
+    ];
+    let (session, _, outcomes) = run(Lang::Ko, &[&messages[..], &rest[..]].concat());
+    let goal = "대화를 좀 차분하게 해보면 나아질까요? — 이번 주말에 만나서 얘기해볼게요";
+    assert_eq!(session.goals, [goal], "one goal: the idea and the plan, without the yes before it");
+    let last = &outcomes.last().unwrap().0.reply;
+    assert!(last.starts_with(&format!("정하신 목표 “{goal}”")) && session.part == Part::Ended, "{last}");
+    let (_, _, outcomes) =
+        run(Lang::En, &["hi", "my sister and I fight all the time", "what should I do?", "no, not really"]);
+    assert!(outcomes[3].0.reply.contains("let's think of something together"), "{}", outcomes[3].0.reply);
 }
