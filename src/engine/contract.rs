@@ -355,6 +355,12 @@ pub fn empty_request_question(lang: Lang) -> &'static str {
 /// Requests that name no subject at all. Korean entries glossed.
 // 도와줘: help me; 도와주세요: help me; 뭔가: something; 아무거나: anything; 알아서: as you see fit
 const VAGUE: WordList = WordList("도와줘|도와주세요|뭔가|아무거나|알아서|something|anything|help me|whatever");
+/// A verb whose object is "something": 뭔가/무언가/뭐든 (something, anything) before 자동화 (automate),
+/// 만들 (make), 해 (do).
+const VAGUE_OBJECTS: WordList = WordList(
+    "automate something|build something|make something|create something|do something|automate anything|\
+     build me something|make me something|뭔가 자동화|뭔가 만들|무언가 자동화|무언가 만들|뭐든 자동화|뭔가 해",
+);
 
 /// Phrases that set the scene. Korean entries glossed.
 // 우리 팀: our team; 우리 회사: our company; 저희: we (polite); 회사에서: at the company; 팀에서: in the team; 스타트업: startup;
@@ -528,7 +534,10 @@ pub fn goal_in(request: &str) -> String {
     let lower = text.to_ascii_lowercase();
     let words = content_words(text, 8);
     let vague = words.len() < 2 && (VAGUE.iter().any(|v| lower.contains(v)) || words.is_empty());
-    if vague || words.is_empty() {
+    // "help me automate something at work", "뭔가 자동화하고 싶어": a verb with "something" for its
+    // object names no subject, however many words stand around it.
+    let something = VAGUE_OBJECTS.iter().any(|v| lower.contains(v)) && words.len() <= 5;
+    if vague || something || words.is_empty() {
         return String::new();
     }
     let first = text.split(['\n', '。']).map(str::trim).find(|s| !s.is_empty()).unwrap_or(text);
@@ -701,6 +710,16 @@ mod tests {
             assert_eq!(c.confidence, Confidence::Medium);
             assert_eq!(c.original_request, "digest");
         }
+    }
+
+    #[test]
+    fn a_request_for_something_names_no_goal() {
+        for vague in ["help me automate something at work", "뭔가 자동화하고 싶어요", "build me something for my team"]
+        {
+            assert_eq!(goal_in(vague), "", "{vague}");
+        }
+        assert_ne!(goal_in("automate something: our weekly sales report from Postgres to Slack"), "");
+        assert_ne!(goal_in("every week I copy numbers from three spreadsheets into one report"), "");
     }
 
     #[test]

@@ -147,6 +147,8 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     (WordList("pdf|문서|계약서|위키|document|contract|docs|documentation|wiki|knowledge base"), ("문서", "documents")),
     // An app's texts to translate (문자열: strings).
     (WordList("문자열|strings|locali*|i18n|l10n"), ("문자열", "strings")),
+    // 스프레드시트/엑셀/시트: spreadsheets.
+    (WordList("스프레드시트|엑셀|시트|spreadsheet*|excel|sheets"), ("스프레드시트", "spreadsheets")),
     (WordList("크롤|웹|사이트|web|website|crawl*|site"), ("웹 페이지", "web pages")),
     (WordList("데이터베이스|db|sql|database|postgres*|mysql"), ("데이터베이스 레코드", "database records")),
     (WordList("코드|저장소|code|codebase|repo|repository|pull request|commit"), ("코드 변경", "code changes")),
@@ -189,6 +191,11 @@ const WORKS: &[(WordList, Work)] = &[
     (WordList("채점|평가|grade|grading|evaluat*"), (("평가", "evaluate"), "evaluator")),
     (WordList("배정|할당|assign*|triage|routing"), (("배정", "route"), "router")),
     (WordList("검토|proofread*|audit*"), (("검토", "review"), "reviewer")),
+    // 취합/합치/합쳐: putting together (numbers from several sheets into one).
+    (
+        WordList("취합|합치|합쳐|combin*|consolidat*|aggregat*|copy numbers|copy data|copy the numbers"),
+        (("취합", "combine"), "combiner"),
+    ),
     (WordList("보고|리포트|report*"), (("보고", "report on"), "report writer")),
 ];
 
@@ -244,6 +251,10 @@ fn subject_of(text: &str) -> Option<(&'static str, &'static str)> {
     let code_review = reviews_code(text);
     for (keys, labels) in SOURCES {
         if code_review && labels.1 == "customer reviews" {
+            continue;
+        }
+        // "엑셀로 보고서 만들어줘": Excel as the result's form, not what is read.
+        if labels.1 == "spreadsheets" && named_as_format(text, *keys) {
             continue;
         }
         if let Some(pos) = keys.iter().filter_map(at).min() {
@@ -586,20 +597,26 @@ impl Needs {
 /// True when a spreadsheet tool is named only as the form of a file: "엑셀로 팀장님께 메일 보내기"
 /// (as Excel; 로/으로: as, 파일: file, 형식: format), "as an Excel file", "in Excel format" — the
 /// output's format, which the writing step makes, not a place a delivery step sends to
-/// ("엑셀에 기록해", "add a row to our Google Sheet" are).
+/// ("엑셀에 기록해", "add a row to our Google Sheet" are). "in Excel format" is one too.
 fn only_a_file_format(text: &str, label: &str, words: WordList) -> bool {
-    if !matches!(label, "Excel" | "Google Sheets") {
-        return false;
-    }
+    matches!(label, "Excel" | "Google Sheets") && named_as_format(text, words)
+}
+
+/// True when every mention of `words` names the form of a file: followed by 로/으로 (as), 파일
+/// (file), 형식 (format), "file", "format", or after "as a" ("numbers in our Excel sheets" are read).
+fn named_as_format(text: &str, words: WordList) -> bool {
     let lower = text.to_lowercase();
-    let mut mentions =
-        words.iter().flat_map(|w| lower.match_indices(w).map(move |(at, _)| (at, at + w.len()))).peekable();
+    let mut mentions = words
+        .iter()
+        .map(|w| w.trim_end_matches('*'))
+        .flat_map(|w| lower.match_indices(w).map(move |(at, _)| (at, at + w.len())))
+        .peekable();
     mentions.peek().is_some()
         && mentions.all(|(at, end)| {
             let after = lower[end..].trim_start();
             let before = lower[..at].trim_end();
             WordList("로|으로|파일|형식|file|format|sheet file|workbook").any(|w| after.starts_with(w))
-                || WordList("as|as an|as a|in").any(|w| before.ends_with(&format!(" {w}")) || before == w)
+                || WordList("as|as an|as a").any(|w| before.ends_with(&format!(" {w}")) || before == w)
         })
 }
 
@@ -2121,6 +2138,11 @@ mod tests {
         assert!(Needs::read("send the numbers as an Excel file every Monday").tools.is_empty());
         assert_eq!(Needs::read("매일 결과를 엑셀에 기록해 줘").tools, ["Excel"]);
         assert_eq!(Needs::read("add a row to our Google Sheets log for each order").tools, ["Google Sheets"]);
+        assert_eq!(Needs::read("엑셀로 주간 보고서 만들어줘").subject, None, "Excel as the form is not what is read");
+        assert_eq!(
+            Needs::read("summarize the numbers in our Excel sheets").subject,
+            Some(("스프레드시트", "spreadsheets"))
+        );
     }
 
     #[test]
@@ -2224,6 +2246,7 @@ mod tests {
             ("plan a weekly newsletter from our blog posts", "editor"),
             ("Build a tool that reviews pull requests and posts comments on GitHub", "reviewer"),
             ("a chatbot that answers questions about our internal docs", "answerer"),
+            ("every week I copy numbers from three spreadsheets into one report", "combiner"),
         ];
         for (request, want) in steps {
             assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[1].name, want, "{request}");
