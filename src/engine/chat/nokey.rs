@@ -875,6 +875,45 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
          gone, so check `docker ps -a` first if something matters. `docker image prune` removes unused images too.",
     ),
     (
+        &[WordList("requirements.txt|requirements 파일|requirements file")],
+        "`python3 -m pip install -r requirements.txt`가 그 목록의 패키지를 설치합니다. 가상 환경을 쓴다면 먼저 \
+         활성화하세요(`source .venv/bin/activate`). 지금 설치된 것을 목록으로 남기려면 `python3 -m pip freeze > requirements.txt`.",
+        "`python3 -m pip install -r requirements.txt` installs what it lists; activate your virtual environment first if you use one \
+         (`source .venv/bin/activate`). `python3 -m pip freeze > requirements.txt` writes what is installed now.",
+    ),
+    (
+        &[
+            WordList("venv|virtualenv|virtual environment|가상환경|가상 환경"),
+            WordList("python|파이썬|make|create|new|set up|만들|만드|생성|설정|쓰는 법|하는 법"),
+            WordList("!|rust|node|npm|cargo|conda"),
+        ],
+        "`python3 -m venv .venv`가 이 폴더에 가상 환경을 만들고, `source .venv/bin/activate`(Windows는 `.venv\\Scripts\\activate`)로 켭니다. \
+         켜져 있는 동안 `pip install`은 그 안에만 설치되고, `deactivate`로 끕니다. `.venv`는 git에 올리지 말고 .gitignore에 넣으세요.",
+        "`python3 -m venv .venv` makes one in this folder and `source .venv/bin/activate` (`.venv\\Scripts\\activate` on Windows) turns \
+         it on; while it is on, `pip install` installs into it only, and `deactivate` turns it off. Keep `.venv` out of git (add it to .gitignore).",
+    ),
+    (
+        &[
+            WordList("remote|origin|원격"),
+            WordList("url|address|주소|change|set|switch|바꾸|바꿔|변경|수정"),
+            WordList("git|repo|repository|origin|저장소|깃|레포"),
+        ],
+        "`git remote -v`가 지금 주소를 보여 주고, `git remote set-url origin <새 주소>`가 바꿉니다. 바꾼 뒤 `git fetch`로 잘 닿는지 확인하세요.",
+        "`git remote -v` shows the current address and `git remote set-url origin <new-url>` changes it; `git fetch` afterwards checks that \
+         it works.",
+    ),
+    (
+        &[
+            WordList("permission|chmod|권한"),
+            WordList("change|set|give|fix|바꾸|바꿔|변경|수정|주는|주려면|설정"),
+            WordList("!|denied|거부"),
+        ],
+        "`chmod`가 권한을 바꿉니다. `chmod 644 <파일>`은 나만 쓰고 모두 읽기, `chmod 755 <파일>`은 거기에 실행까지, `chmod u+x <파일>`은 \
+         나에게 실행 권한만 더합니다. 폴더 안까지 바꾸려면 `-R`을 붙이되, 모두가 쓸 수 있게 되는 `777`은 피하세요. 소유자는 `chown <사용자> <파일>`.",
+        "`chmod` changes them: `chmod 644 <file>` lets you write and everyone read, `chmod 755 <file>` adds running it, `chmod u+x <file>` only \
+         lets you run it. `-R` changes a folder and everything in it; avoid `777`, which lets anyone write. `chown <user> <file>` changes the owner.",
+    ),
+    (
         &[
             WordList("commit message|커밋 메시지|커밋메시지"),
             WordList("change|edit|fix|amend|rename|reword|수정|바꾸|바꿔|변경|고치|고쳐"),
@@ -3006,6 +3045,12 @@ mod tests {
             ("머지 충돌 해결하는 법", "`git status`가 충돌한"),
             ("how do I merge main into my branch", "On your branch"),
             ("how do I remove all stopped containers", "`docker container prune` removes"),
+            ("파이썬 가상환경 만드는 법", "`python3 -m venv .venv`가"),
+            ("how do I create a python virtual environment", "`python3 -m venv .venv` makes"),
+            ("requirements.txt로 패키지 설치하려면?", "`python3 -m pip install -r requirements.txt`가"),
+            ("원격 저장소 주소 바꾸려면?", "`git remote -v`가"),
+            ("how do I change the git remote url", "`git remote -v` shows"),
+            ("파일 권한 바꾸는 법", "`chmod`가 권한을"),
             ("멈춘 도커 컨테이너 다 지우고 싶어", "`docker container prune`이"),
             ("undo my last commit", "`git reset --soft HEAD~1` undoes"),
             ("방금 한 커밋 취소", "`git reset --soft HEAD~1`이"),
