@@ -547,6 +547,22 @@ pub fn goal_in(request: &str) -> String {
 /// Korean request endings and what a goal says instead: "…을 만들어줘" → "… 만들기", "…해 주는 거
 /// 만들고 싶어" (I want to make a thing that …) → "…해 주는 도구 만들기".
 const KO_REQUEST_ENDINGS: &[(&str, &str)] = &[
+    // Asked as a question: "…보내주는 거 만들 수 있을까?" (could you make a thing that sends …?).
+    ("주는 거 만들 수 있을까요", "주는 도구 만들기"),
+    ("주는 거 만들 수 있을까", "주는 도구 만들기"),
+    ("주는 걸 만들 수 있을까요", "주는 도구 만들기"),
+    ("주는 걸 만들 수 있을까", "주는 도구 만들기"),
+    ("주는 거 만들 수 있어요", "주는 도구 만들기"),
+    ("주는 거 만들 수 있나요", "주는 도구 만들기"),
+    ("을 만들 수 있을까요", " 만들기"),
+    ("를 만들 수 있을까요", " 만들기"),
+    ("만들 수 있을까요", "만들기"),
+    ("만들 수 있을까", "만들기"),
+    ("만들 수 있나요", "만들기"),
+    ("만들어 줄 수 있어요", "만들기"),
+    ("만들어 줄 수 있어", "만들기"),
+    ("할 수 있을까요", "하기"),
+    ("할 수 있을까", "하기"),
     ("을 만들어 주세요", " 만들기"),
     ("를 만들어 주세요", " 만들기"),
     ("을 만들어줘", " 만들기"),
@@ -600,10 +616,15 @@ pub fn tidy_goal(request: &str) -> String {
         };
         goal = goal[opening.len()..].trim_start().to_string();
     }
-    // "I want something that watches our issues" → "A tool that watches our issues".
-    for vague in ["something that ", "something to ", "something which "] {
-        if goal.to_ascii_lowercase().starts_with(vague) {
-            goal = format!("a tool {}", &goal["something ".len()..]);
+    // "I want something that watches our issues", "can you build something that reads …" → "A tool
+    // that …".
+    for verb in ["", "build ", "make ", "create ", "build me ", "make me "] {
+        let lower = goal.to_ascii_lowercase();
+        let Some(rest) = lower.strip_prefix(verb).and_then(|r| r.strip_prefix("something ")) else {
+            continue;
+        };
+        if ["that ", "to ", "which "].iter().any(|w| rest.starts_with(w)) {
+            goal = format!("a tool {}", &goal[verb.len() + "something ".len()..]);
             break;
         }
     }
@@ -720,6 +741,26 @@ mod tests {
         }
         assert_ne!(goal_in("automate something: our weekly sales report from Postgres to Slack"), "");
         assert_ne!(goal_in("every week I copy numbers from three spreadsheets into one report"), "");
+    }
+
+    #[test]
+    fn a_request_asked_as_a_question_is_written_as_a_goal() {
+        let cases = [
+            (
+                "고객 문의 메일을 자동으로 분류해서 담당자한테 보내주는 거 만들 수 있을까?",
+                "고객 문의 메일을 자동으로 분류해서 담당자한테 보내주는 도구 만들기",
+            ),
+            ("주간 보고서를 자동화할 수 있을까요?", "주간 보고서를 자동화하기"),
+            (
+                "Can you build something that reads our Jira tickets and writes release notes for each sprint?",
+                "A tool that reads our Jira tickets and writes release notes for each sprint",
+            ),
+            ("I want something that watches our issues", "A tool that watches our issues"),
+            ("build something big", "Build something big"),
+        ];
+        for (request, goal) in cases {
+            assert_eq!(tidy_goal(request), goal, "{request}");
+        }
     }
 
     #[test]

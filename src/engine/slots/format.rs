@@ -7,7 +7,7 @@ use crate::engine::words::WordList;
 pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
     // A page in Notion, Confluence, Obsidian or a wiki is written as Markdown.
     (
-        r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b|\b(?:in|to|into|on)\s+(?:(?:our|my|the|a|your|their)\s+)?(?:(?:team|company|internal)\s+)?(?:notion|confluence|obsidian|wiki)\b|\b(?:notion|confluence|obsidian|wiki)\s+(?:pages?|docs?|notes?|database|workspace|space|wiki)\b",
+        r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b|\brelease\s+notes?\b|\bchangelogs?\b|\b(?:in|to|into|on)\s+(?:(?:our|my|the|a|your|their)\s+)?(?:(?:team|company|internal)\s+)?(?:notion|confluence|obsidian|wiki)\b|\b(?:notion|confluence|obsidian|wiki)\s+(?:pages?|docs?|notes?|database|workspace|space|wiki)\b",
         Format::Markdown,
     ),
     (r"(?i)\b(?:tables?|tabular)\b", Format::Table),
@@ -71,6 +71,9 @@ pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
     ("노션", Format::Markdown, KoBound::Free),                      // Notion (pages are Markdown)
     ("컨플루언스", Format::Markdown, KoBound::Free),                // Confluence
     ("옵시디언", Format::Markdown, KoBound::Free),                  // Obsidian
+    ("릴리스 노트", Format::Markdown, KoBound::Free),               // release notes
+    ("릴리즈 노트", Format::Markdown, KoBound::Free),               // release notes (common spelling)
+    ("변경 이력", Format::Markdown, KoBound::Free),                 // changelog
     ("위키", Format::Markdown, KoBound::Word),                      // wiki
     ("표", Format::Table, KoBound::WordOrAfter(KO_TABLE_PREFIXES)), // table
     ("파이썬", Format::Python, KoBound::Free),                      // Python
@@ -213,8 +216,23 @@ pub fn parse_format(text: &str) -> Option<Format> {
     }
     // What the request works on is not what it produces: "turn customer emails into a
     // weekly FAQ update" reads emails and asks for something else.
-    mentions.retain(|m| !is_input_mention(&text, m.start, m.end));
-    choose(&text, mentions)
+    let (read, made): (Vec<_>, Vec<_>) = mentions.into_iter().partition(|m| is_input_mention(&text, m.start, m.end));
+    // Unless it hands them on: "고객 문의 메일을 분류해서 담당자한테 보내주는" (sorts the emails and sends
+    // them to the one in charge) sends emails.
+    let handed_on = made.is_empty() && hands_on(&text);
+    let forwarded = read.into_iter().filter(|m| matches!(m.value, Format::Email | Format::Message)).collect();
+    choose(&text, if handed_on { forwarded } else { made })
+}
+
+/// True when the request passes what it reads on to someone: forward, route, send to the
+/// person or team in charge; 담당자/담당 팀한테·에게 보내 (send to the one in charge), 전달 (pass on).
+fn hands_on(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    WordList(
+        "forward|route them|routes them|route it|send them to|sends them to|send it to the right|to the right person|\
+         to the right team|담당자한테|담당자에게|담당 팀|담당팀|전달",
+    )
+    .any(|w| lower.contains(w))
 }
 
 /// True when a format mention names what the request reads rather than what it makes:

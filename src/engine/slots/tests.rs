@@ -557,6 +557,14 @@ fn format_reads_korean_and_english_names() {
         ("I want a chatbot that answers employee questions from our internal wiki", Some(Format::Message)),
         ("사내 위키 문서로 직원 질문에 답하는 챗봇을 만들고 싶어", Some(Format::Message)),
         ("summarize what our chatbot logged this week as a report", Some(Format::Report)),
+        ("고객 문의 메일을 자동으로 분류해서 담당자한테 보내주는 거 만들 수 있을까?", Some(Format::Email)),
+        ("forward support emails to the right team", Some(Format::Email)),
+        ("summarize my emails every morning", None),
+        (
+            "Can you build something that reads our Jira tickets and writes release notes for each sprint?",
+            Some(Format::Markdown),
+        ),
+        ("매 스프린트 릴리스 노트 자동 작성", Some(Format::Markdown)),
         // What is read is not what is made.
         ("summarize our Slack threads into a report", Some(Format::Report)),
         ("슬랙 메시지를 요약해서 이메일로 보내줘", Some(Format::Email)),
