@@ -7,7 +7,7 @@ use crate::engine::words::WordList;
 pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
     // A page in Notion, Confluence, Obsidian or a wiki is written as Markdown.
     (
-        r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b|\brelease\s+notes?\b|\bchangelogs?\b|\b(?:in|to|into|on)\s+(?:(?:our|my|the|a|your|their)\s+)?(?:(?:team|company|internal)\s+)?(?:notion|confluence|obsidian|wiki)\b|\b(?:notion|confluence|obsidian|wiki)\s+(?:pages?|docs?|notes?|database|workspace|space|wiki)\b",
+        r"(?i)\bmarkdown\b|\.md\b|\bmd\s+files?\b|\breadme\b|\brelease\s+notes?\b|\bchangelogs?\b|\bblog\s+posts?\b|\b(?:in|to|into|on)\s+(?:(?:our|my|the|a|your|their)\s+)?(?:(?:team|company|internal)\s+)?(?:notion|confluence|obsidian|wiki)\b|\b(?:notion|confluence|obsidian|wiki)\s+(?:pages?|docs?|notes?|database|workspace|space|wiki)\b",
         Format::Markdown,
     ),
     (r"(?i)\b(?:tables?|tabular)\b", Format::Table),
@@ -19,10 +19,12 @@ pub(super) const EN_FORMAT_PATTERNS: &[(&str, Format)] = &[
         Format::Code,
     ),
     (r"(?i)\b(?:slides?|slide\s*deck|decks?|presentations?|pptx?|powerpoint|power\s+point|keynote)\b", Format::Slides),
-    (r"(?i)\breports?\b", Format::Report),
+    // A brief is a short report.
+    (r"(?i)\breports?\b|\bbriefs?\b|\bbriefings?\b", Format::Report),
     (r"(?i)\b(?:proposals?|rfp)\b", Format::Proposal),
     (r"(?i)\bcsv\b", Format::Csv),
-    (r"(?i)\b(?:e-?mails?|mail)\b", Format::Email),
+    // A newsletter goes out by email.
+    (r"(?i)\b(?:e-?mails?|mail|newsletters?)\b", Format::Email),
     (r"(?i)\b(?:diagrams?|flow\s*charts?|charts?|mermaid|uml|graphviz|mind\s*maps?|wireframes?)\b", Format::Diagram),
     (r"(?i)\b(?:spreadsheets?|excel|xlsx|google\s+sheets?|gsheets?)\b", Format::Spreadsheet),
     (r"(?i)\bdashboards?\b", Format::Dashboard),
@@ -74,6 +76,8 @@ pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
     ("릴리스 노트", Format::Markdown, KoBound::Free),               // release notes
     ("릴리즈 노트", Format::Markdown, KoBound::Free),               // release notes (common spelling)
     ("변경 이력", Format::Markdown, KoBound::Free),                 // changelog
+    ("블로그 글", Format::Markdown, KoBound::Free),                 // blog post
+    ("블로그 포스트", Format::Markdown, KoBound::Free),             // blog post
     ("위키", Format::Markdown, KoBound::Word),                      // wiki
     ("표", Format::Table, KoBound::WordOrAfter(KO_TABLE_PREFIXES)), // table
     ("파이썬", Format::Python, KoBound::Free),                      // Python
@@ -91,11 +95,13 @@ pub(super) const KO_FORMAT_WORDS: &[(&str, Format, KoBound)] = &[
     ("장표", Format::Slides, KoBound::Free),                        // slide pages (business jargon)
     ("보고서", Format::Report, KoBound::Free),                      // report
     ("리포트", Format::Report, KoBound::Free),                      // report
+    ("브리핑", Format::Report, KoBound::Free),                      // briefing
     ("레포트", Format::Report, KoBound::Free),                      // report (common spelling)
     ("기획서", Format::Proposal, KoBound::Free),                    // planning document
     ("기획안", Format::Proposal, KoBound::Free),                    // plan draft
     ("제안서", Format::Proposal, KoBound::Free),                    // proposal
     ("이메일", Format::Email, KoBound::Free),                       // email
+    ("뉴스레터", Format::Email, KoBound::Free),                     // newsletter (sent by email)
     ("메일", Format::Email, KoBound::Word),                         // mail
     ("다이어그램", Format::Diagram, KoBound::Free),                 // diagram
     ("순서도", Format::Diagram, KoBound::Free),                     // flowchart

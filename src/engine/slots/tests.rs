@@ -565,6 +565,13 @@ fn format_reads_korean_and_english_names() {
             Some(Format::Markdown),
         ),
         ("매 스프린트 릴리스 노트 자동 작성", Some(Format::Markdown)),
+        ("블로그 글 초안 써주는 봇", Some(Format::Markdown)),
+        ("write a blog post from our release notes every month", Some(Format::Markdown)),
+        ("turn customer feedback into a weekly newsletter", Some(Format::Email)),
+        ("summarize PDFs into one-page briefs", Some(Format::Report)),
+        ("plan a weekly newsletter from our blog posts", Some(Format::Email)),
+        // A newsletter in HTML is an email, no code to write.
+        ("a weekly html newsletter", Some(Format::Email)),
         // What is read is not what is made.
         ("summarize our Slack threads into a report", Some(Format::Report)),
         ("슬랙 메시지를 요약해서 이메일로 보내줘", Some(Format::Email)),
@@ -603,8 +610,6 @@ fn format_ignores_look_alike_words() {
         "zip code",
         "decode this",
         "dress code",
-        // A newsletter in HTML is no code to write.
-        "a weekly html newsletter",
         "점심 먹자",
         "",
     ];
