@@ -377,18 +377,13 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             .into(),
         // "I've been really stressed at work lately": what they came with is asked about, not
         // how their days have been.
+        // "my dog died two weeks ago" after the name was given: what they came with, not the
+        // question for it again.
         Module::RapportBuilding | Module::InformationGathering
-            if task_id == RAPPORT && !super::task::topics_in(user_text).is_empty() =>
+            if (task_id == RAPPORT || (task_id == NAME_AND_PURPOSE && notes.name.is_some() && !notes.name_given))
+                && !super::task::topics_in(user_text).is_empty() =>
         {
-            let label = super::task::topics_in(user_text)[0].label(lang);
-            match lang {
-                Lang::Ko => format!(
-                    "이렇게 이야기해 주셔서 고마워요. {label} 쪽으로 요즘 어떤 일이 있었는지 조금 더 들려주시겠어요?"
-                ),
-                Lang::En => format!(
-                    "Thank you for sharing this with me. Could you tell me a bit more about what has been going on with {label}?"
-                ),
-            }
+            topic_opening(super::task::topics_in(user_text)[0], lang)
         }
         Module::RapportBuilding | Module::InformationGathering if task_id == RAPPORT => pick(
             if ko {
@@ -448,7 +443,9 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     if !opener.is_empty() && !matches!(ctx.module, Module::Closing) {
         parts.push(opener);
     }
-    let body = if greeting.is_empty() || ko {
+    // "Alex, take your time": the body goes on after the name in lower case, but "I" stays "I".
+    let keeps_capital = body.starts_with("I ") || body.starts_with("I'");
+    let body = if greeting.is_empty() || ko || keeps_capital {
         body
     } else {
         let mut chars = body.chars();
@@ -681,6 +678,27 @@ fn topics_text(topics: &[Topic], lang: Lang) -> String {
     }
     let labels: Vec<&str> = topics.iter().take(3).map(|t| t.label(lang)).collect();
     labels.join(lang.pick(", ", ", "))
+}
+
+/// The first question about what the user came with: a loss is met with sympathy first.
+fn topic_opening(topic: Topic, lang: Lang) -> String {
+    if topic == Topic::Loss {
+        return lang
+            .pick(
+                "정말 마음이 아프시겠어요. 괜찮으시다면 떠나보낸 이야기를 조금 들려주시겠어요?",
+                "I'm so sorry for your loss. If you'd like, tell me a little about them.",
+            )
+            .into();
+    }
+    let label = topic.label(lang);
+    match lang {
+        Lang::Ko => {
+            format!("이렇게 이야기해 주셔서 고마워요. {label} 쪽으로 요즘 어떤 일이 있었는지 조금 더 들려주시겠어요?")
+        }
+        Lang::En => format!(
+            "Thank you for sharing this with me. Could you tell me a bit more about what has been going on with {label}?"
+        ),
+    }
 }
 
 /// True when the message is a short answer ("응", "yes, I did", "no, not really").

@@ -137,9 +137,10 @@ const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
         Emotion::Sad,
         // sad, depressed, tears, cried, empty, lonely, upset, heartbroken. In English "down" and
         // "empty" only as a feeling: not "sit down", "download" or "the fridge is empty".
-        WordList("슬퍼|슬프|우울|눈물|울었|울고|허전|외로|속상|마음이 아파"),
+        // A death told ("my dog died two weeks ago", 무지개다리를 건넜: crossed the rainbow bridge) is grief.
+        WordList("슬퍼|슬프|우울|눈물|울었|울고|허전|외로|속상|마음이 아파|돌아가셨|세상을 떠|무지개다리|떠나보냈"),
         WordList(
-            "sad|depress|tears|cry|cried|crying|lonely|heartbroken|hopeless|\
+            "sad|depress|tears|cry|cried|crying|lonely|heartbroken|hopeless|passed away|grieving|dog died|cat died|pet died|mom died|mother died|dad died|father died|grandma died|grandmother died|grandpa died|grandfather died|friend died|brother died|sister died|husband died|wife died|son died|daughter died|died two|died a few|died recently|died weeks|died months|died yesterday|put to sleep|the death of|his death|her death|\
              feel down|feeling down|felt down|feels down|so down|really down|pretty down|been down|bit down|\
              feel empty|feeling empty|felt empty|so empty|empty inside",
         ),

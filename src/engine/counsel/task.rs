@@ -217,9 +217,13 @@ const TOPIC_KEYWORDS: &[(Topic, WordList, WordList)] = &[
     ),
     (
         Topic::Loss,
-        // passed away, death (of someone), grief, funeral
-        WordList("돌아가|세상을 떠|장례|상실|그리워"),
-        WordList("passed away|grief|grieving|funeral|lost my|died last"),
+        // passed away, death (of someone), grief, funeral; 무지개다리/하늘나라: (a pet's) death, heaven;
+        // 떠나보냈: let go (of someone who died). "died" only of someone ("my dog died", "died two
+        // weeks ago"): not a phone or a battery.
+        WordList("돌아가|세상을 떠|장례|상실|그리워|무지개다리|하늘나라|떠나보냈"),
+        WordList(
+            "passed away|grief|grieving|funeral|lost my|died last|dog died|cat died|pet died|mom died|mother died|dad died|father died|grandma died|grandmother died|grandpa died|grandfather died|friend died|brother died|sister died|husband died|wife died|son died|daughter died|died two|died a few|died recently|died weeks|died months|died yesterday|put to sleep|the death of|his death|her death",
+        ),
     ),
 ];
 

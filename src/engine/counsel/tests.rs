@@ -778,3 +778,16 @@ fn a_name_given_is_greeted_and_a_yes_or_no_to_what_was_tried_is_followed_up() {
         run(Lang::En, &["hi", "my sister and I fight all the time", "what should I do?", "no, not really"]);
     assert!(outcomes[3].0.reply.contains("let's think of something together"), "{}", outcomes[3].0.reply);
 }
+
+#[test]
+fn a_death_told_is_met_with_sympathy_and_not_asked_for_what_to_talk_about_again() {
+    let (session, _, outcomes) = run(Lang::En, &["hi, I'm Alex", "my dog died two weeks ago"]);
+    let reply = &outcomes[1].0.reply;
+    assert!(reply.contains("I'm so sorry for your loss"), "{reply}");
+    assert!(!reply.contains("What would you like to talk about"), "{reply}");
+    assert!(session.topics.contains(&task::Topic::Loss));
+    assert_eq!(state::detect_state("my laptop died again", &[], &[]).emotion, state::Emotion::Neutral);
+    assert!(!task::topics_in("my phone battery died").contains(&task::Topic::Loss));
+    let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요", "키우던 강아지가 지난주에 무지개다리를 건넜어요"]);
+    assert!(outcomes[1].0.reply.contains("정말 마음이 아프시겠어요"), "{}", outcomes[1].0.reply);
+}
