@@ -566,6 +566,12 @@ fn a_no_key_follow_up_is_read_with_the_request_before_it() {
         assert!(d.open_card().is_none(), "no topic picker: {answer}");
     }
 
+    // "them": what the request before put aside.
+    let mut d = offline_chat();
+    d.say("how do I stash my changes");
+    d.say("how do I get them back");
+    assert!(texts(&d).last().unwrap().starts_with("`git stash list` shows"), "{:?}", texts(&d));
+
     // A new request is not a follow-up of the one before.
     let mut d = offline_chat();
     d.say("how do I find which process is using port 3000?");

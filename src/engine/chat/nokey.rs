@@ -387,7 +387,13 @@ pub fn follows_up(text: &str) -> bool {
     );
     const PLATFORMS: WordList =
         WordList("windows|mac|macos|linux|ubuntu|powershell|윈도우|윈도|맥|리눅스|우분투|파워셸");
+    // "how do I get them back?": a pronoun pointing at what the request before named.
+    // 그거/그것/그걸: it, that.
+    const POINTERS: WordList = WordList("them|it|those|these|그거|그것|그걸");
+    let points_back =
+        trimmed.split_whitespace().count() <= 7 && POINTERS.any(|w| contains_word(&format!(" {trimmed} "), w));
     OPENINGS.any(|w| trimmed.starts_with(w))
+        || points_back
         || PLATFORMS.any(|w| contains_word(&format!("{trimmed} "), w))
         || ["는", "은", "면", "만"].iter().any(|end| trimmed.ends_with(end))
 }
@@ -873,6 +879,91 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
          사라지니, 남길 것이 있으면 먼저 `docker ps -a`로 확인하세요. 쓰지 않는 이미지까지 지우려면 `docker image prune`.",
         "`docker container prune` removes every stopped container (it asks first; `-f` skips the question). Data kept only inside them is \
          gone, so check `docker ps -a` first if something matters. `docker image prune` removes unused images too.",
+    ),
+    (
+        &[
+            WordList("replace|바꾸|바꿔|치환"),
+            WordList("text|word|string|텍스트|단어|문자열|글자"),
+            WordList("files|all|every|여러|모든|전체|파일들"),
+        ],
+        "`grep -rl '옛말' . | xargs sed -i 's/옛말/새말/g'`이 이 폴더 아래 파일마다 바꿉니다(macOS는 `sed -i ''`). 되돌릴 수 없으니 먼저 \
+         커밋하거나 복사해 두고, `grep -rn '옛말' .`로 어디가 바뀔지 먼저 보세요.",
+        "`grep -rl 'old' . | xargs sed -i 's/old/new/g'` replaces it in every file under this folder (`sed -i ''` on macOS). It cannot be \
+         undone, so commit or copy first, and look at what will change with `grep -rn 'old' .`.",
+    ),
+    (
+        &[
+            WordList("search|find|look for|grep|찾|검색"),
+            WordList("word|text|string|단어|텍스트|문자열|글자"),
+            WordList("files|file|folder|directory|project|파일|폴더|프로젝트|전체|모든"),
+        ],
+        "`grep -rn '단어' .`가 이 폴더 아래 파일에서 그 단어가 있는 줄을 파일 이름, 줄 번호와 함께 보여 줍니다. 대소문자를 가리지 않으려면 `-i`, \
+         파일 이름만 보려면 `-l`. ripgrep이 있다면 `rg '단어'`가 더 빠르고 .gitignore에 있는 파일을 건너뜁니다.",
+        "`grep -rn 'word' .` prints each line under this folder that has it, with the file name and line number; `-i` ignores case and \
+         `-l` prints only the file names. With ripgrep, `rg 'word'` is faster and skips what .gitignore lists.",
+    ),
+    (
+        &[
+            WordList("website|site|url|server|웹사이트|사이트|서버"),
+            WordList("is up|is down|up or down|responding|reachable|alive|살아|떠 있|응답|접속되"),
+        ],
+        "`curl -I https://example.com`(그 주소로)이 응답의 첫 줄에 상태를 보여 줍니다. 200이면 정상, 5xx면 서버 쪽 오류이고, 연결이 안 되면 \
+         curl이 오류를 냅니다. 코드만 보려면 `curl -s -o /dev/null -w '%{http_code}' <URL>`.",
+        "`curl -I https://example.com` (your address) shows the status on the answer's first line: 200 is fine, 5xx is a server error, and \
+         curl says so when it cannot connect at all. For the code alone: `curl -s -o /dev/null -w '%{http_code}' <URL>`.",
+    ),
+    (
+        &[WordList("git config|깃 설정|git 설정|git user|git name|git email|커밋 작성자")],
+        "`git config --list --show-origin`이 설정과 그 설정이 있는 파일을 보여 줍니다. 커밋에 남을 이름과 메일은 \
+         `git config --global user.name \"이름\"`, `git config --global user.email \"메일\"`로 정합니다.",
+        "`git config --list --show-origin` shows each setting and the file it comes from; the name and email your commits carry are set with \
+         `git config --global user.name \"Your Name\"` and `git config --global user.email \"you@example.com\"`.",
+    ),
+    (
+        &[WordList("stash|스태시"), WordList("back|pop|apply|restore|get them|되돌|다시|꺼내|복원|적용")],
+        "`git stash list`가 치워 둔 것들을 보여 주고, `git stash pop`이 가장 최근 것을 다시 적용하면서 목록에서 지웁니다(`git stash apply`는 \
+         목록에 남깁니다). 같은 줄을 그사이에 고쳤다면 충돌이 날 수 있습니다.",
+        "`git stash list` shows what you put aside; `git stash pop` brings the latest back and drops it from the list (`git stash apply` \
+         keeps it there). If the same lines changed meanwhile, they may conflict.",
+    ),
+    (
+        &[
+            WordList("startup|at boot|on boot|reboot|when the computer starts|부팅|시작할 때|켜질 때"),
+            WordList("run|start|script|launch|실행|켜|스크립트"),
+        ],
+        "`crontab -e`에 `@reboot /path/to/script.sh` 한 줄을 더하면 컴퓨터가 켜질 때마다 실행됩니다(전체 경로로). 계속 돌아야 하는 \
+         서버 같은 프로그램이라면 systemd 서비스로 만들어 `sudo systemctl enable <서비스>`가 더 낫습니다. 멈추면 다시 띄워 줍니다.",
+        "Add `@reboot /path/to/script.sh` to `crontab -e` and it runs each time the machine starts (use full paths). For something that must \
+         keep running, such as a server, a systemd service enabled with `sudo systemctl enable <service>` is better: it is restarted if it stops.",
+    ),
+    (
+        &[
+            WordList("ubuntu|debian|linux|os version|operating system|리눅스|우분투|데비안|운영체제|os 버전"),
+            WordList("version|release|버전|릴리스"),
+        ],
+        "`cat /etc/os-release`(또는 `lsb_release -a`)가 배포판과 버전을, `uname -r`이 커널 버전을 보여 줍니다.",
+        "`cat /etc/os-release` (or `lsb_release -a`) shows the distribution and its version; `uname -r` the kernel's.",
+    ),
+    (
+        &[
+            WordList("update|upgrade|업데이트|업그레이드"),
+            WordList("packages|all|system|everything|패키지|전부|모두|시스템|다"),
+            WordList("!|npm|pip|cargo|yarn|pnpm|gem|composer|node_modules"),
+        ],
+        "Debian·Ubuntu는 `sudo apt update && sudo apt upgrade`(무엇이 바뀌는지 보여 주고 묻습니다), macOS의 Homebrew는 \
+         `brew update && brew upgrade`, Fedora는 `sudo dnf upgrade`입니다. 서버라면 업그레이드 전에 백업하고, 커널이 바뀌면 재부팅이 필요합니다.",
+        "On Debian or Ubuntu, `sudo apt update && sudo apt upgrade` (it lists the changes and asks); with Homebrew on macOS, \
+         `brew update && brew upgrade`; on Fedora, `sudo dnf upgrade`. On a server, back up first; a new kernel needs a reboot.",
+    ),
+    (
+        &[
+            WordList("delete a file|remove a file|delete the file|remove the file|delete this file|파일 하나|파일을 지우|파일 지우|파일 삭제"),
+            WordList("!|old|logs|build|cache|node_modules|오래된|로그|빌드|캐시|all|전부|모든"),
+        ],
+        "`rm <파일>`이 지웁니다. 휴지통을 거치지 않아 되돌릴 수 없으니, 확인받으려면 `rm -i`를 쓰세요. 폴더는 `rm -r <폴더>`, \
+         데스크톱 리눅스에서 휴지통으로 보내려면 `gio trash <파일>`.",
+        "`rm <file>` deletes it; it skips the trash and cannot be undone, so `rm -i` asks first. A folder needs `rm -r <folder>`; on a \
+         Linux desktop, `gio trash <file>` moves it to the trash instead.",
     ),
     (
         &[WordList("requirements.txt|requirements 파일|requirements file")],
@@ -2785,11 +2876,13 @@ mod tests {
             "서버 로그 마지막 몇 줄 보여줘",
             "how do I go back to the previous version of my file?",
             "how do I see an old version of a file in git?",
-            "where is the git config file located?",
             "rename the function parse_config in my file",
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
+        // Where the git config file is: the files the settings come from, not where git is.
+        let config = quick_answer("where is the git config file located?", Lang::En).unwrap_or_default();
+        assert!(config.starts_with("`git config --list --show-origin`"), "{config}");
     }
 
     #[test]
@@ -3046,6 +3139,17 @@ mod tests {
             ("how do I merge main into my branch", "On your branch"),
             ("how do I remove all stopped containers", "`docker container prune` removes"),
             ("파이썬 가상환경 만드는 법", "`python3 -m venv .venv`가"),
+            ("how do I search for a word in all files", "`grep -rn 'word' .` prints"),
+            ("모든 파일에서 단어 찾기", "`grep -rn '단어' .`가"),
+            ("how do I replace text in many files", "`grep -rl 'old' . | xargs sed -i"),
+            ("how do I check if a website is up", "`curl -I https://example.com`"),
+            ("how do I see my git config", "`git config --list --show-origin` shows"),
+            ("how do I get my stash back", "`git stash list` shows"),
+            ("how do I make a script run at startup", "Add `@reboot"),
+            ("how do I check my ubuntu version", "`cat /etc/os-release`"),
+            ("how do I update all packages", "On Debian or Ubuntu, `sudo apt update"),
+            ("패키지 전부 업데이트하려면?", "Debian·Ubuntu는"),
+            ("how do I delete a file", "`rm <file>` deletes it"),
             ("how do I create a python virtual environment", "`python3 -m venv .venv` makes"),
             ("requirements.txt로 패키지 설치하려면?", "`python3 -m pip install -r requirements.txt`가"),
             ("원격 저장소 주소 바꾸려면?", "`git remote -v`가"),
@@ -3074,6 +3178,8 @@ mod tests {
             "my docker containers keep restarting, how do I see why?",
             "my nginx keeps restarting",
             "I had a conflict with my manager",
+            "update all npm packages",
+            "please delete the old build files",
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
