@@ -471,6 +471,29 @@ async fn a_task_list_checkbox_is_labelled_by_its_task() {
 }
 
 #[wasm_bindgen_test]
+async fn a_short_command_stays_on_one_line_and_a_long_one_may_wrap() {
+    use deliberate::ui::markdown_view::Markdown;
+    watch_panics();
+    let doc = document();
+    let root = doc.create_element("div").unwrap();
+    root.set_attribute("class", "md").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let shell = deliberate::ui::shell::Shell::new();
+    let text =
+        "Run `git reset --soft HEAD~1`, or `Get-Process | Sort-Object CPU -Descending | Select-Object -First 10`.";
+    let handle = leptos::mount::mount_to(root.clone().unchecked_into(), move || {
+        provide_context(shell);
+        view! { <Markdown text=text /> }
+    });
+    handle.forget();
+    until("the rendered code", || q(&root, "code").is_some()).await;
+    let codes = q_all(&root, "code");
+    assert_eq!(codes.len(), 2);
+    assert!(codes[0].class_list().contains("nowrap"), "the short command keeps its line");
+    assert!(!codes[1].class_list().contains("nowrap"), "the long one may wrap");
+}
+
+#[wasm_bindgen_test]
 async fn a_reload_resumes_the_saved_conversation() {
     let root = mount_app("en");
     until_mounted(&root).await;

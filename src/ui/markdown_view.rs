@@ -5,6 +5,10 @@ use leptos::prelude::*;
 
 use crate::markdown::{parse, Block, Inline, ListItem};
 
+/// Inline code of at most this many characters is kept on one line (`.md code.nowrap`); longer
+/// code may wrap, so that it never runs out of a narrow message.
+const SHORT_CODE: usize = 32;
+
 /// Markdown text rendered safely.
 #[component]
 pub fn Markdown(#[prop(into)] text: String) -> impl IntoView {
@@ -82,7 +86,11 @@ fn inlines_view(inlines: Vec<Inline>) -> AnyView {
 fn inline_view(inline: Inline) -> AnyView {
     match inline {
         Inline::Text(text) => text.into_any(),
-        Inline::Code(code) => view! { <code>{code}</code> }.into_any(),
+        // A short command stays on one line: "git reset --soft HEAD~1" is not broken after "--".
+        Inline::Code(code) => {
+            let short = code.chars().count() <= SHORT_CODE;
+            view! { <code class:nowrap=short>{code}</code> }.into_any()
+        }
         Inline::Strong(content) => view! { <strong>{inlines_view(content)}</strong> }.into_any(),
         Inline::Emphasis(content) => view! { <em>{inlines_view(content)}</em> }.into_any(),
         Inline::Link { href, content } => view! {
