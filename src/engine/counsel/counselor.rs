@@ -252,15 +252,19 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         && !unsure
         && quote.chars().count() >= 8
         && (ko || quote.split_whitespace().count() >= 3);
-    let echo = if !worth_echoing {
-        String::new()
-    } else {
+    // `thanked`: the reply thanks the user elsewhere already ("Thank you for sharing this with
+    // me"), and one thanks is enough.
+    let echo = |thanked: bool| {
+        if !worth_echoing {
+            return String::new();
+        }
         match (lang, notes.turn % 3) {
             (Lang::Ko, 0) => format!("“{quote}”라고 하셨네요."),
             (Lang::Ko, 1) => format!("“{quote}”라고 말씀해 주셨어요."),
             (Lang::Ko, _) => format!("“{quote}” — 그 말씀을 잘 들었어요."),
             (Lang::En, 0) => format!("You said “{quote}”."),
             (Lang::En, 1) => format!("I hear you: “{quote}”."),
+            (Lang::En, _) if thanked => format!("“{quote}” — I hear you."),
             (Lang::En, _) => format!("“{quote}” — thank you for putting that into words."),
         }
     };
@@ -439,10 +443,8 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         _ => String::new(),
     };
 
-    let opener = [echo, feeling].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
-    if !opener.is_empty() && !matches!(ctx.module, Module::Closing) {
-        parts.push(opener);
-    }
+    // The echo and the feeling go here, once the rest of the reply is known.
+    let opener_at = parts.len();
     // "Alex, take your time": the body goes on after the name in lower case, but "I" stays "I".
     let keeps_capital = body.starts_with("I ") || body.starts_with("I'");
     let body = if greeting.is_empty() || ko || keeps_capital {
@@ -565,13 +567,12 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         body
     };
     parts.push(format!("{greeting}{body}"));
-    let reply = parts.join(" ");
-    // "“…” — thank you for putting that into words. Thank you for sharing this with me.": one
-    // thanks is enough.
-    if reply.matches("hank you").count() > 1 {
-        return reply.replacen(" — thank you for putting that into words.", " — I hear you.", 1);
+    let thanked = parts.iter().chain([&feeling]).any(|p| p.contains("hank you"));
+    let opener = [echo(thanked), feeling].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+    if !opener.is_empty() && !matches!(ctx.module, Module::Closing) {
+        parts.insert(opener_at, opener);
     }
-    reply
+    parts.join(" ")
 }
 
 /// The user asks what to do: "what should I do?", "any advice?"; 어떻게 해야: what should I
