@@ -535,9 +535,35 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             ),
         });
     }
+    // "bash: htop: command not found", "zsh: command not found: rg": the program named.
+    // 명령어를 찾을 수 없음: command not found, in a Korean locale.
+    let missing = quoted_after("command not found:").or_else(|| {
+        ["command not found", "명령어를 찾을 수 없", "명령을 찾을 수 없"].iter().find_map(|marker| {
+            let before = &lower[..lower.find(marker)?];
+            before
+                .trim_end()
+                .trim_end_matches(':')
+                .rsplit([' ', ':'])
+                .next()
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+        })
+    });
+    if let Some(name) = missing.filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))) {
+        return Some(match lang {
+            Lang::Ko => format!(
+                "`{name}` 명령이 설치되어 있지 않거나 PATH에 없다는 뜻입니다. Debian·Ubuntu는 `sudo apt install {name}`, macOS는 `brew install {name}`로 \
+                 설치합니다(패키지 이름이 다를 수 있습니다). 설치했는데도 나온다면 `echo $PATH`에 그 위치가 있는지, 새 터미널에서도 같은지 보세요."
+            ),
+            Lang::En => format!(
+                "`{name}` is not installed, or not on your PATH. Install it with `sudo apt install {name}` (Debian, Ubuntu) or `brew install {name}` \
+                 (macOS); the package may have another name. If it is installed, check that its folder is in `echo $PATH`, in a new terminal too."
+            ),
+        });
+    }
     // Error messages first: npm's EACCES or Docker's socket may name a rename or a version too.
     if let Some(answer) = how_to(ERRORS, &lower, lang) {
-        return Some(answer);
+        return Some(with_port(answer, text));
     }
     if let Some(answer) = clear_cache(&lower, lang) {
         return Some(answer);
@@ -651,14 +677,19 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
             ),
         });
     }
-    // A port the request names takes the place of the example's 8080 (a firewall, Windows).
-    how_to(HOW_TOS, &lower, lang).map(|answer| match request_port(text) {
+    how_to(HOW_TOS, &lower, lang).map(|answer| with_port(answer, text))
+}
+
+/// `answer` with the port `text` names in place of its example's 8080 (a firewall, Windows, a
+/// refused connection), and without the note that says to put it there.
+fn with_port(answer: String, text: &str) -> String {
+    match request_port(text) {
         Some(port) if answer.contains("8080") => answer
             .replace(" (your port in place of 8080)", "")
             .replace("(8080 자리에 그 포트)", "")
             .replace("8080", &port.to_string()),
         _ => answer,
-    })
+    }
 }
 
 /// A fixed answer of `table` whose cues the message (`lower`, in lower case) holds: every cue
@@ -675,6 +706,57 @@ fn how_to(table: &[(&[WordList], &str, &str)], lower: &str, lang: Lang) -> Optio
 /// into a folder the user cannot write: not sudo), Docker's socket refused to a user outside
 /// the docker group.
 const ERRORS: &[(&[WordList], &str, &str)] = &[
+    (
+        &[WordList("permission denied (publickey)|publickey denied")],
+        "서버(GitHub 등)가 이 컴퓨터의 SSH 키를 받아들이지 않았다는 뜻입니다. `ssh -T git@github.com`으로 확인하고, `ssh-add -l`이 비어 \
+         있으면 `ssh-add ~/.ssh/id_ed25519`로 키를 올리세요. 키가 없다면 `ssh-keygen -t ed25519`로 만들고 공개 키(~/.ssh/id_ed25519.pub)를 \
+         GitHub의 SSH keys 설정에 더하세요. HTTPS 주소로 clone하는 방법도 있습니다.",
+        "The server (GitHub, say) did not accept this machine's SSH key. Check with `ssh -T git@github.com`; if `ssh-add -l` lists nothing, \
+         load yours with `ssh-add ~/.ssh/id_ed25519`. With no key yet, make one (`ssh-keygen -t ed25519`) and add the public half \
+         (~/.ssh/id_ed25519.pub) to your GitHub SSH keys. Cloning over the HTTPS address works too.",
+    ),
+    (
+        &[WordList("not a git repository")],
+        "지금 폴더가 Git 저장소 안이 아니라는 뜻입니다. 프로젝트 폴더(.git이 있는 곳)로 `cd`하거나, 새로 시작하는 프로젝트라면 `git init`으로 \
+         이 폴더를 저장소로 만드세요. 저장소 안에서는 `git rev-parse --show-toplevel`이 그 맨 위 폴더를 보여 줍니다.",
+        "This folder is not inside a git repository. `cd` into the project's folder (the one with .git), or, for a new project, make this \
+         folder one with `git init`. Inside a repository, `git rev-parse --show-toplevel` prints its top folder.",
+    ),
+    (
+        &[WordList("eresolve|could not resolve dependency|unable to resolve dependency tree|conflicting peer dependency")],
+        "패키지들이 서로 다른 버전의 같은 의존성(peer dependency)을 요구해서 npm이 설치를 멈춘 것입니다. 메시지의 \"Found\"와 \"Could not \
+         resolve\" 줄이 어떤 패키지끼리 맞지 않는지 알려 줍니다. 그 패키지의 버전을 맞추는 것이 바른 해결이고, \
+         `npm install --legacy-peer-deps`는 이 검사를 건너뛰는(예전 npm처럼 설치하는) 임시 방편입니다.",
+        "Two packages want different versions of the same peer dependency, so npm stopped. The \"Found\" and \"Could not resolve\" lines \
+         say which ones clash. Aligning those versions is the fix; `npm install --legacy-peer-deps` skips the check (as npm 6 did) as a \
+         stopgap.",
+    ),
+    (
+        &[WordList("no space left on device|디스크 공간이 부족|disk is full")],
+        "디스크가 가득 찼습니다. `df -h`가 어느 마운트가 찼는지 보여 주고, `sudo du -xh / 2>/dev/null | sort -h | tail -n 20`이 가장 큰 \
+         폴더를 보여 줍니다. 흔한 원인은 로그(`sudo journalctl --vacuum-size=200M`), Docker(`docker system df`, 정리는 \
+         `docker system prune`), 패키지 캐시입니다. 지우기 전에 무엇인지 확인하세요.",
+        "The disk is full. `df -h` shows which mount, and `sudo du -xh / 2>/dev/null | sort -h | tail -n 20` the largest folders on it. \
+         The usual culprits are logs (`sudo journalctl --vacuum-size=200M`), Docker (`docker system df`; `docker system prune` clears it) \
+         and package caches. Look at what something is before you delete it.",
+    ),
+    (
+        &[WordList("connection refused|econnrefused|연결이 거부")],
+        "그 주소와 포트에서 아무것도 연결을 기다리고 있지 않다는 뜻입니다. 서버가 떠 있는지, 그 포트가 맞는지 `lsof -i :8080`(8080 자리에 \
+         그 포트)이나 `ss -ltnp`로 확인하세요. 컨테이너나 다른 컴퓨터의 서버라면 127.0.0.1이 아닌 0.0.0.0에서 기다리는지도 보세요.",
+        "Nothing is listening at that address and port. Check that the server is running and on that port with `lsof -i :8080` \
+         (your port in place of 8080) or `ss -ltnp`. For a server in a container or on another machine, check that it listens on \
+         0.0.0.0, not only 127.0.0.1.",
+    ),
+    (
+        &[WordList("ssl certificate problem|certificate verify failed|unable to get local issuer certificate|self signed certificate|self-signed certificate")],
+        "이 컴퓨터가 그 서버의 인증서를 발급한 기관을 믿지 못한다는 뜻입니다. 루트 인증서를 갱신하고(`sudo apt install ca-certificates`, \
+         macOS는 시스템 업데이트), 회사 프록시 뒤라면 그 프록시의 인증서를 시스템에 더하세요. 검증을 끄는 옵션(`curl -k`, \
+         `git config http.sslVerify false`)은 오가는 내용을 가로챌 수 있게 하니 시험용으로만 쓰세요.",
+        "This machine does not trust whoever issued the server's certificate. Update its root certificates (`sudo apt install \
+         ca-certificates`; on macOS, a system update); behind a company proxy, add the proxy's certificate to the system. Turning the \
+         check off (`curl -k`, `git config http.sslVerify false`) lets anyone in between read the traffic: use it only to test.",
+    ),
     (
         &[WordList("eacces"), WordList("npm")],
         "npm이 전역 패키지 폴더에 쓸 권한이 없다는 뜻입니다(EACCES). `sudo`로 설치하지 마세요. 전역 폴더를 내 홈 아래로 옮기면 됩니다: \
@@ -3139,6 +3221,15 @@ mod tests {
             ("how do I merge main into my branch", "On your branch"),
             ("how do I remove all stopped containers", "`docker container prune` removes"),
             ("파이썬 가상환경 만드는 법", "`python3 -m venv .venv`가"),
+            ("git@github.com: Permission denied (publickey).", "The server (GitHub, say) did not accept"),
+            ("bash: htop: command not found", "`htop` is not installed"),
+            ("zsh: command not found: rg", "`rg` is not installed"),
+            ("bash: tree: 명령어를 찾을 수 없음", "`tree` 명령이 설치되어"),
+            ("fatal: not a git repository (or any of the parent directories): .git", "This folder is not inside"),
+            ("npm ERR! code ERESOLVE unable to resolve dependency tree", "Two packages want"),
+            ("No space left on device", "The disk is full."),
+            ("curl: (7) Failed to connect to localhost port 8080: Connection refused", "Nothing is listening"),
+            ("SSL certificate problem: unable to get local issuer certificate", "This machine does not trust"),
             ("how do I search for a word in all files", "`grep -rn 'word' .` prints"),
             ("모든 파일에서 단어 찾기", "`grep -rn '단어' .`가"),
             ("how do I replace text in many files", "`grep -rl 'old' . | xargs sed -i"),
