@@ -135,6 +135,16 @@ pub struct ReplyNotes<'a> {
     pub name_given: bool,
     /// This message answers the question what the user has tried or thought of trying.
     pub answers_tried: bool,
+    /// This message answers the question what would help an idea and what might get in its way.
+    pub answers_obstacles: bool,
+}
+
+/// The question that takes up an idea the user offers: what would help, what might get in the way.
+pub fn asked_about_obstacles(lang: Lang) -> &'static str {
+    lang.pick(
+        "그걸 해 본다면 무엇이 도움이 되고, 무엇이 걸림돌이 될 것 같으세요?",
+        "If you tried it, what would help, and what might get in the way?",
+    )
 }
 
 /// The question that follows "what should I do?": what the user has tried or thought of.
@@ -479,6 +489,19 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             ),
             asked_what_was_tried(lang)
         ),
+        // "no, I'm scared he'll say no" to what might get in the way: the worry is met, and what
+        // could make it easier asked, not a question about the topic.
+        _ if notes.answers_obstacles && !unsure && !notes.committed => {
+            let ask = lang.pick(
+                "조금이라도 쉽게 해 볼 방법이 있을까요? 아니면 생각대로 되지 않았을 때 할 수 있는 건 무엇일까요?",
+                "What could make it a little easier, or what could you do if it didn't go the way you hope?",
+            );
+            // The feeling named already ("That sounds like a lot of worry to carry") is not met twice.
+            match feeling.is_empty() {
+                true => format!("{} {ask}", lang.pick("그 마음도 충분히 이해돼요.", "That makes sense.")),
+                false => ask.to_string(),
+            }
+        }
         // "응" or "no" to what was tried: what it was, or something to think of together.
         _ if notes.answers_tried && is_short_answer(user_text) && super::ending::says_yes(user_text) => lang
             .pick(
@@ -527,12 +550,11 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 "That sounds like a good first step. When, and how often, would you try it?",
             )
             .into(),
-        (true, _) => lang
-            .pick(
-                "스스로 해 볼 만한 방법을 떠올리셨네요. 그걸 해 본다면 무엇이 도움이 되고, 무엇이 걸림돌이 될 것 같으세요?",
-                "You've thought of something to try yourself. If you tried it, what would help, and what might get in the way?",
-            )
-            .into(),
+        (true, _) => format!(
+            "{} {}",
+            lang.pick("스스로 해 볼 만한 방법을 떠올리셨네요.", "You've thought of something to try yourself."),
+            asked_about_obstacles(lang)
+        ),
     };
     // "can we talk about something else": asked what instead, not asked about the topic just
     // left. 다른 얘기/다른 이야기/다른 주제/화제를 바꿔: another subject, change the subject.
@@ -629,7 +651,9 @@ pub(crate) fn offers_idea(text: &str) -> bool {
 fn is_unsure(text: &str) -> bool {
     const UNSURE: WordList = WordList(
         "잘 모르겠어요|모르겠어요|잘 모르겠어|모르겠어|잘 모르겠네요|모르겠네요|글쎄요|글쎄|i don't know|i dont know|\
-         i'm not sure|im not sure|not sure|idk|dunno|no idea|i have no idea",
+         i'm not sure|im not sure|not sure|idk|dunno|no idea|i have no idea|i don't know where to start|\
+         i don't know where to begin|not sure where to start|i don't know how to start|어디서부터 말해야 할지 모르겠어요|\
+         뭐부터 말해야 할지 모르겠어요|무슨 말부터 해야 할지 모르겠어요|어디서부터 이야기해야 할지 모르겠어요",
     );
     let said = super::ending::without_fillers(text)
         .trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace() || c == '…');

@@ -667,14 +667,19 @@ impl Counseling {
             idea: self.offered_idea(),
             committed: self.commits_to_idea(),
             name_given: self.turn_name_given,
-            answers_tried: self
-                .recent
-                .iter()
-                .rev()
-                .find(|t| t.role == crate::engine::prompt::TurnRole::Assistant)
-                .is_some_and(|t| t.text.ends_with(counselor::asked_what_was_tried(self.lang))),
+            answers_tried: self.last_reply_asked(counselor::asked_what_was_tried(self.lang)),
+            answers_obstacles: self.last_reply_asked(counselor::asked_about_obstacles(self.lang)),
         };
         counselor::heuristic_reply(&self.counselor_context(), user_text, state, &notes)
+    }
+
+    /// True when the counselor's last reply ended with `question`.
+    fn last_reply_asked(&self, question: &str) -> bool {
+        self.recent
+            .iter()
+            .rev()
+            .find(|t| t.role == crate::engine::prompt::TurnRole::Assistant)
+            .is_some_and(|t| t.text.ends_with(question))
     }
 
     /// Records a supervision; it steers the next turn.

@@ -264,8 +264,13 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
         let boosts = INTENSIFIERS_KO.iter().chain(INTENSIFIERS_EN).filter(|w| lower.contains(*w)).count() as u8;
         (5 + 2 * boosts.min(2) + u8::from(latest.contains('!'))).min(10)
     };
-    // "아무것도 하기 싫어요" is about the days, not the talk.
+    // "아무것도 하기 싫어요" is about the days, not the talk; "I don't know where to start" is too
+    // much at once, not a refusal.
     let about_life = LIFE_UNWILLING_KO.iter().fold(lower.clone(), |t, w| t.replace(w, " "));
+    let lower =
+        WordList("don't know where to start|don't know where to begin|don't know how to start|not sure where to start")
+            .iter()
+            .fold(lower, |t, w| t.replace(w, " "));
     // "idk, just stressed" says how it is: a shrug beside a feeling or a topic is not pushing back.
     let shrug_only = |list: WordList, text: &str| {
         list.iter().filter(|w| text.contains(*w)).all(|w| SHRUGS.contains(w))

@@ -791,3 +791,23 @@ fn a_death_told_is_met_with_sympathy_and_not_asked_for_what_to_talk_about_again(
     let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요", "키우던 강아지가 지난주에 무지개다리를 건넜어요"]);
     assert!(outcomes[1].0.reply.contains("정말 마음이 아프시겠어요"), "{}", outcomes[1].0.reply);
 }
+
+#[test]
+fn not_knowing_where_to_start_is_no_refusal_and_a_worry_about_an_idea_is_met() {
+    let messages = [
+        "I need help",
+        "I don't know where to start",
+        "everything feels like too much",
+        "my job, my relationship, money",
+        "money mostly. I'm behind on rent",
+        "I could ask my landlord for a payment plan",
+        "no I'm scared he'll say no",
+    ];
+    let (_, _, outcomes) = run(Lang::En, &messages);
+    assert!(!outcomes[1].0.reply.contains("hard to talk about"), "{}", outcomes[1].0.reply);
+    assert!(outcomes[1].0.reply.contains("It's okay not to know"), "{}", outcomes[1].0.reply);
+    assert!(!state::detect_state("I don't know where to start", &[], &[]).resistance);
+    let worry = &outcomes[6].0.reply;
+    assert!(worry.ends_with("what could you do if it didn't go the way you hope?"), "{worry}");
+    assert_eq!(worry.matches("worry").count(), 1, "{worry}");
+}
