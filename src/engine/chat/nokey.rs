@@ -897,6 +897,13 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
          internet sees; it sends a request to that web service.",
     ),
     (
+        &[WordList("force push|force-push|push --force|push -f|강제로 푸시|강제 푸시|강제로 push|강제 push|푸시 강제")],
+        "`git push --force-with-lease`가 원격 브랜치를 내 것으로 덮어쓰되, 그사이 다른 사람이 올린 커밋이 있으면 거부합니다(`--force`는 확인 없이 \
+         덮어씁니다). 원격에만 있던 커밋은 사라지니, 나 혼자 쓰는 브랜치에서만 하세요.",
+        "`git push --force-with-lease` overwrites the remote branch with yours but refuses if someone else pushed meanwhile (`--force` \
+         does not check). Commits that were only on the remote are lost, so do it only on a branch no one else uses.",
+    ),
+    (
         &[
             WordList("push"),
             WordList("rejected|non-fast-forward|fetch first|거부|거절|안 돼|안돼|실패"),
@@ -3191,6 +3198,8 @@ mod tests {
             ("내 IP 주소 확인", "`ip addr`(macOS는"),
             ("git push rejected non-fast-forward", "The remote has commits you don't have."),
             ("git push가 거부됐어요", "원격 저장소에 내게 없는 커밋이"),
+            ("git push가 거부됐어요 그럼 강제로 푸시하려면?", "`git push --force-with-lease`가"),
+            ("how do I force push", "`git push --force-with-lease` overwrites"),
             ("how do I discard local changes in git?", "`git restore <file>`"),
             ("로컬 변경사항 버리고 싶어", "`git restore <file>`이"),
             ("how do I see hidden files?", "`ls -a`"),
