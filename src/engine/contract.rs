@@ -397,9 +397,28 @@ fn constraint_patterns() -> &'static [Regex] {
     })
 }
 
-/// Criteria stated in the text: measurable constraints verbatim, then quality words.
+/// A sentence that states a requirement: "Must not leak internal ticket numbers.", "It should
+/// run before 9am.", "Never post on weekends."; 반드시/절대/꼭 (must, never, be sure to) in Korean.
+fn requirement_sentences() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)(?:^|[.!?\n]\s*)((?:it\s+|they\s+|the\s+\w+\s+)?(?:must(?:\s+not|n't)?|should(?:\s+not|n't)?|never|do(?:\s+not|n't)|make\s+sure|always)\s+[^.!?\n]{3,120}|(?:반드시|절대|꼭)\s*[^.!?\n]{3,80})",
+        )
+        .expect("requirement pattern compiles")
+    })
+}
+
+/// Criteria stated in the text: requirement sentences and measurable constraints verbatim,
+/// then quality words.
 pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    for c in requirement_sentences().captures_iter(text).filter_map(|c| c.get(1)) {
+        let c = c.as_str().trim().to_string();
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
     for re in constraint_patterns() {
         for m in re.find_iter(text) {
             let c = m.as_str().trim().to_string();
@@ -541,6 +560,12 @@ pub fn goal_in(request: &str) -> String {
         return String::new();
     }
     let first = text.split(['\n', '。']).map(str::trim).find(|s| !s.is_empty()).unwrap_or(text);
+    // A requirement said after the goal ("… to our Notion. Must not leak ticket numbers.") is a
+    // criterion, not part of the goal.
+    let first = match requirement_sentences().captures(first).and_then(|c| c.get(1)) {
+        Some(m) if first[..m.start()].trim().len() > 12 => first[..m.start()].trim_end(),
+        _ => first,
+    };
     super::lang::clip(&tidy_goal(first), 200)
 }
 
@@ -741,6 +766,22 @@ mod tests {
         }
         assert_ne!(goal_in("automate something: our weekly sales report from Postgres to Slack"), "");
         assert_ne!(goal_in("every week I copy numbers from three spreadsheets into one report"), "");
+    }
+
+    #[test]
+    fn a_requirement_said_after_the_goal_is_a_criterion() {
+        let request = "Every Friday, pull our merged GitHub pull requests and write a short changelog for customers, \
+                       posted to our Notion. Must not leak internal ticket numbers.";
+        assert_eq!(
+            goal_in(request),
+            "Every Friday, pull our merged GitHub pull requests and write a short changelog for customers, posted to our Notion"
+        );
+        assert_eq!(criteria_in(request, Lang::En)[0], "Must not leak internal ticket numbers");
+        let ko = "매주 회의록을 요약해서 슬랙에 올려 줘. 반드시 담당자 이름을 넣어 줘";
+        assert_eq!(goal_in(ko), "매주 회의록을 요약해서 슬랙에 올려 줘");
+        assert_eq!(criteria_in(ko, Lang::Ko)[0], "반드시 담당자 이름을 넣어 줘");
+        // "must" inside a sentence is no requirement of its own.
+        assert!(criteria_in("I must say this report is hard to write", Lang::En).is_empty());
     }
 
     #[test]

@@ -170,7 +170,11 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
 // 추출: extraction; 변환: conversion;
 // 채점/평가: grading, evaluation; 검토: review; 분석: analysis; 보고/리포트: report
 const WORKS: &[(WordList, Work)] = &[
-    (WordList("요약|summar*|digest"), (("요약", "summarize"), "summarizer")),
+    // A changelog sums up what changed (릴리스 노트: release notes; 변경 이력: changelog).
+    (
+        WordList("요약|summar*|digest|changelog*|release note*|릴리스 노트|릴리즈 노트|변경 이력"),
+        (("요약", "summarize"), "summarizer"),
+    ),
     // 정리: putting in order (매출 데이터를 정리해서: sorting out the sales data).
     (WordList("정리|organize|organise|organizing|organising|tidy"), (("정리", "organize"), "organizer")),
     (WordList("번역|translat*"), (("번역", "translate"), "translator")),
@@ -499,9 +503,11 @@ pub struct Needs {
 // 예산: budget; 저렴: cheap; 싸게: cheaply; 비용: cost; 무료: free
 const BUDGET_WORDS: WordList = WordList("예산|저렴|싸게|비용|무료|budget|cheap|cost|inexpensive|free|low-cost|afford*");
 // 개인정보: personal data; 민감: sensitive; 보안: security; 기밀: confidential; 고객 정보: customer data
+// 유출: leak; 노출: exposure.
 const PRIVACY_WORDS: WordList = WordList(
-    "개인정보|민감|보안|기밀|고객 정보|privacy|private|pii|gdpr|hipaa|personal data|sensitive|confidential|secure|\
-    security",
+    "개인정보|민감|보안|기밀|고객 정보|유출|노출|privacy|private|pii|gdpr|hipaa|personal data|sensitive|confidential|secure|\
+    security|must not leak|mustn't leak|should not leak|shouldn't leak|do not leak|don't leak|never leak|without leaking|\
+    data leak",
 );
 // 빠르게: quickly; 빠른: fast; 빨리: quickly; 실시간: real-time; 즉시: immediately; 지연: latency
 const SPEED_WORDS: WordList =
@@ -2133,6 +2139,12 @@ mod tests {
         assert_eq!(Needs::read("real-time log alerts").complexity_cue.as_deref(), Some("real-time"));
         assert_eq!(Needs::read("summarize news").complexity_cue, None);
         assert!(Needs::read("a costume party report").budget.is_none(), "cost inside costume is not a budget");
+        // Something that must not leak is a privacy need; a memory leak is not.
+        assert_eq!(
+            Needs::read("a changelog for customers. Must not leak internal ticket numbers").privacy.as_deref(),
+            Some("must not leak")
+        );
+        assert!(Needs::read("find memory leaks in our service logs").privacy.is_none());
         // A spreadsheet named as the file's form is the format, not a place to deliver to.
         assert!(Needs::read("매주 매출 데이터를 정리해서 엑셀로 팀장님께 메일 보내는 자동화").tools.is_empty());
         assert!(Needs::read("send the numbers as an Excel file every Monday").tools.is_empty());
@@ -2247,6 +2259,7 @@ mod tests {
             ("Build a tool that reviews pull requests and posts comments on GitHub", "reviewer"),
             ("a chatbot that answers questions about our internal docs", "answerer"),
             ("every week I copy numbers from three spreadsheets into one report", "combiner"),
+            ("write a short changelog for customers from our merged pull requests", "summarizer"),
         ];
         for (request, want) in steps {
             assert_eq!(fallback_designs(request, "", Lang::En)[0].agents[1].name, want, "{request}");
