@@ -832,3 +832,31 @@ fn an_idea_said_as_the_session_turns_to_its_summary_becomes_the_goal_with_the_ne
     d.say("감사합니다 오늘 도움이 됐어요");
     assert!(last_reply(&d).contains("정하신 목표 “팀장님한테 따로 면담을"), "{}", last_reply(&d));
 }
+
+#[test]
+fn crisis_language_in_the_chat_or_the_discussion_gets_the_crisis_lines_and_no_task() {
+    for (mode, lang, text) in [
+        (ModeKind::Chat, Lang::En, "I want to end my life"),
+        (ModeKind::Discussion, Lang::En, "I want to end my life"),
+        (ModeKind::Chat, Lang::Ko, "죽고 싶어요"),
+        (ModeKind::Discussion, Lang::Ko, "죽고 싶어요"),
+    ] {
+        // With a model configured too: no model writes this reply.
+        let mut d = Driver::in_lang(lang, Settings::default(), Some(Box::new(good_answer)));
+        if mode != ModeKind::Discussion {
+            d.step(Event::switch_mode(mode));
+        }
+        let calls_before = d.calls.len();
+        d.say(text);
+        let reply = last_reply(&d);
+        assert!(reply.contains("109") && reply.contains("/mode counseling"), "{mode:?} {lang:?}: {reply}");
+        assert!(d.open_card().is_none(), "{mode:?}: no card of a task");
+        assert_eq!(d.calls.len(), calls_before, "{mode:?}: no model call");
+        assert_eq!(d.journal.replay(), d.session, "the journal replays it");
+    }
+    // A process killed or a server that died is no crisis.
+    let mut d = Driver::offline();
+    d.step(Event::switch_mode(ModeKind::Chat));
+    d.say("how do I kill the process that hangs");
+    assert!(!last_reply(&d).contains("109"), "{}", last_reply(&d));
+}

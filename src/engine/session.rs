@@ -298,6 +298,21 @@ impl Mode for AppMode {
             self.switch_from_command(c, rest, env);
             return;
         }
+        // "I want to end my life" said in the chat or the discussion: the crisis lines at once, as
+        // the counseling mode answers it (that mode reads every message itself), and no task or
+        // model call is made of it.
+        if !matches!(self, AppMode::Counseling(_)) {
+            if let Some(found) = super::counsel::crisis::detect(text) {
+                let note = c.lang.pick(
+                    "(지금은 작업을 돕는 모드예요. `/mode counseling`을 입력하면 이야기를 나누는 데 맞춘 상담 모드로 바뀌어요.)",
+                    "(This mode is for tasks. Typing `/mode counseling` switches to the counseling mode, a conversation partner made for talking things through.)",
+                );
+                let text = format!("{}\n\n{note}", found.kind.response(c.lang));
+                let source = c.heuristic();
+                c.say(Body::Text { text, source: Some(source) }, env.now);
+                return;
+            }
+        }
         match self {
             AppMode::Discussion(d) => d.on_message(c, text, env, fx),
             AppMode::Chat(chat) => chat.on_message(c, text, env, fx),
