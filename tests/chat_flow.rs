@@ -580,6 +580,30 @@ fn a_no_key_follow_up_is_read_with_the_request_before_it() {
 }
 
 #[test]
+fn feelings_and_plans_said_to_the_no_key_chat_are_pointed_to_the_mode_made_for_them() {
+    for (lang, text, mode) in [
+        (deliberate::engine::lang::Lang::En, "I feel so down today, nothing is going right", "/mode counseling"),
+        (deliberate::engine::lang::Lang::Ko, "요즘 너무 우울해요", "/mode counseling"),
+        (
+            deliberate::engine::lang::Lang::En,
+            "I want a bot that summarizes our meetings into Slack",
+            "/mode discussion",
+        ),
+        (deliberate::engine::lang::Lang::Ko, "회의록 요약해서 슬랙에 올려주는 봇 만들고 싶어", "/mode discussion"),
+    ] {
+        let mut d = Driver::in_lang(lang, Settings::default(), None);
+        d.step(Event::switch_mode(ModeKind::Chat));
+        d.say(text);
+        assert!(texts(&d).last().unwrap().contains(mode), "{text}: {:?}", texts(&d));
+        assert!(d.open_card().is_none(), "{text}: no topic picker");
+    }
+    // Neither: the picker, as before.
+    let mut d = offline_chat();
+    d.say("what a nice day");
+    assert!(d.open_card().is_some());
+}
+
+#[test]
 fn the_no_key_assistant_introduces_itself_once_per_chat() {
     let mut d = offline_chat();
     d.say("please delete the old build files");

@@ -1112,6 +1112,10 @@ impl Chat {
             }
         }
         let request = request.as_str();
+        // "I feel so down today", "help me plan a bot that …": another mode is made for that.
+        if let Some(text) = topic.is_none().then(|| nokey::other_mode(request, lang)).flatten() {
+            return self.nokey_answer_text(c, text.to_string(), source, env);
+        }
         match topic {
             Some(topic) => self.nokey_offer(c, topic, request, source, lang, env),
             None => {

@@ -398,6 +398,38 @@ pub fn follows_up(text: &str) -> bool {
         || ["는", "은", "면", "만"].iter().any(|end| trimmed.ends_with(end))
 }
 
+/// The mode a request that is no command task belongs to, said as the no-key assistant's
+/// answer: feelings ("I feel so down today") to the counseling mode, a thing to build or
+/// automate ("I want a bot that summarizes our meetings") to the discussion mode.
+pub fn other_mode(text: &str, lang: Lang) -> Option<&'static str> {
+    let feeling = crate::engine::counsel::state::detect_state(text, &[], &[]).emotion;
+    let lower = text.lower();
+    // 만들/자동화/설계/계획: make, automate, design, plan; 봇/파이프라인/도구: a bot, a pipeline, a tool.
+    const BUILD: WordList =
+        WordList("build|make|create|design|automate|plan|want a|need a|want an|need an|만들|자동화|설계|계획|필요");
+    const THING: WordList = WordList(
+        "bot|pipeline|tool|workflow|agent|automation|app|system|봇|파이프라인|도구|워크플로|에이전트|자동화|앱|시스템",
+    );
+    if feeling != crate::engine::counsel::state::Emotion::Neutral
+        && feeling != crate::engine::counsel::state::Emotion::Positive
+    {
+        return Some(lang.pick(
+            "많이 힘든 하루였나 봐요. 저는 명령어를 돕는 기본 도우미라 여기서는 해 드릴 수 있는 게 많지 않아요. \
+             `/mode counseling`을 입력하면 이야기를 나누는 데 맞춘 상담 모드로 바뀌어요.",
+            "That sounds like a hard day. I'm the command assistant, so there is little I can do with that here; \
+             typing `/mode counseling` switches to the counseling mode, a conversation partner made for talking things through.",
+        ));
+    }
+    (BUILD.any(|w| lower.contains(w)) && THING.any(|w| lower.contains(w))).then(|| {
+        lang.pick(
+            "무언가를 만들거나 자동화하는 계획이라면 논의 모드가 맞아요. `/mode discussion`을 입력하면 요청을 정리하고, 설계안을 \
+             비교해 합의한 계획으로 만들어 드려요.",
+            "To plan something to build or automate, the discussion mode fits: typing `/mode discussion` turns the request into a \
+             contract, compares designs with you and writes the agreed plan.",
+        )
+    })
+}
+
 /// `text` with each word that is a file name ("run.sh", "./deploy.py", "scripts/start.bat")
 /// replaced by "file": "what does chmod 777 run.sh do?" orders nothing run.
 fn without_file_names(text: &str) -> String {
