@@ -1276,3 +1276,21 @@ fn validation_taken_out_at_the_users_word_is_not_counted_against_a_design() {
         assert!(c.risks.iter().any(|r| r.contains("요청대로 검증 단계가 없으니")), "{:?}", c.risks);
     }
 }
+
+#[test]
+fn a_command_question_as_the_first_request_is_pointed_to_the_chat_and_starts_nothing() {
+    let mut d = Driver::offline();
+    d.say("how do I clear the npm cache?");
+    let last = d.bodies().last().cloned().cloned();
+    assert!(
+        matches!(&last, Some(Body::Notice { text }) if text.contains("/mode chat")),
+        "a pointer to the chat mode: {last:?}"
+    );
+    assert!(d.open_card().is_none() && d.discussion().request.is_none(), "no contract was started");
+    // What to build, asked with "how can I", is a plan to make.
+    d.say("how can I automate our weekly sales report to Slack?");
+    assert!(d.discussion().request.is_some());
+    let mut d = Driver::in_lang(deliberate::engine::lang::Lang::Ko, Settings::default(), None);
+    d.say("chmod 755 뜻이 뭐야");
+    assert!(d.discussion().request.is_none());
+}

@@ -398,6 +398,25 @@ pub fn follows_up(text: &str) -> bool {
         || ["는", "은", "면", "만"].iter().any(|end| trimmed.ends_with(end))
 }
 
+/// True when the message asks how to do something the no-key assistant answers outright ("how
+/// do I clear the npm cache?", "chmod 755 뜻이 뭐야", "포트 3000 쓰는 프로세스 종료하는 법"): a
+/// question for the chat mode. 어떻게/하는 법/하는 방법/하려면/뭐야/뜻: how, the way to, to do …, what is,
+/// meaning.
+pub fn is_command_question(text: &str) -> bool {
+    let lower = text.lower();
+    const ASKS: WordList = WordList(
+        "how do i|how to|how can i|how do you|how would i|what does|what's the command|what is the command|command to|\
+         어떻게|하는 법|하는법|하는 방법|하려면|뭐야|뭔가요|뜻|명령어",
+    );
+    let lang = Lang::detect(text);
+    (ASKS.any(|w| lower.contains(w)) || lower.trim_end().ends_with('?'))
+        && (explain_command(text, lang).is_some()
+            || make_executable(text, lang).is_some()
+            || archive(text, lang).is_some()
+            || quick_answer(text, lang).is_some()
+            || end_process(text, None, lang).is_some())
+}
+
 /// The mode a request that is no command task belongs to, said as the no-key assistant's
 /// answer: feelings ("I feel so down today") to the counseling mode, a thing to build or
 /// automate ("I want a bot that summarizes our meetings") to the discussion mode.

@@ -359,6 +359,17 @@ impl Discussing<'_> {
                 self.c.notice(t, env.now);
                 return;
             }
+            // "how do I clear the npm cache?": a question the chat answers, not a plan to make.
+            if self.d.request.is_none() && crate::engine::chat::nokey::is_command_question(text) {
+                let t = Lang::detect(text).pick(
+                    "명령어에 관한 짧은 질문으로 보여요. 그런 질문은 채팅 모드가 답해요: `/mode chat`을 입력한 뒤 다시 물어봐 주세요. \
+                     무언가를 만들거나 자동화할 계획을 세우려면, 그것이 무엇을 해야 하는지 말씀해 주세요.",
+                    "That reads as a quick question about a command, which the chat mode answers: type `/mode chat` and ask it there. \
+                     To plan something to build or automate instead, tell me what it should do.",
+                );
+                self.c.notice(t, env.now);
+                return;
+            }
             self.start_request(text, env, fx);
             return;
         }
