@@ -246,7 +246,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // 고마워/고맙: thank you; 감사: thanks
     let thanks =
         WordList("thanks|thank you|thx|고마워|고맙|감사").any(|w| crate::engine::case::lower(user_text).contains(w));
-    // Echoing a bare "hi" or "네" sounds mechanical, a thanks ("thanks, that helps") is
+    // Echoing a bare "hi", "네" or "I need help" sounds mechanical, a thanks ("thanks, that helps") is
     // answered, not quoted, and a name withheld is only acknowledged; echo only what carries
     // content.
     let thanks_only = thanks && is_short(user_text);
@@ -261,7 +261,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         && !wants_advice
         && !unsure
         && quote.chars().count() >= 8
-        && (ko || quote.split_whitespace().count() >= 3);
+        && (ko || quote.split_whitespace().count() >= 4);
     // `thanked`: the reply thanks the user elsewhere already ("Thank you for sharing this with
     // me"), and one thanks is enough.
     let echo = |thanked: bool| {

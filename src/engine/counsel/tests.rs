@@ -804,6 +804,7 @@ fn not_knowing_where_to_start_is_no_refusal_and_a_worry_about_an_idea_is_met() {
         "no I'm scared he'll say no",
     ];
     let (_, _, outcomes) = run(Lang::En, &messages);
+    assert!(!outcomes[0].0.reply.contains('“'), "three words are not quoted back: {}", outcomes[0].0.reply);
     assert!(!outcomes[1].0.reply.contains("hard to talk about"), "{}", outcomes[1].0.reply);
     assert!(outcomes[1].0.reply.contains("It's okay not to know"), "{}", outcomes[1].0.reply);
     assert!(!state::detect_state("I don't know where to start", &[], &[]).resistance);
