@@ -208,6 +208,15 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             .into(),
         );
     }
+    // "how do I clear the npm cache?": the chat mode's kind of question, pointed there.
+    if !notes.check_in && !notes.safety_denied && crate::engine::chat::nokey::is_command_question(user_text) {
+        return lang
+            .pick(
+                "명령어에 관한 질문은 채팅 모드가 답해요. `/mode chat`을 입력하면 바뀌어요. 여기서는 마음에 관한 이야기를 함께 나눠요. 오늘 어떤 이야기를 나누고 싶으세요?",
+                "Questions about commands are for the chat mode: typing `/mode chat` switches to it. Here I'm a conversation partner; what would you like to talk about today?",
+            )
+            .into();
+    }
     // "are you a real person?", "약 끊어도 될까요?": what this is not, said plainly and first, in
     // place of an echo.
     let boundary = super::boundary::asked(user_text);

@@ -812,3 +812,15 @@ fn not_knowing_where_to_start_is_no_refusal_and_a_worry_about_an_idea_is_met() {
     assert!(worry.ends_with("what could you do if it didn't go the way you hope?"), "{worry}");
     assert_eq!(worry.matches("worry").count(), 1, "{worry}");
 }
+
+#[test]
+fn a_command_question_is_pointed_to_the_chat_mode() {
+    let (_, _, outcomes) = run(Lang::En, &["how do I clear the npm cache?"]);
+    assert!(
+        outcomes[0].0.reply.contains("`/mode chat`") && !outcomes[0].0.reply.contains('“'),
+        "{}",
+        outcomes[0].0.reply
+    );
+    let (_, _, outcomes) = run(Lang::En, &["how do I stop worrying about my exams?"]);
+    assert!(!outcomes[0].0.reply.contains("/mode chat"), "{}", outcomes[0].0.reply);
+}
