@@ -617,12 +617,12 @@ fn named_as_format(text: &str, words: WordList) -> bool {
         .map(|w| w.trim_end_matches('*'))
         .flat_map(|w| lower.match_indices(w).map(move |(at, _)| (at, at + w.len())))
         .peekable();
+    // The format reader's own test of a form stated as the output ("as …", "…로", "… 형식"), and a
+    // spreadsheet's file ("an Excel file", "엑셀 파일").
     mentions.peek().is_some()
         && mentions.all(|(at, end)| {
-            let after = lower[end..].trim_start();
-            let before = lower[..at].trim_end();
-            WordList("로|으로|파일|형식|file|format|sheet file|workbook").any(|w| after.starts_with(w))
-                || WordList("as|as an|as a").any(|w| before.ends_with(&format!(" {w}")) || before == w)
+            super::slots::is_stated_output(&lower, at, end)
+                || WordList("file|workbook").any(|w| lower[end..].trim_start().starts_with(w))
         })
 }
 

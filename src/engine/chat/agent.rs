@@ -1091,7 +1091,7 @@ impl Chat {
             Body::Text { text, .. } => Some(text.clone()),
             _ => None,
         });
-        if let Some(text) = nokey_text(request, before.as_deref(), lang) {
+        if let Some(text) = nokey::text_answer(request, before.as_deref(), lang) {
             return self.nokey_answer_text(c, text, source, env);
         }
         let mut topic = nokey::recognise(request);
@@ -1103,7 +1103,7 @@ impl Chat {
         let mut request = request.to_string();
         if let Some(before) = before.filter(|_| topic.is_none() && nokey::follows_up(&request)) {
             let both = format!("{before} {request}");
-            if let Some(text) = nokey_text(&both, None, lang) {
+            if let Some(text) = nokey::text_answer(&both, None, lang) {
                 return self.nokey_answer_text(c, text, source, env);
             }
             topic = nokey::recognise(&both);
@@ -1237,17 +1237,6 @@ const MAX_SUMMARY_LINES: usize = 20;
 
 /// Estimated tokens of the three tool specs (sent with every prompt).
 const TOOL_SPEC_TOKENS: u32 = 700;
-
-/// The no-key answer that is only text, if the request has one: what a command does, making
-/// a script executable, an archive, a quick answer or how-to, ending a process (for "kill it",
-/// the port `before` named).
-fn nokey_text(request: &str, before: Option<&str>, lang: Lang) -> Option<String> {
-    nokey::explain_command(request, lang)
-        .or_else(|| nokey::make_executable(request, lang))
-        .or_else(|| nokey::archive(request, lang))
-        .or_else(|| nokey::quick_answer(request, lang))
-        .or_else(|| nokey::end_process(request, before, lang))
-}
 
 fn command_body(card: CommandCard) -> Body {
     Body::Artifact { artifact: AppArtifact::Chat(ChatArtifact::Command { card }) }

@@ -408,13 +408,19 @@ pub fn is_command_question(text: &str) -> bool {
         "how do i|how to|how can i|how do you|how would i|what does|what's the command|what is the command|command to|\
          어떻게|하는 법|하는법|하는 방법|하려면|뭐야|뭔가요|뜻|명령어",
     );
-    let lang = Lang::detect(text);
     (ASKS.any(|w| lower.contains(w)) || lower.trim_end().ends_with('?'))
-        && (explain_command(text, lang).is_some()
-            || make_executable(text, lang).is_some()
-            || archive(text, lang).is_some()
-            || quick_answer(text, lang).is_some()
-            || end_process(text, None, lang).is_some())
+        && text_answer(text, None, Lang::detect(text)).is_some()
+}
+
+/// The no-key answer that is only text, if the request has one: what a command does, making
+/// a script executable, an archive, a quick answer or how-to, ending a process (for "kill it",
+/// the port `before` named).
+pub fn text_answer(request: &str, before: Option<&str>, lang: Lang) -> Option<String> {
+    explain_command(request, lang)
+        .or_else(|| make_executable(request, lang))
+        .or_else(|| archive(request, lang))
+        .or_else(|| quick_answer(request, lang))
+        .or_else(|| end_process(request, before, lang))
 }
 
 /// The mode a request that is no command task belongs to, said as the no-key assistant's

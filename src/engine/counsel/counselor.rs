@@ -512,18 +512,23 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             }
         }
         // "응" or "no" to what was tried: what it was, or something to think of together.
-        _ if notes.answers_tried && is_short_answer(user_text) && super::ending::says_yes(user_text) => lang
+        _ if notes.answers_tried && is_short(user_text) && super::ending::says_yes(user_text) => lang
             .pick(
                 "어떤 방법이었는지, 해 보니 어땠는지 들려주시겠어요?",
                 "What was it, and how did it go?",
             )
             .into(),
-        _ if notes.answers_tried && is_short_answer(user_text) && says_no(user_text) => lang
+        _ if notes.answers_tried
+            && is_short(user_text)
+            && super::safety::answer(user_text) == super::safety::Answer::No =>
+        {
+            lang
             .pick(
                 "괜찮아요, 함께 떠올려 봐요. 비슷한 일이 있었을 때 조금이라도 도움이 됐던 게 있었나요?",
                 "That's all right; let's think of something together. When something like this happened before, did anything help even a little?",
             )
-            .into(),
+            .into()
+        }
         // The plan made on the turn the session turns to its summary: noted, then the summary's
         // question (not "anything else?", which the summary would pass over).
         _ if notes.committed && sums_up => format!(
@@ -735,19 +740,8 @@ fn topic_opening(topic: Topic, lang: Lang) -> String {
     }
 }
 
-/// True when the message is a short answer ("응", "yes, I did", "no, not really").
-fn is_short_answer(text: &str) -> bool {
-    text.split_whitespace().count() <= 4 && text.chars().count() <= 24
-}
-
-/// True when a short answer says no: 아니요/아뇨/아니/없어요/없었어요/딱히: no, none, not really.
-fn says_no(text: &str) -> bool {
-    let lower = crate::engine::case::lower(text);
-    let first = lower.split(|c: char| c.is_whitespace() || ",.!".contains(c)).next().unwrap_or("");
-    WordList("no|nope|nah|not|never|nothing|아니요|아뇨|아니|아니오|없어요|없었어요|없어|딱히").contains(first)
-}
-
-/// True when the message is a few words at most (a thanks alone, not a thanks with a story).
+/// True when the message is a few words at most: a thanks alone, not a thanks with a story; a
+/// short answer ("응", "no, not really").
 fn is_short(text: &str) -> bool {
     text.split_whitespace().count() <= 5 && text.chars().count() <= 40
 }

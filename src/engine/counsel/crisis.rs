@@ -796,6 +796,21 @@ If you want, I'm still here to listen."
     }
 }
 
+/// The bundled crisis sets, for tests (each data line's last tab-separated column is its text).
+#[cfg(test)]
+pub(crate) const SETS: [&str; 10] = [
+    include_str!("../../../tests/data/crisis_dev.tsv"),
+    include_str!("../../../tests/data/crisis_utterances.tsv"),
+    include_str!("../../../tests/data/crisis_heldout_2.tsv"),
+    include_str!("../../../tests/data/crisis_fresh_3.tsv"),
+    include_str!("../../../tests/data/crisis_fresh_4.tsv"),
+    include_str!("../../../tests/data/crisis_fresh_5.tsv"),
+    include_str!("../../../tests/data/crisis_fresh_6.tsv"),
+    include_str!("../../../tests/data/crisis_fresh_7.tsv"),
+    include_str!("../../../tests/data/crisis_fresh_8.tsv"),
+    include_str!("../../../tests/data/crisis_fresh_9.tsv"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -805,18 +820,7 @@ mod tests {
 
     #[test]
     fn the_words_that_let_a_search_skip_a_pattern_are_held_by_every_message_it_matches() {
-        let sets = [
-            include_str!("../../../tests/data/crisis_dev.tsv"),
-            include_str!("../../../tests/data/crisis_utterances.tsv"),
-            include_str!("../../../tests/data/crisis_heldout_2.tsv"),
-            include_str!("../../../tests/data/crisis_fresh_3.tsv"),
-            include_str!("../../../tests/data/crisis_fresh_4.tsv"),
-            include_str!("../../../tests/data/crisis_fresh_5.tsv"),
-            include_str!("../../../tests/data/crisis_fresh_6.tsv"),
-            include_str!("../../../tests/data/crisis_fresh_7.tsv"),
-            include_str!("../../../tests/data/crisis_fresh_8.tsv"),
-            include_str!("../../../tests/data/crisis_fresh_9.tsv"),
-        ];
+        let sets = SETS;
         let mut matched = 0;
         for (re, literals) in [en_suicide(), en_self_harm(), en_harm_others()] {
             let literals = literals.as_ref().expect("every English pattern has words to look for first");

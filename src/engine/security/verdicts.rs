@@ -14,27 +14,22 @@ use super::screen;
 /// The recorded verdicts (`tests/data/injection/screen_verdicts.tsv`).
 const RECORDED: &str = include_str!("../../../tests/data/injection/screen_verdicts.tsv");
 
-/// Every bundled dataset (each data line's last tab-separated column is its text).
+/// Every bundled dataset besides the crisis sets (each data line's last tab-separated column
+/// is its text).
 const DATASETS: &[&str] = &[
-    include_str!("../../../tests/data/slot_utterances.tsv"),
-    include_str!("../../../tests/data/crisis_dev.tsv"),
-    include_str!("../../../tests/data/crisis_utterances.tsv"),
-    include_str!("../../../tests/data/crisis_heldout_2.tsv"),
-    include_str!("../../../tests/data/crisis_fresh_3.tsv"),
-    include_str!("../../../tests/data/crisis_fresh_4.tsv"),
-    include_str!("../../../tests/data/crisis_fresh_5.tsv"),
-    include_str!("../../../tests/data/crisis_fresh_6.tsv"),
-    include_str!("../../../tests/data/crisis_fresh_7.tsv"),
-    include_str!("../../../tests/data/crisis_fresh_8.tsv"),
-    include_str!("../../../tests/data/crisis_fresh_9.tsv"),
     include_str!("../../../tests/data/debate_replies.tsv"),
     include_str!("../../../tests/data/token_corpus.tsv"),
     include_str!("../../../tests/data/injection/injection.tsv"),
 ];
 
+/// The slot utterances, read before the crisis sets (`counsel::crisis::SETS`) and the rest, in
+/// the order the verdicts were recorded in.
+const SLOTS: &str = include_str!("../../../tests/data/slot_utterances.tsv");
+
 fn texts() -> Vec<String> {
-    DATASETS
-        .iter()
+    std::iter::once(SLOTS)
+        .chain(crate::engine::counsel::crisis::SETS)
+        .chain(DATASETS.iter().copied())
         .flat_map(|d| d.lines())
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.rsplit('\t').next())

@@ -271,7 +271,7 @@ pub(super) fn is_input_mention(text: &str, start: usize, end: usize) -> bool {
 
 /// True when the words around a format mention make it the requested output form:
 /// "as a …", "into …", "… format"; Korean "…로", "…으로", "… 형식", "… 형태".
-pub(super) fn is_stated_output(text: &str, start: usize, end: usize) -> bool {
+pub(crate) fn is_stated_output(text: &str, start: usize, end: usize) -> bool {
     let before = tail(text.get(..start).unwrap_or(""), NEAR).to_ascii_lowercase();
     let after = head(text.get(end..).unwrap_or(""), NEAR);
     let en_before = regex!(r"(?i)\b(?:as|into)\s+(?:a\s+|an\s+|the\s+)?(?:\w+\s+)?$");
