@@ -259,9 +259,12 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // answered, not quoted, and a name withheld is only acknowledged; echo only what carries
     // content.
     let thanks_only = thanks && is_short(user_text);
-    // "can we talk about something else": answered, not quoted.
-    let changes_subject = WordList("something else|change the subject|다른 얘기|다른 이야기|다른 주제")
-        .any(|w| crate::engine::case::lower(user_text).contains(w));
+    // "can we talk about something else": answered, not quoted. 다른 얘기/다른 이야기/다른 주제/화제를
+    // 바꿔: another subject, change the subject.
+    let changes_subject = WordList(
+        "something else|another topic|different topic|change the subject|talk about other|다른 얘기|다른 이야기|다른 주제|화제를 바꿔|화제 바꿔",
+    )
+    .any(|w| crate::engine::case::lower(user_text).contains(w));
     let worth_echoing = !notes.name_declined
         && !thanks_only
         && !changes_subject
@@ -571,12 +574,8 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         ),
     };
     // "can we talk about something else": asked what instead, not asked about the topic just
-    // left. 다른 얘기/다른 이야기/다른 주제/화제를 바꿔: another subject, change the subject.
-    let other_subject = WordList(
-        "something else|another topic|different topic|change the subject|talk about other|다른 얘기|다른 이야기|다른 주제|화제를 바꿔|화제 바꿔",
-    )
-    .any(|w| crate::engine::case::lower(user_text).contains(w))
-        && super::task::topics_in(user_text).is_empty();
+    // left (unless the message names the new one).
+    let other_subject = changes_subject && super::task::topics_in(user_text).is_empty();
     let body = if other_subject && ctx.part != Part::Closing {
         lang.pick(
             "물론이에요, 다른 이야기를 해요. 지금은 어떤 이야기를 나누고 싶으세요?",
