@@ -1,15 +1,43 @@
 //! Picking the words that carry a request's meaning, so heuristic artifacts can speak
 //! about the user's subject instead of a fixed text.
 
+use std::cell::RefCell;
+
 /// A list of words or phrases kept as one string, separated by `|`: in the wasm one pointer
-/// and length instead of one per word (measured: about 3 bytes of gzip per word saved).
+/// and length instead of one per word (measured: about 3 bytes of gzip per word saved). It is
+/// split at its first use and the words kept (`words`).
 #[derive(Clone, Copy, Debug)]
 pub struct WordList(pub &'static str);
 
+/// A list's words, by its text's address and length.
+type Split = ((usize, usize), &'static [&'static str]);
+
+thread_local! {
+    /// Every list split so far, in order of its key.
+    static SPLIT: RefCell<Vec<Split>> = const { RefCell::new(Vec::new()) };
+}
+
 impl WordList {
     /// The words, in order.
-    pub fn iter(self) -> std::str::Split<'static, char> {
-        self.0.split('|')
+    pub fn iter(self) -> std::iter::Copied<std::slice::Iter<'static, &'static str>> {
+        self.words().iter().copied()
+    }
+
+    /// The words, split once per list: the crisis check reads about 2,000 words for every
+    /// message, and splitting them again each time was most of its cost.
+    pub fn words(self) -> &'static [&'static str] {
+        let key = (self.0.as_ptr() as usize, self.0.len());
+        SPLIT.with(|split| {
+            let mut split = split.borrow_mut();
+            match split.binary_search_by_key(&key, |entry| entry.0) {
+                Ok(at) => split[at].1,
+                Err(at) => {
+                    let words: &'static [&'static str] = Vec::leak(self.0.split('|').collect());
+                    split.insert(at, (key, words));
+                    words
+                }
+            }
+        })
     }
 
     /// Whether any word passes `test`.
@@ -26,38 +54,59 @@ impl WordList {
 
 impl IntoIterator for WordList {
     type Item = &'static str;
-    type IntoIter = std::str::Split<'static, char>;
+    type IntoIter = std::iter::Copied<std::slice::Iter<'static, &'static str>>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
 }
 
-/// What kinds of characters a text holds, to skip searches that cannot succeed: a Korean
-/// word cannot occur in an all-ASCII message, nor an English one in a message without a
-/// single ASCII letter. Checking a word against it is cheaper than setting up a search for it
-/// (the crisis check looks for about 2,000 words and phrases in every counseling message).
+/// What a text holds, to skip searches that cannot succeed: its kinds of characters (a Korean
+/// word cannot occur in an all-ASCII message, nor an English one in a message without a single
+/// ASCII letter) and its pairs of adjacent bytes (a word with a pair the text lacks cannot
+/// occur in it). Checking a word against it is cheaper than setting up a search for it: the
+/// crisis check looks for about 2,000 words and phrases in every message of the three modes,
+/// and most of them hold a pair an everyday message does not.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
     ascii: bool,
     letters: bool,
+    /// Each adjacent byte pair's bit (`pair_bit`), over 1,024 bits.
+    pairs: [u64; 16],
 }
 
 impl Shape {
     /// The shape of `text`.
     pub fn of(text: &str) -> Shape {
-        Shape { ascii: text.is_ascii(), letters: text.bytes().any(|b| b.is_ascii_alphabetic()) }
+        let mut pairs = [0u64; 16];
+        for pair in text.as_bytes().windows(2) {
+            let bit = pair_bit(pair[0], pair[1]);
+            pairs[bit / 64] |= 1 << (bit % 64);
+        }
+        Shape { ascii: text.is_ascii(), letters: text.bytes().any(|b| b.is_ascii_alphabetic()), pairs }
     }
 
     /// False when `needle` cannot occur in a text of this shape; true when it may.
-    pub fn may_hold(self, needle: &str) -> bool {
-        (!self.ascii || needle.is_ascii()) && (self.letters || !needle.bytes().any(|b| b.is_ascii_alphabetic()))
+    pub fn may_hold(&self, needle: &str) -> bool {
+        (!self.ascii || needle.is_ascii())
+            && (self.letters || !needle.bytes().any(|b| b.is_ascii_alphabetic()))
+            && needle.as_bytes().windows(2).all(|pair| {
+                let bit = pair_bit(pair[0], pair[1]);
+                self.pairs[bit / 64] & (1 << (bit % 64)) != 0
+            })
     }
 
     /// Whether the text has an ASCII letter.
-    pub fn has_letters(self) -> bool {
+    pub fn has_letters(&self) -> bool {
         self.letters
     }
+}
+
+/// The bit of a byte pair in `Shape::pairs`, from each byte's low five bits: distinct for
+/// every pair of lower-case ASCII letters and spaces; other pairs (digits, UTF-8's) may share
+/// bits, which only lets a search run that finds nothing.
+fn pair_bit(a: u8, b: u8) -> usize {
+    usize::from(a & 31) << 5 | usize::from(b & 31)
 }
 
 /// English words that carry no subject.
@@ -219,8 +268,17 @@ mod tests {
 
     #[test]
     fn a_shape_refuses_only_needles_that_cannot_occur() {
-        let texts = ["i want to sleep forever", "사라지고 싶어요", "요즘 burnout이 심해요", "119", "", "2024년"];
-        let needles = ["sleep", "사라지", "burnout", "심해", "11", "년", "out이", "", " "];
+        let texts = [
+            "i want to sleep forever",
+            "사라지고 싶어요",
+            "요즘 burnout이 심해요",
+            "119",
+            "",
+            "2024년",
+            "Sleep Forever",
+        ];
+        let needles =
+            ["sleep", "사라지", "burnout", "심해", "11", "년", "out이", "", " ", "p f", "Sl", "o s", "요즘 b"];
         for text in texts {
             let shape = Shape::of(text);
             for needle in needles {
@@ -234,6 +292,10 @@ mod tests {
         assert!(!Shape::of("사라지고 싶어요 2024").may_hold("sleep 2"));
         assert!(Shape::of("사라지고 싶어요 2024").may_hold("2024"));
         assert!(!Shape::of("사라지고").has_letters());
+        // A pair the text lacks: "sleep" needs "sl", which "i want to sell it" has not.
+        assert!(!Shape::of("i want to sell it").may_hold("sleep"));
+        assert!(!Shape::of("잠을 자고 싶어요").may_hold("사라지"));
+        assert!(Shape::of("i want to sell it").may_hold("sell"));
     }
 
     #[test]

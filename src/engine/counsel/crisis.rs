@@ -4,11 +4,11 @@
 
 use std::sync::OnceLock;
 
-use regex_lite::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::crisis_cues;
 use crate::engine::lang::Lang;
+use crate::engine::pattern::Alternation;
 use crate::engine::words::{Shape, WordList};
 
 /// What kind of danger the words point at.
@@ -454,7 +454,7 @@ fn death_wish_nearby(compact: &str, spaced: &str) -> Option<String> {
         })
     };
     let english = || {
-        if !en.has_letters() || EN_DEATH_IDIOMS.iter().any(|i| spaced.contains(i)) {
+        if !en.has_letters() || EN_DEATH_IDIOMS.iter().any(|i| en.may_hold(i) && spaced.contains(i)) {
             return None;
         }
         let words: Vec<&str> =
@@ -511,9 +511,9 @@ const EN_NEGATED_BEFORE: WordList = WordList(
     not going to |never going to |won't |wouldn't |don't really |do not really ",
 );
 
-/// Builds the check's English patterns now rather than on the first message, which would
-/// otherwise wait for them (about 3 ms natively, 7–10 ms in the page). The page calls it
-/// while the user types.
+/// Cuts the check's English patterns into their alternatives now rather than on the first
+/// message (each alternative is compiled at the first message that holds its words). The page
+/// calls it while the user types.
 pub fn prepare() {
     for pattern in [en_suicide, en_self_harm, en_harm_others] {
         pattern();
@@ -525,17 +525,10 @@ pub fn prepared() -> bool {
     [&SUICIDE, &SELF_HARM, &HARM_OTHERS].iter().all(|cell| cell.get().is_some())
 }
 
-/// A compiled English pattern and the literals its alternatives need (`pattern::required_literals`).
-type Searched = (Regex, Option<Vec<String>>);
-
-static SUICIDE: OnceLock<Searched> = OnceLock::new();
-static SELF_HARM: OnceLock<Searched> = OnceLock::new();
-static HARM_OTHERS: OnceLock<Searched> = OnceLock::new();
-
-/// `pattern` compiled with the literals that let a search skip it.
-fn searched(pattern: &str) -> Searched {
-    (crate::engine::pattern::whole_match(pattern), crate::engine::pattern::required_literals(pattern))
-}
+// The English patterns, each searched by its alternatives (`pattern::Alternation`).
+static SUICIDE: OnceLock<Alternation> = OnceLock::new();
+static SELF_HARM: OnceLock<Alternation> = OnceLock::new();
+static HARM_OTHERS: OnceLock<Alternation> = OnceLock::new();
 
 /// English wording about suicide, direct and indirect (matched on the lower-case text).
 const EN_SUICIDE: &str = concat!(
@@ -595,8 +588,8 @@ const EN_SUICIDE: &str = concat!(
     r"|\b(step|stepping|walk|walking) in front( of)?\b.{0,20}$|\btrain tracks\b.{0,40}\b(step|stepping|jump|lie|lying)"
 );
 
-fn en_suicide() -> &'static Searched {
-    SUICIDE.get_or_init(|| searched(EN_SUICIDE))
+fn en_suicide() -> &'static Alternation {
+    SUICIDE.get_or_init(|| Alternation::new(EN_SUICIDE))
 }
 
 /// English wording about self-harm.
@@ -616,8 +609,8 @@ const EN_SELF_HARM: &str = concat!(
     r"|\b(bang|banged|banging|hit|hitting|slam|slammed|slamming) my head (against|on|into)\b.{0,40}\b(on purpose|until|to feel|to punish)"
 );
 
-fn en_self_harm() -> &'static Searched {
-    SELF_HARM.get_or_init(|| searched(EN_SELF_HARM))
+fn en_self_harm() -> &'static Alternation {
+    SELF_HARM.get_or_init(|| Alternation::new(EN_SELF_HARM))
 }
 
 /// English wording about harming someone else.
@@ -637,24 +630,33 @@ const EN_HARM_OTHERS: &str = concat!(
     r"|\b(want|wanna|going|gonna|love) to (see|watch|make) (him|her|them|my \w+|that \w+) (bleed|suffer)\b"
 );
 
-fn en_harm_others() -> &'static Searched {
-    HARM_OTHERS.get_or_init(|| searched(EN_HARM_OTHERS))
+fn en_harm_others() -> &'static Alternation {
+    HARM_OTHERS.get_or_init(|| Alternation::new(EN_HARM_OTHERS))
 }
 
 /// The first crisis cue in `text`, if any: suicide before self-harm before harming others.
 pub fn detect(text: &str) -> Option<Crisis> {
     let mut lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
-    let shape = Shape::of(&lower);
-    for mention in TOPIC_MENTIONS.iter().filter(|m| shape.may_hold(m)) {
-        lower = lower.replace(mention, " ");
+    // A removal joins what stood around it: the shape is taken again after each.
+    let mut shape = Shape::of(&lower);
+    for mention in TOPIC_MENTIONS {
+        if shape.may_hold(mention) && lower.contains(mention) {
+            lower = lower.replace(mention, " ");
+            shape = Shape::of(&lower);
+        }
     }
     // "유서 깊은" and "자살 예방" are written with a space; match their compact forms too.
     let mut compact: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
-    for mention in TOPIC_MENTIONS.iter().filter(|m| shape.may_hold(m)) {
-        compact = compact.replace(&mention.replace(' ', ""), "");
+    let mut joined = Shape::of(&compact);
+    for mention in TOPIC_MENTIONS {
+        let mention = mention.replace(' ', "");
+        if joined.may_hold(&mention) && compact.contains(&mention) {
+            compact = compact.replace(&mention, "");
+            joined = Shape::of(&compact);
+        }
     }
     // "내일이 안 왔으면 좋겠어, 발표가 너무 떨려": dread of a day's ordeal, not of living.
-    if crisis_cues::KO_EVERYDAY.iter().any(|w| compact.contains(w)) {
+    if crisis_cues::KO_EVERYDAY.iter().any(|w| joined.may_hold(w) && compact.contains(w)) {
         for dread in KO_DREADED_DAYS {
             compact = compact.replace(dread, "");
         }
@@ -721,13 +723,12 @@ pub fn detect(text: &str) -> Option<Crisis> {
         })
     };
     // Every alternative of the English patterns has an English word in it (a test holds it).
-    let latin = Shape::of(&spaced).has_letters();
-    let english = |(re, literals): &(Regex, Option<Vec<String>>)| -> Option<String> {
-        // A message that holds none of the words every alternative needs cannot match.
-        if !latin || literals.as_ref().is_some_and(|l| !l.iter().any(|w| spaced.contains(w.as_str()))) {
+    let en = Shape::of(&spaced);
+    let english = |pattern: &Alternation| -> Option<String> {
+        if !en.has_letters() {
             return None;
         }
-        re.find_iter(&spaced).find_map(|m| {
+        pattern.find_iter(&spaced, &en).find_map(|m| {
             let before = &spaced[..m.start()];
             let after = &spaced[m.end()..];
             let negated = EN_NEGATED_BEFORE.iter().any(|neg| before.ends_with(neg))
@@ -819,53 +820,35 @@ mod tests {
     use CrisisKind::*;
 
     #[test]
-    fn the_words_that_let_a_search_skip_a_pattern_are_held_by_every_message_it_matches() {
+    fn the_words_that_let_a_search_skip_an_alternative_are_held_by_every_message_it_matches() {
         let sets = SETS;
         let mut matched = 0;
-        for (re, literals) in [en_suicide(), en_self_harm(), en_harm_others()] {
-            let literals = literals.as_ref().expect("every English pattern has words to look for first");
-            for line in sets.iter().flat_map(|s| s.lines()).filter(|l| !l.starts_with('#')) {
-                let text = line.rsplit('\t').next().unwrap_or("").to_ascii_lowercase().replace(['’', '‘'], "'");
-                let spaced = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                if re.is_match(&spaced) {
-                    matched += 1;
-                    assert!(literals.iter().any(|w| spaced.contains(w.as_str())), "{spaced}");
+        for pattern in [EN_SUICIDE, EN_SELF_HARM, EN_HARM_OTHERS] {
+            assert!(
+                Alternation::new(pattern).every_alternative_has_words(),
+                "every English alternative has words to look for first"
+            );
+            for alternative in crate::engine::pattern::top_level(pattern, '|') {
+                let (whole, cut) = (crate::engine::pattern::whole_match(&alternative), Alternation::new(&alternative));
+                for line in sets.iter().flat_map(|s| s.lines()).filter(|l| !l.starts_with('#')) {
+                    let text = line.rsplit('\t').next().unwrap_or("").to_ascii_lowercase().replace(['’', '‘'], "'");
+                    let spaced = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if whole.is_match(&spaced) {
+                        matched += 1;
+                        assert!(
+                            cut.searches(&spaced),
+                            "{alternative:?} matches {spaced:?}, which holds none of its words"
+                        );
+                    }
                 }
             }
         }
         assert!(matched > 100, "the sets exercise the patterns: {matched}");
         // An everyday question holds none of them, so no pattern is searched.
         let question = "how should i clean up the build folder and the caches of this project?";
-        for (_, literals) in [en_suicide(), en_self_harm(), en_harm_others()] {
-            assert!(!literals.as_ref().unwrap().iter().any(|w| question.contains(w.as_str())));
+        for pattern in [en_suicide(), en_self_harm(), en_harm_others()] {
+            assert!(!pattern.searches(question));
         }
-    }
-
-    /// The top-level alternatives of a pattern.
-    fn alternatives(pattern: &str) -> Vec<String> {
-        let (mut out, mut current, mut depth, mut in_class) = (Vec::new(), String::new(), 0, false);
-        let mut chars = pattern.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => {
-                    current.push(c);
-                    current.extend(chars.next());
-                    continue;
-                }
-                '[' => in_class = true,
-                ']' => in_class = false,
-                '(' if !in_class => depth += 1,
-                ')' if !in_class => depth -= 1,
-                '|' if !in_class && depth == 0 => {
-                    out.push(std::mem::take(&mut current));
-                    continue;
-                }
-                _ => {}
-            }
-            current.push(c);
-        }
-        out.push(current);
-        out
     }
 
     #[test]
@@ -873,7 +856,7 @@ mod tests {
         // `detect` skips the English patterns on a message without an ASCII letter: that is
         // right only while no alternative can match without one.
         for pattern in [EN_SUICIDE, EN_SELF_HARM, EN_HARM_OTHERS] {
-            let all = alternatives(pattern);
+            let all = crate::engine::pattern::top_level(pattern, '|');
             assert!(all.len() > 10);
             for alternative in all {
                 let mut literal = String::new();

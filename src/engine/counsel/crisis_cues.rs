@@ -473,7 +473,7 @@ pub(super) fn weighed(spaced: &str, compact: &str) -> Option<(CrisisKind, String
                 // Spans other concepts took in this text: "sleep forever" is not also "forever".
                 let taken: Vec<(usize, usize)> =
                     best.iter().filter(|b| b.concept != *concept && b.english == english).map(|b| b.span).collect();
-                let hit = cues.split('|').filter(|cue| shape.may_hold(cue)).find_map(|cue| {
+                let hit = WordList(cues).iter().filter(|cue| shape.may_hold(cue)).find_map(|cue| {
                     if english {
                         en_find(text, cue, &taken, kind == CrisisKind::Suicide)
                     } else {
