@@ -250,6 +250,12 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // "잘 모르겠어요", "I'm not sure": not knowing is answered as that, with an easier question,
     // not echoed, nor reflected as a feeling ("it makes sense to feel that way") or a refusal.
     let unsure = ctx.part != Part::Closing && is_unsure(user_text);
+    // "I think it's all my fault": met as blame the user puts on themselves, not echoed and
+    // passed over for the task's next question.
+    let self_blame = ctx.part == Part::Exploration
+        && !unsure
+        && matches!(ctx.module, Module::InformationGathering | Module::EmpathicReflection)
+        && blames_self(user_text);
     let quote = clip(without_introduction(without_greeting(user_text.trim()), notes.name), 40);
     // "고마워요" after the summary thanks the counselor; it does not say something got better.
     // 고마워/고맙: thank you; 감사: thanks
@@ -272,6 +278,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         && boundary.is_none()
         && !wants_advice
         && !unsure
+        && !self_blame
         && quote.chars().count() >= 8
         && (ko || quote.split_whitespace().count() >= 4);
     // `thanked`: the reply thanks the user elsewhere already ("Thank you for sharing this with
@@ -325,6 +332,21 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 &[
                     "It's okay not to know; an answer doesn't always come right away. Let me ask it more simply: when in your day is it hardest lately?",
                     "That's fine; you don't have to answer now. How about this instead: was there a moment lately when things felt a little better?",
+                ]
+            },
+            t,
+        )
+        .into(),
+        _ if self_blame => pick(
+            if ko {
+                &[
+                    "모든 걸 스스로의 탓으로 돌리고 계신 것 같아요. 그렇게 느끼게 된 데에는 이유가 있을 거예요. 어떤 점 때문에 다 본인 잘못이라고 느끼세요?",
+                    "자신에게 많이 엄격하신 것 같아요. 친한 친구가 같은 말을 한다면, 그 친구에게는 뭐라고 말해 주고 싶으세요?",
+                ]
+            } else {
+                &[
+                    "It sounds like you're putting all of the blame on yourself. There's usually a reason it feels that way: what makes it seem like it's all on you?",
+                    "You're being very hard on yourself. If a close friend said the same thing to you, what would you want to tell them?",
                 ]
             },
             t,
@@ -673,6 +695,32 @@ fn is_unsure(text: &str) -> bool {
     UNSURE.contains(crate::engine::case::lower(said).replace('’', "'"))
 }
 
+/// The message without the places named as where something happens ("at work", "회사에서"), so
+/// that they are not read as the subject.
+fn without_settings(text: &str) -> String {
+    // 회사에서/직장에서: at the company, at work; 학교에서: at school; 집에서: at home.
+    const SETTINGS: WordList =
+        WordList("at work|at the office|at school|in class|at home|회사에서|직장에서|학교에서|집에서");
+    let lower = crate::engine::case::lower(text).replace('’', "'");
+    SETTINGS.iter().fold(lower, |t, w| t.replace(w, " "))
+}
+
+/// "I think it's all my fault", "다 제 탓 같아요": the user blaming themselves. "it's not my fault"
+/// and "제 잘못이 아니에요" are not. 제/내 잘못: my fault; 제/내 탓: my fault; 저/나 때문: because of me;
+/// 제가/내가 다 망: I ruined it all.
+pub(super) fn blames_self(text: &str) -> bool {
+    const BLAME: WordList = WordList(
+        "my fault|my own fault|blame myself|blaming myself|i mess everything up|i always mess|i messed everything up|\
+         i ruin everything|i ruined everything|it's because of me|all because of me|제 잘못|내 잘못|제 탓|내 탓|\
+         저 때문|나 때문|제가 다 망|내가 다 망|제가 다 잘못|내가 다 잘못",
+    );
+    const DENIED: WordList = WordList(
+        "not my fault|isn't my fault|wasn't my fault|잘못이 아니|잘못 아니|탓이 아니|탓 아니|때문이 아니|때문 아니",
+    );
+    let lower = crate::engine::case::lower(text).replace('’', "'");
+    BLAME.any(|w| lower.contains(w)) && !DENIED.any(|w| lower.contains(w))
+}
+
 /// A sentence in `lang` with the user's words (clipped) where its `{}` stands.
 fn quoting(lang: Lang, ko: &str, en: &str, words: &str) -> String {
     lang.pick(ko, en).replacen("{}", &clip(words, 90), 1)
@@ -793,7 +841,13 @@ fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: L
         )
         .into();
     }
-    let named = super::task::topics_in(user_text);
+    // A mood word beside the story ("she gets angry when I'm late") and a place named as where
+    // something happens ("I haven't told anyone at work" in a talk about a loss) do not turn
+    // the talk to stress or to work.
+    let mut named = super::task::topics_in(&without_settings(user_text));
+    if task.and_then(|t| t.topic).is_some() {
+        named.retain(|t| *t != super::task::Topic::Mood);
+    }
     let resources = task.is_some_and(|t| t.id == "task_resources_2");
     let topic = match task.and_then(|t| t.topic) {
         Some(own) if !named.is_empty() && !named.contains(&own) => named.first().copied(),
@@ -802,6 +856,25 @@ fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: L
         own => own,
     };
     match (topic, lang) {
+        // A loss is not asked about as a problem with a start and a hardest moment.
+        (Some(super::task::Topic::Loss), _) => pick(
+            &[
+                lang.pick(
+                    "요즘 어떤 순간에 그 빈자리가 가장 크게 느껴지세요?",
+                    "When do you feel the loss most these days?",
+                ),
+                lang.pick(
+                    "떠나보낸 분을 떠올리면 어떤 마음이 가장 먼저 드세요?",
+                    "When you think of the one you lost, what comes up for you first?",
+                ),
+                lang.pick(
+                    "그 뒤로 하루하루를 어떻게 지내고 계세요?",
+                    "How have you been getting through the days since then?",
+                ),
+            ],
+            turn,
+        )
+        .into(),
         (Some(topic), Lang::Ko) => {
             let label = topic.label(lang);
             match turn % 3 {

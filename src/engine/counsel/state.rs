@@ -253,6 +253,7 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
     } else {
         lower.clone()
     };
+    let lower_for_feeling = without_others_feelings(&lower_for_feeling);
     let emotion = EMOTION_KEYWORDS
         .iter()
         .find(|(_, ko, en)| contains_any(&lower_for_feeling, *ko) || english_word_hit(&lower_for_feeling, *en))
@@ -304,6 +305,85 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
         wants_to_close,
         crisis: crisis::detect(latest).map(|c| c.kind),
     }
+}
+
+/// Feeling words that can be someone else's: "she gets angry", "my boss is always so stressed".
+const EN_OTHERS_FEELINGS: WordList = WordList(
+    "angry|furious|annoyed|frustrated|pissed|mad|upset|sad|depressed|lonely|anxious|worried|nervous|scared|\
+     afraid|stressed|overwhelmed|tired|exhausted|happy|glad|relieved",
+);
+/// The speaker, in English: the nearest of these before a feeling word makes it the user's.
+const EN_SELF: WordList = WordList("i|i'm|im|i've|i'd|i'll|me|myself");
+/// Someone else, in English: the nearest of these before a feeling word makes it theirs.
+const EN_OTHERS: WordList = WordList(
+    "she|he|they|she's|he's|they're|her|him|them|his|their|girlfriend|boyfriend|wife|husband|partner|boss|\
+     mom|dad|mother|father|parents|friend|friends|sister|brother|manager|coworker|teacher|everyone|everybody",
+);
+/// Korean feelings shown to someone, which the subject named last has: 화를 내/화내: gets angry (at);
+/// 짜증을 내/짜증 내/짜증내: snaps (at).
+const KO_OTHERS_ACTS: WordList = WordList("화를 내|화내|짜증을 내|짜증 내|짜증내");
+/// Korean feelings had, which are someone else's only right after them as the subject ("엄마가 화가
+/// 났어요", "엄마가 많이 우울해해요"): a Korean sentence often leaves the speaker unsaid ("상사가 …
+/// 혼을 내서 너무 창피하고 화가 나요" is the user's anger). 화가/화나: anger; 짜증: irritation; 예민: touchy;
+/// 우울해: depressed; 슬퍼: sad; 불안해: anxious; 피곤해: tired.
+const KO_OTHERS_FEELINGS: WordList = WordList("화가|화나|짜증|예민|우울해|슬퍼|불안해|피곤해");
+/// Who a Korean sentence is about: 제가/내가/저는/나는/저도/나도: I (subject);
+const KO_SELF: WordList = WordList("제가|내가|저는|나는|저도|나도");
+/// …and someone else as its subject: a partner, family, a boss, a friend, "that person", he or she.
+const KO_OTHERS: WordList = WordList(
+    "여자친구가|남자친구가|여친이|남친이|애인이|남편이|아내가|와이프가|엄마가|아빠가|어머니가|아버지가|어머니께서|\
+     아버지께서|부모님이|부모님께서|상사가|팀장님이|팀장이|부장님이|사장님이|동료가|친구가|선생님이|언니가|오빠가|\
+     형이|누나가|동생이|그 사람이|걔가|그녀가|그가|그분이|여자친구는|남자친구는|남편은|아내는|엄마는|아빠는|상사는|\
+     팀장님은|친구는",
+);
+
+/// `lower` with the feeling words that belong to someone else blanked: "she gets angry when I'm
+/// late" tells her anger, and "제가 늦으면 여자친구가 화를 내요" hers, not the user's. A feeling word is
+/// someone else's when the nearest person named before it in its clause is not the speaker
+/// ("she makes me so angry" is the user's: "me" is nearer).
+fn without_others_feelings(lower: &str) -> String {
+    let mut out = lower.to_string();
+    // English: word by word, looking back within the clause.
+    let in_word = |c: char| c.is_ascii_alphanumeric() || c == '\'';
+    let words: Vec<(usize, &str)> = lower
+        .char_indices()
+        .filter(|&(at, c)| in_word(c) && !lower[..at].chars().next_back().is_some_and(in_word))
+        .map(|(at, _)| (at, &lower[at..at + lower[at..].find(|c: char| !in_word(c)).unwrap_or(lower.len() - at)]))
+        .collect();
+    for (i, &(at, word)) in words.iter().enumerate() {
+        if !EN_OTHERS_FEELINGS.contains(word) {
+            continue;
+        }
+        let clause_start = lower[..at].rfind(['.', ',', ';', '!', '?']).map_or(0, |p| p + 1);
+        let nearest = words[..i]
+            .iter()
+            .rev()
+            .take_while(|(a, _)| *a >= clause_start)
+            .find(|(_, w)| EN_SELF.contains(w) || EN_OTHERS.contains(w));
+        if nearest.is_some_and(|(_, w)| EN_OTHERS.contains(w)) {
+            out.replace_range(at..at + word.len(), &" ".repeat(word.len()));
+        }
+    }
+    // Korean: the subject named last before the feeling, for a feeling shown; right before it
+    // (one word between at most), for a feeling had.
+    for (cues, right_before) in [(KO_OTHERS_ACTS, false), (KO_OTHERS_FEELINGS, true)] {
+        for cue in cues {
+            for (at, _) in lower.match_indices(cue) {
+                let before = &lower[..at];
+                let last = |list: WordList| {
+                    list.iter().filter_map(|w| before.rfind(w).map(|p| (p, p + w.len()))).max_by_key(|&(p, _)| p)
+                };
+                let other = last(KO_OTHERS).filter(|&(p, end)| {
+                    last(KO_SELF).is_none_or(|(me, _)| p > me)
+                        && (!right_before || before[end..].split_whitespace().count() <= 1)
+                });
+                if other.is_some() {
+                    out.replace_range(at..at + cue.len(), &" ".repeat(cue.len()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// True when the latest message and the two before it say the same thing: at least half of
@@ -457,6 +537,17 @@ mod tests {
             ("I've been feeling down for weeks", Emotion::Sad),
             ("I feel empty inside", Emotion::Sad),
             ("I'm so mad at him", Emotion::Angry),
+            // Someone else's feeling is not the user's; the nearest person named decides.
+            ("She gets angry when I'm late", Emotion::Neutral),
+            ("my boss is always so stressed and angry", Emotion::Neutral),
+            ("She makes me so angry", Emotion::Angry),
+            ("I get angry when she's late", Emotion::Angry),
+            ("He was furious, and I was scared", Emotion::Anxious),
+            ("제가 약속에 늦으면 여자친구가 화를 내요", Emotion::Neutral),
+            ("엄마가 화가 많이 났어요", Emotion::Neutral),
+            ("남편이 요즘 계속 짜증을 내요", Emotion::Neutral),
+            ("상사가 회의 때마다 제 의견을 무시해서 너무 화가 나요", Emotion::Angry),
+            ("여자친구가 늦어서 제가 화가 났어요", Emotion::Angry),
         ];
         for (text, want) in cases {
             assert_eq!(detect_state(text, &[], &[]).emotion, want, "{text}");

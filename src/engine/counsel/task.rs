@@ -159,8 +159,19 @@ pub enum Topic {
     Loss,
 }
 
-/// Topic keywords: Korean substrings and English word starts.
+/// Topic keywords: Korean substrings and English word starts. A loss comes first: "my dad passed
+/// away" is about the loss more than about the family.
 const TOPIC_KEYWORDS: &[(Topic, WordList, WordList)] = &[
+    (
+        Topic::Loss,
+        // passed away, death (of someone), grief, funeral; 무지개다리/하늘나라: (a pet's) death, heaven;
+        // 떠나보냈: let go (of someone who died). "died" only of someone ("my dog died", "died two
+        // weeks ago"): not a phone or a battery; "lost my" only of someone: not a job or the keys.
+        WordList("돌아가|세상을 떠|장례|상실|그리워|무지개다리|하늘나라|떠나보냈"),
+        WordList(
+            "passed away|grief|grieving|funeral|lost my mom|lost my mother|lost my dad|lost my father|lost my wife|lost my husband|lost my son|lost my daughter|lost my brother|lost my sister|lost my friend|lost my best friend|lost my dog|lost my cat|lost my baby|lost my grand|lost my partner|lost my pet|died last|dog died|cat died|pet died|mom died|mother died|dad died|father died|grandma died|grandmother died|grandpa died|grandfather died|friend died|brother died|sister died|husband died|wife died|son died|daughter died|died two|died a few|died recently|died weeks|died months|died yesterday|put to sleep|the death of|his death|her death",
+        ),
+    ),
     (
         Topic::Work,
         // company, work, boss, colleague, job, overtime, team lead, office, promotion, resign
@@ -214,16 +225,6 @@ const TOPIC_KEYWORDS: &[(Topic, WordList, WordList)] = &[
         // money, debt, rent, living costs, finances
         WordList("돈|빚|대출|월세|생활비|경제적"),
         WordList("money|debt|loan|rent|bills|financial|afford"),
-    ),
-    (
-        Topic::Loss,
-        // passed away, death (of someone), grief, funeral; 무지개다리/하늘나라: (a pet's) death, heaven;
-        // 떠나보냈: let go (of someone who died). "died" only of someone ("my dog died", "died two
-        // weeks ago"): not a phone or a battery.
-        WordList("돌아가|세상을 떠|장례|상실|그리워|무지개다리|하늘나라|떠나보냈"),
-        WordList(
-            "passed away|grief|grieving|funeral|lost my|died last|dog died|cat died|pet died|mom died|mother died|dad died|father died|grandma died|grandmother died|grandpa died|grandfather died|friend died|brother died|sister died|husband died|wife died|son died|daughter died|died two|died a few|died recently|died weeks|died months|died yesterday|put to sleep|the death of|his death|her death",
-        ),
     ),
 ];
 

@@ -824,3 +824,44 @@ fn a_command_question_is_pointed_to_the_chat_mode() {
     let (_, _, outcomes) = run(Lang::En, &["how do I stop worrying about my exams?"]);
     assert!(!outcomes[0].0.reply.contains("/mode chat"), "{}", outcomes[0].0.reply);
 }
+
+#[test]
+fn blame_put_on_oneself_is_met_and_anothers_anger_or_a_place_does_not_steer_the_talk() {
+    let messages = [
+        "My girlfriend and I keep fighting lately",
+        "She gets angry when I'm late",
+        "I think it's all my fault",
+        "I always mess everything up",
+    ];
+    let (_, _, outcomes) = run(Lang::En, &messages);
+    let anger = &outcomes[1].0.reply;
+    assert!(!anger.contains("you feel angry") && !anger.contains("stress and mood"), "{anger}");
+    assert!(anger.contains("your partner"), "{anger}");
+    for blame in [&outcomes[2].0.reply, &outcomes[3].0.reply] {
+        assert!(blame.contains("hard on yourself") || blame.contains("blame on yourself"), "{blame}");
+        assert!(!blame.contains('“'), "not quoted back: {blame}");
+    }
+    assert!(!super::counselor::blames_self("it's not my fault she left"));
+    let messages =
+        ["요즘 여자친구랑 자주 싸워요", "제가 약속에 늦으면 여자친구가 화를 내요", "그냥 제가 다 잘못한 것 같아요"];
+    let (_, _, outcomes) = run(Lang::Ko, &messages);
+    assert!(!outcomes[1].0.reply.contains("화가 나고 답답하실 만해요"), "{}", outcomes[1].0.reply);
+    assert!(outcomes[2].0.reply.contains("엄격") || outcomes[2].0.reply.contains("탓"), "{}", outcomes[2].0.reply);
+    // A loss told with a family word is a loss; "at work" names a place, not a new subject.
+    let (session, _, outcomes) = run(
+        Lang::En,
+        &[
+            "My dad passed away last month",
+            "I keep thinking about the last time we talked",
+            "I haven't told anyone at work",
+        ],
+    );
+    assert_eq!(session.topics.first(), Some(&task::Topic::Loss));
+    let last = &outcomes[2].0.reply;
+    assert!(!last.contains("with work") && !last.contains("with family"), "{last}");
+    assert!(
+        !last.contains("hardest moment") && !last.contains("start to feel"),
+        "a loss is no problem to date: {last}"
+    );
+    assert_eq!(task::topics_in("I lost my job last week"), [task::Topic::Work]);
+}
