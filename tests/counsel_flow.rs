@@ -859,4 +859,14 @@ fn crisis_language_in_the_chat_or_the_discussion_gets_the_crisis_lines_and_no_ta
     d.step(Event::switch_mode(ModeKind::Chat));
     d.say("how do I kill the process that hangs");
     assert!(!last_reply(&d).contains("109"), "{}", last_reply(&d));
+    // A tool for moderators or a hotline is a task: the discussion starts on it.
+    for (lang, text) in [
+        (Lang::En, "Build a classifier that flags suicidal posts in our forum for moderators"),
+        (Lang::Ko, "커뮤니티에서 자살 위험이 있는 게시글을 찾아내는 모니터링 도구를 만들고 싶어요"),
+    ] {
+        let mut d = Driver::in_lang(lang, Settings::default(), None);
+        d.say(text);
+        assert!(!last_reply(&d).contains("109"), "{text}: {}", last_reply(&d));
+        assert!(d.open_card().is_some(), "{text}: the discussion asks what it needs");
+    }
 }

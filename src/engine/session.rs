@@ -300,9 +300,9 @@ impl Mode for AppMode {
         }
         // "I want to end my life" said in the chat or the discussion: the crisis lines at once, as
         // the counseling mode answers it (that mode reads every message itself), and no task or
-        // model call is made of it.
+        // model call is made of it. A task about crisis content ("flag suicidal posts") is a task.
         if !matches!(self, AppMode::Counseling(_)) {
-            if let Some(found) = super::counsel::crisis::detect(text) {
+            if let Some(found) = super::counsel::crisis::detect_in_task(text) {
                 let note = c.lang.pick(
                     "(지금은 작업을 돕는 모드예요. `/mode counseling`을 입력하면 이야기를 나누는 데 맞춘 상담 모드로 바뀌어요.)",
                     "(This mode is for tasks. Typing `/mode counseling` switches to the counseling mode, a conversation partner made for talking things through.)",

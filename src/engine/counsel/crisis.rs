@@ -634,6 +634,37 @@ fn en_harm_others() -> &'static Alternation {
     HARM_OTHERS.get_or_init(|| Alternation::new(EN_HARM_OTHERS))
 }
 
+/// Phrases that name crisis content as the subject of a task: what a moderation tool flags,
+/// whom a hotline's bot helps. 자살 위험이 있는 게시글: posts at risk of suicide; 자살/자해 관련 게시글·글·
+/// 댓글·콘텐츠: posts, writing, comments, content about suicide/self-harm; 자살을 암시하는 게시글: posts that hint
+/// at suicide; 자살 예방 상담: suicide-prevention counselling.
+const CONTENT_TOPICS: WordList = WordList(
+    "suicidal posts|suicidal post|suicidal content|suicidal comments|suicidal messages|suicidal language|\
+     suicidal users|suicidal callers|suicide-related|suicide related|suicide hotline|suicide helpline|\
+     suicide crisis line|self-harm content|self-harm posts|self-harm comments|self-harm messages|\
+     self-harm keywords|self-harm language|self-harm images|self-harm-related|self-harm related|\
+     self harm content|self harm posts|self harm keywords|people thinking about suicide|\
+     people who are suicidal|people at risk of suicide|users at risk of suicide|posts about suicide|\
+     content about suicide|messages about suicide|posts about self-harm|content about self-harm|\
+     자살 위험이 있는 게시글|자살 위험 게시글|자살 관련 게시글|자살 관련 글|자살 관련 댓글|자살 관련 콘텐츠|\
+     자해 관련 게시글|자해 관련 글|자해 관련 콘텐츠|자해 게시글|자살 게시글|자살 예방 상담|\
+     자살을 암시하는 게시글|자살을 암시하는 글",
+);
+
+/// The first crisis cue in a message of a task mode (the chat, the discussion): as `detect`,
+/// but crisis content named as a task's subject ("flag suicidal posts for our moderators", "자살
+/// 위험이 있는 게시글을 찾아내는 도구") is not a cue by itself. The message is read again without those
+/// phrases, so that anything else in it ("…and I want to die too") still is.
+pub fn detect_in_task(text: &str) -> Option<Crisis> {
+    let found = detect(text)?;
+    let lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
+    let without = CONTENT_TOPICS.iter().fold(lower.clone(), |t, w| t.replace(w, " "));
+    if without == lower {
+        return Some(found);
+    }
+    detect(&without)
+}
+
 /// The first crisis cue in `text`, if any: suicide before self-harm before harming others.
 pub fn detect(text: &str) -> Option<Crisis> {
     let mut lower = text.to_ascii_lowercase().replace(['’', '‘'], "'");
@@ -848,6 +879,27 @@ mod tests {
         let question = "how should i clean up the build folder and the caches of this project?";
         for pattern in [en_suicide(), en_self_harm(), en_harm_others()] {
             assert!(!pattern.searches(question));
+        }
+    }
+
+    #[test]
+    fn crisis_content_named_as_a_tasks_subject_is_no_cue_but_anything_else_still_is() {
+        for task in [
+            "Build a classifier that flags suicidal posts in our forum for moderators",
+            "I need a chatbot for a crisis hotline that helps people thinking about suicide find a counselor",
+            "how do I write a regex that detects self-harm keywords in comments?",
+            "커뮤니티에서 자살 위험이 있는 게시글을 찾아내는 모니터링 도구를 만들고 싶어요",
+        ] {
+            assert!(detect(task).is_some(), "the counseling mode's check reads it as it is: {task}");
+            assert_eq!(detect_in_task(task), None, "{task}");
+        }
+        for crisis in [
+            "I moderate suicidal posts all day and now I want to die too",
+            "자살 관련 글을 계속 보다 보니 저도 죽고 싶어요",
+            "I want to end my life",
+            "I keep thinking about suicide",
+        ] {
+            assert!(detect_in_task(crisis).is_some(), "{crisis}");
         }
     }
 
