@@ -250,6 +250,7 @@ pub fn recognise(text: &str) -> Option<Topic> {
 }
 
 /// True when `word` occurs in `text`; short ASCII words (like "db" or "sql") must stand alone,
+/// and one written with a space after it must start a word,
 /// and a Korean noun written with a leading `^` is read as `words::mentions` reads it (it
 /// starts a word or ends a compound): "^로그" is in "서버 로그" and "서버로그", not in "블로그"
 /// or "프로그램"; "^포트" not in "리포트".
@@ -257,13 +258,16 @@ fn contains_word(text: &str, word: &str) -> bool {
     if let Some(noun) = word.strip_prefix('^') {
         return mentions(text, noun);
     }
-    if !word.is_ascii() || word.len() > 4 || word.ends_with(' ') {
+    if !word.is_ascii() || (word.len() > 4 && !word.ends_with(' ')) {
         return text.contains(word);
     }
+    // A word written with a space after it ("rm ", "pip ") must start a word: "rm " is not in
+    // "self-harm keywords".
     text.match_indices(word).any(|(at, _)| {
         let before = text[..at].chars().next_back();
         let after = text[at + word.len()..].chars().next();
-        !before.is_some_and(|c| c.is_ascii_alphanumeric()) && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && (word.ends_with(' ') || !after.is_some_and(|c| c.is_ascii_alphanumeric()))
     })
 }
 
@@ -787,6 +791,19 @@ const ERRORS: &[(&[WordList], &str, &str)] = &[
         "Two packages want different versions of the same peer dependency, so npm stopped. The \"Found\" and \"Could not resolve\" lines \
          say which ones clash. Aligning those versions is the fix; `npm install --legacy-peer-deps` skips the check (as npm 6 did) as a \
          stopgap.",
+    ),
+    (
+        // 메모리 부족: out of memory; 메모리가 부족: memory is short
+        &[WordList(
+            "out of memory|heap out of memory|javascript heap|cannot allocate memory|oom-kill|oom killer|exit code 137|\
+             memory allocation failed|메모리 부족|메모리가 부족",
+        )],
+        "메모리가 모자라 프로세스가 멈췄거나 커널이 끝낸 것입니다. `free -h`로 남은 메모리를, `sudo dmesg | grep -i -E 'killed process|out of \
+         memory'`로 커널이 끝낸 프로세스를 확인하세요. Node라면 `NODE_OPTIONS=--max-old-space-size=4096`(MB)로 힙을 늘릴 수 있고, 빌드라면 \
+         동시 작업 수를 줄이세요(`make -j2`, `cargo build -j 2`). 메모리가 작은 서버라면 스왑 파일을 더하는 것도 방법입니다.",
+        "The process ran out of memory, or the kernel ended it for that. `free -h` shows what is left, and `sudo dmesg | grep -i -E \
+         'killed process|out of memory'` whether the kernel killed it. For Node, `NODE_OPTIONS=--max-old-space-size=4096` (in MB) gives it \
+         a larger heap; for a build, run fewer jobs at once (`make -j2`, `cargo build -j 2`). On a small server, a swap file helps too.",
     ),
     (
         &[WordList("no space left on device|디스크 공간이 부족|disk is full")],
@@ -2819,6 +2836,8 @@ mod tests {
     fn recognises_topics_in_both_languages() {
         let cases: &[(&str, Option<Topic>)] = &[
             ("please delete the old build files", Some(Topic::Delete)),
+            ("rm -rf ./build please", Some(Topic::Delete)),
+            ("how do I write a regex that detects self-harm keywords in comments?", None),
             ("빌드 폴더 좀 지워 줘", Some(Topic::Delete)),
             ("install docker", Some(Topic::Install)),
             ("도커 설치해 줘", Some(Topic::Install)),
@@ -3294,6 +3313,12 @@ mod tests {
             ("fatal: not a git repository (or any of the parent directories): .git", "This folder is not inside"),
             ("npm ERR! code ERESOLVE unable to resolve dependency tree", "Two packages want"),
             ("No space left on device", "The disk is full."),
+            ("my build keeps dying with out of memory, how do I fix it", "The process ran out of memory"),
+            (
+                "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+                "The process ran out",
+            ),
+            ("빌드하다가 메모리 부족으로 죽어요", "메모리가 모자라"),
             ("curl: (7) Failed to connect to localhost port 8080: Connection refused", "Nothing is listening"),
             ("SSL certificate problem: unable to get local issuer certificate", "This machine does not trust"),
             ("how do I search for a word in all files", "`grep -rn 'word' .` prints"),
