@@ -171,6 +171,44 @@ fn a_choice_made_on_a_condition_plans_the_choice_held_to_the_condition() {
 }
 
 #[test]
+fn a_choice_with_a_change_makes_the_change_to_that_design_and_plans_it() {
+    let cases = [
+        ("Build a daily IT news digest as a Markdown document", "go with 2 but drop the validator", 1),
+        ("매일 IT 뉴스를 마크다운 문서로 정리해 줘", "2번으로 하되 검증기는 빼 주세요", 1),
+    ];
+    for (request, reply, index) in cases {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.stage(), Stage::Debate, "{request}");
+        let others_before: Vec<usize> = d.discussion().designs.iter().map(|x| x.agents.len()).collect();
+        d.say(reply);
+        assert_eq!(d.stage(), Stage::Plan, "{reply}: the change is made and the design taken");
+        assert_eq!(d.discussion().selected, Some(index));
+        let chosen = &d.discussion().designs[index];
+        assert!(chosen.agents.iter().all(|a| a.role != "validator"), "{reply}: {:?}", chosen.agents);
+        assert!(!chosen.name.contains("Validation") && !chosen.name.contains("검증"), "{}", chosen.name);
+        assert!(chosen.pros.iter().all(|p| !p.contains("Validation") && !p.contains("입력 검증")), "{:?}", chosen.pros);
+        // The other designs keep their steps: the change was asked of one.
+        for (i, design) in d.discussion().designs.iter().enumerate().filter(|(i, _)| *i != index) {
+            assert_eq!(design.agents.len(), others_before[i], "{reply}: design {}", i + 1);
+        }
+    }
+    // A change asked of one design with no choice in it is still a round of refinement.
+    let mut d = Driver::offline();
+    d.say("Build a daily IT news digest as a Markdown document");
+    d.say("2 without the validator please");
+    assert_eq!(d.stage(), Stage::Debate);
+    // With a model: the refinement is its call, then the plan.
+    let mut d = Driver::with_llm(good_answer);
+    d.say("Build a daily IT news digest");
+    d.say("go with LLM Checked but make it cheaper");
+    assert_eq!(d.stage(), Stage::Plan);
+    assert_eq!(d.discussion().selected, Some(1));
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Refine)), 1);
+    assert_eq!(d.calls_for(Purpose::Discussion(DiscussionPurpose::Plan)), 1);
+}
+
+#[test]
 fn a_request_for_people_is_offered_email_and_chat_formats_not_json_and_python() {
     let options = |request: &str| {
         let mut d = Driver::offline();
@@ -1218,12 +1256,12 @@ fn a_choice_that_says_where_the_result_goes_takes_it_into_the_plan() {
 #[test]
 fn a_choice_with_a_word_on_one_part_changes_that_part_and_one_by_mail_is_planned() {
     // "고급으로 하되 모델은 싼 걸로" (the advanced one, but a cheap model): design 3 is revised, the
-    // cheap model is not read as the cheap design.
+    // cheap model is not read as the cheap design, and the revised design 3 is taken.
     let mut d = Driver::offline();
     d.say("매일 아침 IT 뉴스를 요약하는 파이프라인, 마크다운으로");
     assert!(d.discussion().designs[2].agents.iter().any(|a| a.model == "large"));
     d.say("고급으로 하되 모델은 싼 걸로");
-    assert_eq!(d.stage(), Stage::Debate);
+    assert_eq!((d.stage(), d.discussion().selected), (Stage::Plan, Some(2)));
     assert_eq!(d.discussion().machine.round(), 1, "a refine round");
     assert!(d.discussion().designs[2].agents.iter().all(|a| a.model != "large"), "{:?}", d.discussion().designs[2]);
     assert!(!d.discussion().designs[2].description.contains("반영 요청"), "the rules acted on it");

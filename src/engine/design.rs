@@ -1366,6 +1366,35 @@ pub(crate) const STEP_KINDS: [StepKind; 3] = [
     },
 ];
 
+/// A design's words brought in line with the steps taken out of it: the name and the pros that
+/// praise them go ("Standard Pipeline with Validation" without its validator is the "Standard
+/// Pipeline"), and the description says which steps went.
+fn without_praise_of(d: &mut DesignProposal, removed: &[AgentSpec], lang: Lang) {
+    // Words that praise a role's step: 입력 검증: input validation; 교차 검증: cross-checking; 종합:
+    // synthesis; 사람: a person; 개인정보: personal data.
+    let praise = |role: &str| match role {
+        "validator" => WordList("validation|입력 검증"),
+        "cross_checker" => WordList("cross-check|교차 검증"),
+        "synthesizer" => WordList("synthes|종합"),
+        "human_review" => WordList("human|사람"),
+        "guard" => WordList("privacy|개인정보"),
+        _ => WordList(""),
+    };
+    for step in removed {
+        let words = praise(&step.role);
+        d.pros.retain(|p| !words.any(|w| !w.is_empty() && p.to_lowercase().contains(w)));
+    }
+    if !d.agents.iter().any(|a| a.role == "validator") {
+        d.name = d.name.replace(" with Validation", "").replace("검증 포함 ", "");
+    }
+    let names: Vec<&str> = removed.iter().map(|a| a.name.as_str()).collect();
+    let note = match lang {
+        Lang::Ko => format!(" (요청대로 {} 단계는 뺐습니다.)", names.join(", ")),
+        Lang::En => format!(" (Without the {}, as asked.)", names.join(", ")),
+    };
+    d.description.push_str(&note);
+}
+
 /// Takes out of every design the steps feedback asks to go, by kind ("drop the validation")
 /// or by name ("remove the synthesizer", "요약 담당은 빼 주세요"), keeping two steps at least;
 /// says what went, or that no design had a step of a kind asked to go.
@@ -1389,12 +1418,15 @@ fn remove_steps(designs: &mut [DesignProposal], feedback: &str, lang: Lang, chan
         if going.is_empty() || d.agents.len() - going.len() < 2 {
             continue;
         }
+        let mut removed: Vec<AgentSpec> = Vec::new();
         for &i in going.iter().rev() {
             let step = d.agents.remove(i);
             if !gone.contains(&step.name) {
-                gone.push(step.name);
+                gone.push(step.name.clone());
             }
+            removed.insert(0, step);
         }
+        without_praise_of(d, &removed, lang);
     }
     let ko = lang == Lang::Ko;
     if !gone.is_empty() {
@@ -1425,7 +1457,9 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
     };
     let mut designs = designs.to_vec();
     let mut changes = Vec::new();
-    remove_steps(&mut designs, feedback, lang, &mut changes);
+    // "go with 2 but drop the validator": the steps go from that design alone.
+    let range = focus.filter(|&f| f < designs.len()).map_or(0..designs.len(), |f| f..f + 1);
+    remove_steps(&mut designs[range], feedback, lang, &mut changes);
     // "the simple one" asked for a change: that design alone, where the change is one design's.
     let focused = |i: usize| focus.is_none_or(|f| f == i);
     // What a change was made to, for the change's line: "2. Standard Pipeline", or every design.

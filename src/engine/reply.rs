@@ -722,6 +722,23 @@ fn commits(text: &str, lower: &str) -> bool {
     says_any(lower, EN)
 }
 
+/// True when a reply that asks a change of one design also takes it: "3번으로 하되 검증 단계는 빼
+/// 주세요", "go with 2 but drop the validator". Stricter than the words that commit a choice
+/// ("주세요" and "please" ask for the change itself). 로 하되/로 하고: with that one, but/and; 로 할게/
+/// 로 갈게: I'll go with it; 로 가되/로 가고: going with it, but/and; 고를게/골랐: I'll pick, picked; 선택:
+/// choose; 로 정/로 결정: settle on.
+pub fn picks_with_change(text: &str) -> bool {
+    const KO: WordList = WordList(
+        "로 하되|로 하고|로 할게|로 갈게|로 가되|로 가고|걸로 하되|고를게|골랐|선택하|선택할|로 정하|로 정할|로 결정",
+    );
+    const EN: WordList = WordList(
+        "go with|going with|i'll take|i will take|i'd take|i'll go|we'll go|let's go|pick|choose|settle on|opt for|\
+         go for|going for|i'll use|we'll use|let's use",
+    );
+    let lower = text.to_ascii_lowercase().replace('’', "'");
+    KO.iter().any(|w| text.contains(w)) || says_any(&lower, EN)
+}
+
 /// True when the reply turns the designs down ("다 별로예요", "I don't like any of them").
 pub fn turns_down(text: &str) -> bool {
     approval(text, &text.to_ascii_lowercase(), false) == Polarity::Negative

@@ -82,6 +82,17 @@ impl Discussing<'_> {
         }
         self.present(env);
         self.d.fire(Transition::DesignsPresented);
+        if let Some(i) = self.take_after_refine() {
+            let name = self.d.designs[i].name.clone();
+            let text = match self.c.lang {
+                Lang::Ko => format!("말씀하신 대로 고친 {}번({name})으로 진행합니다.", i + 1),
+                Lang::En => format!("Going ahead with design {} ({name}), changed as you asked.", i + 1),
+            };
+            self.c.notice(text, env.now);
+            self.d.selected = Some(i);
+            self.d.fire(Transition::UserSatisfied);
+            return true;
+        }
         if self.d.machine.force_decision_mode() {
             self.ask_for_decision(env);
             return false;
@@ -92,6 +103,14 @@ impl Discussing<'_> {
         );
         self.c.notice(text, env.now);
         false
+    }
+
+    /// The design picked with a change ("go with 2 but drop the validator"), once the change is
+    /// made: found by its name, or where it stood when the refinement kept the number of designs.
+    fn take_after_refine(&mut self) -> Option<usize> {
+        let (index, name) = self.d.take_after_refine.take()?;
+        let kept = self.d.pre_refine.as_ref().is_some_and(|before| before.len() == self.d.designs.len());
+        self.d.designs.iter().position(|d| d.name == name).or((kept && index < self.d.designs.len()).then_some(index))
     }
 
     pub(crate) fn drive_debate(&mut self, env: &Env, fx: &mut Fx) -> bool {

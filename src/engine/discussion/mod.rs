@@ -30,7 +30,8 @@ use super::lang::{clip, with_instrumental, with_object, Lang};
 use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
 use super::reply::{
-    answer_question, answered_design, briefs, read_reply, read_reply_names, refers_back, turns_down, Reading,
+    answer_question, answered_design, briefs, picks_with_change, read_reply, read_reply_names, refers_back, turns_down,
+    Reading,
 };
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
 use super::slots::{is_cancel, parse_format, Format};
@@ -112,6 +113,10 @@ pub struct Discussion {
     /// then picks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<usize>,
+    /// "go with 2 but drop the validator": the design picked (its index and name) with a change
+    /// to make first, taken as soon as the refined designs are shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub take_after_refine: Option<(usize, String)>,
 }
 
 impl Discussion {
@@ -144,6 +149,7 @@ impl Discussion {
             latest_user: String::new(),
             worker_done: false,
             focus: None,
+            take_after_refine: None,
         }
     }
 
@@ -631,6 +637,13 @@ impl Discussing<'_> {
         if let Some(tool) = new_destination(text) {
             self.change_destination(&tool);
         }
+        // "3번으로 하되 검증 단계는 빼 주세요": the change is made, then that design is taken.
+        self.d.take_after_refine = match reading {
+            Reading::Feedback(Some(i)) if i < self.d.designs.len() && picks_with_change(text) => {
+                Some((i, self.d.designs[i].name.clone()))
+            }
+            _ => None,
+        };
         self.d.feedback = Some(text.to_string());
         self.d.fire(Transition::FeedbackReceived);
         self.drive(env, fx);
