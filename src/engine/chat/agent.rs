@@ -1165,6 +1165,15 @@ impl Chat {
         if let Some(intro) = intro {
             c.say(Body::Text { text: intro.to_string(), source: Some(source.clone()) }, env.now);
         }
+        // "find files bigger than 100MB in my home directory": what it names is proposed at once,
+        // not asked for on a card.
+        if let Some(choice) = offer.choices.first().filter(|_| offer.named) {
+            if let Some(intro) = intro {
+                self.history.push(Turn::assistant(intro.to_string()));
+            }
+            self.propose(c, choice, source, env);
+            return;
+        }
         let question = Question {
             text: offer.question.clone(),
             options: offer.choices.iter().map(|ch| ch.label.clone()).collect(),
@@ -1197,25 +1206,7 @@ impl Chat {
             Some(topic) => {
                 let offer = nokey::offer(topic, request, lang);
                 match offer.choices.iter().find(|ch| ch.label == answer) {
-                    Some(choice) => {
-                        let (command, kind) = choice.command.clone();
-                        let danger = match kind {
-                            CommandKind::Shell => crate::engine::danger::assess(&command),
-                            CommandKind::Sql => crate::engine::danger::assess_sql(&command),
-                        };
-                        let card = CommandCard {
-                            command,
-                            why: choice.why.clone(),
-                            kind,
-                            danger,
-                            state: CommandState::Open,
-                            source,
-                        };
-                        self.history.push(Turn::assistant(format!("Proposed: {}", card.command)));
-                        let message = c.say(command_body(card), env.now);
-                        self.awaiting = Some(Awaiting::NoKeyCommand { message });
-                        self.state = LoopState::User;
-                    }
+                    Some(choice) => self.propose(c, choice, source, env),
                     None => {
                         self.state = LoopState::Idle;
                         let t = lang.pick(
@@ -1229,6 +1220,20 @@ impl Chat {
             }
         }
         self.meter_notice(c, env);
+    }
+
+    /// A no-key choice's command, on a card that asks before it runs.
+    fn propose(&mut self, c: &mut C, choice: &nokey::Choice, source: Source, env: &Env) {
+        let (command, kind) = choice.command.clone();
+        let danger = match kind {
+            CommandKind::Shell => crate::engine::danger::assess(&command),
+            CommandKind::Sql => crate::engine::danger::assess_sql(&command),
+        };
+        let card = CommandCard { command, why: choice.why.clone(), kind, danger, state: CommandState::Open, source };
+        self.history.push(Turn::assistant(format!("Proposed: {}", card.command)));
+        let message = c.say(command_body(card), env.now);
+        self.awaiting = Some(Awaiting::NoKeyCommand { message });
+        self.state = LoopState::User;
     }
 }
 

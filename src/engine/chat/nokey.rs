@@ -293,6 +293,9 @@ pub struct Offer {
     pub question: String,
     /// The options.
     pub choices: Vec<Choice>,
+    /// The request names the first option ("find files bigger than 100MB", "check memory
+    /// use"): it is proposed at once, with no card to pick it.
+    pub named: bool,
 }
 
 /// The words after "install" (or before "설치"), as the package to install; `<package>` if none.
@@ -519,6 +522,7 @@ pub fn make_executable(text: &str, lang: Lang) -> Option<String> {
 const TOOLS: &[(&str, &str, &str)] = &[
     ("node", "node", "node --version"),
     ("nodejs", "node", "node --version"),
+    ("노드", "node", "node --version"),
     ("npm", "npm", "npm --version"),
     ("python", "python3", "python3 --version"),
     ("python3", "python3", "python3 --version"),
@@ -964,7 +968,8 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
         "`printenv` (or `env`) lists them all and `echo $NAME` prints one; `printenv | grep NAME` finds one by name.",
     ),
     (
-        &[WordList("ip address|my ip|ip 주소|ip주소|아이피|내 ip")],
+        // 공인/외부: public, external
+        &[WordList("ip address|my ip|public ip|external ip|ip 주소|ip주소|아이피|내 ip|공인 ip|공인ip|외부 ip")],
         "`ip addr`(macOS는 `ifconfig`)가 이 컴퓨터의 네트워크 주소를 보여 줍니다. 인터넷에서 보이는 공인 주소는 `curl ifconfig.me`로 \
          볼 수 있는데, 이 명령은 그 웹 서비스에 요청을 보냅니다.",
         "`ip addr` (`ifconfig` on macOS) shows this machine's addresses on its networks. `curl ifconfig.me` shows the public address the \
@@ -1267,6 +1272,18 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
         &[WordList("symlink|symbolic link|soft link|심볼릭 링크|심볼릭링크|소프트 링크")],
         "`ln -s <원본> <링크 이름>`이 링크를 만듭니다. 링크가 가리키는 곳은 `ls -l`로 볼 수 있습니다.",
         "`ln -s <target> <link-name>` makes it; `ls -l` shows where a link points.",
+    ),
+    (
+        // 복사/보내/올리/전송/옮기: copy, send, upload, transfer, move; 원격/서버/다른 컴퓨터: remote, server, another machine
+        &[
+            WordList("copy|send|upload|transfer|move|복사|보내|올리|전송|옮기"),
+            WordList("remote server|remote machine|remote host|server|another machine|other machine|원격|서버|다른 컴퓨터"),
+        ],
+        "`scp <파일> user@host:/경로/`가 파일 하나를, `scp -r <폴더> user@host:/경로/`가 폴더를 SSH로 복사합니다(반대 방향은 두 자리를 \
+         바꿉니다). 큰 폴더나 자주 맞출 때는 `rsync -avz <폴더>/ user@host:/경로/`가 바뀐 것만 보내고, 끊겨도 다시 이어 갑니다.",
+        "`scp <file> user@host:/path/` copies a file over SSH and `scp -r <folder> user@host:/path/` a folder (swap the two for the other \
+         direction). For a large folder, or one you keep in step, `rsync -avz <folder>/ user@host:/path/` sends only what changed and \
+         picks up where it stopped.",
     ),
     (
         &[WordList("copy|복사"), WordList("folder|directory|dir |폴더|디렉터리|디렉토리")],
@@ -2138,13 +2155,15 @@ fn search_root(text: &str) -> String {
 }
 
 /// Moves the first choice whose words the request names to the front, where a card puts
-/// its recommended option; `named` pairs a choice's index with its words.
-fn named_first(choices: &mut Vec<Choice>, text: &str, named: &[(usize, WordList)]) {
+/// its recommended option; `named` pairs a choice's index with its words. True when one was.
+fn named_first(choices: &mut Vec<Choice>, text: &str, named: &[(usize, WordList)]) -> bool {
     let lower = text.lower();
-    if let Some(at) = named.iter().find(|(_, words)| words.any(|w| lower.contains(w))).map(|(at, _)| *at) {
-        let first = choices.remove(at);
-        choices.insert(0, first);
-    }
+    let Some(at) = named.iter().find(|(_, words)| words.any(|w| lower.contains(w))).map(|(at, _)| *at) else {
+        return false;
+    };
+    let first = choices.remove(at);
+    choices.insert(0, first);
+    true
 }
 
 /// A word of the request written as code: a name with an underscore, a dot or inner capitals
@@ -2169,6 +2188,8 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
     use CommandKind::{Shell, Sql};
     let ko = lang == Lang::Ko;
     let t = |k: &'static str, e: &'static str| if ko { k } else { e };
+    // Whether the request names one of the choices (then first): it needs no card to pick it.
+    let names_one: bool;
     let (header, question, choices) = match topic {
         Topic::Delete => {
             // The folder and the age the request names, where it names them.
@@ -2204,7 +2225,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
             ];
             // What the request names goes first, where a card puts its recommended option.
-            named_first(
+            names_one = named_first(
                 &mut choices,
                 text,
                 &[(1, WordList("log|로그")), (2, WordList("docker|도커|container|컨테이너"))],
@@ -2276,6 +2297,9 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     (0, WordList("apt|ubuntu|debian|우분투|데비안")),
                 ],
             );
+            // "install python" names what to install, not the pip to install it with: the card
+            // still asks.
+            names_one = false;
             offered
         }
         Topic::Database => {
@@ -2310,7 +2334,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ],
             );
             // 포스트그레스: Postgres; 마이에스큐엘: MySQL; 마리아: MariaDB
-            named_first(
+            names_one = named_first(
                 &mut offered.2,
                 text,
                 &[
@@ -2355,7 +2379,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 choice("Python", "venv", python, Shell, python_why),
             ];
             // 파이썬: Python; 가상: virtual; 자바스크립트/타입스크립트: JavaScript/TypeScript; 러스트: Rust
-            named_first(
+            names_one = named_first(
                 &mut choices,
                 text,
                 &[
@@ -2392,7 +2416,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             ];
             // The home folder, or folders, named: that first (홈: home; 폴더: folder).
             let asked = [(2, WordList("home|홈|~/")), (1, WordList("folder|directory|폴더|디렉터리|디렉토리"))];
-            named_first(&mut choices, text, &asked);
+            names_one = named_first(&mut choices, text, &asked);
             (t("디스크", "Disk"), t("어디의 사용량을 볼까요?", "Where should I look at usage?"), choices)
         }
         Topic::Files => {
@@ -2455,7 +2479,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             ];
             // 큰: large; 용량: size; 넘는/넘은/이상인: over (a size); 내용: content; 문자열: string; 들어간 파일: files containing; 정의: definition;
             // 함수: function; 이름: name
-            named_first(
+            names_one = named_first(
                 &mut choices,
                 text,
                 &[
@@ -2545,10 +2569,13 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 (5, WordList("which branch|current branch|branch i'm on|branch i am on|what branch|지금 브랜치|현재 브랜치|무슨 브랜치|어느 브랜치|어떤 브랜치")),
                 (1, WordList("undo|revert|take back|uncommit|취소|되돌")),
                 (2, WordList("stash|aside|discard|throw away|clean|버리|치워|임시")),
-                (3, WordList("branch|브랜치")),
             ];
             let named: Vec<(usize, WordList)> = deleting.then_some(delete_branch).into_iter().chain(asked).collect();
-            named_first(&mut choices, text, &named);
+            names_one = named_first(&mut choices, text, &named);
+            // A bare "branch" puts the new branch first, and names nothing to do.
+            if !names_one {
+                named_first(&mut choices, text, &[(3, WordList("branch|브랜치"))]);
+            }
             (t("Git", "Git"), t("무엇을 할까요?", "What would you like to do?"), choices)
         }
         Topic::Containers => {
@@ -2600,7 +2627,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
                 (3, WordList("memory|cpu|resource|resources|메모리|자원")),
             ];
-            named_first(&mut choices, text, &asked);
+            names_one = named_first(&mut choices, text, &asked);
             (t("컨테이너", "Containers"), t("무엇을 볼까요?", "What should we look at?"), choices)
         }
         Topic::Processes => {
@@ -2643,8 +2670,12 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
             ];
             // 메모리: memory; 느려/느리: slow.
-            let asked = [(2, WordList("memory|ram|메모리")), (1, WordList("cpu|slow|busy|hogging|느려|느리"))];
-            named_first(&mut choices, text, &asked);
+            let asked = [
+                (0, WordList("port|포트")),
+                (2, WordList("memory|ram|메모리")),
+                (1, WordList("cpu|slow|busy|hogging|느려|느리")),
+            ];
+            names_one = named_first(&mut choices, text, &asked);
             (t("프로세스", "Processes"), t("무엇을 볼까요?", "What should we look at?"), choices)
         }
         Topic::Logs => {
@@ -2695,7 +2726,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 (2, WordList("follow|live|watch|실시간")),
                 (3, WordList("system log|journal|syslog|시스템")),
             ];
-            named_first(&mut choices, text, &asked);
+            names_one = named_first(&mut choices, text, &asked);
             let file_named = file != "<file>";
             let question = match (file_named, lang) {
                 _ if usual.is_some() => t(
@@ -2707,10 +2738,10 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 (false, Lang::Ko) => "어떻게 볼까요? <file>을 로그 파일 경로로 바꾸세요.".to_string(),
                 (false, Lang::En) => "How should we look at it? Replace <file> with the log's path.".to_string(),
             };
-            return Offer { header: t("로그", "Log").to_string(), question, choices };
+            return Offer { header: t("로그", "Log").to_string(), question, choices, named: names_one };
         }
     };
-    Offer { header: header.to_string(), question: question.to_string(), choices }
+    Offer { header: header.to_string(), question: question.to_string(), choices, named: names_one }
 }
 
 /// What the no-key assistant says back once the user reports a command's outcome.
@@ -3313,6 +3344,10 @@ mod tests {
             ("fatal: not a git repository (or any of the parent directories): .git", "This folder is not inside"),
             ("npm ERR! code ERESOLVE unable to resolve dependency tree", "Two packages want"),
             ("No space left on device", "The disk is full."),
+            ("what's my public ip", "`ip addr`"),
+            ("how do I copy files to a remote server", "`scp <file> user@host:/path/` copies"),
+            ("원격 서버로 파일 복사하기", "`scp <파일> user@host:/경로/`가"),
+            ("노드 버전 확인", "`node --version`로"),
             ("my build keeps dying with out of memory, how do I fix it", "The process ran out of memory"),
             (
                 "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
