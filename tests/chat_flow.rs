@@ -537,6 +537,14 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
 
 #[test]
 fn a_no_key_follow_up_is_read_with_the_request_before_it() {
+    // A follow-up whose answer would be the one just given says so instead of repeating it.
+    let mut d = offline_chat();
+    d.say("how to zip a folder");
+    let first = texts(&d).last().unwrap().clone();
+    d.say("and on linux?");
+    let again = texts(&d).last().unwrap().clone();
+    assert!(again != first && again.starts_with("Without a key I have nothing more"), "{again}");
+
     // "and on windows?" after a port: Windows' commands for that port, in both languages.
     let mut d = offline_chat();
     d.say("how do I find which process is using port 3000?");

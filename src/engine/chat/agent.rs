@@ -1104,6 +1104,21 @@ impl Chat {
         if let Some(before) = before.filter(|_| topic.is_none() && nokey::follows_up(&request)) {
             let both = format!("{before} {request}");
             if let Some(text) = nokey::text_answer(&both, None, lang) {
+                // "and on linux?" after an answer that holds for Linux already: the same answer
+                // again would say nothing new.
+                let last = c.messages.iter().rev().find(|m| m.role == Role::Assistant).and_then(|m| match &m.body {
+                    Body::Text { text, .. } => Some(text.as_str()),
+                    _ => None,
+                });
+                let text = match last == Some(text.as_str()) {
+                    true => lang
+                        .pick(
+                            "키 없이는 위의 답보다 더 드릴 것이 없습니다. 설정에서 API 키를 넣으면 모델이 이어서 답합니다.",
+                            "Without a key I have nothing more on that than the answer above. Add an API key in Settings and a model takes it further.",
+                        )
+                        .to_string(),
+                    false => text,
+                };
                 return self.nokey_answer_text(c, text, source, env);
             }
             topic = nokey::recognise(&both);
