@@ -193,6 +193,44 @@ fn a_choice_with_a_change_makes_the_change_to_that_design_and_plans_it() {
             assert_eq!(design.agents.len(), others_before[i], "{reply}: design {}", i + 1);
         }
     }
+    // A requirement beside the choice the rules cannot build in joins the acceptance criteria,
+    // and the design is taken with no round spent; the same for a step none of them has.
+    let cases = [
+        (
+            "which one is cheapest?",
+            "ok go with that but it must run on our own server",
+            0,
+            "it must run on our own server",
+        ),
+        ("2번은 어떤 건가요?", "2번으로 하되 사내 서버에서 돌아가야 해요", 1, "사내 서버에서 돌아가야 해요"),
+    ];
+    for (question, reply, index, criterion) in cases {
+        let mut d = Driver::offline();
+        d.say(if question.is_ascii() {
+            "Build a daily IT news digest as a Markdown document"
+        } else {
+            "매일 IT 뉴스를 마크다운 문서로 정리해 줘"
+        });
+        d.say(question);
+        d.say(reply);
+        assert_eq!((d.stage(), d.discussion().selected), (Stage::Plan, Some(index)), "{reply}");
+        assert_eq!(d.discussion().machine.round(), 0, "{reply}: no round");
+        assert!(d.discussion().contract.as_ref().unwrap().criteria.iter().any(|c| c == criterion), "{reply}");
+    }
+    let mut d = Driver::offline();
+    d.say("Build a daily IT news digest as a Markdown document");
+    d.say("go with 2 but skip the human review");
+    assert_eq!((d.stage(), d.discussion().selected, d.discussion().machine.round()), (Stage::Plan, Some(1), 0));
+    // Where the result goes, said as a wish, is a change of destination, not a question or a
+    // criterion.
+    let mut d = Driver::in_lang(deliberate::engine::lang::Lang::Ko, Settings::default(), None);
+    d.say("고객 문의 메일을 분류해서 담당자에게 자동으로 전달하는 시스템을 만들고 싶어요");
+    let criteria = d.discussion().contract.as_ref().unwrap().criteria.len();
+    d.say("슬랙 메시지로 알려 주면 좋겠어요");
+    assert_eq!(d.discussion().machine.round(), 1, "a round of refinement");
+    assert!(d.discussion().designs.iter().all(|x| x.agents.iter().any(|a| a.description.contains("Slack"))));
+    assert_eq!(d.discussion().contract.as_ref().unwrap().criteria.len(), criteria);
+
     // A change asked of one design with no choice in it is still a round of refinement.
     let mut d = Driver::offline();
     d.say("Build a daily IT news digest as a Markdown document");

@@ -489,6 +489,29 @@ pub fn stated_criterion(text: &str) -> Option<String> {
     (clause.split_whitespace().count() >= 3).then(|| super::lang::clip(&clause, 160))
 }
 
+/// A requirement said beside a choice, as a criterion: "go with that, but it must run on our own
+/// server" → "it must run on our own server"; "2번으로 하되 사내 서버에서 돌아가야 해요" → "사내 서버에서
+/// 돌아가야 해요". 하되/하고/갈게요: (with it,) but / and; 야 해/야 돼/야 합/야 됩: must.
+pub fn choice_requirement(text: &str) -> Option<String> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    let en = EN.get_or_init(|| {
+        Regex::new(
+            r"(?i)(?:\bbut|\band|,|;)\s+((?:it|they|this|that|the\s+\w+)\s+(?:must|should|has to|have to|needs? to|will need to)\s+[^.!?
+,;]{3,120})",
+        )
+        .expect("requirement pattern compiles")
+    });
+    if let Some(clause) = en.captures(text).and_then(|c| c.get(1)) {
+        return Some(super::lang::clip(clause.as_str().trim(), 160));
+    }
+    let after = ["하되 ", "하고 ", "가되 ", "가고 ", "갈게요 ", "할게요 "]
+        .iter()
+        .find_map(|w| text.split_once(w).map(|(_, rest)| rest))?;
+    let clause = after.split(['.', '!', '?', '\n']).next()?.trim();
+    let must = WordList("야 해|야 돼|야 합|야 됩|야해|야돼");
+    (must.any(|m| clause.contains(m)) && clause.split_whitespace().count() >= 2).then(|| super::lang::clip(clause, 160))
+}
+
 /// The condition a choice is made on, as a criterion: "I'd go with 2 if it can run hourly"
 /// → "it can run hourly"; "매시간 돌릴 수 있으면 2번으로 할게요" → "매시간 돌릴 수 있으면". Not
 /// "even if …", nor a clause of fewer than three words ("if possible", "싸면 2번"), nor one

@@ -419,7 +419,10 @@ fn is_question(text: &str, lower: &str) -> bool {
             && !start.starts_with("what about adding")
             && !polite_request(start);
     }
-    KO_QUESTION.iter().any(|w| text.contains(w)) && !text.contains("설명을 추가") && !text.contains("설명 추가")
+    // "슬랙 메시지로 알려 주면 좋겠어요" (let me know by a Slack message) says where the result goes;
+    // 로 알려: tell by (a means).
+    let asked = text.replace("로 알려", "").replace("로알려", "");
+    KO_QUESTION.iter().any(|w| asked.contains(w)) && !text.contains("설명을 추가") && !text.contains("설명 추가")
 }
 
 /// "do simple things first", "do the cheap parts first": an order, where "do you …", "do we

@@ -17,7 +17,9 @@ pub use self::calls::{DiscussionPurpose, DiscussionRole};
 use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
-use super::contract::{add_criterion, choice_condition, empty_request_question, stated_criterion, Contract, Field};
+use super::contract::{
+    add_criterion, choice_condition, choice_requirement, empty_request_question, stated_criterion, Contract, Field,
+};
 use super::core::{Conversation, Endpoint, Settled};
 use super::design::{
     estimate_complexity, new_destination, reformat, retarget, revise_delivery, rules_read, Complexity, DesignProposal,
@@ -553,6 +555,7 @@ impl Discussing<'_> {
 
     pub(crate) fn on_feedback(&mut self, text: &str, env: &Env, fx: &mut Fx) {
         let reading = read_reply(text, &briefs(&self.d.designs), self.d.recommended(), self.c.lang);
+        let focus_before = self.d.focus;
         match reading {
             Reading::StartOver => {
                 if let Some(card) = self.c.open_card().map(|card| card.id) {
@@ -582,6 +585,10 @@ impl Discussing<'_> {
                         if let Some(condition) = choice_condition(text) {
                             self.add_stated_criterion(&condition, env);
                         }
+                        // "2번으로 하되 사내 서버에서 돌아가야 해요": a requirement beside the choice too.
+                        if let Some(requirement) = choice_requirement(text) {
+                            self.add_stated_criterion(&requirement, env);
+                        }
                         self.take_delivery_along(text, env);
                         self.choose(i, env, fx)
                     }
@@ -601,9 +608,29 @@ impl Discussing<'_> {
         // With no model to redesign, a round that would change nothing is not spent: "다 별로예요"
         // (nothing the rules can revise from) asks what to change, and "skip the human review"
         // where no design has one says so.
+        // "3번으로 하되 검증 단계는 빼 주세요": the change is made, then that design is taken; "ok go
+        // with that, but it must run on our own server" right after a question about one design:
+        // that design.
+        let picked = match reading {
+            Reading::Feedback(Some(i)) => Some(i),
+            Reading::Feedback(None) if refers_back(text) => focus_before,
+            _ => None,
+        }
+        .filter(|&i| i < self.d.designs.len() && picks_with_change(text));
+        // "…, but it must run on our own server": what the plan is held to.
+        let requirement = picked.and(choice_requirement(text));
+        if let Some(requirement) = &requirement {
+            self.add_stated_criterion(requirement, env);
+        }
         if !env.has(Endpoint::Primary) {
-            match rules_read(&self.d.designs, text, self.c.lang) {
-                RuleReading::Nothing if turns_down(text) => {
+            match (rules_read(&self.d.designs, text, self.c.lang), picked) {
+                // What the rules cannot change, or need not, is no round: the design is taken.
+                (RuleReading::Nothing, Some(i)) if requirement.is_some() => return self.choose(i, env, fx),
+                (RuleReading::Unchanged(said), Some(i)) => {
+                    self.c.notice(said.join(" "), env.now);
+                    return self.choose(i, env, fx);
+                }
+                (RuleReading::Nothing, _) if turns_down(text) => {
                     let t = self.c.lang.pick(
                         "어떤 점이 마음에 들지 않으세요? 예를 들어 \"비용을 줄여 주세요\", \"검증 단계를 넣어 주세요\", \
                          \"더 단순하게 해 주세요\", \"결과는 표로 주세요\"처럼 말씀해 주시면 그대로 고칩니다.",
@@ -613,7 +640,7 @@ impl Discussing<'_> {
                     self.c.notice(t, env.now);
                     return;
                 }
-                RuleReading::Unchanged(said) => {
+                (RuleReading::Unchanged(said), None) => {
                     self.c.notice(said.join(" "), env.now);
                     return;
                 }
@@ -624,8 +651,10 @@ impl Discussing<'_> {
             self.ask_for_decision(env);
             return;
         }
-        // "it's good if every new bug is listed": what a good result is joins the contract.
-        if let Some(criterion) = stated_criterion(text) {
+        // "it's good if every new bug is listed": what a good result is joins the contract. "슬랙
+        // 메시지로 알려 주면 좋겠어요" (I'd like it by a Slack message) says where it goes, below.
+        let delivery = parse_format(text).is_some() || new_destination(text).is_some();
+        if let Some(criterion) = stated_criterion(text).filter(|_| !delivery) {
             self.add_stated_criterion(&criterion, env);
         }
         // "make it JSON instead": the output the designs are refined to is the contract's
@@ -637,13 +666,10 @@ impl Discussing<'_> {
         if let Some(tool) = new_destination(text) {
             self.change_destination(&tool);
         }
-        // "3번으로 하되 검증 단계는 빼 주세요": the change is made, then that design is taken.
-        self.d.take_after_refine = match reading {
-            Reading::Feedback(Some(i)) if i < self.d.designs.len() && picks_with_change(text) => {
-                Some((i, self.d.designs[i].name.clone()))
-            }
-            _ => None,
-        };
+        self.d.take_after_refine = picked.map(|i| {
+            self.d.focus = Some(i);
+            (i, self.d.designs[i].name.clone())
+        });
         self.d.feedback = Some(text.to_string());
         self.d.fire(Transition::FeedbackReceived);
         self.drive(env, fx);
