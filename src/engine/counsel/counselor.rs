@@ -479,7 +479,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         Module::RapportBuilding => lang
             .pick("편하게 이야기해 주셔서 고마워요. 조금 더 들려주시겠어요?", "Thank you for telling me. Could you say a bit more?")
             .into(),
-        Module::InformationGathering => information_question(ctx.task, user_text, t, lang),
+        Module::InformationGathering => information_question(ctx.task, user_text, state.emotion.is_negative(), t, lang),
     };
     let greeting = match (notes.name, task_id) {
         (Some(name), RAPPORT) if ko => format!("{name}님, "),
@@ -803,7 +803,7 @@ pub(crate) fn tells_event(text: &str) -> bool {
     const WHEN: WordList = WordList(
         "yesterday|last night|last week|last month|last time|this morning|the other day|earlier today|\
          days ago|a week ago|weeks ago|어제|어젯밤|그저께|엊그제|지난주|지난 주|저번 주|지난달|지난번|저번에|\
-         오늘 아침|아까|며칠 전|얼마 전|일주일 전",
+         오늘 아침|아까|며칠 전|얼마 전|일주일 전|happened|일이 있었|일이 생겼",
     );
     let lower = crate::engine::case::lower(text);
     WHEN.iter().any(|w| {
@@ -824,7 +824,7 @@ pub(crate) fn tells_event(text: &str) -> bool {
 /// task is about sleep asks about family: the counselor follows the person). A scene the
 /// message tells (`tells_event`) is asked about from the inside: how it felt, what went
 /// through their mind, what they did then.
-fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: Lang) -> String {
+fn information_question(task: Option<&Task>, user_text: &str, felt: bool, turn: u32, lang: Lang) -> String {
     if tells_event(user_text) {
         return pick(
             &[
@@ -848,6 +848,11 @@ fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: L
     if task.and_then(|t| t.topic).is_some() {
         named.retain(|t| *t != super::task::Topic::Mood);
     }
+    // "친구들은 다 붙었는데 저만 뒤처지는 것 같아요" (my friends all got in, only I fall behind): the
+    // friends are what the user measures themselves against; the comparison is the subject.
+    if let Some(at) = named.iter().position(|t| *t == super::task::Topic::SelfWorth) {
+        named.swap(0, at);
+    }
     let resources = task.is_some_and(|t| t.id == "task_resources_2");
     let topic = match task.and_then(|t| t.topic) {
         Some(own) if !named.is_empty() && !named.contains(&own) => named.first().copied(),
@@ -855,6 +860,24 @@ fn information_question(task: Option<&Task>, user_text: &str, turn: u32, lang: L
         None if !resources => named.first().copied(),
         own => own,
     };
+    // "그냥 하루 종일 누워만 있어요" (I just lie in bed all day): a feeling of the days, which names no
+    // topic, is asked about as it is, not met with the task's question about its topic.
+    if felt && named.is_empty() {
+        return pick(
+            &[
+                lang.pick(
+                    "요즘 그런 날이 얼마나 자주 있나요? 그런 날은 하루가 어떻게 흘러가는지 들려주실래요?",
+                    "How often have days like that come lately? What does a day like that look like for you?",
+                ),
+                lang.pick(
+                    "그럴 때 마음속에서는 어떤 생각이 가장 많이 드세요?",
+                    "When it's like that, what goes through your mind the most?",
+                ),
+            ],
+            turn,
+        )
+        .into();
+    }
     match (topic, lang) {
         // A loss is not asked about as a problem with a start and a hardest moment.
         (Some(super::task::Topic::Loss), _) => pick(
@@ -1192,7 +1215,8 @@ mod tests {
     #[test]
     fn korean_topic_questions_read_naturally() {
         let tasks = plan_exploration(&["회사 일이 힘들어요"], Lang::Ko);
-        let got: Vec<String> = (0..3).map(|turn| information_question(Some(&tasks[0]), "", turn, Lang::Ko)).collect();
+        let got: Vec<String> =
+            (0..3).map(|turn| information_question(Some(&tasks[0]), "", false, turn, Lang::Ko)).collect();
         assert_eq!(
             got,
             [

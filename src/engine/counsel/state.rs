@@ -164,8 +164,12 @@ const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
     (
         Emotion::Tired,
         // exhausted, tired, worn out, lethargic, burnout, hard
-        WordList("지쳤|지쳐|피곤|무기력|번아웃|힘들|버거|기운이 없"),
-        WordList("tired|exhausted|drained|burned out|burnt out|worn out|no energy|struggling"),
+        // 누워만/누워 있: (only) lying in bed; 침대에서 못 나: cannot get out of bed
+        WordList("지쳤|지쳐|피곤|무기력|번아웃|힘들|버거|기운이 없|누워만|누워 있|침대에서 못 나"),
+        WordList(
+            "tired|exhausted|drained|burned out|burnt out|worn out|no energy|struggling|can't get out of bed|\
+             stay in bed all day|in bed all day",
+        ),
     ),
     (
         Emotion::Positive,

@@ -216,9 +216,12 @@ const TOPIC_KEYWORDS: &[(Topic, WordList, WordList)] = &[
     ),
     (
         Topic::SelfWorth,
-        // self-esteem, confidence, inferiority, comparison, failure
-        WordList("자존감|자신감|열등감|비교|실패|못난|쓸모없"),
-        WordList("self-esteem|confidence|worthless|failure|not good enough|compare myself|insecure"),
+        // self-esteem, confidence, inferiority, comparison, failure, falling behind, no face to show
+        WordList("자존감|자신감|열등감|비교|실패|못난|쓸모없|뒤처지|뒤쳐지|면목"),
+        WordList(
+            "self-esteem|confidence|worthless|failure|not good enough|compare myself|insecure|falling behind|fall behind|\
+             left behind|everyone else is",
+        ),
     ),
     (
         Topic::Money,

@@ -865,3 +865,26 @@ fn blame_put_on_oneself_is_met_and_anothers_anger_or_a_place_does_not_steer_the_
     );
     assert_eq!(task::topics_in("I lost my job last week"), [task::Topic::Work]);
 }
+
+#[test]
+fn a_comparison_a_day_spent_in_bed_and_a_scene_retold_are_asked_about_as_what_they_are() {
+    let messages = [
+        "안녕하세요",
+        "지수라고 불러 주세요",
+        "요즘 취업 준비 때문에 너무 불안해요",
+        "서류에서 계속 떨어져요. 벌써 스무 군데 넘게 떨어졌어요",
+        "친구들은 다 붙었는데 저만 뒤처지는 것 같아요",
+        "그냥 하루 종일 누워만 있어요",
+    ];
+    let (_, _, outcomes) = run(Lang::Ko, &messages);
+    // The friends are who she measures herself against: no question about friendship.
+    let compared = &outcomes[4].0.reply;
+    assert!(!compared.contains("친구와 인간관계") && compared.contains("자신에 대한 생각"), "{compared}");
+    // A day in bed is met as tiredness and asked about, not with the task's topic.
+    let bed = &outcomes[5].0.reply;
+    assert!(bed.contains("지치셨겠어요") && bed.contains("그런 날"), "{bed}");
+    assert_eq!(state::detect_state("I can't get out of bed most days", &[], &[]).emotion, state::Emotion::Tired);
+    // "it happened again today …" tells a scene.
+    assert!(super::counselor::tells_event("it happened again today in a meeting"));
+    assert!(!super::counselor::tells_event("I feel so tired today"));
+}
