@@ -196,13 +196,8 @@ fn a_choice_with_a_change_makes_the_change_to_that_design_and_plans_it() {
     // A requirement beside the choice the rules cannot build in joins the acceptance criteria,
     // and the design is taken with no round spent; the same for a step none of them has.
     let cases = [
-        (
-            "which one is cheapest?",
-            "ok go with that but it must run on our own server",
-            0,
-            "it must run on our own server",
-        ),
-        ("2번은 어떤 건가요?", "2번으로 하되 사내 서버에서 돌아가야 해요", 1, "사내 서버에서 돌아가야 해요"),
+        ("which one is cheapest?", "ok go with that but it must be done before 9am", 0, "it must be done before 9am"),
+        ("2번은 어떤 건가요?", "2번으로 하되 아침 9시 전에 끝나야 해요", 1, "아침 9시 전에 끝나야 해요"),
     ];
     for (question, reply, index, criterion) in cases {
         let mut d = Driver::offline();
@@ -217,6 +212,13 @@ fn a_choice_with_a_change_makes_the_change_to_that_design_and_plans_it() {
         assert_eq!(d.discussion().machine.round(), 0, "{reply}: no round");
         assert!(d.discussion().contract.as_ref().unwrap().criteria.iter().any(|c| c == criterion), "{reply}");
     }
+    // One the rules can build in ("our own server": local models) is a round, then the design.
+    let mut d = Driver::offline();
+    d.say("Build a daily IT news digest as a Markdown document");
+    d.say("which one is cheapest?");
+    d.say("ok go with that but it must run on our own server");
+    assert_eq!((d.stage(), d.discussion().selected, d.discussion().machine.round()), (Stage::Plan, Some(0), 1));
+    assert!(d.discussion().designs[0].agents.iter().all(|a| a.model == "local"));
     let mut d = Driver::offline();
     d.say("Build a daily IT news digest as a Markdown document");
     d.say("go with 2 but skip the human review");

@@ -290,6 +290,16 @@ pub fn heuristic_critique_with(design: &DesignProposal, expected: Complexity, ne
                 .into(),
         );
     }
+    let local = !design.agents.is_empty() && design.agents.iter().all(|a| a.model == "local");
+    if c.cost_concerns.is_empty() && local {
+        c.cost_concerns.push(
+            lang.pick(
+                "API 비용은 없지만 실행 시간은 하드웨어가 정합니다: 한 번에 넣는 입력을 모델의 컨텍스트 창에 맞게 나누세요.",
+                "No API cost, but your hardware sets the run time: split the input into pieces that fit the model's context window.",
+            )
+            .into(),
+        );
+    }
     if c.cost_concerns.is_empty() {
         c.cost_concerns.push(if ko {
             format!("예상 비용 {}: 반복 입력은 캐시해 줄이세요.", design.estimated_cost)

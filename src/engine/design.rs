@@ -1232,6 +1232,13 @@ pub struct Refinement {
 
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
 const CHEAPER: WordList = WordList("저렴|싸게|싼|비싸|비용|예산|cheap|cost|budget|expensive|pric*");
+// 로컬/내 컴퓨터/노트북/사내 서버/자체 서버/클라우드 없이/오프라인/온프레미스: local, my computer, laptop, the
+// company's own server, self-hosted, without the cloud, offline, on-premises
+const LOCAL: WordList = WordList(
+    "my laptop|my computer|my machine|locally|local model|local llm|on-prem|on premise|on-premise|own server|\
+     own servers|own hardware|self-hosted|self hosted|without any cloud|without the cloud|without cloud|no cloud|offline|\
+     로컬|내 컴퓨터|노트북에서|사내 서버|자체 서버|우리 서버|클라우드 없이|오프라인|온프레미스",
+);
 // 큰/대형/좋은/고성능/똑똑한/강한/강력한 모델: a big, large, good, high-end, smart, strong, powerful model
 const BIGGER_MODEL: WordList = WordList(
     "bigger model|larger model|stronger model|better model|smarter model|more capable model|more powerful model|\
@@ -1519,6 +1526,37 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
             lang.pick(
                 "비싼 모델을 작은 모델로 바꾸고 비용 추정을 낮췄습니다.",
                 "Swapped large models for small ones and lowered the cost estimates.",
+            )
+            .into(),
+        );
+    }
+    // "it must run on our own server", "클라우드 없이 로컬에서": every model runs on the user's own
+    // hardware (llama.cpp or Ollama), and nothing goes to a cloud API.
+    if asks(LOCAL) {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
+            for a in &mut d.agents {
+                a.model = "local".into();
+            }
+            d.estimated_cost = lang.pick("API 비용 없음(자체 하드웨어)", "no API cost (own hardware)").into();
+            d.pros.push(
+                lang.pick(
+                    "데이터가 밖으로 나가지 않고 API 비용이 없음",
+                    "No data leaves your machines, and no API cost",
+                )
+                .into(),
+            );
+            d.cons.push(
+                lang.pick(
+                    "로컬 모델은 작아서 어려운 단계의 품질이 낮을 수 있음. 컨텍스트 창(보통 2,048–8,192 토큰)에 맞춰 입력을 나눠야 함",
+                    "Local models are smaller, so hard steps may lose quality; inputs must be split to fit their context window (often 2,048–8,192 tokens)",
+                )
+                .into(),
+            );
+        }
+        changes.push(
+            lang.pick(
+                "모든 단계가 자체 하드웨어의 로컬 모델(llama.cpp, Ollama 등)로 돌도록 바꿨습니다. 클라우드 API 호출은 없습니다.",
+                "Every step now runs on a local model on your own hardware (llama.cpp, Ollama or similar); no cloud API is called.",
             )
             .into(),
         );
@@ -2302,6 +2340,35 @@ mod tests {
         assert_eq!(fallback_designs("분기별 고객 평가를 분석해 줘", "", Lang::Ko)[0].agents[1].name, "분석 담당");
         let answerer = &fallback_designs("사내 위키 문서로 직원 질문에 답하는 챗봇", "", Lang::Ko)[0].agents[1];
         assert_eq!(answerer.description, "모은 문서를 바탕으로 질문에 답합니다.");
+    }
+
+    #[test]
+    fn running_on_ones_own_hardware_puts_every_step_on_a_local_model() {
+        for (base, feedback, lang) in [
+            (
+                fallback_designs("weekly sales email", "Email", Lang::En),
+                "none of these, I want something that runs on my laptop without any cloud",
+                Lang::En,
+            ),
+            (
+                fallback_designs("주간 매출 메일", "이메일", Lang::Ko),
+                "클라우드 없이 사내 서버에서 돌려 주세요",
+                Lang::Ko,
+            ),
+        ] {
+            let local = refine_heuristic_for(&base, feedback, None, lang);
+            assert!(local.designs.iter().all(|d| d.agents.iter().all(|a| a.model == "local")), "{feedback}");
+            assert!(local.changes.iter().any(|c| c.contains("llama.cpp")), "{:?}", local.changes);
+            let critique = crate::engine::critique::heuristic_critique(&local.designs[1], Complexity::Medium, lang);
+            assert!(
+                critique.cost_concerns.iter().all(|c| !c.contains("per run") && !c.contains("예상 비용")),
+                "{critique:?}"
+            );
+        }
+        // A cloud named without "no" is no such wish.
+        let base = fallback_designs("weekly sales email", "Email", Lang::En);
+        let plain = refine_heuristic_for(&base, "make it cheaper", None, Lang::En);
+        assert!(plain.designs.iter().all(|d| d.agents.iter().all(|a| a.model != "local")));
     }
 
     #[test]
