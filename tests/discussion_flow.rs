@@ -249,6 +249,32 @@ fn a_choice_with_a_change_makes_the_change_to_that_design_and_plans_it() {
 }
 
 #[test]
+fn a_mix_of_two_designs_a_budget_and_the_unremarkable_one_are_read_without_a_key() {
+    let mut d = Driver::in_lang(deliberate::engine::lang::Lang::Ko, Settings::default(), None);
+    d.say("사내 위키 문서를 검색해서 질문에 답해 주는 챗봇을 만들고 싶어요");
+    // Which parts of each to combine, the rules cannot guess: asked, no round spent.
+    d.say("1번이랑 2번 섞어서 해 주세요");
+    assert_eq!(d.discussion().machine.round(), 0);
+    let said = match d.bodies().last() {
+        Some(Body::Notice { text }) => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(said.starts_with("1번과 2번을 어떻게 합칠지") && said.contains("예:"), "{said}");
+    // A budget is a limit the plan is held to, and a round makes it cheaper.
+    d.say("비용은 한 달에 5만원 이하였으면 해요");
+    assert!(d.discussion().contract.as_ref().unwrap().criteria.iter().any(|c| c == "5만원 이하"));
+    assert_eq!(d.discussion().machine.round(), 1);
+    // "제일 무난한 걸로" (the unremarkable one) is the standard design.
+    d.say("제일 무난한 걸로 할게요");
+    assert_eq!((d.stage(), d.discussion().selected), (Stage::Plan, Some(1)));
+    let mut d = Driver::offline();
+    d.say("Build a daily IT news digest as a Markdown document");
+    d.say("can you merge 1 and 3?");
+    assert_eq!(d.discussion().machine.round(), 0);
+    assert!(matches!(d.bodies().last(), Some(Body::Notice { text }) if text.contains("1 and 3")));
+}
+
+#[test]
 fn a_request_for_people_is_offered_email_and_chat_formats_not_json_and_python() {
     let options = |request: &str| {
         let mut d = Driver::offline();

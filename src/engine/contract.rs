@@ -409,6 +409,21 @@ fn requirement_sentences() -> &'static Regex {
     })
 }
 
+/// The measurable constraints in the text, verbatim: "5만원 이하", "under $50", "within 10 minutes";
+/// one that holds another is kept alone.
+pub fn constraints_in(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for re in constraint_patterns() {
+        for m in re.find_iter(text) {
+            let c = m.as_str().trim().to_string();
+            if !out.iter().any(|o| o.contains(&c) || c.contains(o.as_str())) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// Criteria stated in the text: requirement sentences and measurable constraints verbatim,
 /// then quality words.
 pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
@@ -419,12 +434,9 @@ pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {
             out.push(c);
         }
     }
-    for re in constraint_patterns() {
-        for m in re.find_iter(text) {
-            let c = m.as_str().trim().to_string();
-            if !out.iter().any(|o| o.contains(&c) || c.contains(o.as_str())) {
-                out.push(c);
-            }
+    for c in constraints_in(text) {
+        if !out.iter().any(|o| o.contains(&c) || c.contains(o.as_str())) {
+            out.push(c);
         }
     }
     for (triggers, labels) in QUALITY_CRITERIA {

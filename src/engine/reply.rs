@@ -742,6 +742,25 @@ pub fn picks_with_change(text: &str) -> bool {
     KO.iter().any(|w| text.contains(w)) || says_any(&lower, EN)
 }
 
+/// The two designs or more a reply asks to combine ("1번이랑 2번 섞어서 해 주세요", "can you merge 1 and
+/// 3?"), in order; empty when it asks no such thing. 섞/합쳐/합친/합치/결합/조합: mix, merge, combine.
+pub fn combined(text: &str, designs: &[DesignBrief]) -> Vec<usize> {
+    const COMBINE: WordList =
+        WordList("섞|합쳐|합친|합치|결합|조합|combine|combining|merge|merging|mix|mixing|hybrid|best of both");
+    let lower = text.to_ascii_lowercase();
+    if !COMBINE.any(|w| lower.contains(w)) {
+        return Vec::new();
+    }
+    let mut named: Vec<usize> =
+        design_refs(text, designs, None).iter().filter(|r| !r.rejected).map(|r| r.index).collect();
+    crate::engine::order::sort_by_key(&mut named, |&i| i as u128);
+    named.dedup();
+    if named.len() < 2 {
+        named.clear();
+    }
+    named
+}
+
 /// True when the reply turns the designs down ("다 별로예요", "I don't like any of them").
 pub fn turns_down(text: &str) -> bool {
     approval(text, &text.to_ascii_lowercase(), false) == Polarity::Negative
@@ -1488,9 +1507,9 @@ const LOW_WORDS: WordList = WordList(
     cheapest|cheap|cheaper|smallest|smaller|fastest|quickest|short|shortest|단순|간단|가벼운|가장 싼|제일 싼|싼|저렴한|순차|\
     기본|제일 빠른|가장 빠른",
 );
-// 표준: standard; 균형: balance; 검증: validation; 보통: medium
+// 표준: standard; 균형: balance; 검증: validation; 보통: medium; 무난: unremarkable, the safe choice
 const MEDIUM_WORDS: WordList =
-    WordList("standard|balanced|middle|validation|validated|validator|moderate|medium|표준|균형|검증|보통");
+    WordList("standard|balanced|middle|validation|validated|validator|moderate|medium|표준|균형|검증|보통|무난");
 // 고급: advanced; 멀티: multi; 복잡: complex; 교차: cross(-check); 꼼꼼: thorough; 제일 비싼: most expensive; 본격: full-scale;
 // 믿을 만한: reliable; 가장 정확/제일 정확: most accurate
 const HIGH_WORDS: WordList = WordList(

@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
 use super::contract::{
-    add_criterion, choice_condition, choice_requirement, empty_request_question, stated_criterion, Contract, Field,
+    add_criterion, choice_condition, choice_requirement, constraints_in, empty_request_question, stated_criterion,
+    Contract, Field,
 };
 use super::core::{Conversation, Endpoint, Settled};
 use super::design::{
@@ -32,8 +33,8 @@ use super::lang::{clip, with_instrumental, with_object, Lang};
 use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
 use super::reply::{
-    answer_question, answered_design, briefs, picks_with_change, read_reply, read_reply_names, refers_back, turns_down,
-    Reading,
+    answer_question, answered_design, briefs, combined, picks_with_change, read_reply, read_reply_names, refers_back,
+    turns_down, Reading,
 };
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
 use super::slots::{is_cancel, parse_format, Format};
@@ -623,6 +624,29 @@ impl Discussing<'_> {
             self.add_stated_criterion(requirement, env);
         }
         if !env.has(Endpoint::Primary) {
+            // "1번이랑 2번 섞어서 해 주세요": which parts of each, the rules cannot guess.
+            let combined = combined(text, &briefs(&self.d.designs));
+            if !combined.is_empty() {
+                let numbers: Vec<String> = combined.iter().map(|i| (i + 1).to_string()).collect();
+                let t = match self.c.lang {
+                    Lang::Ko => format!(
+                        "{}번을 어떻게 합칠지 규칙만으로는 정할 수 없어요. 한 설계안을 바탕으로 무엇을 더하거나 뺄지 말씀해 주세요. \
+                         예: \"{}번에 검증 단계를 더해 주세요\", \"{}번은 작은 모델로 바꿔 주세요\".",
+                        numbers.join("번과 "),
+                        numbers[0],
+                        numbers[numbers.len() - 1]
+                    ),
+                    Lang::En => format!(
+                        "Without a model I can't tell which parts of {} to combine. Take one design and say what to add or drop, \
+                         for example \"add a validation step to {}\" or \"use small models in {}\".",
+                        numbers.join(" and "),
+                        numbers[0],
+                        numbers[numbers.len() - 1]
+                    ),
+                };
+                self.c.notice(t, env.now);
+                return;
+            }
             match (rules_read(&self.d.designs, text, self.c.lang), picked) {
                 // What the rules cannot change, or need not, is no round: the design is taken.
                 (RuleReading::Nothing, Some(i)) if requirement.is_some() => return self.choose(i, env, fx),
@@ -656,6 +680,10 @@ impl Discussing<'_> {
         let delivery = parse_format(text).is_some() || new_destination(text).is_some();
         if let Some(criterion) = stated_criterion(text).filter(|_| !delivery) {
             self.add_stated_criterion(&criterion, env);
+        }
+        // "비용은 한 달에 5만원 이하였으면 해요", "keep it under $50 a month": a limit the plan is held to.
+        for limit in constraints_in(text) {
+            self.add_stated_criterion(&limit, env);
         }
         // "make it JSON instead": the output the designs are refined to is the contract's
         // format too, so the plan and the panes say what the user asked for.
