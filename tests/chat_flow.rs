@@ -524,6 +524,14 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
     let mut d = offline_chat();
     d.say("find files bigger than 100MB in my home directory");
     assert!(d.open_card().is_none(), "the request names what it wants: no card to pick it");
+    for (text, want) in
+        [("도커 컨테이너 목록 보여줘", "docker ps -a"), ("CPU 많이 쓰는 프로세스 보여줘", "ps aux | sort -nrk 3")]
+    {
+        let mut other = Driver::in_lang(deliberate::engine::lang::Lang::Ko, Settings::default(), None);
+        other.step(Event::switch_mode(ModeKind::Chat));
+        other.say(text);
+        assert!(other.open_card().is_none() && command(&other).1.command.starts_with(want), "{text}");
+    }
     // What to install, or a bare "branch", names no option: the card asks.
     for text in ["install python", "help me with my git branches"] {
         let mut other = offline_chat();

@@ -2626,6 +2626,8 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     WordList("restart|restarting|restarts|crash|crashes|crashing|keeps dying|exit|재시작|죽|꺼져|꺼지"),
                 ),
                 (3, WordList("memory|cpu|resource|resources|메모리|자원")),
+                // 목록: list; 실행 중/떠 있: running (after the rest: "실행 중인 컨테이너 로그" asks for logs).
+                (0, WordList("list|목록|running|실행 중|떠 있")),
             ];
             names_one = named_first(&mut choices, text, &asked);
             (t("컨테이너", "Containers"), t("무엇을 볼까요?", "What should we look at?"), choices)
