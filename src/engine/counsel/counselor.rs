@@ -192,7 +192,23 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     if notes.safety_denied {
         parts.push(super::safety::thanks_for_answer(lang).into());
     }
-    if notes.check_in {
+    // "yes I'm safe right now, he's out": the check-in is answered already.
+    let says_safe = notes.check_in && says_safe(user_text);
+    // "he hit me again and I'm scared to go home", after someone harming the user was told.
+    let unsafe_home = ctx.crisis == Some(CrisisKind::Abuse) && fears_going_home(user_text);
+    if says_safe {
+        parts.push(lang.pick("지금은 안전하시다니 다행이에요.", "I'm glad you're safe right now.").into());
+    } else if unsafe_home {
+        parts.push(
+            lang.pick(
+                "안전하다고 느껴지지 않는 곳으로 돌아가지 않으셔도 돼요. 1366(24시간)에서 오늘 머물 안전한 곳을 함께 찾아 줄 수 있고, \
+                 위험이 급하면 112에 바로 연락해 주세요.",
+                "You don't have to go back somewhere you don't feel safe. A domestic violence hotline (1366 in Korea, 24 h, or your \
+                 local one) can help you find a safe place to stay tonight, and if you're in danger, call your local emergency number.",
+            )
+            .into(),
+        );
+    } else if notes.check_in {
         parts.push(
             if ctx.crisis == Some(CrisisKind::Abuse) {
                 lang.pick(
@@ -235,7 +251,8 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     // The summary says "오늘 나눈 이야기를 정리해 볼게요" (let me sum up today) itself: the move to
     // Closing is not announced a second time before it.
     let sums_up = matches!(ctx.module, Module::Summarizing) && ctx.task.is_some_and(|t| t.id == SUMMARY);
-    if let Some((_, to)) = ctx.part_transition.filter(|(_, to)| !(*to == Part::Closing && sums_up)) {
+    // A safety line is not followed by "let's go a little deeper".
+    if let Some((_, to)) = ctx.part_transition.filter(|(_, to)| !(unsafe_home || *to == Part::Closing && sums_up)) {
         parts.push(
             match to {
                 Part::Exploration => lang.pick("이제 조금 더 깊이 이야기해 볼게요.", "Let's go a little deeper now."),
@@ -272,6 +289,8 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     )
     .any(|w| crate::engine::case::lower(user_text).contains(w));
     let worth_echoing = !notes.name_declined
+        && !says_safe
+        && !unsafe_home
         && !thanks_only
         && !changes_subject
         && !notes.safety_denied
@@ -703,6 +722,27 @@ fn without_settings(text: &str) -> String {
         WordList("at work|at the office|at school|in class|at home|회사에서|직장에서|학교에서|집에서");
     let lower = crate::engine::case::lower(text).replace('’', "'");
     SETTINGS.iter().fold(lower, |t, w| t.replace(w, " "))
+}
+
+/// "yes I'm safe right now", "네 지금은 안전해요": an answer to the check-in that says safe.
+fn says_safe(text: &str) -> bool {
+    // 안전해/안전합니다/안전한 곳: safe, a safe place
+    const SAFE: WordList =
+        WordList("i'm safe|i am safe|im safe|safe now|safe right now|i'm okay now|안전해|안전합니다|안전한 곳에");
+    const NOT: WordList = WordList("not safe|don't feel safe|안전하지 않|안 안전");
+    let lower = crate::engine::case::lower(text).replace('’', "'");
+    SAFE.any(|w| lower.contains(w)) && !NOT.any(|w| lower.contains(w))
+}
+
+/// "I'm scared to go home", "집에 들어가기 무서워요": a home that is not safe. 집에 가기/들어가기 무서: afraid to go
+/// home; 집이 무서: home is frightening; 집에 있기 무서: afraid to be at home.
+fn fears_going_home(text: &str) -> bool {
+    const HOME: WordList = WordList(
+        "scared to go home|afraid to go home|scared to go back|afraid to go back|not safe at home|don't feel safe at home|\
+         집에 가기 무서|집에 들어가기 무서|집이 무서|집에 있기 무서|집에 가기 겁|집에 들어가기 겁",
+    );
+    let lower = crate::engine::case::lower(text).replace('’', "'");
+    HOME.any(|w| lower.contains(w))
 }
 
 /// "I think it's all my fault", "다 제 탓 같아요": the user blaming themselves. "it's not my fault"

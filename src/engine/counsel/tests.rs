@@ -888,3 +888,27 @@ fn a_comparison_a_day_spent_in_bed_and_a_scene_retold_are_asked_about_as_what_th
     assert!(super::counselor::tells_event("it happened again today in a meeting"));
     assert!(!super::counselor::tells_event("I feel so tired today"));
 }
+
+#[test]
+fn a_check_in_answered_safe_is_not_asked_again_and_a_home_feared_gets_where_to_turn() {
+    let messages = [
+        "hi",
+        "my boyfriend hits me when he's drunk",
+        "yes I'm safe right now, he's out",
+        "he hit me again last week and I'm scared to go home",
+    ];
+    let (_, _, outcomes) = run(Lang::En, &messages);
+    let safe = &outcomes[2].0.reply;
+    assert!(safe.starts_with("I'm glad you're safe right now.") && !safe.contains("check that you're"), "{safe}");
+    assert!(!safe.contains('“'), "the answer is not quoted back: {safe}");
+    let home = &outcomes[3].0.reply;
+    assert!(
+        home.starts_with("You don't have to go back somewhere you don't feel safe") && home.contains("1366"),
+        "{home}"
+    );
+    assert!(!home.contains("go a little deeper"), "{home}");
+    let messages = ["안녕하세요", "남편이 술만 마시면 저를 때려요", "네 지금은 안전해요", "집에 들어가기 무서워요"];
+    let (_, _, outcomes) = run(Lang::Ko, &messages);
+    assert!(outcomes[2].0.reply.starts_with("지금은 안전하시다니 다행이에요."), "{}", outcomes[2].0.reply);
+    assert!(outcomes[3].0.reply.contains("1366"), "{}", outcomes[3].0.reply);
+}
