@@ -615,6 +615,19 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
         })
     });
     if let Some(name) = missing.filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))) {
+        // "sudo: apt: command not found": no package manager installs itself; the system has another.
+        if ["apt", "apt-get", "brew", "dnf", "yum", "pacman", "apk"].contains(&name.as_str()) {
+            return Some(match lang {
+                Lang::Ko => format!(
+                    "이 시스템에는 `{name}`가 없습니다. 패키지 관리자는 시스템마다 달라서, Debian·Ubuntu는 `apt`, Fedora·RHEL은 `dnf`(예전 CentOS는 `yum`), \
+                     Alpine은 `apk`, Arch는 `pacman`, macOS는 `brew`(따로 설치)를 씁니다. `cat /etc/os-release`가 어떤 시스템인지 알려 줍니다."
+                ),
+                Lang::En => format!(
+                    "This system has no `{name}`: each system has its own package manager. Debian and Ubuntu use `apt`, Fedora and RHEL `dnf` \
+                     (older CentOS `yum`), Alpine `apk`, Arch `pacman`, and macOS `brew` (installed separately). `cat /etc/os-release` says which system this is."
+                ),
+            });
+        }
         return Some(match lang {
             Lang::Ko => format!(
                 "`{name}` 명령이 설치되어 있지 않거나 PATH에 없다는 뜻입니다. Debian·Ubuntu는 `sudo apt install {name}`, macOS는 `brew install {name}`로 \
@@ -779,6 +792,30 @@ const ERRORS: &[(&[WordList], &str, &str)] = &[
         "The server (GitHub, say) did not accept this machine's SSH key. Check with `ssh -T git@github.com`; if `ssh-add -l` lists nothing, \
          load yours with `ssh-add ~/.ssh/id_ed25519`. With no key yet, make one (`ssh-keygen -t ed25519`) and add the public half \
          (~/.ssh/id_ed25519.pub) to your GitHub SSH keys. Cloning over the HTTPS address works too.",
+    ),
+    (
+        &[WordList("eaddrinuse|address already in use|port is already in use|port already in use|포트가 이미 사용 중|이미 사용 중인 포트")],
+        "다른 프로그램이 이미 그 포트를 쓰고 있다는 뜻입니다. `lsof -i :8080`(8080 자리에 그 포트)이 그 프로그램과 PID를 보여 주고, \
+         `kill <PID>`로 끝내거나 내 프로그램을 다른 포트로 띄우세요(예: `PORT=3001 npm start`). 방금 끈 내 서버가 아직 남아 있는 경우가 많습니다.",
+        "Another program is already listening on that port. `lsof -i :8080` (your port in place of 8080) shows which, with its PID; \
+         end it with `kill <PID>`, or start yours on another port (e.g. `PORT=3001 npm start`). Often it is your own server, still running.",
+    ),
+    (
+        &[WordList("refusing to merge unrelated histories")],
+        "두 브랜치에 공통 커밋이 하나도 없다는 뜻입니다(예: 새로 만든 로컬 저장소와 README가 이미 있는 원격 저장소). 둘을 합치려는 게 맞다면 \
+         `git pull origin main --allow-unrelated-histories`로 가져와 충돌을 고치고 커밋하세요. 원격을 잘못 만든 거라면 clone부터 다시 하는 편이 깔끔합니다.",
+        "The two branches share no commit (say, a new local repository and a remote that already had a README). If you do mean to join \
+         them, `git pull origin main --allow-unrelated-histories`, fix any conflicts and commit. If the remote was made by mistake, \
+         starting again from a clone is cleaner.",
+    ),
+    (
+        &[WordList("segmentation fault|segfault|core dumped|sigsegv")],
+        "프로그램이 접근하면 안 되는 메모리를 건드려 운영체제가 멈춘 것입니다. 입력한 명령이 아니라 그 프로그램(또는 불러온 라이브러리)의 \
+         버그입니다. 다시 실행해 반복되는지 보고, 프로그램과 라이브러리를 업데이트하세요. 직접 만든 C/C++ 코드라면 `gdb ./프로그램`에서 `run` 뒤 `bt`로 \
+         어디서 멈췄는지 보거나 `-fsanitize=address`로 빌드하세요.",
+        "The program touched memory it had no right to, and the OS stopped it: a bug in that program (or a library it loads), not in \
+         what you typed. Run it again to see whether it repeats, and update the program and its libraries. For your own C or C++ code, \
+         `gdb ./program`, then `run` and `bt`, shows where it stopped; building with `-fsanitize=address` pinpoints it.",
     ),
     (
         &[WordList("not a git repository")],
@@ -985,7 +1022,7 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
     (
         &[
             WordList("push"),
-            WordList("rejected|non-fast-forward|fetch first|거부|거절|안 돼|안돼|실패"),
+            WordList("rejected|non-fast-forward|fetch first|failed to push|거부|거절|안 돼|안돼|실패"),
             WordList("git|remote|origin|non-fast-forward|fetch first|깃"),
         ],
         "원격 저장소에 내게 없는 커밋이 있다는 뜻입니다. `git pull --rebase`로 내 커밋을 그 위로 옮긴 뒤 `git push`하세요. \
@@ -3346,6 +3383,11 @@ mod tests {
             ("fatal: not a git repository (or any of the parent directories): .git", "This folder is not inside"),
             ("npm ERR! code ERESOLVE unable to resolve dependency tree", "Two packages want"),
             ("No space left on device", "The disk is full."),
+            ("Error: listen EADDRINUSE: address already in use :::3000", "Another program is already listening"),
+            ("fatal: refusing to merge unrelated histories", "The two branches share no commit"),
+            ("error: failed to push some refs to 'github.com:me/app.git'", "The remote has commits"),
+            ("Segmentation fault (core dumped)", "The program touched memory"),
+            ("sudo: apt: command not found", "This system has no `apt`"),
             ("what's my public ip", "`ip addr`"),
             ("how do I copy files to a remote server", "`scp <file> user@host:/path/` copies"),
             ("원격 서버로 파일 복사하기", "`scp <파일> user@host:/경로/`가"),
