@@ -267,6 +267,12 @@ fn a_mix_of_two_designs_a_budget_and_the_unremarkable_one_are_read_without_a_key
     // "제일 무난한 걸로" (the unremarkable one) is the standard design.
     d.say("제일 무난한 걸로 할게요");
     assert_eq!((d.stage(), d.discussion().selected), (Stage::Plan, Some(1)));
+    // A number that is no limit ("down to four steps") adds no criterion.
+    let mut d = Driver::in_lang(deliberate::engine::lang::Lang::Ko, Settings::default(), None);
+    d.say("사내 위키 문서를 검색해서 질문에 답해 주는 챗봇을 만들고 싶어요");
+    let before = d.discussion().contract.as_ref().unwrap().criteria.len();
+    d.say("3번은 단계를 4개로 줄여 주세요");
+    assert_eq!(d.discussion().contract.as_ref().unwrap().criteria.len(), before);
     let mut d = Driver::offline();
     d.say("Build a daily IT news digest as a Markdown document");
     d.say("can you merge 1 and 3?");

@@ -681,8 +681,13 @@ impl Discussing<'_> {
         if let Some(criterion) = stated_criterion(text).filter(|_| !delivery) {
             self.add_stated_criterion(&criterion, env);
         }
-        // "비용은 한 달에 5만원 이하였으면 해요", "keep it under $50 a month": a limit the plan is held to.
-        for limit in constraints_in(text) {
+        // "비용은 한 달에 5만원 이하였으면 해요", "keep it under $50 a month": a limit the plan is held to;
+        // "3개로 줄여 주세요" (down to three) or "10분마다" (every ten minutes) is a change, not a
+        // limit. 이내/이하/이상/미만/안에/내로: within, at most, at least, under, inside, by.
+        const BOUNDS: crate::engine::words::WordList = crate::engine::words::WordList(
+            "이내|이하|이상|미만|안에|내로|under|within|less than|at least|at most|no more than|below|up to|$",
+        );
+        for limit in constraints_in(text).into_iter().filter(|c| BOUNDS.any(|b| c.to_lowercase().contains(b))) {
             self.add_stated_criterion(&limit, env);
         }
         // "make it JSON instead": the output the designs are refined to is the contract's
