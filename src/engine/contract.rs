@@ -424,6 +424,15 @@ pub fn constraints_in(text: &str) -> Vec<String> {
     out
 }
 
+/// The limits among `constraints_in`: the ones with a bound ("5만원 이하", "under $50", "within 10
+/// minutes"). A bare amount in feedback ("3번은 단계를 4개로 줄여 주세요", "10분마다") asks a change, not a
+/// limit. 이내/이하/이상/미만/안에/내로: within, at most, at least, under, inside, by.
+pub fn limits_in(text: &str) -> Vec<String> {
+    const BOUNDS: WordList =
+        WordList("이내|이하|이상|미만|안에|내로|under|within|less than|at least|at most|no more than|below|up to|$");
+    constraints_in(text).into_iter().filter(|c| BOUNDS.any(|b| c.to_lowercase().contains(b))).collect()
+}
+
 /// Criteria stated in the text: requirement sentences and measurable constraints verbatim,
 /// then quality words.
 pub fn criteria_in(text: &str, lang: Lang) -> Vec<String> {

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
 use super::contract::{
-    add_criterion, choice_condition, choice_requirement, constraints_in, empty_request_question, stated_criterion,
-    Contract, Field,
+    add_criterion, choice_condition, choice_requirement, empty_request_question, limits_in, stated_criterion, Contract,
+    Field,
 };
 use super::core::{Conversation, Endpoint, Settled};
 use super::design::{
@@ -681,13 +681,8 @@ impl Discussing<'_> {
         if let Some(criterion) = stated_criterion(text).filter(|_| !delivery) {
             self.add_stated_criterion(&criterion, env);
         }
-        // "비용은 한 달에 5만원 이하였으면 해요", "keep it under $50 a month": a limit the plan is held to;
-        // "3개로 줄여 주세요" (down to three) or "10분마다" (every ten minutes) is a change, not a
-        // limit. 이내/이하/이상/미만/안에/내로: within, at most, at least, under, inside, by.
-        const BOUNDS: crate::engine::words::WordList = crate::engine::words::WordList(
-            "이내|이하|이상|미만|안에|내로|under|within|less than|at least|at most|no more than|below|up to|$",
-        );
-        for limit in constraints_in(text).into_iter().filter(|c| BOUNDS.any(|b| c.to_lowercase().contains(b))) {
+        // "비용은 한 달에 5만원 이하였으면 해요", "keep it under $50 a month": a limit the plan is held to.
+        for limit in limits_in(text) {
             self.add_stated_criterion(&limit, env);
         }
         // "make it JSON instead": the output the designs are refined to is the contract's
