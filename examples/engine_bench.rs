@@ -23,7 +23,24 @@ fn main() {
             turns.extend(timings.into_iter().map(|t| t.millis));
         }
     }
-    let json = serde_json::json!({ "turn_ms": turns, "reached_plan": reached_plan });
+    // Opening a long conversation replays its journal (store::saved::Journal::replay): the
+    // 1,000-question chat the sessions benchmark opens in the page, here without the database.
+    let (long, journal) = deliberate::scenario::long_chat(1000);
+    let mut replay_ms = Vec::new();
+    let mut replayed_alike = true;
+    for _ in 0..5 {
+        let start = clock();
+        let replayed = journal.replay();
+        replay_ms.push(clock() - start);
+        replayed_alike &= replayed.messages.len() == long.messages.len();
+    }
+    let json = serde_json::json!({
+        "turn_ms": turns,
+        "reached_plan": reached_plan,
+        "replay_ms": replay_ms,
+        "replayed_alike": replayed_alike,
+        "replay_messages": long.messages.len(),
+    });
     let _ = js_sys::Reflect::set(&window, &"__bench".into(), &json.to_string().into());
 }
 

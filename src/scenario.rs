@@ -93,6 +93,16 @@ pub fn played(id: &str, lang: Lang, events: impl IntoIterator<Item = Event>) -> 
     (session, journal)
 }
 
+/// A no-key chat of `turns` user messages, each answered with a card (the long-conversation
+/// benchmarks open it natively, in the page and in the engine's wasm benchmark).
+pub fn long_chat(turns: usize) -> (Session, Journal) {
+    let questions = (0..turns).map(|i| Event::UserMessage {
+        text: format!("Question {i}: how should I clean up the build folder and the caches of this project?"),
+    });
+    let events = std::iter::once(Event::switch_mode(crate::engine::session::ModeKind::Chat)).chain(questions);
+    played("s-long-bench", Lang::En, events)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,20 +5,13 @@
 
 use serde_json::Value;
 
-use deliberate::engine::lang::Lang;
-use deliberate::engine::session::{Event, ModeKind};
-
 use crate::app::{AppPage, STEP};
 use crate::webdriver::Error;
 
 /// A no-key chat of `turns` user messages (each answered by the assistant with a card),
 /// as its journal text and the number of messages it shows.
 pub fn chat_journal(turns: usize) -> (String, usize) {
-    let questions = (0..turns).map(|i| Event::UserMessage {
-        text: format!("Question {i}: how should I clean up the build folder and the caches of this project?"),
-    });
-    let events = std::iter::once(Event::switch_mode(ModeKind::Chat)).chain(questions);
-    let (session, journal) = deliberate::scenario::played("s-long-bench", Lang::En, events);
+    let (session, journal) = deliberate::scenario::long_chat(turns);
     let text = journal.encode().expect("a journal encodes");
     (text, session.messages.len())
 }

@@ -440,6 +440,18 @@ fn engine_in_browser() {
             if v["reached_plan"] != serde_json::Value::Bool(true) {
                 println!("warning: the scenario did not reach PLAN in the browser");
             }
+            // The long-conversation open's largest part, without the database (see the
+            // sessions section for the page's whole open and the native replay).
+            let mut replay: Vec<f64> =
+                v["replay_ms"].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).collect()).unwrap_or_default();
+            let messages = v["replay_messages"].as_u64().unwrap_or(0);
+            print_stats(
+                &format!("in Chromium, release wasm: replaying a {messages}-message chat's journal (ms)"),
+                &mut replay,
+            );
+            if v["replayed_alike"] != serde_json::Value::Bool(true) {
+                println!("warning: a replay in the browser did not give the played conversation back");
+            }
         }
         Err(e) => println!("in Chromium: {e}"),
     }
