@@ -12,9 +12,75 @@ pub struct WordList(pub &'static str);
 /// A list's words, by its text's address and length.
 type Split = ((usize, usize), &'static [&'static str]);
 
+/// Every list split so far, in an open-addressed table probed linearly from the slot its
+/// address hashes to, grown to twice its size when half full. The crisis check looks up a
+/// list for every word list it reads; a binary search over the few hundred lists was a sixth
+/// of a no-key chat turn.
+#[derive(Default)]
+struct Splits {
+    slots: Vec<Option<Split>>,
+    len: usize,
+}
+
+impl Splits {
+    /// Where `key`'s search starts in a table of `size` slots (a power of two).
+    fn home(key: (usize, usize), size: usize) -> usize {
+        let mixed = ((key.0 ^ key.1.rotate_left(16)) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (mixed >> 32) as usize & (size - 1)
+    }
+
+    /// The words of the list at `key`, split by `split` the first time.
+    fn get_or_split(
+        &mut self,
+        key: (usize, usize),
+        split: impl FnOnce() -> &'static [&'static str],
+    ) -> &'static [&'static str] {
+        if let Some(words) = self.find(key) {
+            return words;
+        }
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let words = split();
+        self.place((key, words));
+        self.len += 1;
+        words
+    }
+
+    fn find(&self, key: (usize, usize)) -> Option<&'static [&'static str]> {
+        let size = self.slots.len();
+        if size == 0 {
+            return None;
+        }
+        let mut at = Self::home(key, size);
+        while let Some((held, words)) = self.slots[at] {
+            if held == key {
+                return Some(words);
+            }
+            at = (at + 1) & (size - 1);
+        }
+        None
+    }
+
+    /// Puts an entry in its first free slot (there is one: the table is at most half full).
+    fn place(&mut self, entry: Split) {
+        let size = self.slots.len();
+        let mut at = Self::home(entry.0, size);
+        while self.slots[at].is_some() {
+            at = (at + 1) & (size - 1);
+        }
+        self.slots[at] = Some(entry);
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(256);
+        let old = std::mem::replace(&mut self.slots, vec![None; size]);
+        old.into_iter().flatten().for_each(|entry| self.place(entry));
+    }
+}
+
 thread_local! {
-    /// Every list split so far, in order of its key.
-    static SPLIT: RefCell<Vec<Split>> = const { RefCell::new(Vec::new()) };
+    static SPLIT: RefCell<Splits> = RefCell::new(Splits::default());
 }
 
 impl WordList {
@@ -27,17 +93,7 @@ impl WordList {
     /// message, and splitting them again each time was most of its cost.
     pub fn words(self) -> &'static [&'static str] {
         let key = (self.0.as_ptr() as usize, self.0.len());
-        SPLIT.with(|split| {
-            let mut split = split.borrow_mut();
-            match split.binary_search_by_key(&key, |entry| entry.0) {
-                Ok(at) => split[at].1,
-                Err(at) => {
-                    let words: &'static [&'static str] = Vec::leak(self.0.split('|').collect());
-                    split.insert(at, (key, words));
-                    words
-                }
-            }
-        })
+        SPLIT.with(|split| split.borrow_mut().get_or_split(key, || Vec::leak(self.0.split('|').collect())))
     }
 
     /// Whether any word passes `test`.
@@ -265,6 +321,23 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn each_list_keeps_its_own_words_as_the_table_grows() {
+        // A thousand lists (the table grows past its first size several times), and lists that
+        // share an address but not a length.
+        let texts: Vec<&'static str> = (0..1000).map(|i| &*String::leak(format!("w{i}|x{i}|y{i}"))).collect();
+        let prefixes: Vec<&'static str> = texts.iter().map(|t| &t[..t.find('|').unwrap()]).collect();
+        for round in 0..2 {
+            for (i, (text, prefix)) in texts.iter().zip(&prefixes).enumerate() {
+                let w = format!("w{i}");
+                assert_eq!(WordList(text).words(), [w.as_str(), &format!("x{i}"), &format!("y{i}")], "round {round}");
+                assert_eq!(WordList(prefix).words(), [w.as_str()], "round {round}");
+            }
+        }
+        // The same list read twice is split once: the same slice comes back.
+        assert!(std::ptr::eq(WordList(texts[7]).words(), WordList(texts[7]).words()));
+    }
 
     #[test]
     fn a_shape_refuses_only_needles_that_cannot_occur() {

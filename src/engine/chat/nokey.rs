@@ -7,7 +7,7 @@
 use super::tools::CommandKind;
 use crate::engine::case::Lower;
 use crate::engine::lang::Lang;
-use crate::engine::words::{mentions, WordList};
+use crate::engine::words::{mentions, Shape, WordList};
 
 /// A kind of request the no-key assistant recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -243,7 +243,12 @@ pub fn recognise(text: &str) -> Option<Topic> {
     }
     // 로그인/로그아웃: signing in and out, not a log.
     lower = lower.replace("로그인", "sign-in").replace("로그아웃", "sign-out");
-    let any = |words: WordList| words.iter().any(|w| contains_word(&lower, w));
+    // Most cue words hold a byte pair the message lacks: the shape rules them out before a
+    // search (in the wasm, each search first builds its searcher).
+    let shape = Shape::of(&lower);
+    let any = |words: WordList| {
+        words.iter().any(|w| shape.may_hold(w.strip_prefix('^').unwrap_or(w)) && contains_word(&lower, w))
+    };
     CUES.iter()
         .find(|cue| any(cue.words) || cue.weak.iter().any(|&(weak, with)| any(weak) && any(with)))
         .map(|cue| cue.topic)
@@ -773,9 +778,11 @@ fn with_port(answer: String, text: &str) -> String {
 /// A fixed answer of `table` whose cues the message (`lower`, in lower case) holds: every cue
 /// list must have a word in it (a list written `!|…` must have none), first match wins.
 fn how_to(table: &[(&[WordList], &str, &str)], lower: &str, lang: Lang) -> Option<String> {
+    let shape = Shape::of(lower);
+    let has = |w: &str| shape.may_hold(w) && lower.contains(w);
     let holds = |cue: &WordList| match cue.0.strip_prefix("!|") {
-        Some(none_of) => !WordList(none_of).any(|w| lower.contains(w)),
-        None => cue.any(|w| lower.contains(w)),
+        Some(none_of) => !WordList(none_of).any(has),
+        None => cue.any(has),
     };
     table.iter().find(|(cues, _, _)| cues.iter().all(holds)).map(|(_, ko, en)| lang.pick(ko, en).to_string())
 }

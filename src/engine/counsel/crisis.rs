@@ -680,9 +680,10 @@ pub fn detect(text: &str) -> Option<Crisis> {
     let mut compact: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
     let mut joined = Shape::of(&compact);
     for mention in TOPIC_MENTIONS {
-        let mention = mention.replace(' ', "");
-        if joined.may_hold(&mention) && compact.contains(&mention) {
-            compact = compact.replace(&mention, "");
+        let mention: std::borrow::Cow<str> =
+            if mention.contains(' ') { mention.replace(' ', "").into() } else { mention.into() };
+        if joined.may_hold(&mention) && compact.contains(&*mention) {
+            compact = compact.replace(&*mention, "");
             joined = Shape::of(&compact);
         }
     }
@@ -723,7 +724,11 @@ pub fn detect(text: &str) -> Option<Crisis> {
     let near = |a: &str, b: &str| near_within(a, b, PAIR_GAP);
     let family = |kind: CrisisKind| -> Option<String> {
         KO_FAMILIES.iter().filter(|f| f.0 == kind).find_map(|(_, firsts, seconds, span)| {
-            firsts.iter().find_map(|a| seconds.iter().find(|b| near_within(a, b, *span)).map(|b| format!("{a}…{b}")))
+            // Only a first word the text may hold is paired with the seconds.
+            firsts
+                .iter()
+                .filter(|a| ko.may_hold(a))
+                .find_map(|a| seconds.iter().find(|b| near_within(a, b, *span)).map(|b| format!("{a}…{b}")))
         })
     };
     let stem_rule = |kind: CrisisKind| -> Option<String> {
