@@ -197,6 +197,10 @@ const LEAK_KO: &str = "유출해|유출하|빼돌|훔쳐|털어|탈취|몰래 �
 const FILES_KO: &str = "파일|폴더|디렉터리|디렉토리|데이터베이스|db|로그|백업|저장소|서버|테이블";
 /// 삭제해/지워/날려: delete, wipe (imperative).
 const DESTROY_KO: &str = "삭제해|삭제하고|삭제하라|지워|지우고|날려|포맷해|초기화해|drop|rm$|전부 삭제|모두 삭제|싹 다";
+/// 하위 폴더의 node_modules/빌드 폴더/캐시/임시 파일/오래된: the everyday clean-ups a user asks the
+/// chat for ("하위 폴더의 node_modules 전부 지워줘"), which it answers with a command card to
+/// confirm, as it does in English.
+const CLEANUP_KO: &str = "node_modules|하위 폴더|하위폴더|빌드 폴더|빌드폴더|캐시|임시 파일|임시파일|오래된";
 /// 실행해/호출해: run, call.
 const RUN_KO: &str = "실행해|실행하고|실행하라|실행시켜|호출해|호출하고|돌려|run";
 /// 명령어/셸/도구: commands, shell, tools.
@@ -247,7 +251,7 @@ pub const RULES: &[Rule] = &[
     Rule { kind: Jailbreak, window: 4, concepts: &[MODES_KO, MODE_ON_KO], unless: DEVICES },
     Rule { kind: SecretRequest, window: 5, concepts: &[SECRETS_KO, SECRET_VERB_KO, SECRET_OWNER_KO], unless: "" },
     Rule { kind: SecretRequest, window: 3, concepts: &[SECRETS_KO, LEAK_KO], unless: "" },
-    Rule { kind: ToolMisuse, window: 4, concepts: &[FILES_KO, DESTROY_KO, "모든|전부|모두|전체|싹|rm|경로"], unless: "" },
+    Rule { kind: ToolMisuse, window: 4, concepts: &[FILES_KO, DESTROY_KO, "모든|전부|모두|전체|싹|rm|경로"], unless: CLEANUP_KO },
     Rule { kind: ToolMisuse, window: 4, concepts: &[COMMANDS_KO, RUN_KO], unless: "" },
     Rule { kind: HiddenInstruction, window: 10, concepts: &[ADDRESS_AI_KO, HIDDEN_ORDER_KO], unless: "" },
     Rule { kind: HiddenInstruction, window: 8, concepts: &[MEMORY_KO, HIDDEN_ORDER_KO], unless: "" },
