@@ -1102,7 +1102,19 @@ fn command_danger(name: &str, args: &[Word], depth: u8) -> Option<DangerKind> {
                  -samefile|-used",
             );
             let picks = args.iter().any(|a| PICKS.contains(a.text.as_str()));
-            (deletes && (!picks || starts.iter().any(|s| is_system_path(s)))).then_some(RecursiveDelete)
+            // `-exec rm -rf {} +` removes whole folders, whatever picked them: as `rm -rf` does.
+            let recursive_rm = args.windows(2).enumerate().any(|(at, w)| {
+                matches!(w[0].text.as_str(), "-exec" | "-execdir")
+                    && command_name(&w[1].text) == "rm"
+                    && args[at + 2..]
+                        .iter()
+                        .map(|a| a.text.as_str())
+                        .take_while(|t| !matches!(*t, ";" | "\\;" | "+"))
+                        .any(|t| {
+                            t == "--recursive" || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'R']))
+                        })
+            });
+            (deletes && (!picks || recursive_rm || starts.iter().any(|s| is_system_path(s)))).then_some(RecursiveDelete)
         }
         "shred" | "wipe" => positional(args).any(is_disk_device).then_some(RawDeviceWrite),
         "dd" => args.iter().filter_map(|a| a.text.strip_prefix("of=")).any(is_disk_device).then_some(RawDeviceWrite),
@@ -1320,6 +1332,8 @@ mod tests {
         ("find ./build -delete", RecursiveDelete),
         ("find src -type f -delete", RecursiveDelete),
         ("find . -mindepth 1 -exec rm -rf {} +", RecursiveDelete),
+        ("find . -name node_modules -type d -prune -exec rm -rf {} +", RecursiveDelete),
+        ("find ~/projects -name target -type d -execdir rm -r {} \\;", RecursiveDelete),
         ("find ~ -name '*.log' -delete", RecursiveDelete),
         ("Remove-Item -Recurse -Force C:\\temp", RecursiveDelete),
         ("rd /s /q C:\\build", RecursiveDelete),
@@ -1452,6 +1466,7 @@ mod tests {
         "chmod +x run.sh",
         "sudo chown -R www-data:www-data /var/www/html",
         "find . -name '*.pyc' -delete",
+        "find . -name '*.pyc' -exec rm -f {} +",
         "find logs -mtime +30 -delete",
         "find . -type d -empty -delete",
         "find . -name '*.tmp'",

@@ -428,7 +428,8 @@ pub fn is_command_question(text: &str) -> bool {
 /// a script executable, an archive, a quick answer or how-to, ending a process (for "kill it",
 /// the port `before` named).
 pub fn text_answer(request: &str, before: Option<&str>, lang: Lang) -> Option<String> {
-    explain_command(request, lang)
+    rename_extension(request, lang)
+        .or_else(|| explain_command(request, lang))
         .or_else(|| make_executable(request, lang))
         .or_else(|| archive(request, lang))
         .or_else(|| quick_answer(request, lang))
@@ -1505,6 +1506,55 @@ const ARCHIVES: &[(&str, &str, &str)] = &[
     (".7z", "7z x", "7z l"),
 ];
 
+/// File endings a request may name without their dot ("jpeg 파일을 jpg로").
+const EXTENSIONS: WordList = WordList(
+    "jpeg|jpg|png|gif|webp|heic|tif|tiff|bmp|svg|txt|md|markdown|htm|html|js|mjs|cjs|ts|jsx|tsx|yml|yaml|json|\
+    csv|tsv|log|bak|py|rb|go|rs|java|kt|c|h|cpp|hpp|cc|mp3|wav|flac|m4a|mp4|mov|mkv|avi|doc|docx|pdf|conf|cfg|ini",
+);
+
+/// The answer to "rename all .jpeg files to .jpg" or "jpeg 파일을 전부 jpg로 이름 바꿔줘": a loop that
+/// gives every file of one ending the other, asking before it overwrites, for this folder and
+/// for the folders below, and the same in PowerShell. `None` unless a rename names two endings.
+// 이름 바꿔/이름을 바꿔/이름 변경/확장자: rename, file ending
+pub fn rename_extension(text: &str, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    WordList("rename|change the extension|change their extension|이름 바꿔|이름을 바꿔|이름 변경|이름을 변경|확장자")
+        .any(|w| lower.contains(w))
+        .then_some(())?;
+    // The endings in the order said: ".jpeg", "*.jpeg", "jpeg" (a known one), "jpg로".
+    let mut endings: Vec<&str> = Vec::new();
+    for word in lower.split(|c: char| c.is_whitespace() || matches!(c, ',' | '`' | '"' | '\'' | '(' | ')')) {
+        let word = without_particle(word.trim_end_matches(['.', '?', '!']));
+        let bare = word.trim_start_matches('*');
+        let ending = match bare.strip_prefix('.') {
+            Some(ending) => ending,
+            None if EXTENSIONS.contains(bare) => bare,
+            None => continue,
+        };
+        let plain = !ending.is_empty() && ending.len() <= 8 && ending.chars().all(|c| c.is_ascii_alphanumeric());
+        if plain && !endings.contains(&ending) {
+            endings.push(ending);
+        }
+    }
+    let [from, to] = endings[..] else { return None };
+    let here = format!("for f in *.{from}; do mv -i -- \"$f\" \"${{f%.{from}}}.{to}\"; done");
+    let below =
+        format!("find . -type f -name '*.{from}' -exec sh -c 'mv -i -- \"$1\" \"${{1%.{from}}}.{to}\"' _ {{}} \\;");
+    let windows = format!("Get-ChildItem *.{from} | Rename-Item -NewName {{ $_.Name -replace '\\.{from}$', '.{to}' }}");
+    Some(match lang {
+        Lang::Ko => format!(
+            "이 폴더의 .{from} 파일을 모두 .{to}로 바꾸려면:\n\n`{here}`\n\n`mv -i`는 같은 이름의 .{to} 파일이 이미 있으면 덮어쓰기 \
+             전에 묻습니다. 하위 폴더까지 바꾸려면 `{below}`, Windows PowerShell에서는 `{windows}`입니다. 먼저 `ls *.{from}`로 \
+             대상을 확인하세요."
+        ),
+        Lang::En => format!(
+            "To give every .{from} file in this folder the ending .{to}:\n\n`{here}`\n\n`mv -i` asks before it overwrites a .{to} \
+             file of the same name. For the folders below as well: `{below}`; in Windows PowerShell: `{windows}`. Check what \
+             it touches first with `ls *.{from}`."
+        ),
+    })
+}
+
 /// The answer to "how do I extract backup.tar.gz?", "압축 푸는 명령어 알려줘 tar.gz" or "zip this
 /// folder": the command for the archive named (or for its kind, with a placeholder name), what
 /// its options do, how to look inside first, and what it overwrites. `None` when the message
@@ -1627,7 +1677,7 @@ const EXPLAIN_MAX_WORDS: usize = 40;
 /// it changes anything. `None` when the message asks nothing or names no such command.
 pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
     // "difference between kill and kill -9" asks, with or without a question word.
-    if let Some(answer) = compare_options(text, lang) {
+    if let Some(answer) = compare_options(text, lang).or_else(|| compare_known(text, lang)) {
         return Some(answer);
     }
     if !crate::engine::security::only_asks(&without_file_names(text)) {
@@ -1690,7 +1740,8 @@ const KNOWN: &[(&str, bool, bool, &str, &str)] = &[
     ("ls", false, false, "폴더(이름을 주지 않으면 현재 폴더)에 있는 파일과 폴더의 목록을 보여 줍니다", "lists the files and folders in a folder (the current one if none is named)"),
     ("mkdir", true, false, "새 폴더를 만듭니다", "makes a new folder"),
     ("mv", true, false, "파일을 옮기거나 이름을 바꿉니다. 같은 이름의 파일이 있으면 묻지 않고 덮어씁니다", "moves or renames files, overwriting a file of the same name without asking"),
-    ("npm install", true, false, "프로젝트의 패키지를 node_modules에 설치합니다", "installs the project's packages into node_modules"),
+    ("npm ci", true, false, "node_modules를 지우고 package-lock.json에 적힌 버전 그대로 새로 설치합니다. lock 파일이 package.json과 맞지 않으면 고치지 않고 멈춥니다", "deletes node_modules and installs exactly the versions package-lock.json lists; when the lock file and package.json disagree it stops instead of updating either"),
+    ("npm install", true, false, "프로젝트의 패키지를 node_modules에 설치합니다. package.json이 허락하는 범위에서 package-lock.json을 고쳐 쓸 수 있습니다", "installs the project's packages into node_modules, and may update package-lock.json within what package.json allows"),
     ("pip install", true, false, "파이썬 패키지를 설치합니다", "installs Python packages"),
     ("ps", false, false, "실행 중인 프로세스 목록을 보여 줍니다", "lists the running processes"),
     ("pwd", false, false, "현재 폴더의 경로를 출력합니다", "prints the path of the current folder"),
@@ -1932,6 +1983,50 @@ const OPTIONS: &[(&str, &str, &str, &str)] = &[
 const DIFFERENCE: WordList =
     WordList("difference|differ|different|vs|versus|compare|compared|차이|다른 점|다른점|비교|다르");
 
+/// The answer to "what's the difference between npm install and npm ci?" ("git fetch랑 git pull
+/// 차이"): what each of two commands of `KNOWN` does, side by side. Only for commands named
+/// without options, with their sub-command or, for a program alone, one that is no everyday
+/// word; `None` otherwise.
+fn compare_known(text: &str, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    if !DIFFERENCE.any(|w| lower.contains(w)) {
+        return None;
+    }
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, '`' | ',' | '?' | '/' | '(' | ')'))
+        .map(without_particle)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut named: Vec<&(&str, bool, bool, &str, &str)> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let two = words.get(i + 1).map(|next| format!("{} {next}", words[i]));
+        let known = KNOWN.iter().find(|k| two.as_deref() == Some(k.0)).or_else(|| {
+            KNOWN
+                .iter()
+                .find(|k| k.0 == words[i] && !k.2 && !KNOWN.iter().any(|o| o.0.starts_with(&format!("{} ", k.0))))
+        });
+        match known {
+            Some(k) => {
+                i += k.0.split(' ').count();
+                // Forms with options are `compare_options`'s to tell apart, or not at all.
+                if words.get(i).is_some_and(|w| w.starts_with('-')) {
+                    return None;
+                }
+                if !named.iter().any(|n| n.0 == k.0) {
+                    named.push(k);
+                }
+            }
+            None => i += 1,
+        }
+    }
+    let [a, b] = named[..] else { return None };
+    Some(match lang {
+        Lang::Ko => format!("- `{}`: {}.\n- `{}`: {}.", a.0, a.3, b.0, b.3),
+        Lang::En => format!("- `{}` {}.\n- `{}` {}.", a.0, a.4, b.0, b.4),
+    })
+}
+
 /// The answer to "what's the difference between rm -r and rm -rf?" ("git reset --soft와 --hard
 /// 차이"): each form with what its options do, then what the other form adds. Only for two
 /// forms of one program in `OPTIONS` whose options it all knows; `None` otherwise.
@@ -2052,10 +2147,25 @@ const AFTER_COMMAND: WordList = WordList("do|does|mean|means|safe|dangerous|work
 
 /// The first run of words the danger check flags, as the user wrote it: from the earliest
 /// word that starts one, through its arguments, up to a question word or a word not in ASCII.
+/// An ASCII word without the Korean particle written onto it: "--hard가" is "--hard", "status는"
+/// "status"; "./보고서" stays (its Korean is a name, not a particle after a word).
+fn without_particle(word: &str) -> &str {
+    let cut = word.find(|c: char| !c.is_ascii()).unwrap_or(word.len());
+    let (head, tail) = word.split_at(cut);
+    let particle = !tail.is_empty()
+        && tail.chars().all(|c| crate::engine::lang::is_hangul(c) || c.is_ascii_punctuation())
+        && head.ends_with(|c: char| c.is_ascii_alphanumeric());
+    if particle {
+        head
+    } else {
+        word
+    }
+}
+
 fn flagged_words(text: &str) -> Option<(String, crate::engine::danger::Danger)> {
     let words: Vec<&str> = text
         .split_whitespace()
-        .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | '“' | '”')))
+        .map(|w| without_particle(w.trim_matches(|c| matches!(c, '"' | '\'' | '“' | '”'))))
         .filter(|w| !w.is_empty())
         .collect();
     if words.len() > EXPLAIN_MAX_WORDS {
@@ -2227,6 +2337,12 @@ fn code_word(text: &str) -> Option<&str> {
         .map(|w| w.strip_suffix("()").unwrap_or(w))
 }
 
+/// Words that ask for every folder below this one ("in all subfolders", "하위 폴더마다").
+const SUBFOLDERS: WordList = WordList(
+    "subfolder|sub-folder|subdirector|sub-director|every folder|all folders|every project|all projects|all my projects|\
+    recursive|하위|폴더마다|프로젝트마다|모든 폴더|모든 프로젝트|재귀",
+);
+
 /// The offer for a topic, in `lang`; `text` is the user's request (for a package name).
 pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
     use CommandKind::{Shell, Sql};
@@ -2269,27 +2385,47 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
             ];
             // What the request names goes first, where a card puts its recommended option.
-            names_one = named_first(
+            let mut named = named_first(
                 &mut choices,
                 text,
                 &[(1, WordList("log|로그")), (2, WordList("docker|도커|container|컨테이너"))],
             );
-            // "node_modules 지워줘": the folder named, which the package manager brings back.
-            if text.lower().contains("node_modules") {
+            // "node_modules 지워줘": the folder named, which the package manager brings back; "in
+            // all subfolders", every copy of it under here.
+            let lower = text.lower();
+            if lower.contains("node_modules") {
+                let everywhere = SUBFOLDERS.any(|w| lower.contains(w));
                 choices.insert(
                     0,
                     choice(
                         "node_modules",
-                        t("설치된 패키지 폴더 전체", "The whole installed-packages folder"),
-                        "rm -rf ./node_modules",
+                        if everywhere {
+                            t("하위 폴더의 node_modules 전부", "Every node_modules under this folder")
+                        } else {
+                            t("설치된 패키지 폴더 전체", "The whole installed-packages folder")
+                        },
+                        if everywhere {
+                            "find . -name node_modules -type d -prune -exec rm -rf {} +"
+                        } else {
+                            "rm -rf ./node_modules"
+                        },
                         Shell,
-                        t(
-                            "패키지 폴더를 지웁니다. npm install로 다시 받을 수 있습니다.",
-                            "Deletes the packages folder; npm install brings it back.",
-                        ),
+                        if everywhere {
+                            t(
+                                "이 폴더 아래의 node_modules를 모두 지웁니다. 먼저 보려면 -exec 부분을 빼고 실행하세요. 프로젝트마다 npm install로 다시 받을 수 있습니다.",
+                                "Deletes every node_modules below this folder; run it without the -exec part first to see them. npm install brings each back.",
+                            )
+                        } else {
+                            t(
+                                "패키지 폴더를 지웁니다. npm install로 다시 받을 수 있습니다.",
+                                "Deletes the packages folder; npm install brings it back.",
+                            )
+                        },
                     ),
                 );
+                named = true;
             }
+            names_one = named;
             (t("삭제 대상", "Delete"), t("무엇을 지울까요?", "What should be deleted?"), choices)
         }
         Topic::Install => {
@@ -3128,6 +3264,35 @@ mod tests {
     }
 
     #[test]
+    fn two_known_commands_asked_apart_are_said_side_by_side() {
+        let en = explain_command("what's the difference between npm install and npm ci", Lang::En).expect("answered");
+        assert!(en.starts_with("- `npm install` installs") && en.contains("\n- `npm ci` deletes node_modules"), "{en}");
+        let ko = explain_command("git fetch랑 git pull 차이가 뭐야?", Lang::Ko).expect("answered");
+        assert!(ko.starts_with("- `git fetch`: 원격") && ko.contains("- `git pull`: "), "{ko}");
+        // One command, or words that are everyday English: not this answer.
+        assert_eq!(compare_known("what's the difference between npm install and yarn?", Lang::En), None);
+        assert_eq!(compare_known("is head different from tail in the diff?", Lang::En), None);
+    }
+
+    #[test]
+    fn a_rename_of_one_ending_to_another_gets_the_loop_for_those_endings() {
+        let en = rename_extension("rename all .jpeg files to .jpg", Lang::En).expect("answered");
+        assert!(en.contains("`for f in *.jpeg; do mv -i -- \"$f\" \"${f%.jpeg}.jpg\"; done`"), "{en}");
+        assert!(en.contains("find . -type f -name '*.jpeg'") && en.contains("Rename-Item"), "{en}");
+        let ko = rename_extension("jpeg 파일을 전부 jpg로 이름 바꿔줘", Lang::Ko).expect("answered");
+        assert!(ko.contains("`for f in *.jpeg; do mv -i -- \"$f\" \"${f%.jpeg}.jpg\"; done`"), "{ko}");
+        let md = rename_extension("change the extension of every *.markdown file to .md", Lang::En).expect("answered");
+        assert!(md.contains("*.markdown; do") && md.contains("${f%.markdown}.md"), "{md}");
+        // One ending, or none: not this answer.
+        assert_eq!(rename_extension("rename report.txt", Lang::En), None);
+        assert_eq!(rename_extension("how do I rename a branch?", Lang::En), None);
+        assert_eq!(rename_extension("convert the png files to jpg", Lang::En), None, "a conversion is not a rename");
+        // Through the chat's no-key answers.
+        let said = text_answer("rename all .jpeg files to .jpg", None, Lang::En).expect("answered");
+        assert!(said.starts_with("To give every .jpeg file"), "{said}");
+    }
+
+    #[test]
     fn archives_are_unpacked_and_packed_with_the_command_for_their_kind() {
         let en = archive("how do I extract backup.tar.gz?", Lang::En).expect("answered");
         assert!(
@@ -3494,7 +3659,16 @@ mod tests {
         assert_eq!(offer(Topic::Files, "100MB 넘는 로그 파일 찾는 법", Lang::Ko).choices[0].label, "큰 파일");
         let o = offer(Topic::Delete, "node_modules 지워줘", Lang::Ko);
         assert_eq!(o.choices[0].command.0, "rm -rf ./node_modules");
+        assert!(o.named, "the folder named needs no card");
         assert_eq!(o.choices.len(), 4, "the usual three stay");
+        for request in ["delete node_modules in all subfolders", "하위 폴더의 node_modules 전부 지워줘"] {
+            let o = offer(Topic::Delete, request, Lang::En);
+            assert_eq!(
+                o.choices[0].command.0, "find . -name node_modules -type d -prune -exec rm -rf {} +",
+                "{request}"
+            );
+            assert!(o.named, "{request}");
+        }
         assert_eq!(offer(Topic::Delete, "delete the build folder", Lang::En).choices.len(), 3);
         let o = offer(Topic::Files, "find where I defined the function parse_config", Lang::En);
         assert_eq!(o.choices[0].command.0, "grep -rn 'parse_config' .");
