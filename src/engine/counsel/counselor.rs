@@ -745,7 +745,8 @@ fn fears_going_home(text: &str) -> bool {
     HOME.any(|w| lower.contains(w))
 }
 
-/// "I think it's all my fault", "다 제 탓 같아요": the user blaming themselves. "it's not my fault"
+/// "I think it's all my fault", "다 제 탓 같아요", "I should have seen it": the user blaming
+/// themselves. "it's not my fault"
 /// and "제 잘못이 아니에요" are not. 제/내 잘못: my fault; 제/내 탓: my fault; 저/나 때문: because of me;
 /// 제가/내가 다 망: I ruined it all.
 pub(super) fn blames_self(text: &str) -> bool {
@@ -757,8 +758,18 @@ pub(super) fn blames_self(text: &str) -> bool {
     const DENIED: WordList = WordList(
         "not my fault|isn't my fault|wasn't my fault|잘못이 아니|잘못 아니|탓이 아니|탓 아니|때문이 아니|때문 아니",
     );
+    // "I should have taken him to the vet sooner", "내가 좀 더 일찍 데려갔어야 했는데": regret the
+    // user holds against themselves (another's "he should have called" is not). 어야 했/어야했:
+    // should have; 더라면: if only (I) had; 말았어야: should not have; 제가/내가: I.
+    const REGRET: WordList = WordList(
+        "i should have|i should've|i shouldn't have|if only i had|if only i'd|i could have saved|i could've saved|\
+         i could have stopped|i could've stopped|i could have prevented",
+    );
+    const REGRET_KO: WordList = WordList("어야 했|어야했|더라면|말았어야");
     let lower = crate::engine::case::lower(text).replace('’', "'");
-    BLAME.any(|w| lower.contains(w)) && !DENIED.any(|w| lower.contains(w))
+    let regrets = REGRET.any(|w| lower.contains(w))
+        || (REGRET_KO.any(|w| lower.contains(w)) && WordList("제가|내가").any(|w| lower.contains(w)));
+    (regrets || BLAME.any(|w| lower.contains(w))) && !DENIED.any(|w| lower.contains(w))
 }
 
 /// A sentence in `lang` with the user's words (clipped) where its `{}` stands.
@@ -811,7 +822,7 @@ fn topic_opening(topic: Topic, lang: Lang) -> String {
     if topic == Topic::Loss {
         return lang
             .pick(
-                "정말 마음이 아프시겠어요. 괜찮으시다면 떠나보낸 이야기를 조금 들려주시겠어요?",
+                "진심으로 위로를 전해요. 괜찮으시다면 떠나보낸 이야기를 조금 들려주시겠어요?",
                 "I'm so sorry for your loss. If you'd like, tell me a little about them.",
             )
             .into();

@@ -137,8 +137,11 @@ const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
         Emotion::Sad,
         // sad, depressed, tears, cried, empty, lonely, upset, heartbroken. In English "down" and
         // "empty" only as a feeling: not "sit down", "download" or "the fridge is empty".
-        // A death told ("my dog died two weeks ago", 무지개다리를 건넜: crossed the rainbow bridge) is grief.
-        WordList("슬퍼|슬프|우울|눈물|울었|울고|허전|외로|속상|마음이 아파|돌아가셨|세상을 떠|무지개다리|떠나보냈"),
+        // A death told ("my dog died two weeks ago", 무지개다리를 건넜: crossed the rainbow bridge,
+        // 강아지가 죽었어요: my dog died) is grief.
+        WordList(
+            "슬퍼|슬프|우울|눈물|울었|울고|허전|외로|속상|마음이 아파|돌아가셨|세상을 떠|무지개다리|떠나보냈|강아지가 죽|고양이가 죽|반려견이 죽|반려묘가 죽|반려동물이 죽|개가 죽|엄마가 죽|아빠가 죽|할머니가 죽|할아버지가 죽|친구가 죽|동생이 죽|형이 죽|누나가 죽|언니가 죽|오빠가 죽|남편이 죽|아내가 죽|아이가 죽|아기가 죽",
+        ),
         WordList(
             "sad|depress|tears|cry|cried|crying|lonely|heartbroken|hopeless|passed away|grieving|dog died|cat died|pet died|mom died|mother died|dad died|father died|grandma died|grandmother died|grandpa died|grandfather died|friend died|brother died|sister died|husband died|wife died|son died|daughter died|died two|died a few|died recently|died weeks|died months|died yesterday|put to sleep|the death of|his death|her death|\
              feel down|feeling down|felt down|feels down|so down|really down|pretty down|been down|bit down|\

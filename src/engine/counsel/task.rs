@@ -166,8 +166,11 @@ const TOPIC_KEYWORDS: &[(Topic, WordList, WordList)] = &[
         Topic::Loss,
         // passed away, death (of someone), grief, funeral; 무지개다리/하늘나라: (a pet's) death, heaven;
         // 떠나보냈: let go (of someone who died). "died" only of someone ("my dog died", "died two
-        // weeks ago"): not a phone or a battery; "lost my" only of someone: not a job or the keys.
-        WordList("돌아가|세상을 떠|장례|상실|그리워|무지개다리|하늘나라|떠나보냈"),
+        // weeks ago"): not a phone or a battery; "lost my" only of someone: not a job or the keys;
+        // 강아지가 죽/엄마가 죽/…: (a dog, mum, …) died, and not "폰이 죽었어".
+        WordList(
+            "돌아가|세상을 떠|장례|상실|그리워|무지개다리|하늘나라|떠나보냈|강아지가 죽|고양이가 죽|반려견이 죽|반려묘가 죽|반려동물이 죽|개가 죽|엄마가 죽|아빠가 죽|할머니가 죽|할아버지가 죽|친구가 죽|동생이 죽|형이 죽|누나가 죽|언니가 죽|오빠가 죽|남편이 죽|아내가 죽|아이가 죽|아기가 죽",
+        ),
         WordList(
             "passed away|grief|grieving|funeral|lost my mom|lost my mother|lost my dad|lost my father|lost my wife|lost my husband|lost my son|lost my daughter|lost my brother|lost my sister|lost my friend|lost my best friend|lost my dog|lost my cat|lost my baby|lost my grand|lost my partner|lost my pet|died last|dog died|cat died|pet died|mom died|mother died|dad died|father died|grandma died|grandmother died|grandpa died|grandfather died|friend died|brother died|sister died|husband died|wife died|son died|daughter died|died two|died a few|died recently|died weeks|died months|died yesterday|put to sleep|the death of|his death|her death",
         ),

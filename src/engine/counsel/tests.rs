@@ -789,7 +789,12 @@ fn a_death_told_is_met_with_sympathy_and_not_asked_for_what_to_talk_about_again(
     assert_eq!(state::detect_state("my laptop died again", &[], &[]).emotion, state::Emotion::Neutral);
     assert!(!task::topics_in("my phone battery died").contains(&task::Topic::Loss));
     let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요", "키우던 강아지가 지난주에 무지개다리를 건넜어요"]);
-    assert!(outcomes[1].0.reply.contains("정말 마음이 아프시겠어요"), "{}", outcomes[1].0.reply);
+    assert!(outcomes[1].0.reply.contains("진심으로 위로를 전해요"), "{}", outcomes[1].0.reply);
+    // Said plainly: 죽었어요 (died) of a dog is a loss; of a phone it is not.
+    let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요", "어제 키우던 강아지가 죽었어요"]);
+    assert!(outcomes[1].0.reply.contains("진심으로 위로를 전해요"), "{}", outcomes[1].0.reply);
+    assert!(task::topics_in("어제 키우던 강아지가 죽었어요").contains(&task::Topic::Loss));
+    assert!(!task::topics_in("폰이 또 죽었어요").contains(&task::Topic::Loss));
 }
 
 #[test]
@@ -842,6 +847,15 @@ fn blame_put_on_oneself_is_met_and_anothers_anger_or_a_place_does_not_steer_the_
         assert!(!blame.contains('“'), "not quoted back: {blame}");
     }
     assert!(!super::counselor::blames_self("it's not my fault she left"));
+    assert!(!super::counselor::blames_self("he should have called me first"));
+    // Regret after a loss is blame too.
+    let messages =
+        ["my dog died yesterday and I can't stop crying", "I keep thinking I should have taken him to the vet sooner"];
+    let (_, _, outcomes) = run(Lang::En, &messages);
+    let regret = &outcomes[1].0.reply;
+    assert!(regret.contains("hard on yourself") || regret.contains("blame on yourself"), "{regret}");
+    let (_, _, outcomes) = run(Lang::Ko, &["어제 강아지가 죽었어요", "내가 좀 더 일찍 병원에 데려갔어야 했는데"]);
+    assert!(outcomes[1].0.reply.contains("엄격") || outcomes[1].0.reply.contains("탓"), "{}", outcomes[1].0.reply);
     let messages =
         ["요즘 여자친구랑 자주 싸워요", "제가 약속에 늦으면 여자친구가 화를 내요", "그냥 제가 다 잘못한 것 같아요"];
     let (_, _, outcomes) = run(Lang::Ko, &messages);
