@@ -290,7 +290,8 @@ pub fn heuristic_critique_with(design: &DesignProposal, expected: Complexity, ne
                 .into(),
         );
     }
-    let local = !design.agents.is_empty() && design.agents.iter().all(|a| a.model == "local");
+    let models: Vec<&str> = design.agents.iter().map(|a| a.model.as_str()).filter(|m| !m.is_empty()).collect();
+    let local = !models.is_empty() && models.iter().all(|m| *m == "local");
     if c.cost_concerns.is_empty() && local {
         c.cost_concerns.push(
             lang.pick(

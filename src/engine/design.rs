@@ -1233,11 +1233,14 @@ pub struct Refinement {
 /// Feedback themes the heuristic refiner understands. Korean entries glossed.
 const CHEAPER: WordList = WordList("저렴|싸게|싼|비싸|비용|예산|cheap|cost|budget|expensive|pric*");
 // 로컬/내 컴퓨터/노트북/사내 서버/자체 서버/클라우드 없이/오프라인/온프레미스: local, my computer, laptop, the
-// company's own server, self-hosted, without the cloud, offline, on-premises
+// company's own server, self-hosted, without the cloud, offline, on-premises; 외부 API는 못/외부 API 없이/외부
+// API를 쓸 수 없/외부 API 금지/외부로 나가면 안: no external API, nothing may leave
 const LOCAL: WordList = WordList(
     "my laptop|my computer|my machine|locally|local model|local llm|on-prem|on premise|on-premise|own server|\
      own servers|own hardware|self-hosted|self hosted|without any cloud|without the cloud|without cloud|no cloud|offline|\
-     로컬|내 컴퓨터|노트북에서|사내 서버|자체 서버|우리 서버|클라우드 없이|오프라인|온프레미스",
+     no external api|no outside api|can't use external api|cannot use external api|can't use cloud|cannot use cloud|\
+     로컬|내 컴퓨터|노트북에서|사내 서버|자체 서버|우리 서버|클라우드 없이|오프라인|온프레미스|외부 api는 못|외부 api 없이|\
+     외부 api를 쓸 수 없|외부 api를 못|외부 api 금지|외부 api 사용 금지|외부로 나가면 안|클라우드는 못|클라우드를 못",
 );
 // 큰/대형/좋은/고성능/똑똑한/강한/강력한 모델: a big, large, good, high-end, smart, strong, powerful model
 const BIGGER_MODEL: WordList = WordList(
@@ -1534,9 +1537,6 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
     // hardware (llama.cpp or Ollama), and nothing goes to a cloud API.
     if asks(LOCAL) {
         for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
-            for a in &mut d.agents {
-                a.model = "local".into();
-            }
             d.estimated_cost = lang.pick("API 비용 없음(자체 하드웨어)", "no API cost (own hardware)").into();
             d.pros.push(
                 lang.pick(
@@ -1743,6 +1743,15 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
         );
     }
     deliver_as(&mut designs, feedback, lang, &mut changes);
+    // Last, so that a step added above for the same feedback ("보안이 중요해서 외부 API는 못 써요":
+    // a privacy guard) runs locally too; a step that runs no model (a delivery) stays without.
+    if asks(LOCAL) {
+        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
+            for a in d.agents.iter_mut().filter(|a| !a.model.is_empty()) {
+                a.model = "local".into();
+            }
+        }
+    }
     Refinement { designs, changes }
 }
 
@@ -2355,9 +2364,24 @@ mod tests {
                 "클라우드 없이 사내 서버에서 돌려 주세요",
                 Lang::Ko,
             ),
+            (
+                fallback_designs("사내 위키 챗봇", "슬랙 메시지", Lang::Ko),
+                "보안이 중요해서 외부 API는 못 써요",
+                Lang::Ko,
+            ),
+            (
+                fallback_designs("wiki assistant", "Slack message", Lang::En),
+                "we can't use external APIs at all",
+                Lang::En,
+            ),
         ] {
             let local = refine_heuristic_for(&base, feedback, None, lang);
-            assert!(local.designs.iter().all(|d| d.agents.iter().all(|a| a.model == "local")), "{feedback}");
+            // Every step that runs a model runs a local one; a delivery runs none.
+            assert!(
+                local.designs.iter().all(|d| d.agents.iter().all(|a| a.model == "local" || a.role == "publisher")),
+                "{feedback}"
+            );
+            assert!(local.designs.iter().flat_map(|d| &d.agents).all(|a| a.role != "publisher" || a.model.is_empty()));
             assert!(local.changes.iter().any(|c| c.contains("llama.cpp")), "{:?}", local.changes);
             let critique = crate::engine::critique::heuristic_critique(&local.designs[1], Complexity::Medium, lang);
             assert!(
