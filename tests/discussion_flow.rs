@@ -1404,3 +1404,32 @@ fn a_command_question_as_the_first_request_is_pointed_to_the_chat_and_starts_not
     d.say("chmod 755 뜻이 뭐야");
     assert!(d.discussion().request.is_none());
 }
+
+#[test]
+fn a_question_typed_while_the_format_is_asked_is_not_taken_for_the_format() {
+    for (request, question, answer) in [
+        (
+            "I need something that watches our GitHub issues and drafts replies for the maintainers",
+            "how long would 2 take to build?",
+            "Markdown",
+        ),
+        ("고객 리뷰를 모아서 매주 분석해 주는 시스템을 만들고 싶어요", "이거 한 달에 얼마 정도 들어요?", "마크다운"),
+    ] {
+        let mut d = Driver::offline();
+        d.say(request);
+        let card = d.open_card().expect("the format is asked");
+        d.say(question);
+        assert_eq!(d.open_card().map(|c| c.id), Some(card.id), "{question}: the card stays open");
+        assert_eq!(d.stage(), Stage::Understand, "{question}");
+        assert!(
+            matches!(d.bodies().last(), Some(Body::Notice { text }) if text.contains("designs yet") || text.contains("설계안은 아직")),
+            "{question}: {:?}",
+            d.bodies().last()
+        );
+        // The card's own answer then goes on as before.
+        d.answer(&[answer]);
+        assert_eq!(d.stage(), Stage::Debate, "{answer}");
+        let format = d.discussion().contract.as_ref().expect("the contract").format.clone();
+        assert!(!format.contains('?') && !format.contains("얼마"), "{format}");
+    }
+}

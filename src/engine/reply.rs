@@ -395,6 +395,11 @@ const EN_QUESTION_OPENINGS: WordList = WordList(
     i am confused|i'm not sure what|not sure what|i'm not sure which|not sure which",
 );
 
+/// True when `text` asks something ("how long would 2 take to build?", "이거 얼마 정도 들어요?").
+pub fn asks_something(text: &str) -> bool {
+    is_question(text, &text.to_ascii_lowercase())
+}
+
 fn is_question(text: &str, lower: &str) -> bool {
     if text.ends_with('?') || text.ends_with('？') {
         return true;

@@ -33,8 +33,8 @@ use super::lang::{clip, with_instrumental, with_object, Lang};
 use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
 use super::reply::{
-    answer_question, answered_design, briefs, combined, picks_with_change, read_reply, read_reply_names, refers_back,
-    turns_down, Reading,
+    answer_question, answered_design, asks_something, briefs, combined, picks_with_change, read_reply,
+    read_reply_names, refers_back, turns_down, Reading,
 };
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
 use super::slots::{is_cancel, parse_format, Format};
@@ -382,7 +382,18 @@ impl Discussing<'_> {
             self.start_request(text, env, fx);
             return;
         }
-        // A message while collecting answers the open card (or the gate directly).
+        // A message while collecting answers the open card (or the gate directly); a question
+        // there ("how long would 2 take to build?") is no format: the card stays open.
+        let asks_format =
+            |card: &super::core::QuestionCard| card.questions.iter().any(|q| q.target == Target::Field(Field::Format));
+        if self.c.open_card().is_some_and(asks_format) && parse_format(text).is_none() && asks_something(text) {
+            let t = self.c.lang.pick(
+                "설계안은 아직 없어요. 위 카드의 질문에 먼저 답해 주시면(형식을 고르거나 직접 입력) 그 내용으로 설계안을 만들어 드릴게요.",
+                "There are no designs yet. Answer the card above first (pick a format, or type your own) and I will draft designs from it.",
+            );
+            self.c.notice(t, env.now);
+            return;
+        }
         if let Some(card) = self.c.open_card().cloned() {
             let answers: Vec<String> = card
                 .questions
