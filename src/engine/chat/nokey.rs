@@ -910,6 +910,20 @@ const WINDOWS: WordList = WordList("windows|powershell|cmd.exe|윈도우|윈도|
 // 종료/죽이/죽여: end, kill; 디스크/용량/공간/드라이브: disk, space, drive; 메모리: memory; 푸시: push; 올렸: pushed
 // (uploaded); 마지막/방금/최근/직전: last, just now, recent, previous.
 const HOW_TOS: &[(&[WordList], &str, &str)] = &[
+    // 도커/이미지/용량/크기/큰/공간: Docker, image, disk use, size, large, space.
+    (
+        &[
+            WordList("docker|도커"),
+            WordList("image|이미지"),
+            WordList("space|size|big|large|most|disk|용량|크기|큰|공간|차지"),
+        ],
+        "`docker system df`가 이미지, 컨테이너, 볼륨, 빌드 캐시가 각각 차지하는 공간을 보여 주고, \
+         `docker images --format '{{.Size}}\\t{{.Repository}}:{{.Tag}}' | sort -h`가 이미지를 크기순으로(가장 큰 것이 마지막) 나열합니다. \
+         `docker image prune`은 이름 없는(dangling) 이미지를, `docker image prune -a`는 어떤 컨테이너도 쓰지 않는 이미지를 모두 지웁니다.",
+        "`docker system df` shows how much space images, containers, volumes and the build cache each take, and \
+         `docker images --format '{{.Size}}\\t{{.Repository}}:{{.Tag}}' | sort -h` lists the images by size (the largest last). \
+         `docker image prune` removes dangling (untagged) images; `docker image prune -a` every image no container uses.",
+    ),
     // Windows first: the Linux answers below do not work there.
     (
         &[WINDOWS, WordList("port|포트")],
@@ -3261,6 +3275,21 @@ mod tests {
         // Where the git config file is: the files the settings come from, not where git is.
         let config = quick_answer("where is the git config file located?", Lang::En).unwrap_or_default();
         assert!(config.starts_with("`git config --list --show-origin`"), "{config}");
+    }
+
+    #[test]
+    fn the_space_docker_images_take_is_answered() {
+        for (text, lang) in [
+            ("how do I see which docker images take the most space", Lang::En),
+            ("도커 이미지가 용량을 얼마나 차지하는지 보고 싶어", Lang::Ko),
+        ] {
+            let answer = text_answer(text, None, lang).expect("answered");
+            assert!(answer.starts_with("`docker system df`") && answer.contains("| sort -h"), "{answer}");
+        }
+        assert_eq!(
+            how_to(HOW_TOS, "how do i list the running containers", Lang::En).filter(|a| a.contains("docker images")),
+            None
+        );
     }
 
     #[test]
