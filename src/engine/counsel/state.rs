@@ -210,7 +210,8 @@ const SHRUGS: WordList = WordList("몰라요|그냥요|i don't know|dunno|idk|wh
 
 /// English resistance cues.
 const RESISTANCE_EN: WordList = WordList(
-    "don't want to talk|dont want to talk|don't want to say|rather not|none of your business|\
+    "don't want to talk|dont want to talk|don't want to say|don't really want to talk|do not want to talk|\
+    don't really want to say|don't wanna talk|not ready to talk|don't feel like talking|rather not|none of your business|\
     why do you keep asking|stop asking|this is pointless|no point|this won't help|that won't help|talking won't help|\
     this doesn't help|that doesn't help|talking doesn't help|this isn't helping|this is not helping|you're not helping|\
     you are not helping|not helping me|whatever|leave me alone|i don't know|dunno|idk|doesn't matter|drop it",

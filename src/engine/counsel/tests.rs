@@ -746,6 +746,21 @@ fn a_second_hello_a_change_of_subject_a_wish_and_a_goodbye_are_each_answered_as_
     assert_eq!(session.part, Part::Ended);
     assert_eq!(state::detect_state("좀 나아졌으면 좋겠어요", &[], &[]).emotion, state::Emotion::Neutral);
     assert_eq!(state::detect_state("얘기하고 나니 좀 편해졌어요", &[], &[]).emotion, state::Emotion::Positive);
+    // A subject refused with "really" in it is refused all the same: not asked about.
+    let (_, _, outcomes) = run(
+        Lang::En,
+        &[
+            "hey",
+            "I'm so burned out at work, I think I want to quit my job",
+            "I don't really want to talk about my childhood",
+        ],
+    );
+    let refused = &outcomes[2].0.reply;
+    assert!(
+        refused.contains("you don't have to say it all now") || refused.contains("You don't have to force it"),
+        "{refused}"
+    );
+    assert!(!refused.contains("affecting your days"), "{refused}");
 }
 
 #[test]
