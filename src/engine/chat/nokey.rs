@@ -1192,6 +1192,19 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
         "`rm <file>` deletes it; it skips the trash and cannot be undone, so `rm -i` asks first. A folder needs `rm -r <folder>`; on a \
          Linux desktop, `gio trash <file>` moves it to the trash instead.",
     ),
+    // 설치된/목록/리스트/뭐가 깔려: installed, a list, what is installed.
+    (
+        &[
+            WordList("pip|파이썬 패키지|python package"),
+            WordList("list|installed|설치된|설치되어 있|설치돼 있|목록|리스트|깔려 있|깔린"),
+            WordList("!|requirements|install -r|설치해|설치하는 법|설치하려면|how do i install|how to install"),
+        ],
+        "`python3 -m pip list`가 설치된 파이썬 패키지와 버전을 보여 줍니다. `python3 -m pip list --outdated`는 새 버전이 나온 것만, \
+         `python3 -m pip show <패키지>`는 한 패키지의 버전과 설치 위치를 보여 줍니다. 가상 환경을 쓴다면 먼저 활성화해야 그 안의 목록이 나옵니다.",
+        "`python3 -m pip list` shows the installed Python packages and their versions; `python3 -m pip list --outdated` only those \
+         with a newer version, and `python3 -m pip show <package>` one package's version and location. With a virtual environment, \
+         activate it first to list what is inside it.",
+    ),
     (
         &[WordList("requirements.txt|requirements 파일|requirements file")],
         "`python3 -m pip install -r requirements.txt`가 그 목록의 패키지를 설치합니다. 가상 환경을 쓴다면 먼저 \
@@ -3275,6 +3288,19 @@ mod tests {
         // Where the git config file is: the files the settings come from, not where git is.
         let config = quick_answer("where is the git config file located?", Lang::En).unwrap_or_default();
         assert!(config.starts_with("`git config --list --show-origin`"), "{config}");
+    }
+
+    #[test]
+    fn the_installed_python_packages_are_listed() {
+        for (text, lang) in
+            [("설치된 pip 패키지 목록 보여줘", Lang::Ko), ("how do I list installed pip packages?", Lang::En)]
+        {
+            let answer = text_answer(text, None, lang).expect("answered");
+            assert!(answer.starts_with("`python3 -m pip list`"), "{answer}");
+        }
+        // Installing is another answer.
+        let install = text_answer("pip로 requirements.txt 목록 설치하려면?", None, Lang::Ko).unwrap_or_default();
+        assert!(!install.starts_with("`python3 -m pip list`"), "{install}");
     }
 
     #[test]
