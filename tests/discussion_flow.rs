@@ -815,6 +815,48 @@ fn lunch_request_fills_slots_and_answers_without_llm_calls_for_the_gate() {
 }
 
 #[test]
+fn a_word_on_the_food_after_a_lunch_answer_changes_the_answer() {
+    let last_text = |d: &Driver| match &d.session.messages.last().unwrap().body {
+        Body::Text { text, .. } => text.clone(),
+        other => panic!("expected the worker's answer, got {other:?}"),
+    };
+    let mut d = Driver::offline();
+    d.say("을지로, 4명, 12시 30분 점심 추천해줘");
+    let first = last_text(&d);
+    d.say("매운 건 빼 주세요");
+    assert!(
+        d.open_card().is_none() && d.discussion().request.as_deref() == Some("을지로, 4명, 12시 30분 점심 추천해줘")
+    );
+    let second = last_text(&d);
+    assert_ne!(first, second);
+    assert!(second.contains("을지로") && second.contains("4명"), "{second}");
+    assert!(!second.contains("매콤") && !second.contains("마라탕") && !second.contains("짬뽕"), "{second}");
+    d.say("일식으로 해 주세요");
+    let third = last_text(&d);
+    let first_idea = third.lines().find(|l| l.starts_with("1. ")).unwrap_or_default();
+    assert!(first_idea.contains("일식") || first_idea.contains("초밥"), "{third}");
+    assert!(!third.contains("마라탕"), "the spicy food stays out: {third}");
+    // English, and "something else" with no kind named.
+    let mut d = Driver::offline();
+    d.say("lunch for 2 near Euljiro at 12:30, any ideas?");
+    let first = last_text(&d);
+    d.say("something else?");
+    let other = last_text(&d);
+    let ideas = |t: &str| {
+        t.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit())).map(str::to_string).collect::<Vec<_>>()
+    };
+    assert!(ideas(&other).iter().all(|i| !ideas(&first).contains(i)), "{first}\n---\n{other}");
+    d.say("no noodles please");
+    assert!(!last_text(&d).to_lowercase().contains("noodle") && !last_text(&d).contains("pho"), "{}", last_text(&d));
+    // A new request after it is a new request.
+    d.say("now build me a different pipeline that summarizes our meeting notes");
+    assert_eq!(
+        d.discussion().request.as_deref(),
+        Some("now build me a different pipeline that summarizes our meeting notes")
+    );
+}
+
+#[test]
 fn lunch_gate_asks_only_for_what_is_missing_and_takes_corrections() {
     let mut d = Driver::offline();
     d.say("을지로에서 2명 맛집 추천해줘");

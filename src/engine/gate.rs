@@ -334,6 +334,7 @@ pub fn slot_label(slot: &str, lang: Lang) -> String {
         "datetime" => lang.pick("시간", "time"),
         "party_size" => lang.pick("인원", "party size"),
         "cuisine" => lang.pick("음식 종류", "cuisine"),
+        PREFERENCES => lang.pick("음식 요청", "food wishes"),
         other => other,
     }
     .to_string()
@@ -403,7 +404,80 @@ pub fn slot_options(slot: &str, lang: Lang) -> Vec<String> {
     }
 }
 
-/// The worker of the lunch intent without an LLM: suggestions that fit the filled slots.
+/// The slot that keeps what the user said of the food after a recommendation ("매운 건 빼 주세요").
+pub const PREFERENCES: &str = "preferences";
+
+/// Kinds of food a follow-up may name (glossed): spicy, Korean, Chinese, Japanese, Western,
+/// noodles, meat, light.
+const FOOD_KINDS: &[(&str, WordList)] = &[
+    ("spicy", WordList("매운|맵|매콤|얼큰|spicy|hot food")),
+    ("korean", WordList("한식|korean")),
+    ("chinese", WordList("중식|중국|짜장|짬뽕|chinese")),
+    ("japanese", WordList("일식|일본|초밥|스시|라멘|japanese|sushi|ramen")),
+    ("western", WordList("양식|파스타|western|pasta|italian")),
+    ("noodles", WordList("면 요리|면요리|국수|noodle")),
+    ("meat", WordList("고기|meat|barbecue|bbq")),
+    ("light", WordList("가벼운|가볍게|샐러드|다이어트|light|healthy|salad")),
+];
+
+/// Korean words that turn down the kind said before them: 빼/말고/없이/싫/제외/안 먹/못 먹.
+const KO_NOT_AFTER: WordList = WordList("빼|말고|없이|싫|제외|안 먹|못 먹|안먹|못먹");
+/// English words that turn down the kind said after them.
+const EN_NOT_BEFORE: WordList =
+    WordList("no |not |without|except|other than|skip|avoid|hate|don't want|dont want|allergic");
+/// 다른/딴/새로운: another, something else.
+const ANOTHER: WordList = WordList("다른|딴 |딴거|새로운|another|other|else|different|something new");
+
+/// What a follow-up to a lunch recommendation asks: the kinds wanted and the kinds turned
+/// down, and whether other suggestions are wanted. None when it names neither.
+fn food_wishes(text: &str) -> Option<(Vec<&'static str>, Vec<&'static str>, bool)> {
+    let lower = crate::engine::case::lower(text);
+    let (mut wanted, mut unwanted) = (Vec::new(), Vec::new());
+    for clause in lower.split([',', '.', ';', '\n']).flat_map(|c| c.split(" but ")) {
+        let ko_cut = KO_NOT_AFTER.iter().filter_map(|w| clause.find(w)).max();
+        let en_cut = EN_NOT_BEFORE.iter().filter_map(|w| clause.find(w)).min();
+        for (kind, words) in FOOD_KINDS {
+            let Some(at) = words.iter().filter_map(|w| clause.find(w)).min() else { continue };
+            let refused = ko_cut.is_some_and(|cut| at < cut) || en_cut.is_some_and(|cut| at > cut);
+            if refused {
+                unwanted.push(*kind)
+            } else {
+                wanted.push(*kind)
+            }
+        }
+    }
+    wanted.retain(|k| !unwanted.contains(k));
+    let another = ANOTHER.any(|w| lower.contains(w));
+    (!wanted.is_empty() || !unwanted.is_empty() || another).then_some((wanted, unwanted, another))
+}
+
+/// True when a message after a lunch recommendation asks to change it ("매운 건 빼 주세요", "no
+/// spicy food", "다른 데는요?") rather than starting something new.
+pub fn is_lunch_follow_up(text: &str) -> bool {
+    // 만들/설계/자동화/파이프라인/시스템/봇: make, design, automate, pipeline, system, bot.
+    const BUILD: WordList =
+        WordList("만들|설계|자동화|파이프라인|시스템|봇|build|design|automate|pipeline|system|bot|app|script");
+    let lower = crate::engine::case::lower(text);
+    text.chars().count() <= 80 && !BUILD.any(|w| lower.contains(w)) && food_wishes(text).is_some()
+}
+
+/// Lunch ideas with their kinds, for a follow-up's wishes.
+const LUNCH_IDEAS: &[(&str, &str, &str)] = &[
+    ("백반이나 한식 정식 (빠르고 무난함)", "A Korean set meal (baekban): quick and safe", "korean"),
+    ("칼국수·냉면 같은 면 요리", "Noodles such as kalguksu or naengmyeon", "korean noodles"),
+    ("점심 특선이 있는 중식당", "A Chinese restaurant with a lunch special", "chinese"),
+    ("김치찌개·제육볶음 같은 매콤한 한식", "Spicy Korean food: kimchi stew or stir-fried pork", "korean spicy meat"),
+    ("돈카츠·라멘 같은 일식", "Japanese: tonkatsu or ramen", "japanese noodles meat"),
+    ("초밥·회덮밥", "Sushi or a sashimi rice bowl", "japanese light"),
+    ("파스타·리조또 같은 양식", "Western: pasta or risotto", "western noodles"),
+    ("쌀국수·분짜 같은 베트남 음식", "Vietnamese: pho or bun cha", "noodles light"),
+    ("마라탕·짬뽕", "Mala soup or jjamppong", "chinese spicy noodles"),
+    ("샐러드·포케 같은 가벼운 식사", "A light salad or poke bowl", "light western"),
+    ("고깃집 점심 특선 (불고기·갈비탕)", "A barbecue place's lunch set: bulgogi or galbitang", "korean meat"),
+];
+
+/// The worker of the lunch intent without an LLM: suggestions that fit the filled slots, and
+/// what a follow-up wished for (`PREFERENCES`).
 pub fn lunch_recommendation(state: &ConversationState, lang: Lang) -> String {
     let get = |k: &str| state.slots.get(k).map(|v| v.display(lang)).unwrap_or_default();
     let size = match state.slots.get("party_size") {
@@ -411,6 +485,7 @@ pub fn lunch_recommendation(state: &ConversationState, lang: Lang) -> String {
         _ => 2,
     };
     let (place, time) = (get("location"), get("datetime"));
+    let wishes = food_wishes(&get(PREFERENCES));
     let ideas: &[(&str, &str)] = match size {
         1 => &[
             ("국밥이나 덮밥처럼 혼자 빨리 먹기 좋은 곳", "A counter-seat spot for a quick rice bowl or noodles"),
@@ -437,7 +512,21 @@ pub fn lunch_recommendation(state: &ConversationState, lang: Lang) -> String {
             format!("Suggestions for **{place}**, **{time}**, **{}**:\n\n", SlotValue::Count(size).display(lang))
         }
     };
-    for (i, (ko, en)) in ideas.iter().enumerate() {
+    let mut picked: Vec<(&str, &str)> = ideas.to_vec();
+    if let Some((wanted, unwanted, another)) = &wishes {
+        let any_of = |tags: &str, kinds: &[&str]| tags.split(' ').any(|k| kinds.contains(&k));
+        let mut fitting: Vec<&(&str, &str, &str)> =
+            LUNCH_IDEAS.iter().filter(|(_, _, tags)| !any_of(tags, unwanted)).collect();
+        if *another && wanted.is_empty() {
+            fitting.retain(|(ko, _, _)| !ideas.iter().any(|(shown, _)| shown == ko));
+        }
+        // What was asked for first, the rest in their order.
+        let asked = |tags: &str| any_of(tags, wanted);
+        let (first, rest): (Vec<_>, Vec<_>) = fitting.into_iter().partition(|(_, _, tags)| asked(tags));
+        picked = first.into_iter().chain(rest).take(3).map(|&(ko, en, _)| (ko, en)).collect();
+        md.push_str(lang.pick("말씀하신 대로 다시 골랐어요.\n\n", "Picked again, as you asked.\n\n"));
+    }
+    for (i, (ko, en)) in picked.iter().enumerate() {
         md.push_str(&format!("{}. {}\n", i + 1, lang.pick(ko, en)));
     }
     md.push('\n');

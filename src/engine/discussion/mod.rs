@@ -368,6 +368,18 @@ impl Discussing<'_> {
                 self.c.notice(t, env.now);
                 return;
             }
+            // "매운 건 빼 주세요" after a lunch answer changes that answer; it is no new request.
+            if lunch_done && crate::engine::gate::is_lunch_follow_up(text) {
+                if let Some(gate) = self.d.gate.as_mut() {
+                    let before = gate.slots.get(crate::engine::gate::PREFERENCES).map(|v| v.display(self.c.lang));
+                    let said = before.map_or_else(|| text.to_string(), |b| format!("{b}, {text}"));
+                    let _ = gate.set(crate::engine::gate::PREFERENCES, crate::engine::gate::SlotValue::Text(said));
+                }
+                self.d.latest_user = text.to_string();
+                self.d.worker_done = false;
+                self.drive(env, fx);
+                return;
+            }
             // "how do I clear the npm cache?": a question the chat answers, not a plan to make.
             if self.d.request.is_none() && crate::engine::chat::nokey::is_command_question(text) {
                 let t = Lang::detect(text).pick(
