@@ -429,6 +429,7 @@ pub fn is_command_question(text: &str) -> bool {
 /// the port `before` named).
 pub fn text_answer(request: &str, before: Option<&str>, lang: Lang) -> Option<String> {
     rename_extension(request, lang)
+        .or_else(|| schedule(request, lang))
         .or_else(|| explain_command(request, lang))
         .or_else(|| make_executable(request, lang))
         .or_else(|| archive(request, lang))
@@ -1532,6 +1533,74 @@ const ARCHIVES: &[(&str, &str, &str)] = &[
     (".gz", "gunzip -k", "gunzip -l"),
     (".7z", "7z x", "7z l"),
 ];
+
+/// The answer to "how do I make a script run every night at 2am" or "매일 새벽 3시에 백업 스크립트를
+/// 돌리고 싶어": the crontab line for that time (daily, hourly or weekly), how to add and list
+/// it, what cron needs, and the Windows task. `None` unless a schedule and something to run
+/// are both said.
+// 매일/매주/매시간/시간마다/정기적으로/주기적으로/예약 실행/스케줄: every day, week, hour, regularly,
+// scheduled; 실행/돌리/돌아가/스크립트/백업/작업: run, script, backup, job.
+pub fn schedule(text: &str, lang: Lang) -> Option<String> {
+    let lower = text.lower();
+    let when = WordList(
+        "cron|every night|every day|every morning|every evening|every hour|hourly|every week|weekly|nightly|daily at|\
+         each night|each day|at midnight|매일|매주|매시간|시간마다|정기적으로|주기적으로|예약 실행|스케줄",
+    );
+    let what = WordList("run|execute|script|job|command|backup|실행|돌리|돌아가|스크립트|백업|작업");
+    if !(when.any(|w| lower.contains(w)) && what.any(|w| lower.contains(w))) {
+        return None;
+    }
+    let at = crate::engine::slots::parse_when(text);
+    let midnight = lower.contains("midnight") || lower.contains("자정");
+    let hour = at.as_ref().and_then(|w| w.hour).map(u32::from).unwrap_or(if midnight { 0 } else { 2 });
+    let minute = at.as_ref().map_or(0, |w| u32::from(w.minute));
+    let hourly = WordList("every hour|hourly|매시간|시간마다").any(|w| lower.contains(w));
+    let weekly = WordList("every week|weekly|매주").any(|w| lower.contains(w));
+    let script = text.split_whitespace().filter_map(file_name).next().unwrap_or("script.sh");
+    let path = if script.starts_with('/') {
+        script.to_string()
+    } else {
+        format!("/full/path/to/{}", script.trim_start_matches("./"))
+    };
+    let (fields, ko_when, en_when) = if hourly {
+        (format!("{minute} * * * *"), format!("매시 {minute}분에"), format!("at minute {minute} of every hour"))
+    } else if weekly {
+        (
+            format!("{minute} {hour} * * 1"),
+            format!("매주 월요일 {hour:02}:{minute:02}에"),
+            format!("at {hour:02}:{minute:02} every Monday"),
+        )
+    } else {
+        (
+            format!("{minute} {hour} * * *"),
+            format!("매일 {hour:02}:{minute:02}에"),
+            format!("at {hour:02}:{minute:02} every day"),
+        )
+    };
+    let line = format!("{fields} {path} >> \"$HOME/cron.log\" 2>&1");
+    let windows = format!(
+        "schtasks /create /tn nightly /sc {} /st {hour:02}:{minute:02} /tr C:\\path\\to\\script.bat",
+        if hourly {
+            "hourly"
+        } else if weekly {
+            "weekly"
+        } else {
+            "daily"
+        }
+    );
+    Some(match lang {
+        Lang::Ko => format!(
+            "`crontab -e`로 예약 목록을 열고 이 줄을 더하세요(분, 시, 일, 월, 요일 순서):\n\n`{line}`\n\n{ko_when} 실행하고, 출력은 \
+             ~/cron.log에 남깁니다. `crontab -l`이 예약된 작업을 보여 줍니다. cron은 최소한의 환경에서 돌기 때문에 경로는 모두 전체 \
+             경로로 쓰고, 스크립트에는 실행 권한(`chmod +x`)을 주세요. Windows에서는 `{windows}`입니다."
+        ),
+        Lang::En => format!(
+            "`crontab -e` opens your schedule; add this line (minute, hour, day of month, month, weekday):\n\n`{line}`\n\nIt \
+             runs {en_when} and keeps the output in ~/cron.log. `crontab -l` lists what is scheduled. Cron starts jobs with a \
+             bare environment: use full paths, and make the script executable (`chmod +x`). On Windows: `{windows}`."
+        ),
+    })
+}
 
 /// File endings a request may name without their dot ("jpeg 파일을 jpg로").
 const EXTENSIONS: WordList = WordList(
@@ -3288,6 +3357,24 @@ mod tests {
         // Where the git config file is: the files the settings come from, not where git is.
         let config = quick_answer("where is the git config file located?", Lang::En).unwrap_or_default();
         assert!(config.starts_with("`git config --list --show-origin`"), "{config}");
+    }
+
+    #[test]
+    fn a_job_to_run_on_a_schedule_gets_its_crontab_line() {
+        let en = schedule("how do I make a script run every night at 2am", Lang::En).expect("answered");
+        assert!(en.contains("`0 2 * * * /full/path/to/script.sh >> \"$HOME/cron.log\" 2>&1`"), "{en}");
+        assert!(en.contains("at 02:00 every day") && en.contains("schtasks"), "{en}");
+        let ko = schedule("매일 새벽 3시 30분에 backup.sh 돌리고 싶어", Lang::Ko).expect("answered");
+        assert!(ko.contains("`30 3 * * * /full/path/to/backup.sh"), "{ko}");
+        let hourly = schedule("run ./sync.sh every hour", Lang::En).expect("answered");
+        assert!(hourly.contains("`0 * * * * /full/path/to/sync.sh"), "{hourly}");
+        let weekly = schedule("I want to run the cleanup job every week at 9pm", Lang::En).expect("answered");
+        assert!(weekly.contains("`0 21 * * 1 ") && weekly.contains("every Monday"), "{weekly}");
+        // No schedule, or nothing to run.
+        assert_eq!(schedule("how do I run a python script", Lang::En), None);
+        assert_eq!(schedule("I walk every night", Lang::En), None);
+        let said = text_answer("how do I make a script run every night at 2am", None, Lang::En).expect("answered");
+        assert!(said.starts_with("`crontab -e`"), "{said}");
     }
 
     #[test]
