@@ -911,6 +911,18 @@ const WINDOWS: WordList = WordList("windows|powershell|cmd.exe|윈도우|윈도|
 // 종료/죽이/죽여: end, kill; 디스크/용량/공간/드라이브: disk, space, drive; 메모리: memory; 푸시: push; 올렸: pushed
 // (uploaded); 마지막/방금/최근/직전: last, just now, recent, previous.
 const HOW_TOS: &[(&[WordList], &str, &str)] = &[
+    // 스테이징/add 한/add한: staged, added; 취소/되돌/빼: undo, take out.
+    (
+        &[
+            WordList("git add|staged|staging|unstage|스테이징|add 한|add한|add 취소|add를 취소"),
+            WordList("undo|unstage|cancel|remove|take back|take out|취소|되돌|빼"),
+            WordList("!|commit|커밋"),
+        ],
+        "`git restore --staged <파일>`이 그 파일을 스테이징에서 빼고, 고친 내용은 그대로 둡니다(전부는 `git restore --staged .`). \
+         오래된 git이라면 `git reset <파일>`이 같은 일을 합니다. 파일의 내용은 바뀌지 않습니다.",
+        "`git restore --staged <file>` takes the file out of the staging area and keeps your edits (`git restore --staged .` for all \
+         of them); on an older git, `git reset <file>` does the same. Nothing in your files changes.",
+    ),
     // 도커/이미지/용량/크기/큰/공간: Docker, image, disk use, size, large, space.
     (
         &[
@@ -3357,6 +3369,22 @@ mod tests {
         // Where the git config file is: the files the settings come from, not where git is.
         let config = quick_answer("where is the git config file located?", Lang::En).unwrap_or_default();
         assert!(config.starts_with("`git config --list --show-origin`"), "{config}");
+    }
+
+    #[test]
+    fn an_add_undone_is_unstaged_not_a_commit_undone() {
+        for (text, lang) in [
+            ("undo git add", Lang::En),
+            ("git add 한 거 취소하고 싶어", Lang::Ko),
+            ("how do I unstage a file?", Lang::En),
+        ] {
+            let answer = text_answer(text, None, lang).expect("answered");
+            assert!(answer.starts_with("`git restore --staged"), "{text}: {answer}");
+        }
+        for text in ["how do I undo my last commit", "undo my last commit but keep the changes staged"] {
+            let commit = text_answer(text, None, Lang::En).expect("answered");
+            assert!(commit.starts_with("`git reset --soft HEAD~1`"), "{text}: {commit}");
+        }
     }
 
     #[test]
