@@ -794,6 +794,15 @@ fn how_to(table: &[(&[WordList], &str, &str)], lower: &str, lang: Lang) -> Optio
 /// the docker group.
 const ERRORS: &[(&[WordList], &str, &str)] = &[
     (
+        &[WordList("tar:|gzip:|unzip:"), WordList(TAR_ERRORS.0)],
+        "압축 파일을 열지 못했다는 뜻입니다. 이름이나 폴더가 틀렸다면 `ls -l <파일>`(또는 `ls *.tgz`)로 확인하고 전체 경로를 주거나 그 \
+         폴더로 `cd`하세요. 파일이 있는데도 그렇다면 `file <파일>`로 정말 압축 파일인지 보세요. 내려받기에 실패한 파일은 HTML 페이지인 \
+         경우가 많고, 끝이 잘린 파일(unexpected end of file)은 다시 받아야 합니다.",
+        "The archive could not be read. If the name or folder is wrong, check with `ls -l <file>` (or `ls *.tgz`), then give the full \
+         path or `cd` to its folder. If the file is there, `file <file>` tells whether it really is an archive: a failed download is \
+         often an HTML page, and one cut short (unexpected end of file) has to be downloaded again.",
+    ),
+    (
         &[WordList("permission denied (publickey)|publickey denied")],
         "서버(GitHub 등)가 이 컴퓨터의 SSH 키를 받아들이지 않았다는 뜻입니다. `ssh -T git@github.com`으로 확인하고, `ssh-add -l`이 비어 \
          있으면 `ssh-add ~/.ssh/id_ed25519`로 키를 올리세요. 키가 없다면 `ssh-keygen -t ed25519`로 만들고 공개 키(~/.ssh/id_ed25519.pub)를 \
@@ -1663,6 +1672,12 @@ pub fn rename_extension(text: &str, lang: Lang) -> Option<String> {
     })
 }
 
+/// What tar, gzip and unzip print when they cannot read an archive (answered in `ERRORS`).
+const TAR_ERRORS: WordList = WordList(
+    "error opening archive|failed to open|cannot open|no such file|not in gzip format|unexpected end of file|\
+     end-of-central-directory signature not found|not a zip",
+);
+
 /// The answer to "how do I extract backup.tar.gz?", "압축 푸는 명령어 알려줘 tar.gz" or "zip this
 /// folder": the command for the archive named (or for its kind, with a placeholder name), what
 /// its options do, how to look inside first, and what it overwrites. `None` when the message
@@ -1670,6 +1685,10 @@ pub fn rename_extension(text: &str, lang: Lang) -> Option<String> {
 // 압축 풀/압축을 풀/압축 해제/풀어: unpack; 압축해/압축하/묶어: pack
 pub fn archive(text: &str, lang: Lang) -> Option<String> {
     let lower = text.lower();
+    // "tar: Error opening archive: Failed to open 'backup.tgz'": an error to explain, not a request.
+    if TAR_ERRORS.any(|w| lower.contains(w)) {
+        return None;
+    }
     // Asked to unpack or to pack, else not about an archive at all (checked first: the words
     // are cheap to look for, the file names below are not).
     let unpack = WordList("extract|unzip|untar|unpack|decompress|open|압축 풀|압축을 풀|압축 해제|압축해제|풀어|풀기|푸는|열어|여는 법|열기")
@@ -3369,6 +3388,16 @@ mod tests {
         // Where the git config file is: the files the settings come from, not where git is.
         let config = quick_answer("where is the git config file located?", Lang::En).unwrap_or_default();
         assert!(config.starts_with("`git config --list --show-origin`"), "{config}");
+    }
+
+    #[test]
+    fn an_archive_that_cannot_be_read_is_explained() {
+        for text in ["tar: Error opening archive: Failed to open 'backup.tgz'", "gzip: stdin: not in gzip format"] {
+            let answer = text_answer(text, None, Lang::En).expect("answered");
+            assert!(answer.starts_with("The archive could not be read."), "{text}: {answer}");
+        }
+        let unpack = text_answer("how do I extract backup.tgz?", None, Lang::En).expect("answered");
+        assert!(unpack.starts_with("`tar -xzf backup.tgz`"), "{unpack}");
     }
 
     #[test]
