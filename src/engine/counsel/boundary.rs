@@ -40,11 +40,15 @@ const HUMAN_EN: WordList = WordList(
 );
 // 진단해/진단 해/진단할 수/진단 가능: diagnose (me); 우울증인가/우울증인지/우울증 맞나: is it depression; 병인가요/
 // 병인지: is it an illness; 장애인가/장애인지: is it a disorder
-const DIAGNOSIS_KO: WordList =
-    WordList("진단해|진단할수|진단가능|우울증인가|우울증인지|우울증맞나|병인가요|병인지|장애인가|장애인지");
+// 제가 이상한 건가/제가 이상한 거/정상인가요/정상이에요/미친 건가/미친 걸까: am I strange, normal, going crazy
+const DIAGNOSIS_KO: WordList = WordList(
+    "진단해|진단할수|진단가능|우울증인가|우울증인지|우울증맞나|병인가요|병인지|장애인가|장애인지|제가이상한건가|내가이상한건가|\
+    제가이상한거|내가이상한거|저정상인가|나정상인가|정상인가요|미친건가|미친걸까",
+);
 const DIAGNOSIS_EN: WordList = WordList(
     "diagnose me|can you diagnose|do i have depression|do i have adhd|do i have anxiety|do i have ptsd|\
-    is this depression|is it depression|am i depressed|is it a disorder|is this a disorder",
+    is this depression|is it depression|am i depressed|is it a disorder|is this a disorder|is something wrong with me|\
+    is there something wrong with me|what's wrong with me|am i normal|am i crazy|am i going crazy",
 );
 // 약 끊/약을 끊: stop the medicine; 약 줄여/늘려/바꿔: cut, raise, change the medicine; 약 먹어도/약을 먹어도: may I take
 // the medicine; 약 안 먹/약을 안 먹: not taking the medicine; 수면제 먹어도: may I take sleeping pills; 복용량: dose

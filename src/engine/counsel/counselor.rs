@@ -188,6 +188,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     let lang = ctx.lang;
     let ko = lang == Lang::Ko;
     let wants_advice = asks_advice(user_text);
+    let heard = wants_to_be_heard(user_text);
     let mut parts: Vec<String> = Vec::new();
     if notes.safety_denied {
         parts.push(super::safety::thanks_for_answer(lang).into());
@@ -296,6 +297,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         && !notes.safety_denied
         && boundary.is_none()
         && !wants_advice
+        && !heard
         && !unsure
         && !self_blame
         && quote.chars().count() >= 8
@@ -534,6 +536,13 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 | Module::ResistanceHandling
         );
     let body = match (taken_up, ctx.module) {
+        // "그냥 누가 제 얘기를 들어줬으면 좋겠어요": listened to, not asked about the topic.
+        _ if heard => lang
+            .pick(
+                "여기서 제가 들을게요. 정리되지 않은 말이어도 괜찮아요. 지금 가장 마음에 남아 있는 걸 편하게 이야기해 주세요.",
+                "I'm here, and I'm listening. It doesn't have to come out in order: tell me whatever weighs on you most right now.",
+            )
+            .into(),
         _ if advice && !notes.committed => format!(
             "{} {}",
             lang.pick(
@@ -753,7 +762,8 @@ pub(super) fn blames_self(text: &str) -> bool {
     const BLAME: WordList = WordList(
         "my fault|my own fault|blame myself|blaming myself|i mess everything up|i always mess|i messed everything up|\
          i ruin everything|i ruined everything|it's because of me|all because of me|제 잘못|내 잘못|제 탓|내 탓|\
-         저 때문|나 때문|제가 다 망|내가 다 망|제가 다 잘못|내가 다 잘못",
+         저 때문|나 때문|제가 다 망|내가 다 망|제가 다 잘못|내가 다 잘못|뭘 잘못했는지|뭘 잘못한 건지|뭘 잘못한 걸까|\
+         내가 잘못해서|제가 잘못해서|what i did wrong|what did i do wrong",
     );
     const DENIED: WordList = WordList(
         "not my fault|isn't my fault|wasn't my fault|잘못이 아니|잘못 아니|탓이 아니|탓 아니|때문이 아니|때문 아니",
@@ -770,6 +780,16 @@ pub(super) fn blames_self(text: &str) -> bool {
     let regrets = REGRET.any(|w| lower.contains(w))
         || (REGRET_KO.any(|w| lower.contains(w)) && WordList("제가|내가").any(|w| lower.contains(w)));
     (regrets || BLAME.any(|w| lower.contains(w))) && !DENIED.any(|w| lower.contains(w))
+}
+
+/// "I just want someone to listen", "그냥 누가 제 얘기를 들어줬으면 좋겠어요": the user asks to be heard.
+/// 들어줬으면/들어 줬으면/들어주면 좋/들어줄 사람/들어 줄 사람: (someone) to listen.
+fn wants_to_be_heard(text: &str) -> bool {
+    WordList(
+        "someone to listen|somebody to listen|just listen|just want to be heard|need to be heard|want to be heard|\
+         to vent|just need to vent|들어줬으면|들어 줬으면|들어주면 좋|들어줄 사람|들어 줄 사람|들어주세요|들어 주세요",
+    )
+    .any(|w| crate::engine::case::lower(text).contains(w))
 }
 
 /// A sentence in `lang` with the user's words (clipped) where its `{}` stands.

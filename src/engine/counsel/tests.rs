@@ -941,3 +941,25 @@ fn a_check_in_answered_safe_is_not_asked_again_and_a_home_feared_gets_where_to_t
     assert!(outcomes[2].0.reply.starts_with("지금은 안전하시다니 다행이에요."), "{}", outcomes[2].0.reply);
     assert!(outcomes[3].0.reply.contains("1366"), "{}", outcomes[3].0.reply);
 }
+
+#[test]
+fn asking_to_be_listened_to_what_one_did_wrong_and_whether_something_is_wrong_are_met() {
+    let messages = [
+        "안녕하세요 저는 지훈이에요",
+        "요즘 남자친구랑 헤어지고 너무 힘들어요",
+        "제가 뭘 잘못했는지 계속 생각나요",
+        "그냥 누가 제 얘기를 들어줬으면 좋겠어요",
+    ];
+    let (_, _, outcomes) = run(Lang::Ko, &messages);
+    let blame = &outcomes[2].0.reply;
+    assert!(blame.contains("탓") || blame.contains("엄격"), "{blame}");
+    let heard = &outcomes[3].0.reply;
+    assert!(heard.contains("제가 들을게요") && !heard.contains('“') && !heard.contains("언제쯤부터"), "{heard}");
+    let messages = ["hello", "I've been having panic attacks before meetings", "is something wrong with me?"];
+    let (_, _, outcomes) = run(Lang::En, &messages);
+    let asked = &outcomes[2].0.reply;
+    assert!(asked.contains("I can't diagnose"), "{asked}");
+    let (_, _, outcomes) =
+        run(Lang::En, &["hi", "my sister and I stopped talking", "honestly I just need someone to listen"]);
+    assert!(outcomes[2].0.reply.contains("I'm listening"), "{}", outcomes[2].0.reply);
+}
