@@ -920,6 +920,21 @@ const WINDOWS: WordList = WordList("windows|powershell|cmd.exe|윈도우|윈도|
 // 종료/죽이/죽여: end, kill; 디스크/용량/공간/드라이브: disk, space, drive; 메모리: memory; 푸시: push; 올렸: pushed
 // (uploaded); 마지막/방금/최근/직전: last, just now, recent, previous.
 const HOW_TOS: &[(&[WordList], &str, &str)] = &[
+    // 포트/열려/열렸/닫혀/접속되/연결되: port, open, closed, reachable.
+    (
+        &[
+            WordList("port|포트"),
+            WordList("is open|is it open|are open|reachable|열려|열렸|닫혀|접속되|연결되|뚫려"),
+            // Opening one in the firewall is another answer.
+            WordList("!|windows|powershell|cmd.exe|윈도우|윈도|파워셸|파워쉘|firewall|방화벽|허용|열어"),
+        ],
+        "이 컴퓨터에서 그 포트를 듣고 있는 프로그램은 `sudo lsof -i :8080`(또는 `ss -ltnp | grep 8080`)(8080 자리에 그 포트)이 보여 줍니다. \
+         다른 컴퓨터에서 닿는지는 그쪽에서 `nc -zv <서버 주소> 8080`로 보세요. succeeded/open이면 열려 있고, refused는 듣는 프로그램이 \
+         없다는 뜻, 시간 초과는 방화벽이 막고 있다는 뜻입니다(`sudo ufw status`로 확인).",
+        "On this machine, `sudo lsof -i :8080` (or `ss -ltnp | grep 8080`) (your port in place of 8080) shows the program listening on it. \
+         Whether it can be reached from elsewhere: run `nc -zv <server address> 8080` on the other machine. \"succeeded\" or \"open\" means \
+         open; \"refused\" means nothing listens there; a timeout usually means a firewall drops it (`sudo ufw status` shows the rules).",
+    ),
     // 스테이징/add 한/add한: staged, added; 취소/되돌/빼: undo, take out.
     (
         &[
@@ -1855,8 +1870,10 @@ const KNOWN: &[(&str, bool, bool, &str, &str)] = &[
     ("git diff", false, false, "아직 커밋하지 않은 변경 내용을 보여 줍니다", "shows the changes not yet committed"),
     ("git fetch", false, false, "원격 저장소의 새 커밋을 받기만 하고, 내 파일은 바꾸지 않습니다", "downloads the remote's new commits without touching your files"),
     ("git log", false, false, "커밋 기록을 최근 것부터 보여 줍니다", "shows the commit history, newest first"),
+    ("git merge", true, false, "다른 브랜치의 커밋을 지금 브랜치에 합칩니다. 두 기록을 잇는 병합 커밋이 생길 수 있고, 이미 있는 커밋은 그대로입니다", "joins another branch's commits into the current branch, with a merge commit tying the two histories; the commits already there stay as they are"),
     ("git pull", true, false, "원격 저장소의 새 커밋을 받아 현재 브랜치에 합칩니다", "fetches the remote's new commits and merges them into the current branch"),
     ("git push", true, false, "내 커밋을 원격 저장소로 보냅니다. --force 없이는 다른 사람의 커밋을 덮어쓰지 않습니다", "sends your commits to the remote; without --force it never overwrites anyone's commits"),
+    ("git rebase", true, false, "지금 브랜치의 커밋을 다른 브랜치 끝으로 옮겨 새 커밋으로 다시 씁니다. 기록이 한 줄로 정리되지만, 이미 푸시해 다른 사람이 받은 브랜치에는 쓰지 마세요", "replays the current branch's commits on top of another branch as new commits: a straight history, but never do it to a branch others have already pulled"),
     ("git stash", true, false, "커밋하지 않은 변경을 잠시 치워 둡니다. git stash pop으로 되돌립니다", "puts uncommitted changes aside; git stash pop brings them back"),
     ("git status", false, false, "바뀐 파일, 커밋할 준비가 된 파일, Git이 모르는 파일을 보여 줍니다", "shows which files changed, which are staged and which git does not track"),
     ("git switch", true, false, "다른 브랜치로 옮겨 갑니다", "switches to another branch"),
@@ -3388,6 +3405,22 @@ mod tests {
         // Where the git config file is: the files the settings come from, not where git is.
         let config = quick_answer("where is the git config file located?", Lang::En).unwrap_or_default();
         assert!(config.starts_with("`git config --list --show-origin`"), "{config}");
+    }
+
+    #[test]
+    fn whether_a_port_is_open_is_answered_for_that_port() {
+        for (text, lang) in
+            [("how to check if port 5432 is open", Lang::En), ("포트 5432 열려 있는지 확인하는 법", Lang::Ko)]
+        {
+            let answer = text_answer(text, None, lang).expect("answered");
+            assert!(
+                answer.contains("`sudo lsof -i :5432`") && answer.contains("nc -zv") && !answer.contains("8080"),
+                "{answer}"
+            );
+        }
+        let merge =
+            explain_command("what's the difference between git merge and git rebase", Lang::En).expect("answered");
+        assert!(merge.starts_with("- `git merge` joins") && merge.contains("- `git rebase` replays"), "{merge}");
     }
 
     #[test]
