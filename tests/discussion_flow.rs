@@ -1475,3 +1475,29 @@ fn a_question_typed_while_the_format_is_asked_is_not_taken_for_the_format() {
         assert!(!format.contains('?') && !format.contains("얼마"), "{format}");
     }
 }
+
+#[test]
+fn a_bare_ok_after_asking_which_one_to_pick_takes_the_recommended_design() {
+    for (request, question, ok) in [
+        (
+            "I want an agent that reads our support tickets and tags them by urgency, as JSON",
+            "which one would you pick?",
+            "ok",
+        ),
+        ("고객 문의를 긴급도별로 분류해서 JSON으로 내는 에이전트를 만들고 싶어요", "어떤 걸 추천해요?", "좋아요"),
+    ] {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.stage(), Stage::Debate, "{request}");
+        d.say(question);
+        let recommended = d.discussion().designs.iter().position(|x| x.recommended).unwrap_or(0);
+        d.say(ok);
+        assert_eq!((d.stage(), d.discussion().selected), (Stage::Plan, Some(recommended)), "{question} → {ok}");
+    }
+    // After another question, a bare "ok" still leaves the choice to the user.
+    let mut d = Driver::offline();
+    d.say("I want an agent that reads our support tickets and tags them by urgency, as JSON");
+    d.say("what does 3 cost?");
+    d.say("ok");
+    assert_eq!(d.discussion().selected, None);
+}

@@ -1732,6 +1732,12 @@ fn is_why_not(text: &str) -> bool {
         || (text.contains("왜") && (text.contains(" 안 ") || text.contains("아니") || text.contains(" 안")))
 }
 
+/// True when `text` asks which design the assistant would pick ("which one would you pick?",
+/// "뭘 추천해요?").
+pub fn asks_for_recommendation(text: &str) -> bool {
+    is_question(text, &text.to_ascii_lowercase()) && question_topic(text) == Topic::Recommendation
+}
+
 /// The topic a question asks about, from its words; `Difference` when none is clear.
 pub fn question_topic(text: &str) -> Topic {
     let lower = text.to_ascii_lowercase();

@@ -33,8 +33,8 @@ use super::lang::{clip, with_instrumental, with_object, Lang};
 use super::memory::{preferences_in, Memory};
 use super::plan::Plan;
 use super::reply::{
-    answer_question, answered_design, asks_something, briefs, combined, picks_with_change, read_reply,
-    read_reply_names, refers_back, turns_down, Reading,
+    answer_question, answered_design, asks_for_recommendation, asks_something, briefs, combined, picks_with_change,
+    read_reply, read_reply_names, refers_back, turns_down, Reading,
 };
 use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
 use super::slots::{is_cancel, parse_format, Format};
@@ -598,9 +598,20 @@ impl Discussing<'_> {
                 let note = format!("{}: {}", self.c.lang.pick("사용자 만족", "User satisfied"), clip(text, 120));
                 self.d.memory.agree(note);
                 let only = (self.d.designs.len() == 1).then_some(0);
-                // "ok go with that", right after a question about one design: that design.
+                // "ok go with that", right after a question about one design: that design; a bare
+                // "ok" right after "which one would you pick?" takes the one recommended.
+                let after_recommendation = self
+                    .c
+                    .messages
+                    .iter()
+                    .rev()
+                    .filter(|m| m.role == Role::User)
+                    .nth(1)
+                    .is_some_and(|m| matches!(&m.body, Body::Text { text, .. } if asks_for_recommendation(text)));
                 let meant = match reading {
-                    Reading::ApproveRecommended { named: false, .. } if refers_back(text) => self.d.focus,
+                    Reading::ApproveRecommended { named: false, .. } if refers_back(text) || after_recommendation => {
+                        self.d.focus
+                    }
                     _ => None,
                 };
                 match reading.picked().or(meant).or(only) {
