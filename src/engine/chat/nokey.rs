@@ -794,6 +794,15 @@ fn how_to(table: &[(&[WordList], &str, &str)], lower: &str, lang: Lang) -> Optio
 /// the docker group.
 const ERRORS: &[(&[WordList], &str, &str)] = &[
     (
+        &[WordList("timed out|time out|timeout"), WordList("ssh|connect|port|host")],
+        "상대에게서 아무 응답이 없었다는 뜻입니다(refused라면 상대가 응답은 한 것입니다). 주소가 틀렸거나 닿을 수 없는 곳이거나, 방화벽이 \
+         막고 있습니다. `ping <호스트>`로 닿는지, `nc -zv <호스트> 22`(22 자리에 그 포트)로 포트가 열렸는지 보세요. 클라우드 서버라면 보안 그룹이나 \
+         방화벽 규칙이 내 IP에서 그 포트를 허용해야 합니다.",
+        "Nothing answered (\"refused\" would mean the machine did): the address is wrong or unreachable, or a firewall drops the \
+         packets. `ping <host>` shows whether it is reachable, and `nc -zv <host> 22` (your port in place of 22) whether the port \
+         is open. On a cloud server, its security group or firewall must allow that port from your IP.",
+    ),
+    (
         &[WordList("tar:|gzip:|unzip:"), WordList(TAR_ERRORS.0)],
         "압축 파일을 열지 못했다는 뜻입니다. 이름이나 폴더가 틀렸다면 `ls -l <파일>`(또는 `ls *.tgz`)로 확인하고 전체 경로를 주거나 그 \
          폴더로 `cd`하세요. 파일이 있는데도 그렇다면 `file <파일>`로 정말 압축 파일인지 보세요. 내려받기에 실패한 파일은 HTML 페이지인 \
@@ -2369,11 +2378,20 @@ fn request_port(text: &str) -> Option<u16> {
             .flatten()
             .any(|j| words.get(j).is_some_and(|w| w.starts_with("port") || w.starts_with(":") || w.contains("포트")))
     };
-    words.iter().enumerate().find_map(|(i, w)| {
-        let digits: String = w.trim_start_matches(':').chars().take_while(char::is_ascii_digit).collect();
-        let n = digits.parse::<u16>().ok().filter(|n| *n > 0)?;
-        (near_port(i) || w.starts_with(':')).then_some(n)
-    })
+    // A number with a dot and more digits after it is an address ("10.0.0.5"), not a port.
+    let number = |w: &str| {
+        let w = w.trim_start_matches(':');
+        let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+        let rest = &w[digits.len()..];
+        let dotted = rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit());
+        digits.parse::<u16>().ok().filter(|n| *n > 0 && !dotted)
+    };
+    // "port 22" first (the number right after the word), then one beside it or after a colon.
+    let after_port = |i: usize| i > 0 && (words[i - 1].starts_with("port") || words[i - 1].contains("포트"));
+    let at = |rule: &dyn Fn(usize, &str) -> bool| {
+        words.iter().enumerate().find_map(|(i, w)| number(w).filter(|_| rule(i, w)))
+    };
+    at(&|i, w| after_port(i) || w.starts_with(':')).or_else(|| at(&|i, _| near_port(i)))
 }
 
 /// The log file a request names ("app.log", "/var/log/nginx/error.log"), if its characters
@@ -3405,6 +3423,16 @@ mod tests {
         // Where the git config file is: the files the settings come from, not where git is.
         let config = quick_answer("where is the git config file located?", Lang::En).unwrap_or_default();
         assert!(config.starts_with("`git config --list --show-origin`"), "{config}");
+    }
+
+    #[test]
+    fn a_connection_error_names_its_port_not_a_piece_of_the_address() {
+        assert_eq!(request_port("ssh: connect to host 10.0.0.5 port 22: Connection refused"), Some(22));
+        assert_eq!(request_port("curl: (7) Failed to connect to 192.168.1.20 port 8080"), Some(8080));
+        assert_eq!(request_port("포트 3000번 누가 쓰고 있어?"), Some(3000));
+        let timed = text_answer("ssh: connect to host 10.0.0.5 port 22: Connection timed out", None, Lang::En)
+            .expect("answered");
+        assert!(timed.starts_with("Nothing answered") && timed.contains("nc -zv <host> 22"), "{timed}");
     }
 
     #[test]
