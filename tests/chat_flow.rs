@@ -792,3 +792,23 @@ fn the_no_key_assistant_answers_how_to_make_a_script_executable_unpack_an_archiv
         );
     }
 }
+
+#[test]
+fn a_pasted_english_error_is_answered_in_the_conversations_korean() {
+    let mut d = Driver::in_lang(deliberate::engine::lang::Lang::Ko, Settings::default(), None);
+    d.step(Event::switch_mode(ModeKind::Chat));
+    d.say("커밋 취소하는 법");
+    d.say("npm ERR! code ERESOLVE");
+    let answer = match d.bodies().last() {
+        Some(Body::Text { text, .. }) => text.to_string(),
+        other => panic!("expected an answer, got {other:?}"),
+    };
+    assert!(answer.chars().any(deliberate::engine::lang::is_hangul), "{answer}");
+    // A question written in English is still answered in English.
+    d.say("how do I undo my last commit");
+    let english = match d.bodies().last() {
+        Some(Body::Text { text, .. }) => text.to_string(),
+        other => panic!("expected an answer, got {other:?}"),
+    };
+    assert!(!english.chars().any(deliberate::engine::lang::is_hangul), "{english}");
+}

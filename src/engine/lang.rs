@@ -20,6 +20,26 @@ impl Lang {
         }
     }
 
+    /// The language to answer `text` in, the conversation being in `current`: the message's
+    /// own, except that a pasted error line with no Hangul ("npm ERR! code ERESOLVE", "fatal: not
+    /// a git repository", "ssh: connect to host … refused") keeps the conversation's.
+    pub fn of_message(text: &str, current: Lang) -> Lang {
+        if text.chars().any(is_hangul) {
+            return Lang::Ko;
+        }
+        let first = text.split_whitespace().next().unwrap_or("");
+        let pasted = (first.len() > 1 && first.ends_with(':'))
+            || text.contains("ERR!")
+            || text.starts_with("Traceback")
+            || text.contains("Error:")
+            || text.contains("error:");
+        if pasted {
+            current
+        } else {
+            Lang::En
+        }
+    }
+
     /// The language of a BCP 47 tag such as `ko-KR` or `en-US`; English for anything else.
     pub fn from_tag(tag: &str) -> Lang {
         if tag.trim().to_ascii_lowercase().starts_with("ko") {
@@ -158,6 +178,21 @@ pub fn clip(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pasted_error_keeps_the_conversations_language() {
+        for pasted in [
+            "npm ERR! code ERESOLVE",
+            "fatal: not a git repository",
+            "ssh: connect to host 10.0.0.5 port 22: Connection refused",
+            "ModuleNotFoundError: No module named 'requests'",
+        ] {
+            assert_eq!(Lang::of_message(pasted, Lang::Ko), Lang::Ko, "{pasted}");
+            assert_eq!(Lang::of_message(pasted, Lang::En), Lang::En, "{pasted}");
+        }
+        assert_eq!(Lang::of_message("how do I undo my last commit", Lang::Ko), Lang::En);
+        assert_eq!(Lang::of_message("커밋 취소하는 법", Lang::En), Lang::Ko);
+    }
 
     #[test]
     fn counts_are_grouped_in_threes() {

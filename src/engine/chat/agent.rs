@@ -482,7 +482,7 @@ impl Chat {
         if trimmed == "/undo" {
             return self.undo(c, env);
         }
-        c.lang = Lang::detect(text);
+        c.lang = Lang::of_message(text, c.lang);
         self.settle_awaiting_for_new_message(c);
         self.turns = 0;
         self.failures.clear();
@@ -1078,7 +1078,7 @@ impl Chat {
 
     /// The no-key assistant's answer to a request: a topic's options, or the topic picker.
     fn nokey_reply(&mut self, c: &mut C, request: &str, source: Source, env: &Env) {
-        let lang = Lang::detect(request);
+        let lang = Lang::of_message(request, c.lang);
         // A question about the attached files: read them back (head and tail past the limit).
         let asked = nokey::asked_attachments(request, &self.attachments);
         if !asked.is_empty() {
@@ -1208,7 +1208,7 @@ impl Chat {
     }
 
     fn nokey_answer(&mut self, c: &mut C, topic: Option<Topic>, request: &str, answer: &str, env: &Env) {
-        let lang = Lang::detect(request);
+        let lang = Lang::of_message(request, c.lang);
         let source = c.heuristic();
         match topic {
             None => match Topic::ALL.iter().find(|t| t.label(lang) == answer) {
