@@ -274,12 +274,15 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
         (5 + 2 * boosts.min(2) + u8::from(latest.contains('!'))).min(10)
     };
     // "아무것도 하기 싫어요" is about the days, not the talk; "I don't know where to start" is too
-    // much at once, not a refusal.
+    // much at once, and "I don't know anyone here" is loneliness, not a refusal.
     let about_life = LIFE_UNWILLING_KO.iter().fold(lower.clone(), |t, w| t.replace(w, " "));
-    let lower =
-        WordList("don't know where to start|don't know where to begin|don't know how to start|not sure where to start")
-            .iter()
-            .fold(lower, |t, w| t.replace(w, " "));
+    let lower = WordList(
+        "don't know where to start|don't know where to begin|don't know how to start|not sure where to start|\
+         don't know anyone|don't know anybody|don't know a soul|don't know many people|don't know people|\
+         don't know how to make friends|don't know how to meet",
+    )
+    .iter()
+    .fold(lower, |t, w| t.replace(w, " "));
     // "idk, just stressed" says how it is: a shrug beside a feeling or a topic is not pushing back.
     let shrug_only = |list: WordList, text: &str| {
         list.iter().filter(|w| text.contains(*w)).all(|w| SHRUGS.contains(w))

@@ -963,3 +963,13 @@ fn asking_to_be_listened_to_what_one_did_wrong_and_whether_something_is_wrong_ar
         run(Lang::En, &["hi", "my sister and I stopped talking", "honestly I just need someone to listen"]);
     assert!(outcomes[2].0.reply.contains("I'm listening"), "{}", outcomes[2].0.reply);
 }
+
+#[test]
+fn not_knowing_anyone_in_a_new_city_is_loneliness_not_a_refusal() {
+    let messages = ["hi, I'm Alex", "I moved to a new city three months ago and I don't know anyone here"];
+    let (_, _, outcomes) = run(Lang::En, &messages);
+    let reply = &outcomes[1].0.reply;
+    assert!(!reply.contains("hard to talk about") && !reply.contains("What would feel easier"), "{reply}");
+    assert!(!state::detect_state("I don't know anyone here", &[], &[]).resistance);
+    assert!(state::detect_state("I don't know.", &[], &[]).resistance, "a bare shrug still is one");
+}
