@@ -523,8 +523,17 @@ pub fn lunch_recommendation(state: &ConversationState, lang: Lang) -> String {
         // What was asked for first, the rest in their order.
         let asked = |tags: &str| any_of(tags, wanted);
         let (first, rest): (Vec<_>, Vec<_>) = fitting.into_iter().partition(|(_, _, tags)| asked(tags));
-        picked = first.into_iter().chain(rest).take(3).map(|&(ko, en, _)| (ko, en)).collect();
-        md.push_str(lang.pick("말씀하신 대로 다시 골랐어요.\n\n", "Picked again, as you asked.\n\n"));
+        let again: Vec<(&str, &str)> = first.into_iter().chain(rest).take(3).map(|&(ko, en, _)| (ko, en)).collect();
+        // Every kind turned down leaves the first suggestions, said as such.
+        if again.is_empty() {
+            md.push_str(lang.pick(
+                "말씀하신 조건에 맞는 곳을 더 찾지 못해 처음 추천을 그대로 둡니다.\n\n",
+                "Nothing else fits everything you ruled out, so the first suggestions stand.\n\n",
+            ));
+        } else {
+            picked = again;
+            md.push_str(lang.pick("말씀하신 대로 다시 골랐어요.\n\n", "Picked again, as you asked.\n\n"));
+        }
     }
     for (i, (ko, en)) in picked.iter().enumerate() {
         md.push_str(&format!("{}. {}\n", i + 1, lang.pick(ko, en)));
@@ -678,6 +687,27 @@ mod tests {
         let mut s = lunch();
         s.required_slots.clear();
         assert_eq!(s.decide(), GateDecision::Complete);
+    }
+
+    #[test]
+    fn a_follow_up_that_rules_out_every_kind_keeps_the_first_suggestions() {
+        let mut s = lunch();
+        s.set("location", SlotValue::Text("을지로".into())).unwrap();
+        s.set("party_size", SlotValue::Count(2)).unwrap();
+        let first = lunch_recommendation(&s, Lang::En);
+        s.set(
+            PREFERENCES,
+            SlotValue::Text(
+                "no korean, no chinese, no japanese, no western, no noodles, no light food, no meat".into(),
+            ),
+        )
+        .unwrap();
+        let after = lunch_recommendation(&s, Lang::En);
+        assert!(after.contains("the first suggestions stand"), "{after}");
+        let ideas = |t: &str| {
+            t.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit())).map(str::to_string).collect::<Vec<_>>()
+        };
+        assert_eq!(ideas(&after), ideas(&first));
     }
 
     #[test]
