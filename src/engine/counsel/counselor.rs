@@ -322,6 +322,14 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         Emotion::Positive if thanks => {
             lang.pick("저도 이야기 나눠 주셔서 고마워요.", "You're welcome; thank you for talking with me.").to_string()
         }
+        // "팀장님이 매일 소리를 지르고 모욕적인 말을 해요": no feeling named, but how the user is
+        // treated is met before anything is asked.
+        Emotion::Neutral if mistreated(user_text) => lang
+            .pick(
+                "그런 말과 대우를 계속 받는 건 누구에게도 견디기 힘든 일이에요.",
+                "Being treated like that, again and again, would wear anyone down.",
+            )
+            .to_string(),
         Emotion::Neutral => String::new(),
         emotion => emotion.reflection(lang).to_string(),
     };
@@ -780,6 +788,17 @@ pub(super) fn blames_self(text: &str) -> bool {
     let regrets = REGRET.any(|w| lower.contains(w))
         || (REGRET_KO.any(|w| lower.contains(w)) && WordList("제가|내가").any(|w| lower.contains(w)));
     (regrets || BLAME.any(|w| lower.contains(w))) && !DENIED.any(|w| lower.contains(w))
+}
+
+/// "my boss yells at me every day", "팀장님이 소리를 지르고 모욕적인 말을 해요": someone mistreating the
+/// user. 소리를 지르/소리 질러/고함: yelling; 모욕/욕을 해/욕해/막말: insults; 괴롭혀/괴롭힘/따돌려: bullying.
+fn mistreated(text: &str) -> bool {
+    WordList(
+        "yells at me|yelling at me|screams at me|shouts at me|insults me|insulting me|humiliates me|humiliated me|\
+         bullies me|bullying me|belittles me|puts me down|소리를 지르|소리를 질러|소리 지르|소리 질러|고함|모욕|욕을 해|욕해|\
+         막말|괴롭혀|괴롭힘|따돌려|따돌림",
+    )
+    .any(|w| crate::engine::case::lower(text).contains(w))
 }
 
 /// "I just want someone to listen", "그냥 누가 제 얘기를 들어줬으면 좋겠어요": the user asks to be heard.

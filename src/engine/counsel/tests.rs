@@ -973,3 +973,14 @@ fn not_knowing_anyone_in_a_new_city_is_loneliness_not_a_refusal() {
     assert!(!state::detect_state("I don't know anyone here", &[], &[]).resistance);
     assert!(state::detect_state("I don't know.", &[], &[]).resistance, "a bare shrug still is one");
 }
+
+#[test]
+fn being_yelled_at_and_insulted_is_met_before_the_question() {
+    let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요", "회사에서 팀장님이 매일 소리를 지르고 모욕적인 말을 해요"]);
+    assert!(outcomes[1].0.reply.contains("견디기 힘든 일"), "{}", outcomes[1].0.reply);
+    let (_, _, outcomes) = run(Lang::En, &["hi", "my manager yells at me in front of everyone almost every day"]);
+    assert!(outcomes[1].0.reply.contains("wear anyone down"), "{}", outcomes[1].0.reply);
+    // With no one mistreating the user: no such line.
+    let (_, _, outcomes) = run(Lang::En, &["hi", "I have a lot of deadlines at work this month"]);
+    assert!(!outcomes[1].0.reply.contains("wear anyone down"), "{}", outcomes[1].0.reply);
+}
