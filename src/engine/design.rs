@@ -1533,34 +1533,6 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
             .into(),
         );
     }
-    // "it must run on our own server", "클라우드 없이 로컬에서": every model runs on the user's own
-    // hardware (llama.cpp or Ollama), and nothing goes to a cloud API.
-    if asks(LOCAL) {
-        for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
-            d.estimated_cost = lang.pick("API 비용 없음(자체 하드웨어)", "no API cost (own hardware)").into();
-            d.pros.push(
-                lang.pick(
-                    "데이터가 밖으로 나가지 않고 API 비용이 없음",
-                    "No data leaves your machines, and no API cost",
-                )
-                .into(),
-            );
-            d.cons.push(
-                lang.pick(
-                    "로컬 모델은 작아서 어려운 단계의 품질이 낮을 수 있음. 컨텍스트 창(보통 2,048–8,192 토큰)에 맞춰 입력을 나눠야 함",
-                    "Local models are smaller, so hard steps may lose quality; inputs must be split to fit their context window (often 2,048–8,192 tokens)",
-                )
-                .into(),
-            );
-        }
-        changes.push(
-            lang.pick(
-                "모든 단계가 자체 하드웨어의 로컬 모델(llama.cpp, Ollama 등)로 돌도록 바꿨습니다. 클라우드 API 호출은 없습니다.",
-                "Every step now runs on a local model on your own hardware (llama.cpp, Ollama or similar); no cloud API is called.",
-            )
-            .into(),
-        );
-    }
     if adds(MORE_CHECKS) || too_simple {
         let mut validated = false;
         for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
@@ -1743,14 +1715,38 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
         );
     }
     deliver_as(&mut designs, feedback, lang, &mut changes);
-    // Last, so that a step added above for the same feedback ("보안이 중요해서 외부 API는 못 써요":
-    // a privacy guard) runs locally too; a step that runs no model (a delivery) stays without.
+    // "it must run on our own server", "클라우드 없이 로컬에서": every model runs on the user's own
+    // hardware (llama.cpp or Ollama), and nothing goes to a cloud API. Last, so that a step the
+    // same feedback adds ("보안이 중요해서 외부 API는 못 써요": a privacy guard) runs locally too and
+    // no later change sets a cloud cost; a step that runs no model (a delivery) stays without.
     if asks(LOCAL) {
         for (_, d) in designs.iter_mut().enumerate().filter(|(i, _)| focused(*i)) {
             for a in d.agents.iter_mut().filter(|a| !a.model.is_empty()) {
                 a.model = "local".into();
             }
+            d.estimated_cost = lang.pick("API 비용 없음(자체 하드웨어)", "no API cost (own hardware)").into();
+            d.pros.push(
+                lang.pick(
+                    "데이터가 밖으로 나가지 않고 API 비용이 없음",
+                    "No data leaves your machines, and no API cost",
+                )
+                .into(),
+            );
+            d.cons.push(
+                lang.pick(
+                    "로컬 모델은 작아서 어려운 단계의 품질이 낮을 수 있음. 컨텍스트 창(보통 2,048–8,192 토큰)에 맞춰 입력을 나눠야 함",
+                    "Local models are smaller, so hard steps may lose quality; inputs must be split to fit their context window (often 2,048–8,192 tokens)",
+                )
+                .into(),
+            );
         }
+        changes.push(
+            lang.pick(
+                "모든 단계가 자체 하드웨어의 로컬 모델(llama.cpp, Ollama 등)로 돌도록 바꿨습니다. 클라우드 API 호출은 없습니다.",
+                "Every step now runs on a local model on your own hardware (llama.cpp, Ollama or similar); no cloud API is called.",
+            )
+            .into(),
+        );
     }
     Refinement { designs, changes }
 }

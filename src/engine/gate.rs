@@ -461,7 +461,8 @@ pub fn is_lunch_follow_up(text: &str) -> bool {
     text.chars().count() <= 80 && !BUILD.any(|w| lower.contains(w)) && food_wishes(text).is_some()
 }
 
-/// Lunch ideas with their kinds, for a follow-up's wishes.
+/// Lunch ideas with their kinds, for a follow-up's wishes; the first three are the usual ones for
+/// two to four people.
 const LUNCH_IDEAS: &[(&str, &str, &str)] = &[
     ("백반이나 한식 정식 (빠르고 무난함)", "A Korean set meal (baekban): quick and safe", "korean"),
     ("칼국수·냉면 같은 면 요리", "Noodles such as kalguksu or naengmyeon", "korean noodles"),
@@ -486,17 +487,15 @@ pub fn lunch_recommendation(state: &ConversationState, lang: Lang) -> String {
     };
     let (place, time) = (get("location"), get("datetime"));
     let wishes = food_wishes(&get(PREFERENCES));
+    // Two to four people get the first three of the ideas a follow-up picks from.
+    let usual: Vec<(&str, &str)> = LUNCH_IDEAS[..3].iter().map(|&(ko, en, _)| (ko, en)).collect();
     let ideas: &[(&str, &str)] = match size {
         1 => &[
             ("국밥이나 덮밥처럼 혼자 빨리 먹기 좋은 곳", "A counter-seat spot for a quick rice bowl or noodles"),
             ("1인 좌석이 있는 라멘·우동집", "A ramen or udon bar with single seats"),
             ("김밥·샐러드 테이크아웃", "Takeaway gimbap or a salad"),
         ],
-        2..=4 => &[
-            ("백반이나 한식 정식 (빠르고 무난함)", "A Korean set meal (baekban): quick and safe"),
-            ("칼국수·냉면 같은 면 요리", "Noodles such as kalguksu or naengmyeon"),
-            ("점심 특선이 있는 중식당", "A Chinese restaurant with a lunch special"),
-        ],
+        2..=4 => &usual,
         _ => &[
             (
                 "단체석이 있는 고깃집이나 한정식집 (예약 권장)",
