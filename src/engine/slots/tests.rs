@@ -583,6 +583,10 @@ fn format_reads_korean_and_english_names() {
         ("디스코드 서버의 질문들을 요약해서 보고서로", Some(Format::Report)),
         ("슬랙 채널 메시지를 모아서 주간 보고서로 만들어 줘", Some(Format::Report)),
         ("슬랙 채널에 매일 아침 요약을 올려 줘", Some(Format::Message)),
+        // Sent by email; the language is what the posts are about.
+        ("I want a daily digest of Hacker News posts about Rust, emailed to me every morning", Some(Format::Email)),
+        ("a weekly summary of articles on Python", None),
+        ("a Rust script that renames my photos", Some(Format::Code)),
     ];
     for (text, want) in cases {
         assert_eq!(parse_format(text), want, "{text}");
