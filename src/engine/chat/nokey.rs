@@ -2296,7 +2296,13 @@ fn lets_everyone_write(command: &str) -> bool {
 }
 
 /// Words that end a command written inside a question ("what does rm -rf / do?").
-const AFTER_COMMAND: WordList = WordList("do|does|mean|means|safe|dangerous|work|works|actually|really|exactly|then");
+/// Words that tell what happened to a command end it too ("my git push was rejected, what do
+/// I do" is about a push, not a command "git push was rejected").
+const AFTER_COMMAND: WordList = WordList(
+    "do|does|mean|means|safe|dangerous|work|works|actually|really|exactly|then|\
+     was|were|keeps|kept|failed|fails|failing|rejected|refused|broke|broken|stuck|hangs|hung|errors|errored|\
+     got|gets|says|said|gives|gave|isn't|wasn't|doesn't|didn't|won't|can't|not",
+);
 
 /// The first run of words the danger check flags, as the user wrote it: from the earliest
 /// word that starts one, through its arguments, up to a question word or a word not in ASCII.
@@ -2378,9 +2384,16 @@ fn request_port(text: &str) -> Option<u16> {
             .flatten()
             .any(|j| words.get(j).is_some_and(|w| w.starts_with("port") || w.starts_with(":") || w.contains("포트")))
     };
-    // A number with a dot and more digits after it is an address ("10.0.0.5"), not a port.
+    // A number with a dot and more digits after it is an address ("10.0.0.5"), not a port. A
+    // host's port follows its name ("localhost:5173", "http://127.0.0.1:8080/"); a time's
+    // minutes follow a number ("10:30").
+    fn host_port(w: &str) -> Option<&str> {
+        let (host, port) = w.rsplit_once(':')?;
+        let host = host.rsplit('/').next().unwrap_or(host);
+        (host.chars().any(|c| c.is_ascii_alphabetic()) || host.contains('.')).then_some(port)
+    }
     let number = |w: &str| {
-        let w = w.trim_start_matches(':');
+        let w = host_port(w).unwrap_or(w).trim_start_matches(':');
         let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
         let rest = &w[digits.len()..];
         let dotted = rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit());
@@ -2391,7 +2404,7 @@ fn request_port(text: &str) -> Option<u16> {
     let at = |rule: &dyn Fn(usize, &str) -> bool| {
         words.iter().enumerate().find_map(|(i, w)| number(w).filter(|_| rule(i, w)))
     };
-    at(&|i, w| after_port(i) || w.starts_with(':')).or_else(|| at(&|i, _| near_port(i)))
+    at(&|i, w| after_port(i) || w.starts_with(':') || host_port(w).is_some()).or_else(|| at(&|i, _| near_port(i)))
 }
 
 /// The log file a request names ("app.log", "/var/log/nginx/error.log"), if its characters
@@ -2459,6 +2472,21 @@ fn request_size(text: &str) -> Option<String> {
             .map(|(_, s)| *s)
     };
     amount(text, suffix).filter(|(n, _)| (1..=100_000).contains(n)).map(|(n, s)| format!("+{n}{s}"))
+}
+
+/// How many of the largest files a request asks for ("the 3 biggest files", "가장 큰 파일
+/// 10개", "top 5 largest files"): the number said, else 10; `None` unless it asks for the
+/// largest. 가장/제일 큰: the largest; 큰 순: by size, largest first.
+fn request_top(text: &str) -> Option<u32> {
+    let lower = text.lower();
+    if !WordList("biggest|largest|가장 큰|제일 큰|큰 순|큰 파일 순|용량 순").any(|w| lower.contains(w)) {
+        return None;
+    }
+    let said = lower
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse::<u32>().ok())
+        .find(|n| (1..=1000).contains(n));
+    Some(said.unwrap_or(10))
 }
 
 /// Where a search starts: the folder the request names, the home folder when it says so,
@@ -2771,10 +2799,32 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 "G" => "GB",
                 _ => "MB",
             };
+            let place = if root == "." { t("이 폴더", "this folder").to_string() } else { root.clone() };
             let large_said = if ko {
-                format!("{root}에서 {amount} {unit}보다 큰 파일")
+                format!("{place}에서 {amount} {unit}보다 큰 파일")
             } else {
-                format!("Files over {amount} {unit} in {root}")
+                format!("Files over {amount} {unit} in {place}")
+            };
+            // "the 10 biggest files", "가장 큰 파일 10개": the largest ones, however large.
+            let largest = match request_top(text).filter(|_| request_size(text).is_none()) {
+                Some(n) => choice(
+                    t("가장 큰 파일", "Largest files"),
+                    &if ko {
+                        format!("{place}에서 가장 큰 파일 {n}개")
+                    } else {
+                        format!("The {n} largest files in {place}")
+                    },
+                    &format!("find {root} -type f -exec du -h {{}} + | sort -rh | head -n {n}"),
+                    Shell,
+                    t("크기 순으로 봅니다(읽기만).", "Lists them by size (read only)."),
+                ),
+                None => choice(
+                    t("큰 파일", "Large files"),
+                    &large_said,
+                    &format!("find {root} -type f -size {size} -exec ls -lh {{}} +"),
+                    Shell,
+                    t("공간을 차지하는 파일을 찾습니다(읽기만).", "Finds the files that take the space (read only)."),
+                ),
             };
             let mut choices = vec![
                 choice(
@@ -2784,13 +2834,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("폴더에 무엇이 있는지 봅니다(읽기만).", "Shows what is in the folder (read only)."),
                 ),
-                choice(
-                    t("큰 파일", "Large files"),
-                    &large_said,
-                    &format!("find {root} -type f -size {size} -exec ls -lh {{}} +"),
-                    Shell,
-                    t("공간을 차지하는 파일을 찾습니다(읽기만).", "Finds the files that take the space (read only)."),
-                ),
+                largest,
                 choice(
                     t("이름으로", "By name"),
                     t("이름에 단어가 들어간 파일", "Files whose name has a word in it"),
@@ -3430,6 +3474,12 @@ mod tests {
         assert_eq!(request_port("ssh: connect to host 10.0.0.5 port 22: Connection refused"), Some(22));
         assert_eq!(request_port("curl: (7) Failed to connect to 192.168.1.20 port 8080"), Some(8080));
         assert_eq!(request_port("포트 3000번 누가 쓰고 있어?"), Some(3000));
+        // A host's port after its name; a time's minutes are no port.
+        assert_eq!(request_port("kill whatever is running on localhost:5173"), Some(5173));
+        assert_eq!(request_port("curl http://127.0.0.1:8080/health fails"), Some(8080));
+        assert_eq!(request_port("the meeting at 10:30"), None);
+        let kill = end_process("kill whatever is running on localhost:5173", None, Lang::En).expect("answered");
+        assert!(kill.contains("`kill $(lsof -t -i :5173)`"), "{kill}");
         let timed = text_answer("ssh: connect to host 10.0.0.5 port 22: Connection timed out", None, Lang::En)
             .expect("answered");
         assert!(timed.starts_with("Nothing answered") && timed.contains("nc -zv <host> 22"), "{timed}");
@@ -3705,6 +3755,14 @@ mod tests {
         assert_eq!(request_size("files over 500 mb"), Some("+500M".into()));
         assert_eq!(request_size("500메가 넘는 파일"), Some("+500M".into()));
         assert_eq!(request_size("the 3 biggest files"), None);
+        // The largest ones, however large: as many as asked, by size.
+        let o = offer(Topic::Files, "이 폴더에서 가장 큰 파일 10개 찾아줘", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "find . -type f -exec du -h {} + | sort -rh | head -n 10");
+        assert_eq!(o.choices[0].description, "이 폴더에서 가장 큰 파일 10개");
+        let o = offer(Topic::Files, "show me the 3 biggest files in my home folder", Lang::En);
+        assert_eq!(o.choices[0].command.0, "find ~ -type f -exec du -h {} + | sort -rh | head -n 3");
+        assert_eq!(request_top("what are the largest files here"), Some(10));
+        assert_eq!(request_top("files over 500 mb"), None);
         assert_eq!(request_size("10 minutes ago"), None);
     }
 
@@ -3876,6 +3934,13 @@ mod tests {
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
+        // What happened to a command is no part of it: the push is explained, not "git push was".
+        for text in ["my git push was rejected, what do I do", "my git push is rejected, what do I do?"] {
+            let answer = text_answer(text, None, Lang::En).expect("answered");
+            assert!(answer.starts_with("The remote has commits you don't have."), "{text}: {answer}");
+        }
+        let asked = text_answer("what does git push do?", None, Lang::En).expect("answered");
+        assert!(asked.starts_with("`git push` sends your commits"), "{asked}");
     }
 
     #[test]
