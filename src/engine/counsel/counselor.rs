@@ -273,7 +273,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     let self_blame = ctx.part == Part::Exploration
         && !unsure
         && matches!(ctx.module, Module::InformationGathering | Module::EmpathicReflection)
-        && blames_self(user_text);
+        && (blames_self(user_text) || judges_self(user_text));
     let quote = clip(without_introduction(without_greeting(user_text.trim()), notes.name), 40);
     // "고마워요" after the summary thanks the counselor; it does not say something got better.
     // 고마워/고맙: thank you; 감사: thanks
@@ -361,6 +361,22 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 &[
                     "It's okay not to know; an answer doesn't always come right away. Let me ask it more simply: when in your day is it hardest lately?",
                     "That's fine; you don't have to answer now. How about this instead: was there a moment lately when things felt a little better?",
+                ]
+            },
+            t,
+        )
+        .into(),
+        // "I feel stupid for still caring", "제가 이기적인 건가 싶어요": a verdict on oneself, met as one.
+        _ if self_blame && !blames_self(user_text) => pick(
+            if ko {
+                &[
+                    "스스로를 꽤 엄하게 평가하고 계신 것 같아요. 그런 마음이 드는 데에는 보통 이유가 있어요. 어떤 점 때문에 자신을 그렇게 보게 되세요?",
+                    "자신에게 많이 엄격하신 것 같아요. 친한 친구가 같은 말을 한다면, 그 친구에게는 뭐라고 말해 주고 싶으세요?",
+                ]
+            } else {
+                &[
+                    "That's a harsh thing to say about yourself. There's usually a reason we end up judging ourselves like that: what makes you see yourself that way?",
+                    "You're being very hard on yourself. If a close friend said the same about themselves, what would you want to tell them?",
                 ]
             },
             t,
@@ -788,6 +804,28 @@ pub(super) fn blames_self(text: &str) -> bool {
     let regrets = REGRET.any(|w| lower.contains(w))
         || (REGRET_KO.any(|w| lower.contains(w)) && WordList("제가|내가").any(|w| lower.contains(w)));
     (regrets || BLAME.any(|w| lower.contains(w))) && !DENIED.any(|w| lower.contains(w))
+}
+
+/// "I feel stupid for still caring", "am I being selfish?", "제가 이기적인 건가 싶어요", "제가 너무 한심해요":
+/// a harsh verdict the user passes on themselves. 한심: pathetic; 바보 같/멍청: stupid; 이기적인
+/// 건가/이기적인가/이기적인 걸까: (am I) selfish; 못났/못난 사람: worthless (plain); 쓸모없: useless.
+pub(super) fn judges_self(text: &str) -> bool {
+    const VERDICT: WordList = WordList(
+        "i feel stupid|i feel so stupid|i'm so stupid|i am so stupid|i'm stupid|i am stupid|i feel like an idiot|i'm an idiot|\
+         i'm such an idiot|i'm pathetic|i feel pathetic|i'm useless|i feel useless|i'm a failure|i feel like a failure|\
+         am i selfish|am i being selfish|i'm selfish|i'm being selfish|i am selfish|\
+         한심|바보 같|멍청|이기적인 건가|이기적인가|이기적인 걸까|못났|못난 사람|쓸모없",
+    );
+    // 제가/내가/저는/나는/스스로/자신: I, myself; 님이/씨가/사람이/친구가/애가/그가/그녀가: someone else as the subject.
+    const ABOUT_SELF_KO: WordList = WordList("제가|내가|저는|나는|스스로|자신");
+    const ABOUT_OTHER_KO: WordList = WordList("님이|님은|씨가|씨는|사람이|사람들이|친구가|애가|그가|그녀가");
+    let lower = crate::engine::case::lower(text).replace('’', "'");
+    let english = VERDICT.iter().filter(|w| w.is_ascii()).any(|w| lower.contains(w));
+    // A Korean verdict is about the user when the user is its subject, or no one else is
+    // ("너무 한심해요"; "팀장님이 한심해요" is not).
+    let korean = VERDICT.iter().filter(|w| !w.is_ascii()).any(|w| lower.contains(w))
+        && (ABOUT_SELF_KO.any(|w| lower.contains(w)) || !ABOUT_OTHER_KO.any(|w| lower.contains(w)));
+    english || korean
 }
 
 /// "my boss yells at me every day", "팀장님이 소리를 지르고 모욕적인 말을 해요": someone mistreating the

@@ -861,6 +861,28 @@ fn blame_put_on_oneself_is_met_and_anothers_anger_or_a_place_does_not_steer_the_
         assert!(blame.contains("hard on yourself") || blame.contains("blame on yourself"), "{blame}");
         assert!(!blame.contains('“'), "not quoted back: {blame}");
     }
+    // A verdict passed on oneself is met too, in both languages, and not quoted back.
+    let messages = [
+        "My girlfriend broke up with me last week",
+        "Alex",
+        "We were together for three years. I keep checking her instagram",
+        "I guess I feel stupid for still caring",
+    ];
+    let (_, _, outcomes) = run(Lang::En, &messages);
+    let verdict = &outcomes[3].0.reply;
+    assert!(verdict.contains("harsh thing to say about yourself") || verdict.contains("hard on yourself"), "{verdict}");
+    assert!(!verdict.contains('“'), "not quoted back: {verdict}");
+    let messages = [
+        "부모님이랑 진로 문제로 계속 싸워요",
+        "민수",
+        "저는 디자인을 하고 싶은데 부모님은 공무원 시험을 보래요",
+        "제가 이기적인 건가 싶기도 해요",
+    ];
+    let (_, _, outcomes) = run(Lang::Ko, &messages);
+    let verdict = &outcomes[3].0.reply;
+    assert!(verdict.contains("엄하게 평가") || verdict.contains("엄격하신"), "{verdict}");
+    assert!(!super::counselor::judges_self("팀장님이 너무 한심해요"));
+    assert!(!super::counselor::judges_self("my brother is so stupid"));
     assert!(!super::counselor::blames_self("it's not my fault she left"));
     assert!(!super::counselor::blames_self("he should have called me first"));
     // Regret after a loss is blame too.
