@@ -366,7 +366,7 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
         },
         cons: if ko {
             vec![
-                format!("검증 단계가 없어 잘못된 {} 그대로 결과에 들어감", with_object(src)),
+                format!("검증 단계가 없어 잘못된 {} 그대로 결과에 들어감", with_subject(src)),
                 "한 단계가 실패하면 전체 실행이 멈춤".into(),
             ]
         } else {
