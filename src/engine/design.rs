@@ -497,6 +497,9 @@ pub struct Needs {
     /// The user asked the validation to go ("검증은 빼 주세요"): its absence is their choice, not a
     /// weakness to count against a design.
     pub without_validation: bool,
+    /// The result goes out by email ("emailed to me every morning", "팀장님께 메일로 보내"): the
+    /// designs end in a step that sends it.
+    pub emailed: bool,
 }
 
 /// Words that state each need. Korean entries glossed; `*` marks an English stem.
@@ -573,6 +576,7 @@ impl Needs {
             subject: subject_of(text),
             complexity_cue: complexity_cue(text),
             without_validation: false,
+            emailed: sends_by_email(text),
         }
     }
 
@@ -914,6 +918,18 @@ pub fn shape_for_needs(designs: &mut [DesignProposal], needs: &Needs, lang: Lang
             }
         }
     }
+    // Sent by email: a step that sends it, unless the designs send it to a mailbox already.
+    if needs.emailed {
+        for d in designs.iter_mut() {
+            if !d
+                .agents
+                .iter()
+                .any(|a| a.role == "publisher" && (a.name.contains("Gmail") || a.name == email_step(lang).name))
+            {
+                d.agents.push(email_step(lang));
+            }
+        }
+    }
     // A budget with no call for accuracy points at the simple design.
     if needs.budget.is_some() && needs.accuracy.is_none() {
         if let Some(i) = designs.iter().position(|d| d.complexity == Complexity::Low) {
@@ -1057,6 +1073,26 @@ fn tool_step(tool: &str, source: bool, lang: Lang) -> AgentSpec {
         (false, Lang::En) => (format!("{tool} delivery"), "publisher", format!("Sends the result to {tool}.")),
     };
     AgentSpec { name, role: role.into(), model: String::new(), description }
+}
+
+/// The step that sends the result by email.
+fn email_step(lang: Lang) -> AgentSpec {
+    let name = lang.pick("메일 발송", "Email delivery");
+    let description = lang.pick("결과를 메일로 보냅니다.", "Sends the result by email.");
+    AgentSpec { name: name.into(), role: "publisher".into(), model: String::new(), description: description.into() }
+}
+
+/// True when a request sends its result by email ("emailed to me", "email it to the team",
+/// "by email"; 메일로 보내/전송/발송/공유/알려: send, share or tell by mail; 메일(을) 보내: send a mail).
+/// Reading emails ("summarize my emails") is not sending them.
+fn sends_by_email(text: &str) -> bool {
+    let lower = crate::engine::case::lower(text);
+    WordList(
+        "emailed|e-mailed|email it|email them|email this|email the|email me|email us|by email|via email|over email|\
+         by e-mail|send me an email|send an email|send us an email|mail it to|메일로 보내|메일로 전송|메일로 받|메일 보내|\
+         메일을 보내|메일 발송|메일로 발송|메일로 공유|메일로 알려",
+    )
+    .any(|w| lower.contains(w))
 }
 
 /// Reads designs from a model's answer: `{"designs": [...]}`, a bare array, or a single
@@ -2528,6 +2564,46 @@ mod tests {
         // A database named in the request is named in its step.
         let tools = Needs::read("pull last week's sales from our Postgres database").tools;
         assert_eq!(tools, ["PostgreSQL"]);
+    }
+
+    #[test]
+    fn a_result_sent_by_email_ends_in_a_step_that_sends_it() {
+        let contract = Contract {
+            original_request: "매주 월요일 아침에 지난주 매출 데이터를 엑셀로 정리해서 팀장님께 메일로 보내고 싶어"
+                .into(),
+            goal: "매출 데이터 정리".into(),
+            format: "스프레드시트".into(),
+            ..Contract::default()
+        };
+        let designs = fallback_designs_for_contract(&contract, Lang::Ko);
+        for d in &designs {
+            let last = d.agents.last().expect("steps");
+            assert_eq!((last.name.as_str(), last.role.as_str()), ("메일 발송", "publisher"), "{:?}", d.agents);
+            assert!(last.model.is_empty(), "a delivery runs no model");
+        }
+        let contract = Contract {
+            original_request: "I want a daily digest of Hacker News posts about Rust, emailed to me every morning"
+                .into(),
+            goal: "Rust news digest".into(),
+            format: "Email".into(),
+            ..Contract::default()
+        };
+        let designs = fallback_designs_for_contract(&contract, Lang::En);
+        assert!(designs.iter().all(|d| d.agents.last().is_some_and(|a| a.name == "Email delivery")), "{designs:?}");
+        // Emails read are not sent; a mailbox named as the destination is not sent to twice.
+        assert!(!Needs::read("summarize my emails every morning").emailed);
+        assert!(!Needs::read("고객 문의 메일을 분류해 줘").emailed);
+        assert!(Needs::read("send the report to my boss by email").emailed);
+        let contract = Contract {
+            original_request: "매주 보고서를 지메일로 보내 줘".into(),
+            goal: "주간 보고서".into(),
+            format: "보고서".into(),
+            ..Contract::default()
+        };
+        for d in fallback_designs_for_contract(&contract, Lang::Ko) {
+            let sent: Vec<&str> = d.agents.iter().filter(|a| a.role == "publisher").map(|a| a.name.as_str()).collect();
+            assert_eq!(sent, ["Gmail 전달"], "{:?}", d.agents);
+        }
     }
 
     #[test]
