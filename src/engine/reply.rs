@@ -445,7 +445,18 @@ fn polite_request(start: &str) -> bool {
         is it possible to |can it |could it ",
     );
     // "is it possible to make it cheaper?": what follows the opener is asked for, not asked about.
-    openers.iter().find_map(|o| start.strip_prefix(o)).is_some_and(|rest| !asks_about(rest))
+    if openers.iter().find_map(|o| start.strip_prefix(o)).is_some_and(|rest| !asks_about(rest)) {
+        return true;
+    }
+    // "can the summaries be shorter?", "could the email be sent at 7?": a part wished otherwise
+    // (where "can the simple one handle 1,000 posts?" asks).
+    let subjects = WordList(
+        "can the |could the |can these |could these |can those |can they |could they |can each |can our |can my ",
+    );
+    subjects
+        .iter()
+        .find_map(|o| start.strip_prefix(o))
+        .is_some_and(|rest| rest.split_whitespace().take(5).any(|w| w == "be") && !asks_about(rest))
 }
 
 /// A change request worded as a question: "could you add …?", "검증을 추가할 수 있나요?",
@@ -511,7 +522,8 @@ fn has_change(text: &str, lower: &str) -> bool {
     const EN: WordList = WordList(
         "but|however|though|although|except|instead|add|remove|drop|change|replace|\
         swap|reduce|increase|cut|include|without|merge|combine|lower|improve|needs|need|too|cheaper|\
-        faster|simpler|fewer|more|less|tweak|adjust|worried|concerned|missing|lacks|expensive|slow|make|\
+        faster|simpler|fewer|more|less|shorter|longer|smaller|briefer|concise|quicker|clearer|tweak|adjust|worried|\
+        concerned|missing|lacks|expensive|slow|make|\
         use|skip|wish|prefer it|parallel|parallelize|concurrently",
     );
     let words = ascii_words(lower);
@@ -1343,6 +1355,9 @@ fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
     if QUANTITY_UNITS.iter().any(|u| is_unit(after_t, u)) && !after_t.starts_with("more or less") {
         return false;
     }
+    if counts_things(after_t) {
+        return false;
+    }
     if WordList("to|under|over|than|by|at|within|about|around|only|just")
         .iter()
         .any(|w| before.ends_with(&format!(" {w}")) || before == w)
@@ -1357,6 +1372,37 @@ fn number_is_design(lower: &str, start: usize, end: usize) -> bool {
             .is_some_and(|rest| rest.chars().next().is_none_or(|c| !is_hangul(c) || AFTER_PARTICLE.contains(&c)))
     });
     ko_ok || after.chars().next().is_none_or(|c| !is_hangul(c))
+}
+
+/// True when the English words after a number name what it counts: "3 bullet points", "5 posts",
+/// "10 short paragraphs" (a plural noun in the next two words), not a design that "looks good",
+/// "really works" or "is fine".
+fn counts_things(after: &str) -> bool {
+    // Verbs in the third person that say something of a design, and words that start a clause.
+    const VERBS: WordList = WordList(
+        "looks|sounds|seems|works|makes|gets|needs|has|does|is|was|wins|feels|fits|beats|covers|handles|suits|\
+         matches|meets|keeps|uses|runs|goes|comes|gives|takes|says|reads|costs|lacks|misses|adds|stays|remains|\
+         this|thanks|yes|plus|less|unless|always|perhaps|as|its|it's|has",
+    );
+    const CLAUSE: WordList = WordList(
+        "and|or|but|with|for|please|then|it|too|because|since|so|if|over|instead|also|though|although|without|\
+         one|ones|all|both|either|not|no|is|was|seems|looks|sounds|would|will|could|should|might|can|may|maybe",
+    );
+    let words: Vec<&str> = after
+        .split_whitespace()
+        .take(2)
+        .map(|w| w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric() && c != '\''))
+        .collect();
+    let plural =
+        |w: &str| w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !VERBS.contains(w);
+    let plain = |w: &str| w.chars().all(|c| c.is_ascii_alphabetic()) && !w.ends_with("ly");
+    match words[..] {
+        [first, ..] if plain(first) && plural(first) => true,
+        [first, second] => {
+            plain(first) && !VERBS.contains(first) && !CLAUSE.contains(first) && plain(second) && plural(second)
+        }
+        _ => false,
+    }
 }
 
 /// True when `after` starts with the unit `u`: a Korean unit glued or not ("2개", "3 단계"), an
