@@ -638,7 +638,13 @@ fn read_from(text: &str, words: WordList) -> bool {
         "from|watch|watches|watching|read|reads|pull|pulls|fetch|fetches|monitor|monitors|query|queries|export|exports",
     );
     words.iter().filter_map(|w| lower.find(w.trim_end_matches('*'))).any(|at| {
-        let before: Vec<&str> = lower[..at].split_whitespace().rev().take(3).collect();
+        // "from MySQL to Postgres" reads MySQL: a "to" nearer the tool sends to it.
+        let before: Vec<&str> = lower[..at]
+            .split_whitespace()
+            .rev()
+            .take(3)
+            .take_while(|w| !WordList("to|into|onto").contains(*w))
+            .collect();
         let rest = &lower[at..];
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let (word, next) = (&rest[..end], rest[end..].trim_start());
@@ -2564,6 +2570,9 @@ mod tests {
         // A database named in the request is named in its step.
         let tools = Needs::read("pull last week's sales from our Postgres database").tools;
         assert_eq!(tools, ["PostgreSQL"]);
+        // Moved from one to the other: read from the first, sent to the second.
+        let moved = Needs::read("plan a migration of our app database from MySQL to Postgres");
+        assert_eq!((moved.tools.len(), moved.sources), (2, vec!["MySQL".to_string()]));
     }
 
     #[test]
