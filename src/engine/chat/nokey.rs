@@ -6,7 +6,7 @@
 
 use super::tools::CommandKind;
 use crate::engine::case::Lower;
-use crate::engine::lang::Lang;
+use crate::engine::lang::{with_instrumental, Lang};
 use crate::engine::words::{mentions, Shape, WordList};
 
 /// A kind of request the no-key assistant recognises.
@@ -480,6 +480,9 @@ fn without_file_names(text: &str) -> String {
 fn file_name(word: &str) -> Option<&str> {
     let w = word.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '?' | '!' | ',' | '(' | ')' | ':'));
     let w = w.strip_suffix('.').unwrap_or(w);
+    // A Korean particle written onto the name: "data.zip을", "backup.tar.gz를".
+    let bare = w.trim_end_matches(|c: char| !c.is_ascii());
+    let w = if bare.ends_with(|c: char| c.is_ascii_alphanumeric()) && bare.contains('.') { bare } else { w };
     let name = w.rsplit('/').next().unwrap_or(w);
     name.rsplit_once('.')
         .is_some_and(|(stem, ext)| {
@@ -1775,6 +1778,26 @@ pub fn archive(text: &str, lang: Lang) -> Option<String> {
         };
         let options = lang.pick(options_ko, options_en);
         let options = if options.is_empty() { String::new() } else { format!(" {options}") };
+        // "into /tmp/restore", "/tmp/restore에 풀어줘": the folder named that is not the archive.
+        let into = request_folders(text).into_iter().find(|f| kind_of(&f.to_ascii_lowercase()).is_none());
+        let unpack_into = into.and_then(|dir| match command {
+            c if c.starts_with("tar") => Some((format!("mkdir -p {dir} && {command} {file} -C {dir}"), dir)),
+            "unzip" => Some((format!("unzip {file} -d {dir}"), dir)),
+            "7z x" => Some((format!("7z x {file} -o{dir}"), dir)),
+            _ => None,
+        });
+        if let Some((line, dir)) = unpack_into {
+            return Some(match lang {
+                Lang::Ko => format!(
+                    "다음 명령으로 {dir}에 풉니다: `{line}`.{options}\n\n풀기 전에 안에 무엇이 있는지 보려면: `{list} {file}`. \
+                     {dir}에 같은 이름의 파일이 있으면 덮어쓸 수 있습니다."
+                ),
+                Lang::En => format!(
+                    "`{line}` unpacks it into {dir}.{options}\n\nTo see what is inside without unpacking, use `{list} {file}`. \
+                     Files of the same name in {dir} can be overwritten."
+                ),
+            });
+        }
         return Some(match lang {
             Lang::Ko => format!(
                 "다음 명령으로 풉니다: `{command} {file}`.{options}\n\n풀기 전에 안에 무엇이 있는지 보려면: `{list} {file}`. \
@@ -2359,18 +2382,61 @@ fn flagged_words(text: &str) -> Option<(String, crate::engine::danger::Danger)> 
 /// The first folder a request names ("/var/log", "~/logs", "./tmp"), if its characters are
 /// safe to put in a shell command as they are.
 fn request_folder(text: &str) -> Option<String> {
+    request_folders(text).into_iter().next()
+}
+
+/// The branch names of a rename: (the old name if said, the new one). "rename the branch
+/// feature-x to feature-login", "rename this branch to fix/login", "feature-x 브랜치 이름을
+/// feature-login으로 바꿔줘" (브랜치: branch; 으로/로: to). `None` unless a new name is said, in
+/// characters safe in a command.
+fn branch_rename(text: &str) -> Option<(Option<String>, String)> {
+    let lower = text.lower();
+    if !WordList("rename|이름").any(|w| lower.contains(w)) {
+        return None;
+    }
+    let name = |w: &str| {
+        let w = w.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | '.' | '?' | '!'));
+        let plain = !w.is_empty()
+            && w.len() <= 80
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/' | '.'))
+            && !w.starts_with('-')
+            && !WordList("the|a|my|this|that|it|branch|current|name|git|to|its|our|local")
+                .contains(w.to_ascii_lowercase());
+        plain.then(|| w.to_string())
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // English: the name after "to"; the old one just before it, past "branch".
+    if let Some(to) = words.iter().position(|w| w.eq_ignore_ascii_case("to")) {
+        let new = words.get(to + 1).and_then(|w| name(w))?;
+        let before = words[..to].iter().rev().find(|w| !w.eq_ignore_ascii_case("branch"));
+        let old =
+            before.filter(|w| !WordList("rename|renaming").contains(w.to_ascii_lowercase())).and_then(|w| name(w));
+        return Some((old, new));
+    }
+    // Korean: the name written with 으로/로 is the new one; an ASCII name before 브랜치 the old one.
+    let new = words.iter().find_map(|w| {
+        let stem = w.strip_suffix("으로").or_else(|| w.strip_suffix("로"))?;
+        stem.is_ascii().then(|| name(stem)).flatten()
+    })?;
+    let old = words.windows(2).find(|p| p[1].starts_with("브랜치")).and_then(|p| name(p[0]));
+    Some((old.filter(|o| *o != new), new))
+}
+
+/// Every folder a request names, in order (see `request_folder`).
+fn request_folders(text: &str) -> Vec<String> {
     text.split_whitespace()
         .map(|w| {
             w.trim_start_matches(['`', '"', '\'', '(']).trim_end_matches(['`', '"', '\'', ',', '.', '?', '!', ')'])
         })
         .map(|w| w.trim_end_matches(['에', '의', '서', '을', '를', '은', '는', '로']))
-        .find(|w| {
+        .filter(|w| {
             (w.starts_with('/') || w.starts_with("~/") || w.starts_with("./"))
                 && w.len() > 1
                 && w.len() <= 100
                 && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '~'))
         })
         .map(str::to_string)
+        .collect()
 }
 
 /// The port a request names ("port 8080", "3000번 포트", "포트 3000번"), 1 to 65,535.
@@ -2931,16 +2997,37 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("지금 작업 중인 브랜치를 봅니다(읽기만).", "Shows the branch you are working on (read only)."),
                 ),
-                choice(
-                    t("브랜치 이름 바꾸기", "Rename the branch"),
-                    t("지금 브랜치의 이름을 바꿉니다", "Renames the branch you are on"),
-                    "git branch -m <new-name>",
-                    Shell,
-                    t(
-                        "<new-name>을 새 이름으로 바꾸세요. 이미 push한 브랜치라면 원격에는 옛 이름이 남습니다.",
-                        "Replace <new-name> with the new name. If the branch was pushed, the remote keeps the old name.",
+                match branch_rename(text) {
+                    // "rename the branch feature-x to feature-login": the names said.
+                    Some((old, new)) => choice(
+                        t("브랜치 이름 바꾸기", "Rename the branch"),
+                        &match (&old, ko) {
+                            (Some(old), true) => format!("{old}의 이름을 {} 바꿉니다", with_instrumental(&new)),
+                            (Some(old), false) => format!("Renames {old} to {new}"),
+                            (None, true) => format!("지금 브랜치의 이름을 {} 바꿉니다", with_instrumental(&new)),
+                            (None, false) => format!("Renames the branch you are on to {new}"),
+                        },
+                        &match &old {
+                            Some(old) => format!("git branch -m {old} {new}"),
+                            None => format!("git branch -m {new}"),
+                        },
+                        Shell,
+                        t(
+                            "이미 push한 브랜치라면 원격에는 옛 이름이 남습니다.",
+                            "If the branch was pushed, the remote keeps the old name.",
+                        ),
                     ),
-                ),
+                    None => choice(
+                        t("브랜치 이름 바꾸기", "Rename the branch"),
+                        t("지금 브랜치의 이름을 바꿉니다", "Renames the branch you are on"),
+                        "git branch -m <new-name>",
+                        Shell,
+                        t(
+                            "<new-name>을 새 이름으로 바꾸세요. 이미 push한 브랜치라면 원격에는 옛 이름이 남습니다.",
+                            "Replace <new-name> with the new name. If the branch was pushed, the remote keeps the old name.",
+                        ),
+                    ),
+                },
             ];
             // Deleting a branch is asked with words apart ("delete the feature branch"). 삭제: deletion;
             // 지우/지워: erase; 브랜치: branch; 취소: cancel; 되돌: revert; 버리: discard; 치워: put away;
@@ -2957,7 +3044,14 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 (2, WordList("stash|aside|discard|throw away|clean|버리|치워|임시")),
             ];
             let named: Vec<(usize, WordList)> = deleting.then_some(delete_branch).into_iter().chain(asked).collect();
-            names_one = named_first(&mut choices, text, &named);
+            // "feature-x 브랜치 이름을 feature-login으로 바꿔줘": the new name stands inside the words.
+            names_one = if branch_rename(text).is_some() {
+                let rename = choices.remove(6);
+                choices.insert(0, rename);
+                true
+            } else {
+                named_first(&mut choices, text, &named)
+            };
             // A bare "branch" puts the new branch first, and names nothing to do.
             if !names_one {
                 named_first(&mut choices, text, &[(3, WordList("branch|브랜치"))]);
@@ -2976,16 +3070,33 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                         "Shows which containers run, which stopped and which keep restarting.",
                     ),
                 ),
-                choice(
-                    t("최근 로그", "Recent logs"),
-                    t("컨테이너가 마지막에 남긴 100줄", "The last 100 lines a container wrote"),
-                    "docker logs --tail 100 <container>",
-                    Shell,
-                    t(
-                        "오류는 대개 로그 끝에 있습니다. <container>를 목록의 이름으로 바꾸세요.",
-                        "Errors are usually at the end of the log. Replace <container> with a name from the list.",
-                    ),
-                ),
+                // "실시간으로 계속 보고 싶으면?", "how do I follow the logs": new lines as they come.
+                // 실시간: live; 계속 보: keep watching.
+                if WordList("follow|live|real-time|realtime|stream|streaming").any(|w| contains_word(&text.lower(), w))
+                    || WordList("real time|실시간|계속 보").any(|w| text.lower().contains(w))
+                {
+                    choice(
+                        t("로그 실시간으로 보기", "Follow the logs"),
+                        t("마지막 100줄, 이어서 새로 쓰이는 줄", "The last 100 lines, then new ones as they come"),
+                        "docker logs -f --tail 100 <container>",
+                        Shell,
+                        t(
+                            "Ctrl+C로 멈춥니다. 컨테이너는 계속 돕니다. <container>를 목록의 이름으로 바꾸세요.",
+                            "Ctrl+C stops the watching, not the container. Replace <container> with a name from the list.",
+                        ),
+                    )
+                } else {
+                    choice(
+                        t("최근 로그", "Recent logs"),
+                        t("컨테이너가 마지막에 남긴 100줄", "The last 100 lines a container wrote"),
+                        "docker logs --tail 100 <container>",
+                        Shell,
+                        t(
+                            "오류는 대개 로그 끝에 있습니다. <container>를 목록의 이름으로 바꾸세요.",
+                            "Errors are usually at the end of the log. Replace <container> with a name from the list.",
+                        ),
+                    )
+                },
                 choice(
                     t("재시작 이유", "Why it restarts"),
                     t("재시작 횟수, 종료 코드, 메모리 부족 여부", "Restart count, exit code, whether memory ran out"),
@@ -3612,6 +3723,16 @@ mod tests {
         // The kind said without a file: a placeholder, not "tar.gz" taken for a file name.
         let ko = archive("압축 푸는 명령어 알려줘 tar.gz", Lang::Ko).expect("answered");
         assert!(ko.starts_with("다음 명령으로 풉니다: `tar -xzf <file>.tar.gz`."), "{ko}");
+        // A folder named to unpack into: the command says it.
+        let into = archive("unzip backup.tar.gz into /tmp/restore", Lang::En).expect("answered");
+        assert!(
+            into.starts_with(
+                "`mkdir -p /tmp/restore && tar -xzf backup.tar.gz -C /tmp/restore` unpacks it into /tmp/restore."
+            ),
+            "{into}"
+        );
+        let into = archive("data.zip을 ./out에 풀어줘", Lang::Ko).expect("answered");
+        assert!(into.starts_with("다음 명령으로 ./out에 풉니다: `unzip data.zip -d ./out`."), "{into}");
         let zip = archive("data.zip 압축 해제 어떻게 해?", Lang::Ko).expect("answered");
         assert!(
             zip.contains("`unzip data.zip`") && zip.contains("`unzip -l data.zip`") && zip.contains("-d <폴더>"),
@@ -3778,6 +3899,13 @@ mod tests {
         assert_eq!(o.choices[0].command.0, "git branch --show-current");
         let o = offer(Topic::Git, "깃 브랜치 이름 바꾸는 법", Lang::Ko);
         assert_eq!(o.choices[0].command.0, "git branch -m <new-name>");
+        // The names said go into the command.
+        let o = offer(Topic::Git, "rename the branch feature-x to feature-login", Lang::En);
+        assert_eq!(o.choices[0].command.0, "git branch -m feature-x feature-login");
+        let o = offer(Topic::Git, "feature-x 브랜치 이름을 feature-login으로 바꿔줘", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "git branch -m feature-x feature-login");
+        let o = offer(Topic::Git, "rename this branch to fix/login", Lang::En);
+        assert_eq!(o.choices[0].command.0, "git branch -m fix/login");
         let o = offer(Topic::Git, "make a new branch", Lang::En);
         assert_eq!(o.choices[0].command.0, "git switch -c <branch>");
         for ch in &o.choices {
@@ -4057,6 +4185,13 @@ mod tests {
         assert_eq!(o.choices[0].label, "최근 로그");
         for choice in &o.choices {
             assert_eq!(crate::engine::danger::assess(&choice.command.0), None, "{}", choice.command.0);
+        }
+        // Watching them live: the same logs, followed.
+        for text in
+            ["도커 컨테이너 로그 보는 법 실시간으로 계속 보고 싶으면?", "how do I follow a container's logs live"]
+        {
+            let o = offer(Topic::Containers, text, Lang::Ko);
+            assert_eq!(o.choices[0].command.0, "docker logs -f --tail 100 <container>", "{text}");
         }
     }
 
