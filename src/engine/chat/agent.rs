@@ -1102,7 +1102,7 @@ impl Chat {
         // nothing itself is read with the request before it.
         let mut request = request.to_string();
         if let Some(before) = before.filter(|_| topic.is_none() && nokey::follows_up(&request)) {
-            let both = format!("{before} {request}");
+            let both = nokey::with_follow_up(&before, &request);
             if let Some(text) = nokey::text_answer(&both, None, lang) {
                 // "and on linux?" after an answer that holds for Linux already: the same answer
                 // again would say nothing new.

@@ -252,6 +252,8 @@ pub fn recognise(text: &str) -> Option<Topic> {
     CUES.iter()
         .find(|cue| any(cue.words) || cue.weak.iter().any(|&(weak, with)| any(weak) && any(with)))
         .map(|cue| cue.topic)
+        // "지난 7일 동안 수정된 파일만 찾고 싶어": files by when they changed.
+        .or_else(|| changed_within(text).map(|_| Topic::Files))
 }
 
 /// True when `word` occurs in `text`; short ASCII words (like "db" or "sql") must stand alone,
@@ -410,6 +412,33 @@ pub fn follows_up(text: &str) -> bool {
         || ["는", "은", "면", "만"].iter().any(|end| trimmed.ends_with(end))
 }
 
+/// The request a follow-up makes of the one before: the same request for another tool when it
+/// names one ("and pip?" after "how do I check which version of python I have" asks pip's
+/// version), else both together.
+pub fn with_follow_up(before: &str, follow_up: &str) -> String {
+    let (b, f) = (before.lower(), follow_up.lower());
+    let named = |text: &str| {
+        TOOLS.iter().find(|(name, _, _)| {
+            if name.is_ascii() {
+                let spaced: String = text.chars().map(|c| if c.is_ascii_punctuation() { ' ' } else { c }).collect();
+                contains_word(&format!(" {spaced} "), &format!("{name} "))
+            } else {
+                text.contains(name)
+            }
+        })
+    };
+    if let (Some(new), Some(old)) = (named(&f), named(&b)) {
+        if new.1 != old.1 {
+            if let Some(at) = b.find(old.0) {
+                // The user's words around the name as written (lower case if it changed their length).
+                let text = if before.len() == b.len() { before } else { b.as_str() };
+                return format!("{}{}{}", &text[..at], new.0, &text[at + old.0.len()..]);
+            }
+        }
+    }
+    format!("{before} {follow_up}")
+}
+
 /// True when the message asks how to do something the no-key assistant answers outright ("how
 /// do I clear the npm cache?", "chmod 755 뜻이 뭐야", "포트 3000 쓰는 프로세스 종료하는 법"): a
 /// question for the chat mode. 어떻게/하는 법/하는 방법/하려면/뭐야/뜻: how, the way to, to do …, what is,
@@ -428,8 +457,13 @@ pub fn is_command_question(text: &str) -> bool {
 /// a script executable, an archive, a quick answer or how-to, ending a process (for "kill it",
 /// the port `before` named).
 pub fn text_answer(request: &str, before: Option<&str>, lang: Lang) -> Option<String> {
+    // "npm install 하면 EACCES 에러가 나요": an error a command gave is explained before the command.
+    // A dangerous command named still gets its warning first.
+    let reports_error = WordList("error|에러|오류|eacces|denied|failed|fatal").any(|w| request.lower().contains(w))
+        && flagged_words(request).is_none();
     rename_extension(request, lang)
         .or_else(|| schedule(request, lang))
+        .or_else(|| reports_error.then(|| quick_answer(request, lang)).flatten())
         .or_else(|| explain_command(request, lang))
         .or_else(|| make_executable(request, lang))
         .or_else(|| archive(request, lang))
@@ -2540,6 +2574,33 @@ fn request_size(text: &str) -> Option<String> {
     amount(text, suffix).filter(|(n, _)| (1..=100_000).contains(n)).map(|(n, s)| format!("+{n}{s}"))
 }
 
+/// How recently the files a request looks for changed, in days: "modified in the last 7 days",
+/// "지난 7일 동안 수정된 파일", "changed today" (1), "이번 주에 바뀐 파일" (7). `None` unless it asks
+/// for changed files. 수정된/수정한/바뀐/변경된/고친: changed; 오늘: today; 어제: yesterday; 이번 주/
+/// 일주일: this week; 한 달: a month.
+fn changed_within(text: &str) -> Option<u32> {
+    let lower = text.lower();
+    // Asked of most messages (it is the last cue): the byte pairs rule the words out first.
+    let shape = Shape::of(&lower);
+    let changed = WordList("modified|changed|edited|updated|touched|수정된|수정한|바뀐|변경된|고친|수정됐|바뀌었")
+        .any(|w| shape.may_hold(w) && lower.contains(w));
+    if !changed || !WordList("file|파일").any(|w| lower.contains(w)) {
+        return None;
+    }
+    let span = request_days(text).or_else(|| {
+        [
+            (WordList("today|last 24 hours|past 24 hours|오늘|24시간"), 1),
+            (WordList("yesterday|어제"), 2),
+            (WordList("this week|last week|past week|a week|이번 주|일주일|지난주|지난 주"), 7),
+            (WordList("this month|last month|past month|a month|이번 달|한 달|지난달|지난 달"), 30),
+        ]
+        .into_iter()
+        .find(|(words, _)| words.any(|w| lower.contains(w)))
+        .map(|(_, days)| days)
+    })?;
+    Some(span)
+}
+
 /// How many of the largest files a request asks for ("the 3 biggest files", "가장 큰 파일
 /// 10개", "top 5 largest files"): the number said, else 10; `None` unless it asks for the
 /// largest. 가장/제일 큰: the largest; 큰 순: by size, largest first.
@@ -2929,6 +2990,29 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     ),
                 },
             ];
+            // "files modified in the last 7 days", "지난 7일 동안 수정된 파일": by when they changed.
+            if let Some(days) = changed_within(text) {
+                let said = match (days, ko) {
+                    (1, true) => format!("{place}에서 하루 안에 바뀐 파일"),
+                    (_, true) => format!("{place}에서 {days}일 안에 바뀐 파일"),
+                    (1, false) => format!("Files changed in the last day in {place}"),
+                    (_, false) => format!("Files changed in the last {days} days in {place}"),
+                };
+                let recent = choice(
+                    t("최근에 바뀐 파일", "Recently changed files"),
+                    &said,
+                    &format!("find {root} -type f -mtime -{days}"),
+                    Shell,
+                    t("수정 시각으로 찾습니다(읽기만).", "Finds them by the time they were changed (read only)."),
+                );
+                choices.insert(0, recent);
+                return Offer {
+                    header: t("파일 찾기", "Find files").to_string(),
+                    question: t("무엇을 찾을까요?", "What are you looking for?").to_string(),
+                    choices,
+                    named: true,
+                };
+            }
             // 큰: large; 용량: size; 넘는/넘은/이상인: over (a size); 내용: content; 문자열: string; 들어간 파일: files containing; 정의: definition;
             // 함수: function; 이름: name
             names_one = named_first(
@@ -3884,6 +3968,16 @@ mod tests {
         assert_eq!(o.choices[0].command.0, "find ~ -type f -exec du -h {} + | sort -rh | head -n 3");
         assert_eq!(request_top("what are the largest files here"), Some(10));
         assert_eq!(request_top("files over 500 mb"), None);
+        // By when they changed.
+        assert_eq!(recognise("지난 7일 동안 수정된 파일만 찾고 싶어"), Some(Topic::Files));
+        let o = offer(Topic::Files, "지난 7일 동안 수정된 파일만 찾고 싶어", Lang::Ko);
+        assert!(o.named);
+        assert_eq!(o.choices[0].command.0, "find . -type f -mtime -7");
+        assert_eq!(o.choices[0].description, "이 폴더에서 7일 안에 바뀐 파일");
+        let o = offer(Topic::Files, "which files in ~/notes changed today?", Lang::En);
+        assert_eq!(o.choices[0].command.0, "find ~/notes -type f -mtime -1");
+        assert_eq!(recognise("I changed my password last week"), None);
+        assert_eq!(recognise("git에서 어제 수정된 파일 보기"), Some(Topic::Git));
         assert_eq!(request_size("10 minutes ago"), None);
     }
 
@@ -4062,6 +4156,19 @@ mod tests {
         ] {
             assert_eq!(quick_answer(text, Lang::En), None, "{text}");
         }
+        // A follow-up that names another tool asks the same of it.
+        let pip = with_follow_up("how do I check which version of python I have", "and pip?");
+        assert_eq!(pip, "how do I check which version of pip I have");
+        assert!(text_answer(&pip, None, Lang::En).is_some_and(|t| t.starts_with("`python3 -m pip --version`")));
+        assert_eq!(with_follow_up("노드 버전 확인", "도커는?"), "도커 버전 확인");
+        assert_eq!(
+            with_follow_up("how do I check my node version", "and on windows?"),
+            "how do I check my node version and on windows?"
+        );
+        // An error a command gave is explained, not the command.
+        let eacces =
+            text_answer("npm install 하면 EACCES permission denied 에러가 나요", None, Lang::Ko).expect("answered");
+        assert!(eacces.contains("`sudo`로 설치하지 마세요"), "{eacces}");
         // What happened to a command is no part of it: the push is explained, not "git push was".
         for text in ["my git push was rejected, what do I do", "my git push is rejected, what do I do?"] {
             let answer = text_answer(text, None, Lang::En).expect("answered");
