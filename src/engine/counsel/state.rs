@@ -152,7 +152,7 @@ const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
         Emotion::Anxious,
         // anxious, worried, nervous, tense, afraid, scared, panic
         WordList("불안|걱정|초조|긴장|두려|무서|떨려|공황|조마조마"),
-        WordList("anxious|anxiety|worried|worry|nervous|scared|afraid|panic|overwhelmed|fear"),
+        WordList("anxious|anxiety|worried|worry|nervous|scared|afraid|panic|overwhelmed|fear|freaking out|freak out|freaked out|terrified|dread|on edge"),
     ),
     (
         Emotion::Angry,
@@ -321,7 +321,7 @@ pub fn detect_state(latest: &str, earlier: &[String], known_topics: &[Topic]) ->
 /// Feeling words that can be someone else's: "she gets angry", "my boss is always so stressed".
 const EN_OTHERS_FEELINGS: WordList = WordList(
     "angry|furious|annoyed|frustrated|pissed|mad|upset|sad|depressed|lonely|anxious|worried|nervous|scared|\
-     afraid|stressed|overwhelmed|tired|exhausted|happy|glad|relieved",
+     afraid|stressed|overwhelmed|tired|exhausted|happy|glad|relieved|freaking|terrified",
 );
 /// The speaker, in English: the nearest of these before a feeling word makes it the user's.
 const EN_SELF: WordList = WordList("i|i'm|im|i've|i'd|i'll|me|myself");
@@ -536,6 +536,9 @@ mod tests {
             ("오늘 점심은 국수를 먹었어요", Emotion::Neutral),
             ("I feel so sad lately", Emotion::Sad),
             ("I'm worried about the exam", Emotion::Anxious),
+            ("I have my final exams next week and I am freaking out", Emotion::Anxious),
+            ("I'm terrified of the interview tomorrow", Emotion::Anxious),
+            ("my mom is freaking out about the move", Emotion::Neutral),
             ("I'm furious at my brother", Emotion::Angry),
             ("I'm exhausted all the time", Emotion::Tired),
             ("Thanks, I feel better now", Emotion::Positive),
