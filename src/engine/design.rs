@@ -131,6 +131,12 @@ struct Domain {
 type Work = ((&'static str, &'static str), &'static str);
 
 /// Keyword → what the pipeline reads (Korean, English labels). First match wins.
+/// Words of recordings: 녹음: recording; 음성 파일: audio file; 음성 메모: voice memo; 팟캐스트: podcast.
+const RECORDINGS: WordList =
+    WordList("녹음|음성 파일|음성파일|음성 메모|팟캐스트|recording*|audio|podcast*|voice memo*|voice note*");
+/// What recordings are called in the steps.
+const RECORDED: (&str, &str) = ("녹음 파일", "recordings");
+
 const SOURCES: &[(WordList, (&str, &str))] = &[
     (WordList("뉴스|기사|news|article|rss"), ("뉴스 기사", "news articles")),
     // "review the pull requests" reviews code: the verb names no reviews to read.
@@ -143,6 +149,10 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     // 회고: retrospective.
     (WordList("회의|미팅|회고|meeting|transcript|retro|retros|retrospective*"), ("회의록", "meeting notes")),
     (WordList("논문|paper|arxiv"), ("논문", "papers")),
+    // 날씨/기상/일기 예보: weather, forecast.
+    (WordList("날씨|기상|일기 예보|일기예보|weather|forecast*"), ("날씨 정보", "weather data")),
+    // 가격/시세: prices.
+    (WordList("가격|시세|price|prices|pricing"), ("가격 정보", "prices")),
     // 위키: wiki.
     (WordList("pdf|문서|계약서|위키|document|contract|docs|documentation|wiki|knowledge base"), ("문서", "documents")),
     // An app's texts to translate (문자열: strings).
@@ -247,6 +257,10 @@ fn detect_domain(text: &str) -> Domain {
 /// "회의록을 요약해서 이메일로 보내줘" reads meeting notes).
 fn subject_of(text: &str) -> Option<(&'static str, &'static str)> {
     let lower = text.to_ascii_lowercase();
+    // Recordings are read as sound, whatever they are of ("회의 녹음 파일": a meeting's recordings).
+    if RECORDINGS.iter().any(|k| mentions(text, k)) {
+        return Some(RECORDED);
+    }
     let at = |key: &str| {
         let stem = key.trim_end_matches('*');
         mentions(text, key).then(|| lower.find(stem)).flatten()
@@ -343,6 +357,21 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
         )
     };
 
+    // Recordings are turned into text before anything else is done with them.
+    let transcriber = || {
+        (domain.source == RECORDED).then(|| {
+            agent(
+                lang.pick("음성 인식기", "transcriber").to_string(),
+                "transcriber",
+                "small",
+                lang.pick(
+                    "녹음을 음성 인식 모델(예: Whisper)로 텍스트로 옮깁니다.",
+                    "Turns the recordings into text with a speech-to-text model (e.g. Whisper).",
+                )
+                .to_string(),
+            )
+        })
+    };
     let simple = DesignProposal {
         name: lang.pick("단순 순차 파이프라인", "Simple Sequential Pipeline").to_string(),
         description: if ko {
@@ -469,7 +498,13 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
         recommended: expected == Complexity::High,
     };
 
-    vec![simple, standard, advanced]
+    let mut designs = vec![simple, standard, advanced];
+    for d in designs.iter_mut() {
+        if let Some(step) = transcriber() {
+            d.agents.insert(1, step);
+        }
+    }
+    designs
 }
 
 /// What the user stated that should shape the designs: each field holds the user's own
@@ -2573,6 +2608,23 @@ mod tests {
         // Moved from one to the other: read from the first, sent to the second.
         let moved = Needs::read("plan a migration of our app database from MySQL to Postgres");
         assert_eq!((moved.tools.len(), moved.sources), (2, vec!["MySQL".to_string()]));
+    }
+
+    #[test]
+    fn recordings_are_transcribed_first_and_weather_and_prices_are_named() {
+        let designs = fallback_designs("회의 녹음 파일을 텍스트로 바꾸고 요약해서 노션에 올려줘", "마크다운", Lang::Ko);
+        for d in &designs {
+            assert_eq!(d.agents[0].name, "녹음 파일 수집기", "{:?}", d.agents);
+            assert_eq!((d.agents[1].name.as_str(), d.agents[1].role.as_str()), ("음성 인식기", "transcriber"));
+        }
+        let designs = fallback_designs("turn our podcast episodes into show notes", "Markdown", Lang::En);
+        assert!(designs.iter().all(|d| d.agents[1].role == "transcriber"), "{designs:?}");
+        let designs = fallback_designs("summarize the meeting notes every week", "Markdown", Lang::En);
+        assert!(designs.iter().all(|d| d.agents.iter().all(|a| a.role != "transcriber")), "{designs:?}");
+        let weather = fallback_designs("매일 아침 9시에 날씨 알려주는 카톡 봇", "메신저 메시지", Lang::Ko);
+        assert_eq!(weather[0].agents[0].name, "날씨 정보 수집기");
+        let prices = fallback_designs("track competitor prices and alert me when they drop", "Chat message", Lang::En);
+        assert_eq!(prices[0].agents[0].name, "prices collector");
     }
 
     #[test]
