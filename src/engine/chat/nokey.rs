@@ -1223,6 +1223,17 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
          curl says so when it cannot connect at all. For the code alone: `curl -s -o /dev/null -w '%{http_code}' <URL>`.",
     ),
     (
+        // 커밋 기록/히스토리/로그: commit history; 예쁘게/보기 좋게/깔끔: nicely; 그래프: graph; 한 줄: one line.
+        &[
+            WordList("git log|커밋 기록|commit history|커밋 히스토리|커밋 로그"),
+            WordList("pretty|prettier|graph|oneline|one line|compact|nicer|readable|예쁘게|그래프|한 줄|한줄|보기 좋게|간단히|깔끔"),
+        ],
+        "`git log --oneline --graph --decorate --all`이 커밋마다 한 줄씩, 브랜치가 갈라지고 합쳐지는 모양을 그래프로 보여 줍니다. 최근 것만 \
+         보려면 `-n 20`을 붙이세요. 자주 쓴다면 `git config --global alias.lg \"log --oneline --graph --decorate --all\"`로 `git lg`를 만들어 두세요.",
+        "`git log --oneline --graph --decorate --all` shows one line per commit, with a graph of where branches split and join; add `-n 20` \
+         for the latest only. If you use it often, `git config --global alias.lg \"log --oneline --graph --decorate --all\"` makes it `git lg`.",
+    ),
+    (
         &[WordList("git config|깃 설정|git 설정|git user|git name|git email|커밋 작성자")],
         "`git config --list --show-origin`이 설정과 그 설정이 있는 파일을 보여 줍니다. 커밋에 남을 이름과 메일은 \
          `git config --global user.name \"이름\"`, `git config --global user.email \"메일\"`로 정합니다.",
@@ -2033,6 +2044,8 @@ fn explain_known(text: &str, lang: Lang) -> Option<String> {
         let command = command.join(" ");
         // find's -delete removes what it finds (the danger check passes it inside a folder).
         let changes = *changes || command.contains(" -delete");
+        // "chmod 644": what each digit lets whom do.
+        let mode = if *key == "chmod" { chmod_mode(&command, lang) } else { String::new() };
         let caution = if *key == "chmod" && lets_everyone_write(&command) {
             lang.pick(
                 " 이 권한은 이 컴퓨터의 모든 사용자가 파일을 바꿀 수 있게 합니다(다른 사용자 자리의 쓰기 권한). \
@@ -2045,17 +2058,62 @@ fn explain_known(text: &str, lang: Lang) -> Option<String> {
         };
         Some(match lang {
             Lang::Ko => format!(
-                "`{command}`: {ko}.{caution} {}\n\n이름 뒤의 옵션이 동작을 조금씩 바꿉니다. `{key} --help`로 옵션 목록을 볼 수 있습니다. \
+                "`{command}`: {ko}.{mode}{caution} {}\n\n이름 뒤의 옵션이 동작을 조금씩 바꿉니다. `{key} --help`로 옵션 목록을 볼 수 있습니다. \
                  설정에서 API 키를 넣으면 모델이 명령 전체를 설명합니다.",
                 if changes { "파일이나 설정을 바꾸므로, 실행하기 전에 대상을 확인하세요." } else { "읽기만 하고 아무것도 바꾸지 않습니다." }
             ),
             Lang::En => format!(
-                "`{command}` {en}.{caution} {}\n\nThe options after the name change how it does that; `{key} --help` lists them. \
+                "`{command}` {en}.{mode}{caution} {}\n\nThe options after the name change how it does that; `{key} --help` lists them. \
                  Add an API key in Settings and a model explains the whole command.",
                 if changes { "It changes files or settings, so check what it names before you run it." } else { "It only reads; it changes nothing." }
             ),
         })
     })
+}
+
+/// What a numeric mode in a chmod command lets each class of user do (" 644: the owner may
+/// read and write; the group and others may only read."), or "" when it names none.
+fn chmod_mode(command: &str, lang: Lang) -> String {
+    let Some(mode) = command
+        .split_whitespace()
+        .skip(1)
+        .find(|w| (3..=4).contains(&w.len()) && w.chars().all(|c| ('0'..='7').contains(&c)))
+    else {
+        return String::new();
+    };
+    let digits: Vec<u32> = mode.chars().rev().take(3).filter_map(|c| c.to_digit(8)).collect();
+    let [others, group, owner] = digits[..] else { return String::new() };
+    let can = |d: u32| -> String {
+        let parts: Vec<&str> =
+            [(4, lang.pick("읽기", "read")), (2, lang.pick("쓰기", "write")), (1, lang.pick("실행", "run"))]
+                .into_iter()
+                .filter(|(bit, _)| d & bit != 0)
+                .map(|(_, name)| name)
+                .collect();
+        match (parts.as_slice(), lang) {
+            ([], Lang::Ko) => "아무 권한 없음".into(),
+            ([], Lang::En) => "do nothing".into(),
+            (_, Lang::Ko) => parts.join("·"),
+            ([one], Lang::En) => format!("only {one}"),
+            ([a, b], Lang::En) => format!("{a} and {b}"),
+            (_, Lang::En) => "read, write and run".into(),
+        }
+    };
+    match lang {
+        Lang::Ko if group == others => {
+            format!(" {mode}: 소유자는 {}, 그룹과 다른 사용자는 {}.", can(owner), can(group))
+        }
+        Lang::Ko => format!(" {mode}: 소유자는 {}, 그룹은 {}, 다른 사용자는 {}.", can(owner), can(group), can(others)),
+        Lang::En if group == others => {
+            format!(" {mode}: the owner may {}; the group and others may {}.", can(owner), can(group))
+        }
+        Lang::En => format!(
+            " {mode}: the owner may {}, the group may {}, and others may {}.",
+            can(owner),
+            can(group),
+            can(others)
+        ),
+    }
 }
 
 /// Options people ask the difference of, sorted by program: the program (or program and
@@ -2456,6 +2514,45 @@ fn branch_rename(text: &str) -> Option<(Option<String>, String)> {
     Some((old.filter(|o| *o != new), new))
 }
 
+/// The name of a branch to make: "create a new branch called hotfix", "make a branch named
+/// fix/login", "hotfix라는 브랜치 만들어 줘", "새 브랜치 hotfix 만들기" (라는/이라는: called; 새: new;
+/// 만들/생성: make). `None` unless a new branch is asked with its name.
+fn new_branch_name(text: &str) -> Option<String> {
+    let lower = text.lower();
+    if branch_rename(text).is_some()
+        || !WordList("create|make|new|start|만들|생성|새 브랜치|새브랜치").any(|w| lower.contains(w))
+        || !WordList("branch|브랜치").any(|w| lower.contains(w))
+    {
+        return None;
+    }
+    let plain = |w: &str| {
+        let w = w.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ',' | '.' | '?' | '!'));
+        (!w.is_empty()
+            && w.len() <= 80
+            && !w.starts_with('-')
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/' | '.'))
+            && !WordList("a|the|new|branch|git|called|named|for|from|it|me|my|this|local")
+                .contains(w.to_ascii_lowercase()))
+        .then(|| w.to_string())
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // English: the word after "called" or "named".
+    if let Some(at) = words.iter().position(|w| matches!(w.to_ascii_lowercase().as_str(), "called" | "named")) {
+        return words.get(at + 1).and_then(|w| plain(w));
+    }
+    // Korean: "hotfix라는 브랜치", or the ASCII word right after "새 브랜치".
+    let called = words.iter().find_map(|w| {
+        let stem = w.strip_suffix("이라는").or_else(|| w.strip_suffix("라는"))?;
+        stem.is_ascii().then(|| plain(stem)).flatten()
+    });
+    called.or_else(|| {
+        words.windows(2).find(|p| p[0].ends_with("브랜치") && lower.contains("새")).and_then(|p| {
+            let next = p[1].trim_end_matches(|c: char| !c.is_ascii());
+            plain(next)
+        })
+    })
+}
+
 /// Every folder a request names, in order (see `request_folder`).
 fn request_folders(text: &str) -> Vec<String> {
     text.split_whitespace()
@@ -2693,13 +2790,27 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("지우기 전에 대상 파일을 확인합니다.", "Shows which files would go before anything is deleted."),
                 ),
-                choice(
-                    t("도커 찌꺼기", "Docker leftovers"),
-                    t("멈춘 컨테이너와 쓰지 않는 이미지", "Stopped containers and unused images"),
-                    "docker system prune",
-                    Shell,
-                    t("도커가 쓰지 않는 자원을 정리합니다.", "Frees space Docker no longer uses."),
-                ),
+                // "도커 이미지 전부 지워줘": the images, every one no container uses (이미지: image).
+                if WordList("image|images|이미지").any(|w| text.lower().contains(w)) {
+                    choice(
+                        t("도커 이미지", "Docker images"),
+                        t("컨테이너가 쓰지 않는 이미지 전부", "Every image no container uses"),
+                        "docker image prune -a",
+                        Shell,
+                        t(
+                            "지우기 전에 확인을 묻습니다. 돌고 있는 컨테이너의 이미지는 남고, 지운 이미지는 다음에 필요할 때 다시 받습니다.",
+                            "It asks before deleting. Images of running containers stay; the others are pulled again when needed.",
+                        ),
+                    )
+                } else {
+                    choice(
+                        t("도커 찌꺼기", "Docker leftovers"),
+                        t("멈춘 컨테이너와 쓰지 않는 이미지", "Stopped containers and unused images"),
+                        "docker system prune",
+                        Shell,
+                        t("도커가 쓰지 않는 자원을 정리합니다.", "Frees space Docker no longer uses."),
+                    )
+                },
             ];
             // What the request names goes first, where a card puts its recommended option.
             let mut named = named_first(
@@ -2912,7 +3023,12 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 ),
             ];
             // The home folder, or folders, named: that first (홈: home; 폴더: folder).
-            let asked = [(2, WordList("home|홈|~/")), (1, WordList("folder|directory|폴더|디렉터리|디렉토리"))];
+            // Free space asked, with no place: the whole disk (남은/여유/남았: left, free).
+            let asked = [
+                (2, WordList("home|홈|~/")),
+                (1, WordList("folder|directory|폴더|디렉터리|디렉토리")),
+                (0, WordList("free|space left|available|left on|남은|여유|남았|빈 공간")),
+            ];
             names_one = named_first(&mut choices, text, &asked);
             (t("디스크", "Disk"), t("어디의 사용량을 볼까요?", "Where should I look at usage?"), choices)
         }
@@ -3057,13 +3173,23 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("작업을 잃지 않고 깨끗한 상태로 돌아갑니다.", "Gets a clean tree without losing the work."),
                 ),
-                choice(
-                    t("새 브랜치", "New branch"),
-                    t("지금 위치에서 새 브랜치로 전환", "Switch to a new branch from here"),
-                    "git switch -c <branch>",
-                    Shell,
-                    t("<branch>를 브랜치 이름으로 바꾸세요.", "Replace <branch> with the branch's name."),
-                ),
+                match new_branch_name(text) {
+                    // "create a new branch called hotfix": its name in the command.
+                    Some(name) => choice(
+                        t("새 브랜치", "New branch"),
+                        &if ko { format!("지금 위치에서 {name} 브랜치를 만들어 전환") } else { format!("Make {name} here and switch to it") },
+                        &format!("git switch -c {name}"),
+                        Shell,
+                        t("지금 커밋에서 새 브랜치를 만들고 그리로 옮깁니다.", "Makes the branch at the current commit and moves onto it."),
+                    ),
+                    None => choice(
+                        t("새 브랜치", "New branch"),
+                        t("지금 위치에서 새 브랜치로 전환", "Switch to a new branch from here"),
+                        "git switch -c <branch>",
+                        Shell,
+                        t("<branch>를 브랜치 이름으로 바꾸세요.", "Replace <branch> with the branch's name."),
+                    ),
+                },
                 choice(
                     t("브랜치 지우기", "Delete a branch"),
                     t("합쳐진 브랜치만 지웁니다", "Only a branch that was merged"),
@@ -3132,6 +3258,10 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             names_one = if branch_rename(text).is_some() {
                 let rename = choices.remove(6);
                 choices.insert(0, rename);
+                true
+            } else if new_branch_name(text).is_some() {
+                let new = choices.remove(3);
+                choices.insert(0, new);
                 true
             } else {
                 named_first(&mut choices, text, &named)
@@ -4002,6 +4132,13 @@ mod tests {
         assert_eq!(o.choices[0].command.0, "git branch -m fix/login");
         let o = offer(Topic::Git, "make a new branch", Lang::En);
         assert_eq!(o.choices[0].command.0, "git switch -c <branch>");
+        assert!(!o.named);
+        for text in ["create a new branch called hotfix", "hotfix라는 브랜치 만들어 줘", "새 브랜치 hotfix 만들기"]
+        {
+            let o = offer(Topic::Git, text, Lang::En);
+            assert_eq!(o.choices[0].command.0, "git switch -c hotfix", "{text}");
+            assert!(o.named, "{text}");
+        }
         for ch in &o.choices {
             assert_eq!(crate::engine::danger::assess(&ch.command.0), None, "{}", ch.command.0);
         }
@@ -4117,6 +4254,8 @@ mod tests {
             ("how do I replace text in many files", "`grep -rl 'old' . | xargs sed -i"),
             ("how do I check if a website is up", "`curl -I https://example.com`"),
             ("how do I see my git config", "`git config --list --show-origin` shows"),
+            ("git log 예쁘게 보는 법", "`git log --oneline --graph --decorate --all`이"),
+            ("how can I see the commit history as a graph", "`git log --oneline --graph --decorate --all` shows"),
             ("how do I get my stash back", "`git stash list` shows"),
             ("how do I make a script run at startup", "Add `@reboot"),
             ("how do I check my ubuntu version", "`cat /etc/os-release`"),
@@ -4165,6 +4304,19 @@ mod tests {
             with_follow_up("how do I check my node version", "and on windows?"),
             "how do I check my node version and on windows?"
         );
+        // A chmod mode is read digit by digit.
+        let mode = text_answer("what does chmod 644 mean", None, Lang::En).expect("answered");
+        assert!(mode.contains("644: the owner may read and write; the group and others may only read."), "{mode}");
+        let mode = text_answer("chmod 750 deploy.sh 뜻이 뭐야", None, Lang::Ko).expect("answered");
+        assert!(
+            mode.contains("750: 소유자는 읽기·쓰기·실행, 그룹은 읽기·실행, 다른 사용자는 아무 권한 없음."),
+            "{mode}"
+        );
+        // Free space with no place: the whole disk, proposed at once; all images: the images.
+        let o = offer(Topic::Disk, "how much free disk space do I have", Lang::En);
+        assert!(o.named && o.choices[0].command.0 == "df -h");
+        let o = offer(Topic::Delete, "도커 이미지 전부 지워줘", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "docker image prune -a");
         // An error a command gave is explained, not the command.
         let eacces =
             text_answer("npm install 하면 EACCES permission denied 에러가 나요", None, Lang::Ko).expect("answered");
