@@ -330,6 +330,13 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
                 "Being treated like that, again and again, would wear anyone down.",
             )
             .to_string(),
+        // "직장 상사가 제 성과를 가로챘어요": one's work passed off as someone else's.
+        Emotion::Neutral if credit_taken(user_text) => lang
+            .pick(
+                "애써 한 일을 다른 사람이 자기 것처럼 가져가면 억울하고 속상할 수밖에 없어요.",
+                "Having your work passed off as someone else's is unfair; it makes sense that it stings.",
+            )
+            .to_string(),
         Emotion::Neutral => String::new(),
         emotion => emotion.reflection(lang).to_string(),
     };
@@ -787,7 +794,8 @@ pub(super) fn blames_self(text: &str) -> bool {
         "my fault|my own fault|blame myself|blaming myself|i mess everything up|i always mess|i messed everything up|\
          i ruin everything|i ruined everything|it's because of me|all because of me|제 잘못|내 잘못|제 탓|내 탓|\
          저 때문|나 때문|제가 다 망|내가 다 망|제가 다 잘못|내가 다 잘못|뭘 잘못했는지|뭘 잘못한 건지|뭘 잘못한 걸까|\
-         내가 잘못해서|제가 잘못해서|what i did wrong|what did i do wrong",
+         내가 잘못해서|제가 잘못해서|what i did wrong|what did i do wrong|i did something wrong|i must have done something|\
+         i screwed everything up|i messed it all up|제가 뭔가 잘못|내가 뭔가 잘못",
     );
     const DENIED: WordList = WordList(
         "not my fault|isn't my fault|wasn't my fault|잘못이 아니|잘못 아니|탓이 아니|탓 아니|때문이 아니|때문 아니",
@@ -835,6 +843,17 @@ fn mistreated(text: &str) -> bool {
         "yells at me|yelling at me|screams at me|shouts at me|insults me|insulting me|humiliates me|humiliated me|\
          bullies me|bullying me|belittles me|puts me down|소리를 지르|소리를 질러|소리 지르|소리 질러|고함|모욕|욕을 해|욕해|\
          막말|괴롭혀|괴롭힘|따돌려|따돌림",
+    )
+    .any(|w| crate::engine::case::lower(text).contains(w))
+}
+
+/// "my boss took credit for my work", "상사가 제 성과를 가로챘어요": the user's work claimed by
+/// someone else. 가로채/가로챘: snatched; 공을 가져/공을 뺏: took the credit; 자기가 한 것처럼: as if
+/// they did it.
+fn credit_taken(text: &str) -> bool {
+    WordList(
+        "took credit|takes credit|taking credit|take credit|stole my idea|stole my work|stealing my work|stole credit|\
+         claimed my work|passed off my|가로채|가로챘|공을 가져|공을 뺏|공을 빼앗|자기가 한 것처럼|자기 것처럼",
     )
     .any(|w| crate::engine::case::lower(text).contains(w))
 }

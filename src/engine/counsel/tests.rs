@@ -882,6 +882,12 @@ fn blame_put_on_oneself_is_met_and_anothers_anger_or_a_place_does_not_steer_the_
     let verdict = &outcomes[3].0.reply;
     assert!(verdict.contains("엄하게 평가") || verdict.contains("엄격하신"), "{verdict}");
     assert!(!super::counselor::judges_self("팀장님이 너무 한심해요"));
+    assert!(super::counselor::blames_self("maybe I did something wrong"));
+    // Work claimed by someone else is met as unfair before the question.
+    let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요", "현우", "직장 상사가 제 성과를 가로챘어요"]);
+    assert!(outcomes[2].0.reply.contains("억울하고 속상할 수밖에"), "{}", outcomes[2].0.reply);
+    let (_, _, outcomes) = run(Lang::En, &["hi", "Sam", "my manager took credit for my project in front of everyone"]);
+    assert!(outcomes[2].0.reply.contains("passed off as someone else's"), "{}", outcomes[2].0.reply);
     assert!(!super::counselor::judges_self("my brother is so stupid"));
     assert!(!super::counselor::blames_self("it's not my fault she left"));
     assert!(!super::counselor::blames_self("he should have called me first"));
