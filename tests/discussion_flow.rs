@@ -1501,3 +1501,36 @@ fn a_bare_ok_after_asking_which_one_to_pick_takes_the_recommended_design() {
     d.say("ok");
     assert_eq!(d.discussion().selected, None);
 }
+
+#[test]
+fn a_new_schedule_changes_the_goal_and_spends_no_round() {
+    for (request, change, pick, said, gone) in [
+        (
+            "build me a bot that posts a summary of our GitHub issues to Slack every Friday",
+            "actually make it every Monday instead",
+            "2",
+            "every Monday",
+            "every Friday",
+        ),
+        (
+            "매주 금요일에 깃허브 이슈를 요약해서 슬랙에 올리는 봇 만들어줘",
+            "매주 월요일로 바꿔 주세요",
+            "2번",
+            "매주 월요일",
+            "매주 금요일",
+        ),
+    ] {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.stage(), Stage::Debate, "{request}");
+        d.say(change);
+        assert_eq!(d.discussion().machine.round(), 0, "{change}: no round");
+        let goal = d.discussion().contract.as_ref().map(|c| c.goal.clone()).unwrap_or_default();
+        assert!(goal.contains(said) && !goal.contains(gone), "{goal}");
+        let told = d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains(said)));
+        assert!(told, "the user is told the new schedule");
+        d.say(pick);
+        let plan = d.discussion().plan.clone().expect("a plan");
+        assert!(plan.markdown.contains(said) && !plan.markdown.contains(gone), "{}", plan.markdown);
+    }
+}

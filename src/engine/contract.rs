@@ -409,6 +409,51 @@ fn requirement_sentences() -> &'static Regex {
     })
 }
 
+/// Where a text says how often or on which day something runs: "every Friday", "daily", "on
+/// Mondays", "매주 금요일", "매일 아침", "월요일마다" (매일/매주/매달/매월: every day, week, month;
+/// 요일마다: every …day; 평일/주말: weekdays, weekends).
+fn schedule_span(text: &str) -> Option<std::ops::Range<usize>> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:every\s+(?:other\s+)?(?:day|morning|evening|night|weekday|week|month|hour|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|each\s+(?:day|morning|week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|daily|weekly|monthly|hourly|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays))\b|매(?:일|주|달|월|시간)(?:\s*(?:아침|저녁|밤|오전|오후))?(?:\s*[월화수목금토일]요일)?|[월화수목금토일]요일마다|평일마다|주말마다|아침마다|저녁마다",
+        )
+        .expect("schedule pattern compiles")
+    });
+    re.find(text).map(|m| m.range())
+}
+
+/// The goal with its schedule changed to the one `feedback` says ("actually make it every Monday
+/// instead" turns "… to Slack every Friday" into "… to Slack every Monday"). `None` when either
+/// says none, they say the same, or they are written in different scripts.
+pub fn reschedule(goal: &str, feedback: &str) -> Option<String> {
+    let (old, new) = (schedule_span(goal)?, schedule_span(feedback)?);
+    let (old_text, new_text) = (&goal[old.clone()], &feedback[new]);
+    if old_text.eq_ignore_ascii_case(new_text) || old_text.is_ascii() != new_text.is_ascii() {
+        return None;
+    }
+    Some(format!("{}{new_text}{}", &goal[..old.start], &goal[old.end..]))
+}
+
+/// True when feedback only moves the schedule ("actually make it every Monday instead", "매주
+/// 월요일로 바꿔 주세요"): nothing in the designs changes with it.
+pub fn only_reschedules(feedback: &str) -> bool {
+    let Some(span) = schedule_span(feedback) else { return false };
+    // Words that ask for the move and nothing more: make/change/move/switch/run/post/send it
+    // (to/on) … instead, please; 로/으로 바꿔/변경/옮겨 (change to), 해 (do), 주세요/줘 (please),
+    // 대신 (instead), 그냥/아예 (just), 에 (on).
+    const ASKING: WordList = WordList(
+        "actually|make|it|change|changed|move|switch|run|runs|post|send|to|on|instead|please|let's|lets|can|could|you|we|the|\
+         schedule|rather|just|ok|okay|so|and|로|으로|바꿔|바꿔요|바꿔줘|바꿔주세요|변경|변경해|옮겨|해|해줘|해요|해주세요|주세요|줘|대신|그냥|아예|\
+         말고|에|으로요|로요|할게요|하죠|합시다",
+    );
+    let mut rest = feedback.to_string();
+    rest.replace_range(span, " ");
+    rest.split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '!' | '?'))
+        .filter(|w| !w.is_empty())
+        .all(|w| ASKING.contains(w.to_lowercase()))
+}
+
 /// The measurable constraints in the text, verbatim: "5만원 이하", "under $50", "within 10 minutes";
 /// one that holds another is kept alone.
 pub fn constraints_in(text: &str) -> Vec<String> {
@@ -782,6 +827,23 @@ mod tests {
     use crate::engine::slots::Format;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_new_schedule_replaces_the_goals_own() {
+        let goal = "Build me a bot that posts a summary of our GitHub issues to Slack every Friday";
+        let moved = reschedule(goal, "actually make it every Monday instead").expect("moved");
+        assert_eq!(moved, "Build me a bot that posts a summary of our GitHub issues to Slack every Monday");
+        assert_eq!(
+            reschedule("매주 금요일에 깃허브 이슈를 요약해서 슬랙에 올리기", "매주 월요일로 바꿔 주세요").as_deref(),
+            Some("매주 월요일에 깃허브 이슈를 요약해서 슬랙에 올리기")
+        );
+        assert_eq!(reschedule(goal, "every Friday is fine"), None, "the same day");
+        assert_eq!(reschedule("summarize the issues", "every Monday"), None, "the goal says no day");
+        assert!(only_reschedules("actually make it every Monday instead"));
+        assert!(only_reschedules("매주 월요일로 바꿔 주세요"));
+        assert!(!only_reschedules("make it every Monday and add a reviewer"));
+        assert!(!only_reschedules("make it shorter"));
+    }
 
     fn input<'a>(request: &'a str, answers: &'a [Answered], lang: Lang) -> AnalysisInput<'a> {
         AnalysisInput { request, prior_chat_summary: None, mode: "discussion", previous: None, answers, lang }

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
 use super::contract::{
-    add_criterion, choice_condition, choice_requirement, empty_request_question, limits_in, stated_criterion, Contract,
-    Field,
+    add_criterion, choice_condition, choice_requirement, empty_request_question, limits_in, only_reschedules,
+    reschedule, stated_criterion, Contract, Field,
 };
 use super::core::{Conversation, Endpoint, Settled};
 use super::design::{
@@ -646,6 +646,31 @@ impl Discussing<'_> {
         // "3번으로 하되 검증 단계는 빼 주세요": the change is made, then that design is taken; "ok go
         // with that, but it must run on our own server" right after a question about one design:
         // that design.
+        // "actually make it every Monday instead": the goal says the new schedule, and a schedule
+        // alone changes no design, so no round is spent on it.
+        if let Some(goal) = self.d.contract.as_ref().and_then(|c| reschedule(&c.goal, text)) {
+            let lang = self.c.lang;
+            if let Some(contract) = self.d.contract.as_mut() {
+                contract.goal = goal.clone();
+            }
+            self.d.memory.restate(goal_key(lang), &goal);
+            let alone = only_reschedules(text);
+            let t = match (lang, alone) {
+                (Lang::Ko, true) => format!(
+                    "목표의 일정을 바꿨습니다: {goal}. 일정만 바뀌어 설계안은 그대로입니다. 마음에 드는 설계안을 고르거나, 바꾸고 싶은 점을 말씀해 주세요."
+                ),
+                (Lang::Ko, false) => format!("목표의 일정을 바꿨습니다: {goal}."),
+                (Lang::En, true) => format!(
+                    "Changed the schedule in the goal: {goal}. Only the schedule changed, so the designs stay as they are. \
+                     Pick a design, or tell me what to change."
+                ),
+                (Lang::En, false) => format!("Changed the schedule in the goal: {goal}."),
+            };
+            self.c.notice(t, env.now);
+            if alone {
+                return;
+            }
+        }
         let picked = match reading {
             Reading::Feedback(Some(i)) => Some(i),
             Reading::Feedback(None) if refers_back(text) => focus_before,
