@@ -1170,6 +1170,43 @@ fn step_forms(step: &AgentSpec) -> Vec<String> {
     forms
 }
 
+/// The answer to "what does the validator do?", "교차 검증기는 무슨 역할이에요?": what that step does
+/// and which designs have it; `None` unless the question asks what a step of theirs is for.
+/// 역할: role; 뭐 해/뭘 해/무슨 일/하는 일/어떤 일: what it does; 뭐예요/뭔가요: what is it.
+fn step_role(text: &str, designs: &[DesignProposal], lang: Lang) -> Option<String> {
+    let lower = text.to_lowercase();
+    let asks = WordList(
+        "what does|what do|what is the|what's the|whats the|what is a|what for|role of|purpose of|역할|뭐 해|뭘 해|무슨 일|하는 일|어떤 일|뭐예요|뭔가요|뭐죠",
+    )
+    .any(|w| lower.contains(w));
+    // "what's the cost of the summarizer?" asks the price, "what does the validator add over 1?" a difference.
+    let other = WordList("cost|price|cheap|expensive|differen|compare|versus| vs|비용|얼마|차이|비교|싸|비싸")
+        .any(|w| lower.contains(w));
+    if !asks || other {
+        return None;
+    }
+    // The longest step name said: "교차 검증기" over "검증기".
+    let step = designs
+        .iter()
+        .flat_map(|d| &d.agents)
+        .filter(|a| a.name.chars().count() >= 3 && lower.contains(&a.name.to_lowercase()))
+        .max_by_key(|a| a.name.len())?;
+    let with: Vec<String> = (0..designs.len())
+        .filter(|&i| designs[i].agents.iter().any(|a| a.name == step.name))
+        .map(|i| (i + 1).to_string())
+        .collect();
+    Some(match lang {
+        Lang::Ko => format!("{}({}번 설계안): {}", step.name, with.join("·"), step.description),
+        Lang::En => format!(
+            "The {} ({} {}): {}",
+            step.name,
+            if with.len() == 1 { "design" } else { "designs" },
+            with.join(", "),
+            step.description
+        ),
+    })
+}
+
 /// The designs that have the step `words` name: by the longest name or stem of a step said
 /// in them, else by a kind of step ("validation", "사람 검토"). None when they name no step.
 fn steps_said(words: &str, designs: &[DesignBrief]) -> Option<Vec<usize>> {
@@ -1896,6 +1933,9 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
         return lang.pick("아직 비교할 설계안이 없습니다.", "There are no designs to compare yet.").to_string();
     }
     let ko = lang == Lang::Ko;
+    if let Some(answer) = step_role(text, designs, lang) {
+        return answer;
+    }
     let label = |i: usize| format!("{}. {}", i + 1, designs[i].name);
     let topic = question_topic(text);
     // "why not 3?", "3번은 왜 추천 안 해요?": the design the question turns down is the one asked about.
@@ -2426,7 +2466,12 @@ mod tests {
             let answer = answer_question(q, *about, &designs, *lang);
             assert!(answer.contains(want), "{q}: {answer}");
         }
+        // What a step does, and which designs have it.
+        let validator = answer_question("what does the validator do?", Some(1), &designs, Lang::En);
+        assert!(validator.starts_with("The validator (designs 2, 3): Filters out"), "{validator}");
         let ko = fallback_designs("뉴스 요약", "", Lang::Ko);
+        let cross = answer_question("교차 검증기는 무슨 역할이에요?", None, &ko, Lang::Ko);
+        assert!(cross.starts_with("교차 검증기(3번 설계안): 분석 결과를 원자료와 대조해"), "{cross}");
         let answer = answer_question("어느 게 제일 싸요?", None, &ko, Lang::Ko);
         assert!(answer.starts_with("가장 저렴한 것은 1. 단순 순차 파이프라인"), "{answer}");
         let secure = answer_question("보안은 어느 게 나아요?", None, &ko, Lang::Ko);
