@@ -169,6 +169,12 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     (WordList("티켓|문의|ticket|support"), ("고객 문의", "support tickets")),
     // 이슈: issue; 버그: bug
     (WordList("이슈|버그|issue|issues|bug|bugs"), ("이슈", "issues")),
+    // The team's own updates a team report is made of (업무 보고/팀 보고: work or team report; 진행 상황/
+    // 업무 현황: progress, status; 스탠드업: stand-up).
+    (
+        WordList("업무 보고|팀 보고|진행 상황|업무 현황|스탠드업|team report*|status update*|team update*|progress update*|standup*|stand-up*"),
+        ("업무 현황", "status updates"),
+    ),
     // 블로그: blog; 포스트: post
     (WordList("블로그|포스트|blog|blog post*"), ("블로그 글", "blog posts")),
 ];
@@ -412,7 +418,18 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
     let standard = DesignProposal {
         name: lang.pick("검증 포함 표준 파이프라인", "Standard Pipeline with Validation").to_string(),
         description: if ko {
-            format!("{} 모은 뒤 검증을 거쳐 {work}하고, {} 보고합니다.", with_object(src), with_instrumental(format))
+            // When the work is the report itself, it is said once.
+            if work == "보고" {
+                format!("{} 모은 뒤 검증을 거쳐 {} 정리합니다.", with_object(src), with_instrumental(format))
+            } else {
+                format!(
+                    "{} 모은 뒤 검증을 거쳐 {work}하고, {} 보고합니다.",
+                    with_object(src),
+                    with_instrumental(format)
+                )
+            }
+        } else if work == "report on" {
+            format!("Collect {src}, validate them, and write them up as {said}.")
         } else {
             format!("Collect {src}, validate them, {work} them, and report as {said}.")
         },
@@ -452,7 +469,13 @@ pub fn fallback_designs(request: &str, format_label: &str, lang: Lang) -> Vec<De
                 with_instrumental(format)
             )
         } else {
-            format!("Validate and {work} the {src}, cross-check the findings, synthesize them, and report as {said}.")
+            if work == "report on" {
+                format!("Validate the {src}, cross-check the findings, synthesize them, and write them up as {said}.")
+            } else {
+                format!(
+                    "Validate and {work} the {src}, cross-check the findings, synthesize them, and report as {said}."
+                )
+            }
         },
         agents: vec![
             collector(),
@@ -2608,6 +2631,15 @@ mod tests {
         // Moved from one to the other: read from the first, sent to the second.
         let moved = Needs::read("plan a migration of our app database from MySQL to Postgres");
         assert_eq!((moved.tools.len(), moved.sources), (2, vec!["MySQL".to_string()]));
+    }
+
+    #[test]
+    fn a_team_report_reads_the_teams_updates_and_says_report_once() {
+        let designs = fallback_designs("I want to automate our weekly team report", "Report", Lang::En);
+        assert_eq!(designs[0].agents[0].name, "status updates collector");
+        assert_eq!(designs[1].description, "Collect status updates, validate them, and write them up as a report.");
+        let ko = fallback_designs("매주 팀 보고를 자동으로 만들고 싶어", "보고서", Lang::Ko);
+        assert_eq!(ko[1].description, "업무 현황을 모은 뒤 검증을 거쳐 보고서로 정리합니다.");
     }
 
     #[test]
