@@ -502,7 +502,7 @@ fn no_key_assistant_offers_options_and_commands_in_english() {
     d.say("3000번 포트 쓰는 프로세스 찾아줘");
     d.say("고마워 그거 종료하려면?");
     let answer = texts(&d).last().unwrap().clone();
-    assert!(answer.starts_with("`lsof -i :3000`가") && !answer.contains("천만에요"), "{answer}");
+    assert!(answer.starts_with("`lsof -i :3000`이") && !answer.contains("천만에요"), "{answer}");
 
     let mut d = offline_chat();
     d.say("what a nice day");

@@ -206,7 +206,8 @@ const CUES: &[Cue] = &[
             "which process|what process|process id|pid|cpu|hogging|kill the process|kill a process|kill process|\
             process on port|running on port|listening on port|eaddrinuse|address already in use|port is already in use|\
             how much memory|how much ram|memory usage|ram usage|\
-            memory is free|free memory|available memory|메모리 사용량|남은 메모리|메모리가 얼마|메모리 얼마|메모리 부족|램 사용량",
+            memory is free|free memory|available memory|메모리 사용량|남은 메모리|메모리가 얼마|메모리 얼마|메모리 부족|램 사용량|\
+            메모리 많이|메모리를 많이|메모리 먹|메모리를 먹|using the most memory|most memory|most cpu|cpu 많이",
         ),
         // 포트: port (not the end of 리포트, a report); 느려/느리: slow; 메모리: memory; 프로세스:
         // process (a hiring or a business one too) — beside 컴퓨터/노트북: computer/laptop,
@@ -1234,6 +1235,30 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
          for the latest only. If you use it often, `git config --global alias.lg \"log --oneline --graph --decorate --all\"` makes it `git lg`.",
     ),
     (
+        // A file taken out of git but kept on disk: 깃에서/git에서 빼/제외/지우: take out of git; 추적: tracking.
+        &[
+            WordList("gitignore|깃에서 빼|깃에서 제외|git에서 빼|git에서 제외|추적하지 않|추적 안|추적을 멈|untrack|stop tracking|remove from git|out of git|out of the repo"),
+            WordList("file|파일|.env|폴더|folder|node_modules|config"),
+        ],
+        "`git rm --cached <파일>`(폴더라면 `-r`을 붙여)로 파일을 디스크에 둔 채 git의 추적에서만 빼고, 그 이름을 `.gitignore`에 한 줄 더하면(`echo '.env' >> .gitignore`) \
+         다시 올라가지 않습니다. 그다음 커밋하세요. 비밀번호나 키가 든 파일을 이미 push했다면 기록에 남아 있으니 그 값들을 새로 바꾸세요.",
+        "`git rm --cached <file>` (`-r` for a folder) stops git tracking it and leaves it on disk; add its name to `.gitignore` \
+         (`echo '.env' >> .gitignore`) so it is not added again, then commit. If it held passwords or keys and was pushed, they are in the \
+         history: change them.",
+    ),
+    (
+        // The newest of a branch: 최신으로/최신 상태/받아오/받아 오: bring up to date, fetch.
+        &[
+            WordList("최신으로|최신 상태|받아오|받아 오|get the latest|pull the latest|update my branch|update the branch|up to date with"),
+            WordList("branch|브랜치|main|master|git|깃|remote|원격|origin"),
+        ],
+        "`git switch main`(그 브랜치 이름)으로 옮긴 뒤 `git pull`이 원격의 새 커밋을 받아 합칩니다. 커밋하지 않은 변경이 있으면 먼저 `git stash`로 \
+         치워 두고, 끝나면 `git stash pop`으로 되돌리세요. 내 작업 브랜치에 main의 새 커밋을 들이려면 그 브랜치에서 `git merge main`(또는 `git rebase main`).",
+        "`git switch main` (the branch's name) then `git pull` fetches the remote's new commits and merges them in. With uncommitted changes, \
+         `git stash` them first and `git stash pop` afterwards. To bring main's new commits into your own branch, run `git merge main` (or \
+         `git rebase main`) on it.",
+    ),
+    (
         &[WordList("git config|깃 설정|git 설정|git user|git name|git email|커밋 작성자")],
         "`git config --list --show-origin`이 설정과 그 설정이 있는 파일을 보여 줍니다. 커밋에 남을 이름과 메일은 \
          `git config --global user.name \"이름\"`, `git config --global user.email \"메일\"`로 정합니다.",
@@ -1341,7 +1366,8 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
     (
         &[
             WordList("commit message|커밋 메시지|커밋메시지"),
-            WordList("change|edit|fix|amend|rename|reword|수정|바꾸|바꿔|변경|고치|고쳐"),
+            // 잘못 썼/잘못 적/오타: written wrong, a typo.
+            WordList("change|edit|fix|amend|rename|reword|wrong|typo|수정|바꾸|바꿔|변경|고치|고쳐|잘못 썼|잘못 적|잘못썼|오타"),
         ],
         "`git commit --amend -m \"새 메시지\"`가 마지막 커밋의 메시지를 바꿉니다. 이미 push한 커밋이라면 다른 사람이 받았을 수 있어, \
          다시 올리려면 `git push --force-with-lease`가 필요합니다. 나 혼자 쓰는 브랜치에서만 하세요.",
@@ -1584,9 +1610,11 @@ pub fn end_process(text: &str, before: Option<&str>, lang: Lang) -> Option<Strin
     }
     Some(match (port, named, lang) {
         (Some(port), _, Lang::Ko) => format!(
-            "`lsof -i :{port}`가 {port}번 포트를 잡고 있는 프로세스와 그 PID를 보여 주고, `kill <PID>`가 끝내 달라고 요청합니다(한 번에: \
+            "`lsof -i :{port}`{} {port}번 포트를 잡고 있는 프로세스와 그 PID를 보여 주고, `kill <PID>`가 끝내 달라고 요청합니다(한 번에: \
              `kill $(lsof -t -i :{port})`). 몇 초 뒤에도 남아 있으면 `kill -9 <PID>`가 강제로 끝냅니다. 이때 프로그램은 저장하거나 정리할 틈이 없습니다. \
-             다른 사용자가 띄운 프로세스라면 `sudo`가 필요합니다."
+             다른 사용자가 띄운 프로세스라면 `sudo`가 필요합니다.",
+            // The particle follows how the port number is read: "3000이", "8082가".
+            &crate::engine::lang::with_subject(&port.to_string())[port.to_string().len()..]
         ),
         (Some(port), _, Lang::En) => format!(
             "`lsof -i :{port}` shows the process holding port {port}, with its PID, and `kill <PID>` asks it to end (both at once: \
@@ -2977,13 +3005,29 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     Shell,
                     t("새 Rust 프로젝트를 만듭니다.", "Creates a new Rust project."),
                 ),
-                choice(
-                    "Node.js",
-                    "npm",
-                    "mkdir my-app && cd my-app && npm init -y",
-                    Shell,
-                    t("새 Node.js 프로젝트를 만듭니다.", "Creates a new Node.js project."),
-                ),
+                // A front-end framework named (리액트: React; 뷰: Vue; 스벨트: Svelte): Vite's template for it.
+                match [("react", "리액트"), ("vue", "뷰"), ("svelte", "스벨트")]
+                    .into_iter()
+                    .find(|(en, ko)| contains_word(&lower, en) || lower.contains(ko))
+                {
+                    Some((framework, _)) => choice(
+                        "Node.js",
+                        "npm · Vite",
+                        &format!("npm create vite@latest my-app -- --template {framework}"),
+                        Shell,
+                        t(
+                            "Vite로 새 프로젝트를 만듭니다. 그다음 `cd my-app && npm install && npm run dev`.",
+                            "Creates the project with Vite; then `cd my-app && npm install && npm run dev`.",
+                        ),
+                    ),
+                    None => choice(
+                        "Node.js",
+                        "npm",
+                        "mkdir my-app && cd my-app && npm init -y",
+                        Shell,
+                        t("새 Node.js 프로젝트를 만듭니다.", "Creates a new Node.js project."),
+                    ),
+                },
                 choice("Python", "venv", python, Shell, python_why),
             ];
             // 파이썬: Python; 가상: virtual; 자바스크립트/타입스크립트: JavaScript/TypeScript; 러스트: Rust
@@ -2992,7 +3036,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 text,
                 &[
                     (2, WordList("python|파이썬|venv|virtual environment|virtualenv|가상")),
-                    (1, WordList("node|npm|javascript|typescript|자바스크립트|타입스크립트")),
+                    (1, WordList("node|npm|javascript|typescript|react|vue|svelte|vite|자바스크립트|타입스크립트|리액트|스벨트")),
                     (0, WordList("rust|cargo|러스트")),
                 ],
             );
@@ -3803,6 +3847,8 @@ mod tests {
         assert_eq!(request_port("kill whatever is running on localhost:5173"), Some(5173));
         assert_eq!(request_port("curl http://127.0.0.1:8080/health fails"), Some(8080));
         assert_eq!(request_port("the meeting at 10:30"), None);
+        let ko = end_process("3000번 포트 쓰는 프로세스 죽여줘", None, Lang::Ko).expect("answered");
+        assert!(ko.starts_with("`lsof -i :3000`이 3000번 포트를"), "{ko}");
         let kill = end_process("kill whatever is running on localhost:5173", None, Lang::En).expect("answered");
         assert!(kill.contains("`kill $(lsof -t -i :5173)`"), "{kill}");
         let timed = text_answer("ssh: connect to host 10.0.0.5 port 22: Connection timed out", None, Lang::En)
@@ -4254,6 +4300,11 @@ mod tests {
             ("how do I replace text in many files", "`grep -rl 'old' . | xargs sed -i"),
             ("how do I check if a website is up", "`curl -I https://example.com`"),
             ("how do I see my git config", "`git config --list --show-origin` shows"),
+            ("깃 커밋 메시지 잘못 썼어", "`git commit --amend -m"),
+            (".env 파일을 깃에서 빼고 싶어", "`git rm --cached <파일>`(폴더라면 `-r`을 붙여)로"),
+            ("how do I stop tracking a file in git", "`git rm --cached <file>`"),
+            ("main 브랜치 최신으로 받아오기", "`git switch main`(그 브랜치 이름)으로"),
+            ("how do I get the latest changes from main", "`git switch main` (the branch's name) then `git pull`"),
             ("git log 예쁘게 보는 법", "`git log --oneline --graph --decorate --all`이"),
             ("how can I see the commit history as a graph", "`git log --oneline --graph --decorate --all` shows"),
             ("how do I get my stash back", "`git stash list` shows"),
@@ -4312,6 +4363,12 @@ mod tests {
             mode.contains("750: 소유자는 읽기·쓰기·실행, 그룹은 읽기·실행, 다른 사용자는 아무 권한 없음."),
             "{mode}"
         );
+        // A framework named: its project; memory eaten: the processes by memory.
+        let o = offer(Topic::Setup, "리액트 프로젝트 새로 만들고 싶어", Lang::Ko);
+        assert_eq!(o.choices[0].command.0, "npm create vite@latest my-app -- --template react");
+        assert_eq!(recognise("메모리 많이 먹는 프로세스 찾아줘"), Some(Topic::Processes));
+        let o = offer(Topic::Processes, "메모리 많이 먹는 프로세스 찾아줘", Lang::Ko);
+        assert!(o.choices[0].command.0.contains("sort -nrk 4"), "{}", o.choices[0].command.0);
         // Free space with no place: the whole disk, proposed at once; all images: the images.
         let o = offer(Topic::Disk, "how much free disk space do I have", Lang::En);
         assert!(o.named && o.choices[0].command.0 == "df -h");
@@ -4337,7 +4394,7 @@ mod tests {
         // "it": the port the message before named.
         let it = end_process("고마워 그거 종료하려면?", Some("3000번 포트 쓰는 프로세스 찾아줘"), Lang::Ko)
             .expect("answered");
-        assert!(it.starts_with("`lsof -i :3000`가 3000번 포트를"), "{it}");
+        assert!(it.starts_with("`lsof -i :3000`이 3000번 포트를"), "{it}");
         // A program named here goes before a port named before.
         let node =
             end_process("how do I kill the node process?", Some("what's on port 3000?"), Lang::En).expect("answered");
