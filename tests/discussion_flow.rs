@@ -1534,3 +1534,28 @@ fn a_new_schedule_changes_the_goal_and_spends_no_round() {
         assert!(plan.markdown.contains(said) && !plan.markdown.contains(gone), "{}", plan.markdown);
     }
 }
+
+#[test]
+fn a_sentence_typed_at_the_format_card_is_no_formats_name() {
+    // Naming one: the format is read from the sentence.
+    let mut d = Driver::offline();
+    d.say("I want something that watches our competitors websites");
+    assert!(d.open_card().is_some_and(|c| c.questions[0].target == Target::Field(Field::Format)));
+    d.say("it should send me an email digest every Monday with the price changes");
+    assert_eq!(d.discussion().contract.as_ref().map(|c| c.format.as_str()), Some("Email"));
+    assert_eq!(d.stage(), Stage::Debate);
+    // Naming none: it joins the request and the card stays open for the format.
+    let mut d = Driver::offline();
+    d.say("I want something that watches our competitors websites");
+    d.say("it should keep an eye on their prices and tell me what changed");
+    let card = d.open_card().expect("the card stays open");
+    assert_eq!(card.questions[0].target, Target::Field(Field::Format));
+    let contract = d.discussion().contract.clone().expect("a contract");
+    assert!(contract.format.is_empty(), "{}", contract.format);
+    assert!(contract.answered.iter().any(|a| a.a.contains("keep an eye on their prices")));
+    let told = d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("still asks")));
+    assert!(told);
+    d.say("Report");
+    assert_eq!(d.discussion().contract.as_ref().map(|c| c.format.as_str()), Some("Report"));
+    assert_eq!(d.stage(), Stage::Debate);
+}

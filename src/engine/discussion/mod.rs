@@ -406,6 +406,23 @@ impl Discussing<'_> {
             self.c.notice(t, env.now);
             return;
         }
+        // "it should watch prices and tell me about the changes": a sentence that names no format
+        // is no format's name. It joins the request, and the card still asks for the format.
+        let format_first = |card: &super::core::QuestionCard| {
+            card.questions.first().is_some_and(|q| q.target == Target::Field(Field::Format))
+        };
+        if self.c.open_card().is_some_and(format_first)
+            && parse_format(text).is_none()
+            && text.split_whitespace().count() > 6
+        {
+            self.apply_free_answer(text, env);
+            let t = self.c.lang.pick(
+                "요청에 더해 두었습니다. 결과물의 형식은 위 카드에서 골라 주세요(직접 입력도 됩니다).",
+                "Added that to the request. The card above still asks what form the result should take: pick one, or type your own.",
+            );
+            self.c.notice(t, env.now);
+            return;
+        }
         if let Some(card) = self.c.open_card().cloned() {
             let answers: Vec<String> = card
                 .questions

@@ -139,12 +139,13 @@ pub(super) const KO_FORMAT_TAILS: WordList = WordList("로|으로|를|을|은|�
     형식|형태|파일|버전|예시|예제|초안|샘플|템플릿|화|하나");
 
 /// Phrases that name something else: code review, QR/bar codes, error/status/zip/promo
-/// codes, dress code, code names, cheat sheets, email addresses, "email me", "report back",
+/// codes, dress code, code names, cheat sheets, email addresses, "email me if …" (a contact, where
+/// "email me a digest" is the output), "report back",
 /// code blocks (part of a Markdown document), restaurant tables ("book a table", "table for 2", "window table"),
 /// and a language as the subject ("posts about Rust" are posts, no code).
 pub(super) fn mask_non_formats(text: &str) -> String {
     let en = regex!(
-        r"(?i)\bcode\s*reviews?\b|\bqr\s*codes?\b|\bbar\s*codes?\b|\b(?:error|status|zip|postal|promo|promotional|coupon|discount|dress|country|area|verification|access|invite|referral)\s+codes?\b|\bcode\s*names?\b|\bcheat\s*sheets?\b|\be-?mail\s+(?:me|us|him|her|them|address(?:es)?)\b|\bsend\s+(?:me|us)\s+an?\s+e-?mail\b|\breport\s+(?:to|back)\b|\btable\s+tennis\b|\bcode\s+blocks?\b|\b(?:about|regarding|on)\s+(?:the\s+)?(?:rust|golang|java|javascript|typescript|python|sql|html|css)\b"
+        r"(?i)\bcode\s*reviews?\b|\bqr\s*codes?\b|\bbar\s*codes?\b|\b(?:error|status|zip|postal|promo|promotional|coupon|discount|dress|country|area|verification|access|invite|referral)\s+codes?\b|\bcode\s*names?\b|\bcheat\s*sheets?\b|\be-?mail\s+(?:me|us|him|her|them)\s+(?:if|when|at|back|once|whenever)\b|\be-?mail\s+address(?:es)?\b|\bsend\s+(?:me|us)\s+an?\s+e-?mail\s+(?:if|when|once|after|whenever)\b|\breport\s+(?:to|back)\b|\btable\s+tennis\b|\bcode\s+blocks?\b|\b(?:about|regarding|on)\s+(?:the\s+)?(?:rust|golang|java|javascript|typescript|python|sql|html|css)\b"
     );
     let tables = regex!(&format!(
         r"(?i)\b(?:book|booking|reserve|reserving|get|grab|find|snag|secure|hold|save)\s+(?:us\s+|me\s+)?(?:a|an|the|one|our)?\s*(?:(?:window|outdoor|corner|quiet|private|patio|big|large|small|nice|round)\s+)?tables?\b|\btables?\s+for\s+(?:\d+|{EN_COUNTS}|us|me|the\s+\w+\s+of\s+us|a\s+party|a\s+group)\b|\btables?\s+(?:reservations?|bookings?)\b|\b(?:window|outdoor|corner|patio|terrace|private)\s+tables?\b"

@@ -586,6 +586,8 @@ fn format_reads_korean_and_english_names() {
         // Sent by email; the language is what the posts are about.
         ("I want a daily digest of Hacker News posts about Rust, emailed to me every morning", Some(Format::Email)),
         ("a weekly summary of articles on Python", None),
+        ("it should send me an email digest every Monday with the price changes", Some(Format::Email)),
+        ("summarize the news and email me a digest", Some(Format::Email)),
         ("a Rust script that renames my photos", Some(Format::Code)),
     ];
     for (text, want) in cases {
@@ -608,6 +610,8 @@ fn format_ignores_look_alike_words() {
         "바코드",
         "쿠폰 코드 있어?",
         "메일 주소 알려줘",
+        "email me if anything breaks",
+        "send me an email when you're done",
         "book a table for 2",
         "table for two at 7",
         "a window table please",
