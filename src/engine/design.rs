@@ -198,7 +198,10 @@ const WORKS: &[(WordList, Work)] = &[
     (WordList("답장|회신|초안|draft*|replies|reply to|respond to"), (("회신", "draft replies to"), "reply drafter")),
     // 답변/답해: answer; 챗봇: chatbot.
     (
-        WordList("답변|답해|질문에 답|챗봇|answers questions|answer questions|answering questions|chatbot|q&a|faq"),
+        WordList(
+            "답변|답해|질문에 답|챗봇|answers questions|answer questions|answering questions|chatbot|q&a|faq|\
+             hr questions|employee questions|customer questions|staff questions|user questions|questions about|questions from",
+        ),
         (("답변", "answer questions about"), "answerer"),
     ),
     (WordList("추천|recommend*"), (("추천", "recommend"), "recommender")),
@@ -2631,6 +2634,17 @@ mod tests {
         // Moved from one to the other: read from the first, sent to the second.
         let moved = Needs::read("plan a migration of our app database from MySQL to Postgres");
         assert_eq!((moved.tools.len(), moved.sources), (2, vec!["MySQL".to_string()]));
+    }
+
+    #[test]
+    fn a_bot_that_answers_questions_of_a_kind_answers_them() {
+        let designs = fallback_designs(
+            "build a slack bot that answers HR questions from our policy docs",
+            "Chat message",
+            Lang::En,
+        );
+        assert_eq!(designs[0].agents[1].name, "answerer", "{:?}", designs[0].agents);
+        assert!(designs[0].description.contains("answer questions about them"), "{}", designs[0].description);
     }
 
     #[test]

@@ -389,7 +389,7 @@ const KO_QUESTION: WordList = WordList(
 
 /// English openings that ask.
 const EN_QUESTION_OPENINGS: WordList = WordList(
-    "what|which|why|how|who|where|when|is |are |does |do |did |\
+    "what|which|why|how|who|where|when|whats|hows|whys|wheres|whos|is |are |does |do |did |\
     can |could |would |will |should |tell me|explain|i wonder|compare|\
     i don't understand|i dont understand|i do not understand|i don't get|i dont get|i'm confused|im confused|\
     i am confused|i'm not sure what|not sure what|i'm not sure which|not sure which",
