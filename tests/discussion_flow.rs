@@ -1559,3 +1559,26 @@ fn a_sentence_typed_at_the_format_card_is_no_formats_name() {
     assert_eq!(d.discussion().contract.as_ref().map(|c| c.format.as_str()), Some("Report"));
     assert_eq!(d.stage(), Stage::Debate);
 }
+
+#[test]
+fn a_requirement_beside_the_choice_is_built_into_the_design_taken_where_the_rules_can() {
+    for (request, choice, step) in [
+        ("사내 위키 문서로 질문에 답해주는 챗봇 만들고 싶어", "2번으로 하되 사람이 최종 검토해야 해요", "사람 검토"),
+        (
+            "build a slack bot that answers HR questions from our policy docs",
+            "go with 2, but a human must approve every answer",
+            "human review",
+        ),
+    ] {
+        let mut d = Driver::offline();
+        d.say(request);
+        assert_eq!(d.stage(), Stage::Debate, "{request}");
+        d.say(choice);
+        let plan = d.discussion().plan.clone().expect("a plan");
+        assert!(plan.markdown.contains(step), "{choice}: {}", plan.markdown);
+        let chosen = d.discussion().selected_design.clone().expect("a design taken");
+        assert!(chosen.has_role("human_review"), "{:?}", chosen.agents);
+        // The other designs are left as they were.
+        assert!(d.discussion().designs.iter().filter(|x| x.has_role("human_review")).count() == 1);
+    }
+}

@@ -1854,6 +1854,13 @@ fn revise(designs: &[DesignProposal], feedback: &str, focus: Option<usize>, lang
     Refinement { designs, changes }
 }
 
+/// The designs with what the rules can build of `requirement` made in design `chosen` alone
+/// ("2번으로 하되 사람이 최종 검토해야 해요": a human review step in 2). `changes` is empty when
+/// the rules can build none of it.
+pub fn revise_chosen(designs: &[DesignProposal], requirement: &str, chosen: usize, lang: Lang) -> Refinement {
+    revise(designs, requirement, Some(chosen), lang)
+}
+
 /// The designs with the output form and the destination `feedback` names, if any: the step
 /// that writes the output renamed for the format, the delivery step for the tool ("노션 페이지로").
 pub fn revise_delivery(designs: &[DesignProposal], feedback: &str, lang: Lang) -> Refinement {

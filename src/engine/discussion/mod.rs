@@ -23,8 +23,8 @@ use super::contract::{
 };
 use super::core::{Conversation, Endpoint, Settled};
 use super::design::{
-    estimate_complexity, new_destination, reformat, retarget, revise_delivery, rules_read, Complexity, DesignProposal,
-    RuleReading,
+    estimate_complexity, new_destination, reformat, retarget, revise_chosen, revise_delivery, rules_read, Complexity,
+    DesignProposal, RuleReading,
 };
 use super::gate::slot_label;
 use super::gate::{ConversationState, GateStatus, Intent};
@@ -637,9 +637,16 @@ impl Discussing<'_> {
                         if let Some(condition) = choice_condition(text) {
                             self.add_stated_criterion(&condition, env);
                         }
-                        // "2번으로 하되 사내 서버에서 돌아가야 해요": a requirement beside the choice too.
+                        // "2번으로 하되 사내 서버에서 돌아가야 해요": a requirement beside the choice too;
+                        // what the rules can build of it ("사람이 최종 검토해야 해요": a human review
+                        // step) goes into the design taken.
                         if let Some(requirement) = choice_requirement(text) {
                             self.add_stated_criterion(&requirement, env);
+                            let built = revise_chosen(&self.d.designs, &requirement, i, self.c.lang);
+                            if !built.changes.is_empty() && built.designs != self.d.designs {
+                                self.d.designs = built.designs;
+                                self.c.notice(built.changes.join(" "), env.now);
+                            }
                         }
                         self.take_delivery_along(text, env);
                         self.choose(i, env, fx)
