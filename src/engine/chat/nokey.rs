@@ -96,7 +96,8 @@ const CUES: &[Cue] = &[
         topic: Topic::Disk,
         words: WordList(
             "folder sizes|folder size|size of each folder|sizes of the folders|biggest folders|largest folders|\
-            big folders|폴더 용량|폴더별 용량|폴더 크기|폴더별 크기|큰 폴더",
+            big folders|size of a folder|size of the folder|size of this folder|size of my folder|how big is this folder|\
+            how big is the folder|폴더 용량|폴더별 용량|폴더 크기|폴더별 크기|폴더 사이즈|큰 폴더",
         ),
         weak: &[],
     },
@@ -966,7 +967,37 @@ const WINDOWS: WordList = WordList("windows|powershell|cmd.exe|윈도우|윈도|
 // folder; 다운로드/내려받/받는: download; 링크/주소: link, address; 윈도우/파워셸: Windows, PowerShell; 맥: Mac;
 // 종료/죽이/죽여: end, kill; 디스크/용량/공간/드라이브: disk, space, drive; 메모리: memory; 푸시: push; 올렸: pushed
 // (uploaded); 마지막/방금/최근/직전: last, just now, recent, previous.
+/// Leftovers tools make, which a request may ask to clear everywhere: the name as written,
+/// and the command that finds and removes every one under this folder.
+const JUNK: &[(&str, &str)] = &[
+    (".DS_Store", "find . -name '.DS_Store' -type f -delete"),
+    ("__pycache__", "find . -name '__pycache__' -type d -prune -exec rm -rf {} +"),
+    (".pyc", "find . -name '*.pyc' -type f -delete"),
+    ("Thumbs.db", "find . -name 'Thumbs.db' -type f -delete"),
+    (".orig", "find . -name '*.orig' -type f -delete"),
+];
+
 const HOW_TOS: &[(&[WordList], &str, &str)] = &[
+    // Undoing an amend goes back to the commit before it, not to its parent (되돌/취소/원래대로: undo).
+    (
+        &[WordList("amend"), WordList("undo|revert|take back|cancel|되돌|취소|원래대로")],
+        "`git reset --soft HEAD@{1}`이 브랜치를 amend 직전의 커밋으로 돌려놓고, amend로 더한 변경은 스테이징된 채 남깁니다. 그 직전 커밋은 \
+         `git reflog`로 확인할 수 있습니다. amend한 커밋을 이미 push했다면 다시 올릴 때 `git push --force-with-lease`가 필요합니다.",
+        "`git reset --soft HEAD@{1}` moves the branch back to the commit as it was before the amend and keeps what the amend added \
+         staged; `git reflog` shows that earlier commit. If the amended commit was pushed, pushing again needs `git push --force-with-lease`.",
+    ),
+    // Python packages, not the system's (업그레이드/업데이트/최신: upgrade, update, latest).
+    (
+        &[
+            WordList("pip|파이썬 패키지|python package|파이썬 라이브러리|python librar"),
+            WordList("upgrade|update|업그레이드|업데이트|최신"),
+        ],
+        "`python3 -m pip install --upgrade <패키지>`가 그 패키지를 최신으로 올립니다. 오래된 것의 목록은 `python3 -m pip list --outdated`, \
+         pip 자체는 `python3 -m pip install --upgrade pip`. 프로젝트라면 가상 환경을 켠 뒤 하고, 바뀐 버전은 `pip freeze > requirements.txt`로 남기세요.",
+        "`python3 -m pip install --upgrade <package>` brings a package to its latest version; `python3 -m pip list --outdated` lists the \
+         old ones, and `python3 -m pip install --upgrade pip` updates pip itself. In a project, activate its virtual environment first, \
+         and record the new versions with `pip freeze > requirements.txt`.",
+    ),
     // 포트/열려/열렸/닫혀/접속되/연결되: port, open, closed, reachable.
     (
         &[
@@ -2881,6 +2912,23 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 );
                 named = true;
             }
+            // "delete all .DS_Store files", "__pycache__ 다 지워줘": the leftovers named, wherever they are.
+            if let Some((name, command)) = JUNK.iter().find(|(name, _)| lower.contains(&name.to_lowercase())) {
+                choices.insert(
+                    0,
+                    choice(
+                        name,
+                        t("이 폴더 아래 전부", "Every one under this folder"),
+                        command,
+                        Shell,
+                        t(
+                            "도구가 만든 찌꺼기라 지워도 필요하면 다시 생깁니다. 먼저 보려면 -delete(또는 -exec 부분)를 빼고 실행하세요.",
+                            "Tools make these and make them again when needed; run it without -delete (or the -exec part) first to see them.",
+                        ),
+                    ),
+                );
+                named = true;
+            }
             names_one = named;
             (t("삭제 대상", "Delete"), t("무엇을 지울까요?", "What should be deleted?"), choices)
         }
@@ -4301,6 +4349,10 @@ mod tests {
             ("how do I check if a website is up", "`curl -I https://example.com`"),
             ("how do I see my git config", "`git config --list --show-origin` shows"),
             ("깃 커밋 메시지 잘못 썼어", "`git commit --amend -m"),
+            ("undo git commit --amend", "`git reset --soft HEAD@{1}` moves the branch back"),
+            ("amend 한 거 되돌리고 싶어", "`git reset --soft HEAD@{1}`이"),
+            ("파이썬 패키지 업그레이드 하는 법", "`python3 -m pip install --upgrade <패키지>`가"),
+            ("how do I update a pip package", "`python3 -m pip install --upgrade <package>` brings"),
             (".env 파일을 깃에서 빼고 싶어", "`git rm --cached <파일>`(폴더라면 `-r`을 붙여)로"),
             ("how do I stop tracking a file in git", "`git rm --cached <file>`"),
             ("main 브랜치 최신으로 받아오기", "`git switch main`(그 브랜치 이름)으로"),
@@ -4369,6 +4421,11 @@ mod tests {
         assert_eq!(recognise("메모리 많이 먹는 프로세스 찾아줘"), Some(Topic::Processes));
         let o = offer(Topic::Processes, "메모리 많이 먹는 프로세스 찾아줘", Lang::Ko);
         assert!(o.choices[0].command.0.contains("sort -nrk 4"), "{}", o.choices[0].command.0);
+        // Leftovers named: every one of them; the size of a folder: the disk's folder choice.
+        let o = offer(Topic::Delete, "how do I delete all .DS_Store files", Lang::En);
+        assert!(o.named && o.choices[0].command.0 == "find . -name '.DS_Store' -type f -delete");
+        assert_eq!(recognise("how do I delete all .DS_Store files"), Some(Topic::Delete));
+        assert_eq!(recognise("how do I see the size of a folder"), Some(Topic::Disk));
         // Free space with no place: the whole disk, proposed at once; all images: the images.
         let o = offer(Topic::Disk, "how much free disk space do I have", Lang::En);
         assert!(o.named && o.choices[0].command.0 == "df -h");
