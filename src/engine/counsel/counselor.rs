@@ -274,6 +274,11 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         && !unsure
         && matches!(ctx.module, Module::InformationGathering | Module::EmpathicReflection)
         && (blames_self(user_text) || judges_self(user_text));
+    // "잘한 건지 모르겠어요", "did I make the right choice?": a decision second-guessed, met as that.
+    let second_guess = ctx.part == Part::Exploration
+        && !self_blame
+        && matches!(ctx.module, Module::InformationGathering | Module::EmpathicReflection)
+        && doubts_decision(user_text);
     let quote = clip(without_introduction(without_greeting(user_text.trim()), notes.name), 40);
     // "고마워요" after the summary thanks the counselor; it does not say something got better.
     // 고마워/고맙: thank you; 감사: thanks
@@ -300,6 +305,7 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         && !heard
         && !unsure
         && !self_blame
+        && !second_guess
         && quote.chars().count() >= 8
         && (ko || quote.split_whitespace().count() >= 4);
     // `thanked`: the reply thanks the user elsewhere already ("Thank you for sharing this with
@@ -338,6 +344,12 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
             )
             .to_string(),
         Emotion::Neutral => String::new(),
+        // "요즘 너무 외로워요": loneliness is named as itself, not as sadness in general (외로: lonely).
+        Emotion::Sad
+            if WordList("lonely|loneliness|외로").any(|w| crate::engine::case::lower(user_text).contains(w)) =>
+        {
+            lang.pick("많이 외로우셨겠어요.", "That sounds really lonely.").to_string()
+        }
         emotion => emotion.reflection(lang).to_string(),
     };
     let topic_text = topics_text(notes.topics, lang);
@@ -374,6 +386,21 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
         )
         .into(),
         // "I feel stupid for still caring", "제가 이기적인 건가 싶어요": a verdict on oneself, met as one.
+        _ if second_guess => pick(
+            if ko {
+                &[
+                    "큰 결정을 내린 뒤에 마음이 흔들리는 건 자연스러운 일이에요. 그때 그렇게 결정하게 된 이유를 함께 떠올려 볼까요?",
+                    "지금 돌아보면, 그 결정에서 가장 마음에 걸리는 부분은 무엇인가요?",
+                ]
+            } else {
+                &[
+                    "It's natural to second-guess a big decision afterwards. Shall we look back at what made you decide it then?",
+                    "Looking back now, what part of that decision weighs on you the most?",
+                ]
+            },
+            t,
+        )
+        .into(),
         _ if self_blame && !blames_self(user_text) => pick(
             if ko {
                 &[
@@ -757,9 +784,12 @@ fn is_unsure(text: &str) -> bool {
 /// The message without the places named as where something happens ("at work", "회사에서"), so
 /// that they are not read as the subject.
 fn without_settings(text: &str) -> String {
-    // 회사에서/직장에서: at the company, at work; 학교에서: at school; 집에서: at home.
-    const SETTINGS: WordList =
-        WordList("at work|at the office|at school|in class|at home|회사에서|직장에서|학교에서|집에서");
+    // 회사에서/직장에서: at the company, at work; 학교에서: at school; 집에서: at home; 재택(근무):
+    // working from home — how the days are spent, not the job as the subject.
+    const SETTINGS: WordList = WordList(
+        "work from home|working from home|work remotely|working remotely|at work|at the office|at school|in class|at home|\
+         재택근무|재택|회사에서|직장에서|학교에서|집에서",
+    );
     let lower = crate::engine::case::lower(text).replace('’', "'");
     SETTINGS.iter().fold(lower, |t, w| t.replace(w, " "))
 }
@@ -843,6 +873,17 @@ fn mistreated(text: &str) -> bool {
         "yells at me|yelling at me|screams at me|shouts at me|insults me|insulting me|humiliates me|humiliated me|\
          bullies me|bullying me|belittles me|puts me down|소리를 지르|소리를 질러|소리 지르|소리 질러|고함|모욕|욕을 해|욕해|\
          막말|괴롭혀|괴롭힘|따돌려|따돌림",
+    )
+    .any(|w| crate::engine::case::lower(text).contains(w))
+}
+
+/// "잘한 건지 모르겠어요", "did I make the right choice?": a decision of one's own second-guessed.
+/// 잘한 건지/잘한 걸까/잘한 선택/옳은 선택/맞는 선택/맞는 결정: the right thing, choice, decision;
+/// 결정을 후회: regretting the decision.
+fn doubts_decision(text: &str) -> bool {
+    WordList(
+        "right decision|right choice|did the right thing|the right call|second-guess|second guess|regret my decision|\
+         잘한 건지|잘한 걸까|잘한 선택|옳은 선택|옳은 결정|맞는 선택|맞는 결정|잘한 결정|결정을 후회",
     )
     .any(|w| crate::engine::case::lower(text).contains(w))
 }

@@ -883,6 +883,31 @@ fn blame_put_on_oneself_is_met_and_anothers_anger_or_a_place_does_not_steer_the_
     assert!(verdict.contains("엄하게 평가") || verdict.contains("엄격하신"), "{verdict}");
     assert!(!super::counselor::judges_self("팀장님이 너무 한심해요"));
     assert!(super::counselor::blames_self("maybe I did something wrong"));
+    // Working from home is how the days go, not the job as the subject.
+    let (_, _, outcomes) = run(
+        Lang::En,
+        &["hi", "skip", "I feel so lonely since I moved to a new city", "I work from home so I barely see anyone"],
+    );
+    assert!(!outcomes[3].0.reply.contains("about work"), "{}", outcomes[3].0.reply);
+    // A decision second-guessed is met as that.
+    let (_, _, outcomes) = run(
+        Lang::Ko,
+        &[
+            "안녕하세요",
+            "수진",
+            "남자친구랑 헤어졌어요",
+            "제가 먼저 헤어지자고 했는데도 너무 힘들어요",
+            "잘한 건지 모르겠어요",
+        ],
+    );
+    let doubt = &outcomes[4].0.reply;
+    assert!(doubt.contains("결정"), "{doubt}");
+    assert!(!doubt.contains('“') && !doubt.contains("시작된 건"), "{doubt}");
+    // Loneliness is named as itself.
+    let (_, _, outcomes) =
+        run(Lang::Ko, &["안녕하세요", "지은", "요즘 너무 외로워요. 이사 온 지 석 달 됐는데 아는 사람이 없어요"]);
+    assert!(outcomes[2].0.reply.contains("많이 외로우셨겠어요"), "{}", outcomes[2].0.reply);
+    assert!(!outcomes[2].0.reply.contains("슬프셨겠어요"), "{}", outcomes[2].0.reply);
     // Work claimed by someone else is met as unfair before the question.
     let (_, _, outcomes) = run(Lang::Ko, &["안녕하세요", "현우", "직장 상사가 제 성과를 가로챘어요"]);
     assert!(outcomes[2].0.reply.contains("억울하고 속상할 수밖에"), "{}", outcomes[2].0.reply);
