@@ -168,7 +168,10 @@ const SOURCES: &[(WordList, (&str, &str))] = &[
     (WordList("매출|판매|주문|sales|revenue|orders"), ("매출 데이터", "sales data")),
     (WordList("티켓|문의|ticket|support"), ("고객 문의", "support tickets")),
     // 이슈: issue; 버그: bug
-    (WordList("이슈|버그|issue|issues|bug|bugs"), ("이슈", "issues")),
+    // A Jira ticket is an issue, not a support request (지라: Jira).
+    (WordList("이슈|버그|지라|issue|issues|bug|bugs|jira"), ("이슈", "issues")),
+    // 댓글/리플: comments (on videos, posts).
+    (WordList("댓글|리플|comments|comment section"), ("댓글", "comments")),
     // The team's own updates a team report is made of (업무 보고/팀 보고: work or team report; 진행 상황/
     // 업무 현황: progress, status; 스탠드업: stand-up).
     (
@@ -2652,6 +2655,14 @@ mod tests {
         );
         assert_eq!(designs[0].agents[1].name, "answerer", "{:?}", designs[0].agents);
         assert!(designs[0].description.contains("answer questions about them"), "{}", designs[0].description);
+    }
+
+    #[test]
+    fn jira_tickets_are_issues_and_comments_are_named() {
+        let jira = fallback_designs("summarize our Jira tickets into a weekly report", "Report", Lang::En);
+        assert_eq!(jira[0].agents[0].name, "issues collector");
+        let comments = fallback_designs("유튜브 댓글 분석해서 주간 리포트 만들어줘", "보고서", Lang::Ko);
+        assert_eq!(comments[0].agents[0].name, "댓글 수집기");
     }
 
     #[test]

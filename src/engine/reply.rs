@@ -1808,6 +1808,32 @@ pub enum Topic {
 }
 
 /// "why not 3?", "3번은 왜 안 돼요?", "왜 추천 안 해요?": a question of why a design is not the one.
+/// True when `text` asks why (왜: why).
+fn asks_why(text: &str) -> bool {
+    text.contains("왜") || WordList("why|how come").any(|w| text.to_ascii_lowercase().contains(w))
+}
+
+/// The answer to a question about which model vendor a design uses ("can 2 use Claude instead
+/// of GPT?", "클로드로 돌릴 수 있어요?"): the designs name sizes, and the provider is a setting.
+/// `None` unless a vendor or a model family is named.
+fn vendor_answer(text: &str, lang: Lang) -> Option<String> {
+    // 클로드/지피티/챗지피티/제미나이/라마: Claude, GPT, ChatGPT, Gemini, Llama.
+    const VENDORS: WordList = WordList(
+        "claude|anthropic|gpt|openai|chatgpt|gemini|llama|mistral|qwen|ollama|deepseek|클로드|지피티|챗지피티|제미나이|라마|오픈ai",
+    );
+    let lower = text.to_lowercase();
+    VENDORS.any(|w| lower.contains(w)).then(|| {
+        lang.pick(
+            "설계안은 모델의 크기(small·large)만 정하고 회사는 정하지 않아요. 어느 설계안이든 원하는 제공자로 돌릴 수 있습니다: 설정에서 \
+             제공자(OpenAI, Anthropic, OpenAI 호환 서버)와 모델을 고르고, large 단계에는 그 제공자의 큰 모델을, small 단계에는 작은 모델을 쓰면 됩니다.",
+            "The designs set each step's model size (small or large), not the vendor, so any of them runs on the provider you want: \
+             pick the provider (OpenAI, Anthropic or an OpenAI-compatible server) and the model in Settings, and use its larger model \
+             for the large steps and a smaller one for the small steps.",
+        )
+        .to_string()
+    })
+}
+
 fn is_why_not(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     // 왜 … 안/아니: why … not
@@ -1933,7 +1959,7 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
         return lang.pick("아직 비교할 설계안이 없습니다.", "There are no designs to compare yet.").to_string();
     }
     let ko = lang == Lang::Ko;
-    if let Some(answer) = step_role(text, designs, lang) {
+    if let Some(answer) = step_role(text, designs, lang).or_else(|| vendor_answer(text, lang)) {
         return answer;
     }
     let label = |i: usize| format!("{}. {}", i + 1, designs[i].name);
@@ -1992,6 +2018,21 @@ pub fn answer_question(text: &str, about: Option<usize>, designs: &[DesignPropos
             };
         }
         return match (topic, ko) {
+            // "3번은 왜 비싸요?", "why is 3 so expensive?": what the price comes from.
+            (Topic::Cost, true) if asks_why(text) => format!(
+                "{}의 예상 비용은 실행당 {}입니다. 에이전트 {}개 중 {}개가 큰 모델을 써서, 호출 수와 큰 모델 단계가 비용을 정합니다.",
+                label(i),
+                d.estimated_cost,
+                d.agents.len(),
+                d.agents.iter().filter(|a| a.model == "large").count()
+            ),
+            (Topic::Cost, false) if asks_why(text) => format!(
+                "{} is estimated at {} per run: {} agents, {} of them on a large model; the number of calls and the large-model steps set the price.",
+                label(i),
+                d.estimated_cost,
+                d.agents.len(),
+                d.agents.iter().filter(|a| a.model == "large").count()
+            ),
             (Topic::Cost, true) => format!("{}의 예상 비용은 실행당 {}입니다.", label(i), d.estimated_cost),
             (Topic::Cost, false) => format!("{} is estimated at {} per run.", label(i), d.estimated_cost),
             (_, true) => format!(
@@ -2466,6 +2507,12 @@ mod tests {
             let answer = answer_question(q, *about, &designs, *lang);
             assert!(answer.contains(want), "{q}: {answer}");
         }
+        // The vendor is a setting; why one costs what it does.
+        let claude = answer_question("can 2 use Claude instead of GPT?", Some(1), &designs, Lang::En);
+        assert!(claude.starts_with("The designs set each step's model size"), "{claude}");
+        let ko_why =
+            answer_question("3번은 왜 비싸요?", Some(2), &fallback_designs("뉴스 요약", "", Lang::Ko), Lang::Ko);
+        assert!(ko_why.contains("에이전트 6개 중 3개가 큰 모델"), "{ko_why}");
         // What a step does, and which designs have it.
         let validator = answer_question("what does the validator do?", Some(1), &designs, Lang::En);
         assert!(validator.starts_with("The validator (designs 2, 3): Filters out"), "{validator}");
