@@ -774,6 +774,17 @@ pub fn quick_answer(text: &str, lang: Lang) -> Option<String> {
                 "`find . -name '*.{ext}' -print0 | xargs -0 wc -l` prints the lines of every .{ext} file under this folder; the last line is the total. \
                  In a git repository, `git ls-files '*.{ext}' | xargs wc -l` leaves out files git does not track (build output and the like)."
             ),
+            // "how many lines of code are in this project": the files git tracks.
+            (None, None, Lang::Ko) if WordList("project|codebase|repo|코드|프로젝트|저장소").any(|w| lower.contains(w)) => {
+                "`git ls-files | xargs wc -l | tail -n 1`이 git이 추적하는 파일의 줄 수 합계를 보여 줍니다(빌드 결과와 node_modules는 빠집니다). \
+                 종류별로 보려면 `git ls-files '*.rs' | xargs wc -l`처럼 확장자를 주세요."
+                    .to_string()
+            }
+            (None, None, Lang::En) if WordList("project|codebase|repo|code").any(|w| lower.contains(w)) => {
+                "`git ls-files | xargs wc -l | tail -n 1` prints the total lines of the files git tracks (build output and node_modules \
+                 left out); for one kind, give its ending: `git ls-files '*.rs' | xargs wc -l`."
+                    .to_string()
+            }
             (None, None, Lang::Ko) => "`wc -l <file>`이 파일의 줄 수를 보여 줍니다. 여러 파일이면 `wc -l *.txt`처럼 쓰면 마지막 줄이 합계입니다.".to_string(),
             (None, None, Lang::En) => "`wc -l <file>` prints how many lines a file has; for several (`wc -l *.txt`) the last line is the total.".to_string(),
         });
@@ -1225,7 +1236,8 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
     (
         &[
             WordList("replace|바꾸|바꿔|치환"),
-            WordList("text|word|string|텍스트|단어|문자열|글자"),
+            // "replace foo with bar in all .js files": what replaces what, said with "with".
+            WordList("text|word|string| with |텍스트|단어|문자열|글자"),
             WordList("files|all|every|여러|모든|전체|파일들"),
         ],
         "`grep -rl '옛말' . | xargs sed -i 's/옛말/새말/g'`이 이 폴더 아래 파일마다 바꿉니다(macOS는 `sed -i ''`). 되돌릴 수 없으니 먼저 \
@@ -1288,6 +1300,28 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
         "`git switch main` (the branch's name) then `git pull` fetches the remote's new commits and merges them in. With uncommitted changes, \
          `git stash` them first and `git stash pop` afterwards. To bring main's new commits into your own branch, run `git merge main` (or \
          `git rebase main`) on it.",
+    ),
+    (
+        // 합쳐진/병합된/머지된: merged.
+        // Deleting them is the git card's ("delete the merged branches").
+        &[
+            WordList("merged|합쳐진|병합된|머지된|머지 된"),
+            WordList("branch|브랜치"),
+            WordList("!|delete|remove|clean|지우|지워|삭제|정리"),
+        ],
+        "`git branch --merged`가 지금 브랜치에 이미 합쳐진 브랜치를 보여 줍니다. 이 브랜치들은 `git branch -d <브랜치>`로 지워도 \
+         작업을 잃지 않습니다. 아직 합쳐지지 않은 것은 `git branch --no-merged`.",
+        "`git branch --merged` lists the branches already merged into the current one; `git branch -d <branch>` deletes them without \
+         losing work. `git branch --no-merged` lists the others.",
+    ),
+    (
+        // 접속/들어가/로그인: connect, get in, log in.
+        &[WordList("ssh"), WordList("connect|log in|login|access|접속|들어가|로그인|연결")],
+        "`ssh 사용자@호스트`(예: `ssh ubuntu@203.0.113.5`)가 그 서버에 접속합니다. 다른 포트면 `-p 2222`, 특정 키면 `-i ~/.ssh/키`를 붙이세요. \
+         처음 접속할 때는 서버의 지문을 믿을지 묻습니다. 자주 쓰면 ~/.ssh/config에 Host 항목으로 적어 두면 `ssh 이름`으로 됩니다.",
+        "`ssh user@host` (say, `ssh ubuntu@203.0.113.5`) connects to the server; add `-p 2222` for another port and `-i ~/.ssh/key` \
+         for a particular key. The first time it asks whether to trust the server's fingerprint. For one you use often, a Host entry \
+         in ~/.ssh/config makes it `ssh name`.",
     ),
     (
         &[WordList("git config|깃 설정|git 설정|git user|git name|git email|커밋 작성자")],
@@ -1824,7 +1858,7 @@ pub fn archive(text: &str, lang: Lang) -> Option<String> {
     // are cheap to look for, the file names below are not).
     let unpack = WordList("extract|unzip|untar|unpack|decompress|open|압축 풀|압축을 풀|압축 해제|압축해제|풀어|풀기|푸는|열어|여는 법|열기")
         .any(|w| lower.contains(w));
-    let pack = WordList("compress|zip up|zip this|zip the|zip a|tar up|make a tar|make an archive|create an archive|압축해|압축하|압축 하|묶어")
+    let pack = WordList("compress|zip up|zip this|zip the|zip a|make a zip|create a zip|a zip of|tar up|make a tar|make an archive|create an archive|압축해|압축하|압축 하|묶어|압축 파일로 만들|압축 파일 만들")
         .any(|w| lower.contains(w));
     if !unpack && !pack {
         return None;
@@ -4032,6 +4066,7 @@ mod tests {
         let ko = archive("압축 푸는 명령어 알려줘 tar.gz", Lang::Ko).expect("answered");
         assert!(ko.starts_with("다음 명령으로 풉니다: `tar -xzf <file>.tar.gz`."), "{ko}");
         // A folder named to unpack into: the command says it.
+        assert!(archive("how do I make a zip of the src folder", Lang::En).is_some_and(|a| a.contains("zip -r")));
         let into = archive("unzip backup.tar.gz into /tmp/restore", Lang::En).expect("answered");
         assert!(
             into.starts_with(
@@ -4350,6 +4385,10 @@ mod tests {
             ("how do I see my git config", "`git config --list --show-origin` shows"),
             ("깃 커밋 메시지 잘못 썼어", "`git commit --amend -m"),
             ("undo git commit --amend", "`git reset --soft HEAD@{1}` moves the branch back"),
+            ("how do I see which git branches are merged", "`git branch --merged` lists"),
+            ("ssh로 서버 접속하는 법", "`ssh 사용자@호스트`"),
+            ("how many lines of code are in this project", "`git ls-files | xargs wc -l | tail -n 1` prints"),
+            ("how do I find and replace foo with bar in all .js files", "`grep -rl 'old' . | xargs sed -i"),
             ("amend 한 거 되돌리고 싶어", "`git reset --soft HEAD@{1}`이"),
             ("파이썬 패키지 업그레이드 하는 법", "`python3 -m pip install --upgrade <패키지>`가"),
             ("how do I update a pip package", "`python3 -m pip install --upgrade <package>` brings"),
