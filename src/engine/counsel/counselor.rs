@@ -282,8 +282,8 @@ pub fn heuristic_reply(ctx: &CounselorContext, user_text: &str, state: &UserStat
     let quote = clip(without_introduction(without_greeting(user_text.trim()), notes.name), 40);
     // "고마워요" after the summary thanks the counselor; it does not say something got better.
     // 고마워/고맙: thank you; 감사: thanks
-    let thanks =
-        WordList("thanks|thank you|thx|고마워|고맙|감사").any(|w| crate::engine::case::lower(user_text).contains(w));
+    let thanks = WordList("thanks|thank you|thx|고마워|고마웠|고맙|감사")
+        .any(|w| crate::engine::case::lower(user_text).contains(w));
     // Echoing a bare "hi", "네" or "I need help" sounds mechanical, a thanks ("thanks, that helps") is
     // answered, not quoted, and a name withheld is only acknowledged; echo only what carries
     // content.

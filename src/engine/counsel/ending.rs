@@ -125,7 +125,8 @@ pub fn says_goodbye(text: &str) -> bool {
     let mut korean = t.as_str();
     while let Some((word, after)) = korean.split_once(char::is_whitespace) {
         let word = word.trim_end_matches([',', '.', '!', '~']);
-        if !(KO_FILLER.contains(word) || WordList("감사합니다|감사해요|고마워요|고마워|고맙습니다").contains(word))
+        if !(KO_FILLER.contains(word)
+            || WordList("감사합니다|감사해요|고마워요|고마워|고맙습니다|고마웠어요|감사했어요|오늘").contains(word))
         {
             break;
         }
@@ -151,14 +152,14 @@ pub fn accepts_closing(text: &str) -> bool {
 /// Answers that say there is nothing more to talk about, each a whole part of the message:
 /// "no, thanks", "that's all", "thanks, that helps". 아니요/아니오/아뇨/아니: no; 없어요/없습니다/없어/
 /// 딱히 없어요/더 없어요: there is nothing (more); 괜찮아요/괜찮습니다: I'm fine; 됐어요: that will do;
-/// 그게 다예요: that's all; 고마워요/고마워/고맙습니다/감사합니다/감사해요: thank you; 이제/오늘은/충분해요:
-/// now, today, it's enough.
+/// 그게 다예요: that's all; 고마워요/고마워/고맙습니다/감사합니다/감사해요: thank you (고마웠어요/감사했어요 …:
+/// thank you for it, said at the end); 이제/오늘/오늘은/충분해요: now, today, it's enough.
 const NOTHING_MORE: WordList = WordList(
     "no thank you|no thanks|not really|nothing else|nothing more|that's all|that's it|that is all|i'm good|\
      i am good|i'm fine|i'm okay|all good|that helps|that helped|this helps|this helped|thank you so much|\
      thanks a lot|thank you|thanks|thx|nope|nah|nothing|no|for now|for today|really|so much|\
      딱히 없어요|더 없어요|없어요|없습니다|없어|아니요|아니오|아뇨|아니|괜찮아요|괜찮습니다|됐어요|그게 다예요|\
-     고마워요|고마워|고맙습니다|감사합니다|감사해요|이제|오늘은|충분해요|정말|진짜",
+     고마워요|고마워|고맙습니다|감사합니다|감사해요|고마웠어요|고마웠습니다|감사했어요|감사했습니다|이제|오늘|오늘은|충분해요|정말|진짜",
 );
 
 /// True when the whole message says there is nothing more to talk about: only phrases of
@@ -176,8 +177,10 @@ pub fn says_nothing_more(text: &str) -> bool {
             rest.strip_prefix(*p).is_some_and(|after| after.is_empty() || after.starts_with(char::is_whitespace))
         });
         let Some(phrase) = found else { return false };
-        said_something |=
-            !matches!(phrase, "for now" | "for today" | "really" | "so much" | "이제" | "오늘은" | "정말" | "진짜");
+        said_something |= !matches!(
+            phrase,
+            "for now" | "for today" | "really" | "so much" | "이제" | "오늘" | "오늘은" | "정말" | "진짜"
+        );
         rest = rest[phrase.len()..].trim_start();
     }
     said_something
@@ -287,6 +290,8 @@ mod tests {
             "아뇨, 괜찮아요~",
             "고마워요",
             "이제 충분해요 감사합니다",
+            "오늘 고마웠어요",
+            "감사했습니다",
         ] {
             assert!(says_nothing_more(text), "{text}");
         }
@@ -297,6 +302,7 @@ mod tests {
             "없어요 의욕이",
             "really",
             "이제",
+            "오늘",
             "",
         ] {
             assert!(!says_nothing_more(text), "{text}");

@@ -171,7 +171,7 @@ const EMOTION_KEYWORDS: &[(Emotion, WordList, WordList)] = &[
         WordList("지쳤|지쳐|피곤|무기력|번아웃|힘들|버거|기운이 없|누워만|누워 있|침대에서 못 나"),
         WordList(
             "tired|exhausted|drained|burned out|burnt out|worn out|no energy|struggling|can't get out of bed|\
-             stay in bed all day|in bed all day",
+             stay in bed all day|in bed all day|crushing me|crushed|drowning in|swamped|wiped out",
         ),
     ),
     (
@@ -541,6 +541,7 @@ mod tests {
             ("my mom is freaking out about the move", Emotion::Neutral),
             ("I'm furious at my brother", Emotion::Angry),
             ("I'm exhausted all the time", Emotion::Tired),
+            ("work has been crushing me lately", Emotion::Tired),
             ("Thanks, I feel better now", Emotion::Positive),
             ("I had noodles for lunch", Emotion::Neutral),
             ("I downloaded a new app", Emotion::Neutral),

@@ -657,6 +657,10 @@ fn nothing_more_after_the_goal_was_noted_turns_to_the_summary_and_a_thanks_is_no
     assert_eq!(session.part, Part::Closing);
     let summary = &outcomes[6].0.reply;
     assert!(summary.contains("오늘 나눈 이야기를 정리해 볼게요") && !summary.contains('“'), "{summary}");
+    // A thanks said in the past tense, as at the end of a talk, is the same.
+    let (session, _, outcomes) = run(Lang::Ko, &[&ko[..], &plan[..], &["오늘 고마웠어요"]].concat());
+    assert_eq!(session.part, Part::Closing);
+    assert!(outcomes[6].0.reply.contains("오늘 나눈 이야기를 정리해 볼게요"), "{}", outcomes[6].0.reply);
     let en =
         ["hi", "I keep fighting with my sister", "she borrows my stuff without asking", "maybe I could ask her first"];
     let (session, _, outcomes) =
