@@ -812,3 +812,22 @@ fn a_pasted_english_error_is_answered_in_the_conversations_korean() {
     };
     assert!(!english.chars().any(deliberate::engine::lang::is_hangul), "{english}");
 }
+
+#[test]
+fn no_key_output_of_a_known_shape_is_read_back() {
+    let mut d = offline_chat();
+    d.say("what is using port 3000");
+    let (id, card) = command(&d);
+    assert_eq!(card.command, "lsof -i :3000");
+    let lsof = "COMMAND  PID USER   FD   TYPE DEVICE SIZE/OFF NODE NAME\nnode    4242 me   23u  IPv6 0x1  0t0  TCP *:3000 (LISTEN)\n";
+    d.step(Event::chat(ChatAction::CommandDone { message: id, outcome: CommandOutcome::Output(lsof.into()) }));
+    let said = texts(&d).last().cloned().unwrap_or_default();
+    assert!(said.contains("`node` (PID 4242)") && said.contains("`kill 4242`"), "{said}");
+    d.say("how much disk space is left");
+    let (id, card) = command(&d);
+    assert_eq!(card.command, "df -h");
+    let df = "Filesystem Size Used Avail Use% Mounted on\n/dev/sda1 100G 97G 3G 97% /\n";
+    d.step(Event::chat(ChatAction::CommandDone { message: id, outcome: CommandOutcome::Output(df.into()) }));
+    let said = texts(&d).last().cloned().unwrap_or_default();
+    assert!(said.starts_with("The disk mounted on / is 97% full (3G left)."), "{said}");
+}

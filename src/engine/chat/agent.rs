@@ -807,7 +807,7 @@ impl Chat {
             Some(Awaiting::NoKeyCommand { message: open }) if open == message => {
                 self.awaiting = None;
                 self.state = LoopState::Idle;
-                let text = nokey::after_command(&outcome, c.lang);
+                let text = nokey::after_command(&card.command, &outcome, c.lang);
                 self.history.push(Turn::user(isolate(&command_result(&outcome, OUTPUT_LIMIT), DEFAULT_TAG)));
                 self.history.push(Turn::assistant(text.clone()));
                 let source = c.heuristic();

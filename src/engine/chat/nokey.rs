@@ -121,7 +121,8 @@ const CUES: &[Cue] = &[
         // 디스크: disk; 저장 공간: storage space; 공간을 차지: takes up space
         words: WordList(
             "disk usage|disk space|free space|free up space|out of space|running out of space|low on space|disk is full|\
-            space on my disk|space on the disk|taking up space|takes up space|df -h|du -sh|check my disk|check the disk|\
+            space on my disk|space on the disk|taking up space|takes up space|taking the space|takes the space|\
+            eating up space|using all the space|df -h|du -sh|check my disk|check the disk|\
             check disk|my disk|hard drive is full|저장 공간|공간을 차지|공간 차지",
         ),
         // 용량: capacity (a medicine's dose too) — beside 하드/드라이브: drive, 남은: left,
@@ -3153,7 +3154,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             let asked = [
                 (2, WordList("home|홈|~/")),
                 (1, WordList("folder|directory|폴더|디렉터리|디렉토리")),
-                (0, WordList("free|space left|available|left on|남은|여유|남았|빈 공간")),
+                (0, WordList("free|space left|is left|available|left on|remaining|남은|여유|남았|빈 공간")),
             ];
             names_one = named_first(&mut choices, text, &asked);
             (t("디스크", "Disk"), t("어디의 사용량을 볼까요?", "Where should I look at usage?"), choices)
@@ -3584,10 +3585,10 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
 }
 
 /// What the no-key assistant says back once the user reports a command's outcome.
-pub fn after_command(outcome: &super::tools::CommandOutcome, lang: Lang) -> String {
+pub fn after_command(command: &str, outcome: &super::tools::CommandOutcome, lang: Lang) -> String {
     use super::tools::CommandOutcome::*;
     match outcome {
-        Output(text) => {
+        Output(text) => read_output(command, text, lang).unwrap_or_else(|| {
             let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
             let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
             let last = crate::engine::lang::clip(last, 120);
@@ -3595,7 +3596,7 @@ pub fn after_command(outcome: &super::tools::CommandOutcome, lang: Lang) -> Stri
                 Lang::Ko => format!("결과를 받았습니다: {lines}줄, 마지막 줄은 `{last}` 입니다. 키 없이 동작하는 도우미라 내용을 해석하지는 못합니다. 다른 일이 필요하면 말씀해 주세요."),
                 Lang::En => format!("Got the output: {lines} line(s), the last one `{last}`. As the no-key assistant I cannot interpret it; tell me what else you need."),
             }
-        }
+        }),
         Failed(_) => lang
             .pick(
                 "실패했군요. 흔한 원인: 권한 부족(sudo가 필요한지), 명령이 설치되지 않음, 경로가 다름. 경로나 이름을 바꿔 다시 해 보세요.",
@@ -3604,6 +3605,51 @@ pub fn after_command(outcome: &super::tools::CommandOutcome, lang: Lang) -> Stri
             .to_string(),
         Declined => lang.pick("알겠습니다. 아무것도 실행하지 않았습니다.", "Understood; nothing was run.").to_string(),
     }
+}
+
+/// What the output of a command the no-key assistant proposed says, for the commands whose
+/// output has a known shape: who holds a port (`lsof -i :N`), how full the disks are (`df -h`).
+/// `None` for any other command, or output of another shape.
+fn read_output(command: &str, output: &str, lang: Lang) -> Option<String> {
+    let rows: Vec<Vec<&str>> =
+        output.lines().map(|l| l.split_whitespace().collect()).filter(|r: &Vec<&str>| !r.is_empty()).collect();
+    if let Some(port) = command.strip_prefix("lsof -i :").and_then(|p| p.trim().parse::<u16>().ok()) {
+        // COMMAND PID USER …: the first row whose second column is a number.
+        let (name, pid) = rows.iter().find_map(|r| Some((*r.first()?, r.get(1)?.parse::<u32>().ok()?)))?;
+        return Some(match lang {
+            Lang::Ko => format!(
+                "{port}번 포트는 `{name}`(PID {pid})가 잡고 있습니다. 끝내려면 `kill {pid}`, 몇 초 뒤에도 남아 있으면 `kill -9 {pid}`로 강제로 끝냅니다."
+            ),
+            Lang::En => format!(
+                "Port {port} is held by `{name}` (PID {pid}). `kill {pid}` asks it to end; if it is still there a few seconds later, `kill -9 {pid}` forces it."
+            ),
+        });
+    }
+    if command == "df -h" {
+        // Filesystem Size Used Avail Use% Mounted-on: the fullest real disk.
+        let (mount, used, avail) = rows
+            .iter()
+            .filter(|r| {
+                r.len() >= 6
+                    && !r[0].starts_with("tmpfs")
+                    && !r[0].starts_with("devtmpfs")
+                    && !r[0].starts_with("overlay")
+            })
+            .filter_map(|r| Some((r[5], r[4].trim_end_matches('%').parse::<u32>().ok()?, r[3])))
+            .max_by_key(|(_, used, _)| *used)?;
+        let full = used >= 90;
+        return Some(match (lang, full) {
+            (Lang::Ko, true) => format!(
+                "{mount}에 마운트된 디스크가 {used}% 찼습니다(남은 공간 {avail}). 무엇이 차지하는지는 `sudo du -xh {mount} 2>/dev/null | sort -h | tail -n 20`으로 보세요."
+            ),
+            (Lang::Ko, false) => format!("가장 많이 찬 디스크는 {mount}로 {used}%입니다(남은 공간 {avail}). 아직 여유가 있습니다."),
+            (Lang::En, true) => format!(
+                "The disk mounted on {mount} is {used}% full ({avail} left). `sudo du -xh {mount} 2>/dev/null | sort -h | tail -n 20` shows what takes the space."
+            ),
+            (Lang::En, false) => format!("The fullest disk is {mount}, at {used}% ({avail} left): there is room still."),
+        });
+    }
+    None
 }
 
 /// Words that ask about the attached files ("what do my files say?", "첨부한 파일 읽어 줘").
@@ -4465,6 +4511,16 @@ mod tests {
         assert!(o.named && o.choices[0].command.0 == "find . -name '.DS_Store' -type f -delete");
         assert_eq!(recognise("how do I delete all .DS_Store files"), Some(Topic::Delete));
         assert_eq!(recognise("how do I see the size of a folder"), Some(Topic::Disk));
+        // The output of a command whose shape is known is read.
+        use crate::engine::chat::tools::CommandOutcome;
+        let lsof = "COMMAND  PID USER   FD   TYPE DEVICE SIZE/OFF NODE NAME\nnode    4242 me   23u  IPv6 0x1  0t0  TCP *:3000 (LISTEN)";
+        let held = after_command("lsof -i :3000", &CommandOutcome::Output(lsof.into()), Lang::En);
+        assert!(held.starts_with("Port 3000 is held by `node` (PID 4242). `kill 4242`"), "{held}");
+        let df = "Filesystem Size Used Avail Use% Mounted on\ntmpfs 2G 0 2G 100% /run\n/dev/sda1 100G 97G 3G 97% /";
+        let full = after_command("df -h", &CommandOutcome::Output(df.into()), Lang::Ko);
+        assert!(full.starts_with("/에 마운트된 디스크가 97% 찼습니다(남은 공간 3G)."), "{full}");
+        let other = after_command("ls -la", &CommandOutcome::Output("a\nb".into()), Lang::En);
+        assert!(other.starts_with("Got the output: 2 line(s)"), "{other}");
         // Free space with no place: the whole disk, proposed at once; all images: the images.
         let o = offer(Topic::Disk, "how much free disk space do I have", Lang::En);
         assert!(o.named && o.choices[0].command.0 == "df -h");
