@@ -823,6 +823,9 @@ fn no_key_output_of_a_known_shape_is_read_back() {
     d.step(Event::chat(ChatAction::CommandDone { message: id, outcome: CommandOutcome::Output(lsof.into()) }));
     let said = texts(&d).last().cloned().unwrap_or_default();
     assert!(said.contains("`node` (PID 4242)") && said.contains("`kill 4242`"), "{said}");
+    d.say("kill it");
+    let said = texts(&d).last().cloned().unwrap_or_default();
+    assert!(said.starts_with("`kill 4242` asks that process to end."), "{said}");
     d.say("how much disk space is left");
     let (id, card) = command(&d);
     assert_eq!(card.command, "df -h");

@@ -1091,6 +1091,14 @@ impl Chat {
             Body::Text { text, .. } => Some(text.clone()),
             _ => None,
         });
+        // "kill it" right after the output named the process's PID: that PID.
+        let killed = c.messages.iter().rev().find(|m| m.role == Role::Assistant).and_then(|m| match &m.body {
+            Body::Text { text, .. } => nokey::kill_named_pid(request, text, lang),
+            _ => None,
+        });
+        if let Some(text) = killed {
+            return self.nokey_answer_text(c, text, source, env);
+        }
         if let Some(text) = nokey::text_answer(request, before.as_deref(), lang) {
             return self.nokey_answer_text(c, text, source, env);
         }

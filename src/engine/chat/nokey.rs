@@ -3607,6 +3607,33 @@ pub fn after_command(command: &str, outcome: &super::tools::CommandOutcome, lang
     }
 }
 
+/// The answer to "kill it" right after an answer that named the process's PID ("Port 3000 is
+/// held by `node` (PID 4242)"): `kill` with that PID. `None` unless the message asks to end
+/// something it points back at, and names no port or program of its own.
+// 종료/죽여/죽이/끝내/꺼: end, kill, turn off; 그거/그것/그 프로세스: it, that process.
+pub fn kill_named_pid(text: &str, before: &str, lang: Lang) -> Option<String> {
+    let at = before.find("(PID ")? + "(PID ".len();
+    let lower = text.lower();
+    let ends = WordList("kill|terminate|stop|end|종료|죽여|죽이|끝내|꺼").any(|w| contains_word(&lower, w));
+    let points = WordList("it|that|this|the process|that process|그거|그것|그걸|그 프로세스|이거")
+        .any(|w| contains_word(&format!(" {lower} "), w))
+        || lower.split_whitespace().count() <= 2;
+    if !ends || !points || request_port(text).is_some() || TOOLS.iter().any(|(name, _, _)| contains_word(&lower, name))
+    {
+        return None;
+    }
+    let pid: String = before[at..].chars().take_while(char::is_ascii_digit).collect();
+    let pid = pid.parse::<u32>().ok()?;
+    Some(match lang {
+        Lang::Ko => format!(
+            "`kill {pid}`가 그 프로세스에 끝내 달라고 요청합니다. 몇 초 뒤에도 `ps -p {pid}`에 보이면 `kill -9 {pid}`로 강제로 끝내세요. 이때 프로그램은 저장하거나 정리할 틈이 없습니다."
+        ),
+        Lang::En => format!(
+            "`kill {pid}` asks that process to end. If `ps -p {pid}` still shows it a few seconds later, `kill -9 {pid}` forces it, with no chance to save or clean up."
+        ),
+    })
+}
+
 /// What the output of a command the no-key assistant proposed says, for the commands whose
 /// output has a known shape: who holds a port (`lsof -i :N`), how full the disks are (`df -h`).
 /// `None` for any other command, or output of another shape.
