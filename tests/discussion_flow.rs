@@ -1582,3 +1582,15 @@ fn a_requirement_beside_the_choice_is_built_into_the_design_taken_where_the_rule
         assert!(d.discussion().designs.iter().filter(|x| x.has_role("human_review")).count() == 1);
     }
 }
+
+#[test]
+fn pushing_back_at_the_format_card_is_no_format() {
+    let mut d = Driver::offline();
+    d.say("an agent that reviews pull requests and comments on style issues");
+    assert!(d.open_card().is_some_and(|c| c.questions[0].target == Target::Field(Field::Format)));
+    d.say("no, too complex");
+    assert!(d.open_card().is_some(), "the card stays open");
+    assert_eq!(d.discussion().contract.as_ref().map(|c| c.format.as_str()), Some(""));
+    assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("asks what form"))));
+    assert_eq!(d.stage(), Stage::Understand);
+}

@@ -40,6 +40,7 @@ use super::session::{AppMode, Body, CardKind, Env, Reviewed, Role, Target};
 use super::slots::{is_cancel, parse_format, Format};
 use super::source::{HeuristicWhy, Source};
 use super::state_machine::{Stage, StateMachine, Transition};
+use super::words::WordList;
 
 /// The app's conversation, as the discussion sees it.
 pub(crate) type C = Conversation<AppMode>;
@@ -411,6 +412,21 @@ impl Discussing<'_> {
         let format_first = |card: &super::core::QuestionCard| {
             card.questions.first().is_some_and(|q| q.target == Target::Field(Field::Format))
         };
+        // "no, too complex" there pushes back; it names no format either, and adds nothing.
+        let lower = text.to_lowercase();
+        let pushback = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .is_some_and(|w| WordList("no|nope|nah|not|아니|아니요|아뇨|싫어요|싫어").contains(w))
+            || WordList("too complex|too complicated|너무 복잡|별로").any(|w| lower.contains(w));
+        if self.c.open_card().is_some_and(format_first) && parse_format(text).is_none() && pushback {
+            let t = self.c.lang.pick(
+                "위 카드는 결과물의 형식을 묻고 있어요. 형식을 고르거나 직접 입력해 주세요. 요청을 바꾸고 싶으시면 바꿀 내용을 말씀해 주시고, 처음부터 하려면 '다시 시작'을 누르세요.",
+                "The card above asks what form the result should take: pick one, or type your own. To change the request, say what to change; to start over, press Restart.",
+            );
+            self.c.notice(t, env.now);
+            return;
+        }
         if self.c.open_card().is_some_and(format_first)
             && parse_format(text).is_none()
             && text.split_whitespace().count() > 6
