@@ -1594,3 +1594,18 @@ fn pushing_back_at_the_format_card_is_no_format() {
     assert!(d.bodies().iter().any(|b| matches!(b, Body::Notice { text } if text.contains("asks what form"))));
     assert_eq!(d.stage(), Stage::Understand);
 }
+
+#[test]
+fn a_new_count_changes_the_goal_and_spends_no_round() {
+    let mut d = Driver::offline();
+    d.say("매일 아침 주요 경제 뉴스 5개를 골라서 카톡으로 보내줘");
+    assert_eq!(d.stage(), Stage::Debate);
+    d.say("5개 말고 3개만");
+    assert_eq!(d.discussion().machine.round(), 0, "no round");
+    let contract = d.discussion().contract.clone().expect("a contract");
+    assert!(contract.goal.contains("뉴스 3개를") && !contract.goal.contains("5개"), "{}", contract.goal);
+    assert!(!contract.criteria.iter().any(|c| c.contains("5개")), "{:?}", contract.criteria);
+    d.say("2번");
+    let plan = d.discussion().plan.clone().expect("a plan");
+    assert!(plan.markdown.contains("3개") && !plan.markdown.contains("5개"), "{}", plan.markdown);
+}

@@ -454,6 +454,58 @@ pub fn only_reschedules(feedback: &str) -> bool {
         .all(|w| ASKING.contains(w.to_lowercase()))
 }
 
+/// The count feedback asks for instead of the goal's own ("5개 말고 3개만", "3개만", "3 instead of
+/// 5", "only 3"): (the new count, the span of the feedback that says it).
+fn new_count(feedback: &str) -> Option<(u32, std::ops::Range<usize>)> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)(?:\d+\s*(?:개|건|편|가지)?\s*(?:말고|대신)\s*)?(\d+)\s*(?:개|건|편|가지)\s*만|\d+\s*(?:개|건|편|가지)\s*(?:말고|대신)\s*(\d+)\s*(?:개|건|편|가지)?|\b(\d+)\s+instead\s+of\s+\d+\b|\b(?:only|just)\s+(?:the\s+)?(?:top\s+)?(\d+)\b",
+        )
+        .expect("count pattern compiles")
+    });
+    let caps = re.captures(feedback)?;
+    let n = (1..=4).find_map(|i| caps.get(i))?.as_str().parse::<u32>().ok()?;
+    Some((n, caps.get(0)?.range()))
+}
+
+/// The goal with the count `feedback` asks for in place of its own ("매일 아침 주요 경제 뉴스 5개를
+/// 골라서" → "… 3개를 골라서" for "5개 말고 3개만"). `None` unless the goal holds exactly one count
+/// (a number not of a time, a price or a size) and the feedback asks for another.
+pub fn recount(goal: &str, feedback: &str) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)\d+(?:\s*(?:개|건|편|가지)|\s+(?:top\s+)?(?:articles?|news|stories|posts?|items?|headlines?|links?|ideas?|bullet\s+points?|points?|tips?))")
+            .expect("goal count pattern compiles")
+    });
+    let (n, _) = new_count(feedback)?;
+    let mut counts = re.find_iter(goal);
+    let old = counts.next()?;
+    if counts.next().is_some() {
+        return None;
+    }
+    let digits = old.as_str().chars().take_while(char::is_ascii_digit).count();
+    let before: u32 = old.as_str()[..digits].parse().ok()?;
+    (before != n).then(|| format!("{}{n}{}", &goal[..old.start()], &goal[old.start() + digits..]))
+}
+
+/// True when feedback only changes how many ("5개 말고 3개만", "only 3"): nothing in the designs
+/// changes with it.
+pub fn only_recounts(feedback: &str) -> bool {
+    let Some((_, span)) = new_count(feedback) else { return false };
+    // Words that ask for the new count and nothing more: 으로/로 (to), 해/해 주세요/줘 (do, please),
+    // 부탁해요 (please), 보내 (send), 골라 (pick).
+    const ASKING: WordList = WordList(
+        "make|it|please|just|only|instead|send|pick|show|give|me|the|top|news|articles|items|posts|ok|okay|\
+         으로|로|해|해줘|해요|해주세요|주세요|줘|부탁해요|보내|보내줘|보내주세요|골라|골라줘|골라주세요|으로요|로요",
+    );
+    let mut rest = feedback.to_string();
+    rest.replace_range(span, " ");
+    rest.split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '!' | '?'))
+        .filter(|w| !w.is_empty())
+        .all(|w| ASKING.contains(w.to_lowercase()))
+}
+
 /// The measurable constraints in the text, verbatim: "5만원 이하", "under $50", "within 10 minutes";
 /// one that holds another is kept alone.
 pub fn constraints_in(text: &str) -> Vec<String> {
@@ -827,6 +879,28 @@ mod tests {
     use crate::engine::slots::Format;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn a_new_count_replaces_the_goals_own() {
+        let goal = "매일 아침 주요 경제 뉴스 5개를 골라서 카톡으로 보내줘";
+        assert_eq!(
+            recount(goal, "5개 말고 3개만").as_deref(),
+            Some("매일 아침 주요 경제 뉴스 3개를 골라서 카톡으로 보내줘")
+        );
+        assert_eq!(
+            recount(goal, "3개만 보내 주세요").as_deref(),
+            Some("매일 아침 주요 경제 뉴스 3개를 골라서 카톡으로 보내줘")
+        );
+        assert_eq!(
+            recount("send me the top 5 articles every morning", "only 3").as_deref(),
+            Some("send me the top 3 articles every morning")
+        );
+        assert_eq!(recount(goal, "5개 좋아요"), None, "no new count asked");
+        assert_eq!(recount("매일 9시에 뉴스 요약", "3개만"), None, "a time is no count");
+        assert!(only_recounts("5개 말고 3개만"));
+        assert!(only_recounts("only 3"));
+        assert!(!only_recounts("3개만 하고 검증도 넣어 주세요"));
+    }
 
     #[test]
     fn a_new_schedule_replaces_the_goals_own() {

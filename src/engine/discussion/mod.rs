@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use super::call::Purpose;
 use super::contract::{
-    add_criterion, choice_condition, choice_requirement, empty_request_question, limits_in, only_reschedules,
-    reschedule, stated_criterion, Contract, Field,
+    add_criterion, choice_condition, choice_requirement, empty_request_question, limits_in, only_recounts,
+    only_reschedules, recount, reschedule, stated_criterion, Contract, Field,
 };
 use super::core::{Conversation, Endpoint, Settled};
 use super::design::{
@@ -688,23 +688,41 @@ impl Discussing<'_> {
         // that design.
         // "actually make it every Monday instead": the goal says the new schedule, and a schedule
         // alone changes no design, so no round is spent on it.
-        if let Some(goal) = self.d.contract.as_ref().and_then(|c| reschedule(&c.goal, text)) {
+        // "5개 말고 3개만", "only 3": the same for how many the goal asks for (and a criterion that
+        // said the old count).
+        let rescheduled = self.d.contract.as_ref().and_then(|c| reschedule(&c.goal, text));
+        let recounted = self.d.contract.as_ref().and_then(|c| recount(&c.goal, text));
+        if let Some(goal) = rescheduled.clone().or(recounted.clone()) {
             let lang = self.c.lang;
             if let Some(contract) = self.d.contract.as_mut() {
                 contract.goal = goal.clone();
+                if recounted.is_some() {
+                    for criterion in contract.criteria.iter_mut() {
+                        if let Some(new) = recount(criterion, text) {
+                            *criterion = new;
+                        }
+                    }
+                }
             }
             self.d.memory.restate(goal_key(lang), &goal);
-            let alone = only_reschedules(text);
+            let alone =
+                (rescheduled.is_some() && only_reschedules(text)) || (recounted.is_some() && only_recounts(text));
+            let what = match (rescheduled.is_some(), lang) {
+                (true, Lang::Ko) => "일정",
+                (false, Lang::Ko) => "개수",
+                (true, Lang::En) => "schedule",
+                (false, Lang::En) => "count",
+            };
             let t = match (lang, alone) {
                 (Lang::Ko, true) => format!(
-                    "목표의 일정을 바꿨습니다: {goal}. 일정만 바뀌어 설계안은 그대로입니다. 마음에 드는 설계안을 고르거나, 바꾸고 싶은 점을 말씀해 주세요."
+                    "목표의 {what}을 바꿨습니다: {goal}. {what}만 바뀌어 설계안은 그대로입니다. 마음에 드는 설계안을 고르거나, 바꾸고 싶은 점을 말씀해 주세요."
                 ),
-                (Lang::Ko, false) => format!("목표의 일정을 바꿨습니다: {goal}."),
+                (Lang::Ko, false) => format!("목표의 {what}을 바꿨습니다: {goal}."),
                 (Lang::En, true) => format!(
-                    "Changed the schedule in the goal: {goal}. Only the schedule changed, so the designs stay as they are. \
+                    "Changed the {what} in the goal: {goal}. Only the {what} changed, so the designs stay as they are. \
                      Pick a design, or tell me what to change."
                 ),
-                (Lang::En, false) => format!("Changed the schedule in the goal: {goal}."),
+                (Lang::En, false) => format!("Changed the {what} in the goal: {goal}."),
             };
             self.c.notice(t, env.now);
             if alone {
