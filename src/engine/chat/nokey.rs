@@ -1451,9 +1451,9 @@ const HOW_TOS: &[(&[WordList], &str, &str)] = &[
     (
         &[WordList("docker|container|도커|컨테이너"), WordList("stop|멈추|멈춰|중지|정지|끄고|끄려|꺼줘|꺼 줘")],
         "`docker stop <이름>`이 컨테이너 하나를 멈춥니다(실행 중인 것과 이름은 `docker ps`). 전부 멈추려면 `docker stop $(docker ps -q)`. \
-         멈춘 컨테이너의 데이터는 지우기 전까지 남습니다.",
+         멈춘 컨테이너의 데이터는 지우기 전까지 남고, 멈춘 것을 모두 지우려면 그다음 `docker container prune`(먼저 묻습니다)입니다.",
         "`docker stop <name>` stops one (`docker ps` lists the running ones and their names); `docker stop $(docker ps -q)` stops them all. \
-         A stopped container keeps its data until it is removed.",
+         A stopped container keeps its data until it is removed; `docker container prune` then removes every stopped one (it asks first).",
     ),
     (
         &[WordList("cron|crontab|크론")],
@@ -2005,6 +2005,22 @@ pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
         return explain_known(text, lang);
     };
     let reason = danger.message(lang);
+    // "rm -rf node_modules is that safe?": a folder the package manager or the build makes
+    // again is safe to delete where it belongs; the warning is for what cannot come back.
+    let target = command.split_whitespace().last().unwrap_or("").trim_start_matches("./").trim_end_matches('/');
+    if command.starts_with("rm -") && REGENERATED.contains(target) {
+        return Some(match lang {
+            Lang::Ko => format!(
+                "`{command}`{} {target} 폴더를 휴지통 없이 지웁니다. 다만 이 폴더는 패키지 관리자나 빌드가 다시 만드는 것이라(예: `npm install`, \
+                 `cargo build`, `python3 -m venv .venv`), 그 프로젝트 폴더 안이라면 지워도 됩니다. 실행 전에 `pwd`로 지금 어디에 있는지 확인하세요.",
+                &crate::engine::lang::with_topic(target)[target.len()..]
+            ),
+            Lang::En => format!(
+                "`{command}` deletes the {target} folder for good, but the package manager or the build makes it again (`npm install`, \
+                 `cargo build`, `python3 -m venv .venv`), so inside the project's own folder it is safe. Check where you are with `pwd` first."
+            ),
+        });
+    }
     Some(match lang {
         Lang::Ko => format!(
             "`{command}` 명령은 위험합니다. {reason}\n\n무엇이 영향을 받는지 확실히 알기 전에는 실행하지 마세요. \
@@ -2016,6 +2032,11 @@ pub fn explain_command(text: &str, lang: Lang) -> Option<String> {
         ),
     })
 }
+
+/// Folders the package manager or the build makes again: deleting one loses nothing that
+/// cannot come back.
+const REGENERATED: WordList =
+    WordList("node_modules|target|build|dist|.venv|venv|__pycache__|.next|.cache|.pytest_cache");
 
 /// Everyday commands the no-key assistant explains, sorted by command (a test holds it): the
 /// command (a program, or a program and its sub-command), whether it changes anything, whether it is also an everyday English
@@ -2508,7 +2529,7 @@ fn lets_everyone_write(command: &str) -> bool {
 /// Words that tell what happened to a command end it too ("my git push was rejected, what do
 /// I do" is about a push, not a command "git push was rejected").
 const AFTER_COMMAND: WordList = WordList(
-    "do|does|mean|means|safe|dangerous|work|works|actually|really|exactly|then|\
+    "do|does|mean|means|safe|dangerous|work|works|actually|really|exactly|then|is|ok|okay|fine|right|\
      was|were|keeps|kept|failed|fails|failing|rejected|refused|broke|broken|stuck|hangs|hung|errors|errored|\
      got|gets|says|said|gives|gave|isn't|wasn't|doesn't|didn't|won't|can't|not",
 );
@@ -4553,6 +4574,16 @@ mod tests {
         assert!(o.named && o.choices[0].command.0 == "df -h");
         let o = offer(Topic::Delete, "도커 이미지 전부 지워줘", Lang::Ko);
         assert_eq!(o.choices[0].command.0, "docker image prune -a");
+        // A folder that comes back is safe to delete where it belongs; the rest is still warned of.
+        let modules = text_answer("rm -rf node_modules is that safe?", None, Lang::En).expect("answered");
+        assert!(
+            modules.starts_with("`rm -rf node_modules` deletes the node_modules folder for good, but"),
+            "{modules}"
+        );
+        let ko = text_answer("rm -rf node_modules 해도 돼?", None, Lang::Ko).expect("answered");
+        assert!(ko.starts_with("`rm -rf node_modules`는 node_modules 폴더를"), "{ko}");
+        let root = text_answer("is rm -rf / safe?", None, Lang::En).expect("answered");
+        assert!(root.starts_with("`rm -rf /` is dangerous."), "{root}");
         // An error a command gave is explained, not the command.
         let eacces =
             text_answer("npm install 하면 EACCES permission denied 에러가 나요", None, Lang::Ko).expect("answered");
