@@ -462,7 +462,10 @@ pub fn is_command_question(text: &str) -> bool {
 pub fn text_answer(request: &str, before: Option<&str>, lang: Lang) -> Option<String> {
     // "npm install 하면 EACCES 에러가 나요": an error a command gave is explained before the command.
     // A dangerous command named still gets its warning first.
-    let reports_error = WordList("error|에러|오류|eacces|denied|failed|fatal").any(|w| request.lower().contains(w))
+    let lower = request.lower();
+    let shape = Shape::of(&lower);
+    let reports_error = WordList("error|에러|오류|eacces|denied|failed|fatal")
+        .any(|w| shape.may_hold(w) && lower.contains(w))
         && flagged_words(request).is_none();
     rename_extension(request, lang)
         .or_else(|| schedule(request, lang))
@@ -981,12 +984,13 @@ const WINDOWS: WordList = WordList("windows|powershell|cmd.exe|윈도우|윈도|
 // (uploaded); 마지막/방금/최근/직전: last, just now, recent, previous.
 /// Leftovers tools make, which a request may ask to clear everywhere: the name as written,
 /// and the command that finds and removes every one under this folder.
-const JUNK: &[(&str, &str)] = &[
-    (".DS_Store", "find . -name '.DS_Store' -type f -delete"),
-    ("__pycache__", "find . -name '__pycache__' -type d -prune -exec rm -rf {} +"),
-    (".pyc", "find . -name '*.pyc' -type f -delete"),
-    ("Thumbs.db", "find . -name 'Thumbs.db' -type f -delete"),
-    (".orig", "find . -name '*.orig' -type f -delete"),
+/// (The name as written, the same in lower case, the command.)
+const JUNK: &[(&str, &str, &str)] = &[
+    (".DS_Store", ".ds_store", "find . -name '.DS_Store' -type f -delete"),
+    ("__pycache__", "__pycache__", "find . -name '__pycache__' -type d -prune -exec rm -rf {} +"),
+    (".pyc", ".pyc", "find . -name '*.pyc' -type f -delete"),
+    ("Thumbs.db", "thumbs.db", "find . -name 'Thumbs.db' -type f -delete"),
+    (".orig", ".orig", "find . -name '*.orig' -type f -delete"),
 ];
 
 const HOW_TOS: &[(&[WordList], &str, &str)] = &[
@@ -1857,10 +1861,12 @@ pub fn archive(text: &str, lang: Lang) -> Option<String> {
     }
     // Asked to unpack or to pack, else not about an archive at all (checked first: the words
     // are cheap to look for, the file names below are not).
+    let shape = Shape::of(&lower);
+    let said = |w: &str| shape.may_hold(w) && lower.contains(w);
     let unpack = WordList("extract|unzip|untar|unpack|decompress|open|압축 풀|압축을 풀|압축 해제|압축해제|풀어|풀기|푸는|열어|여는 법|열기")
-        .any(|w| lower.contains(w));
+        .any(said);
     let pack = WordList("compress|zip up|zip this|zip the|zip a|make a zip|create a zip|a zip of|tar up|make a tar|make an archive|create an archive|압축해|압축하|압축 하|묶어|압축 파일로 만들|압축 파일 만들")
-        .any(|w| lower.contains(w));
+        .any(said);
     if !unpack && !pack {
         return None;
     }
@@ -2881,6 +2887,8 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
     let names_one: bool;
     let (header, question, choices) = match topic {
         Topic::Delete => {
+            let lower = text.lower();
+            let shape = Shape::of(&lower);
             // The folder and the age the request names, where it names them.
             let folder = request_folder(text);
             let logs = folder.as_deref().unwrap_or("./logs");
@@ -2906,7 +2914,7 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                     t("지우기 전에 대상 파일을 확인합니다.", "Shows which files would go before anything is deleted."),
                 ),
                 // "도커 이미지 전부 지워줘": the images, every one no container uses (이미지: image).
-                if WordList("image|images|이미지").any(|w| text.lower().contains(w)) {
+                if WordList("image|이미지").any(|w| shape.may_hold(w) && lower.contains(w)) {
                     choice(
                         t("도커 이미지", "Docker images"),
                         t("컨테이너가 쓰지 않는 이미지 전부", "Every image no container uses"),
@@ -2935,7 +2943,6 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
             );
             // "node_modules 지워줘": the folder named, which the package manager brings back; "in
             // all subfolders", every copy of it under here.
-            let lower = text.lower();
             if lower.contains("node_modules") {
                 let everywhere = SUBFOLDERS.any(|w| lower.contains(w));
                 choices.insert(
@@ -2969,7 +2976,8 @@ pub fn offer(topic: Topic, text: &str, lang: Lang) -> Offer {
                 named = true;
             }
             // "delete all .DS_Store files", "__pycache__ 다 지워줘": the leftovers named, wherever they are.
-            if let Some((name, command)) = JUNK.iter().find(|(name, _)| lower.contains(&name.to_lowercase())) {
+            if let Some((name, _, command)) = JUNK.iter().find(|(_, key, _)| shape.may_hold(key) && lower.contains(key))
+            {
                 choices.insert(
                     0,
                     choice(
@@ -3633,6 +3641,11 @@ pub fn after_command(command: &str, outcome: &super::tools::CommandOutcome, lang
 /// something it points back at, and names no port or program of its own.
 // 종료/죽여/죽이/끝내/꺼: end, kill, turn off; 그거/그것/그 프로세스: it, that process.
 pub fn kill_named_pid(text: &str, before: &str, lang: Lang) -> Option<String> {
+    // Asked of every message: a short one only, after an answer that named a PID.
+    // "Port 3000 is held by …" / "3000번 포트는 …" (read_output's answers).
+    if text.len() > 60 || !(before.starts_with("Port ") || before.starts_with(|c: char| c.is_ascii_digit())) {
+        return None;
+    }
     let at = before.find("(PID ")? + "(PID ".len();
     let lower = text.lower();
     let ends = WordList("kill|terminate|stop|end|종료|죽여|죽이|끝내|꺼").any(|w| contains_word(&lower, w));
