@@ -982,9 +982,9 @@ const WINDOWS: WordList = WordList("windows|powershell|cmd.exe|윈도우|윈도|
 // folder; 다운로드/내려받/받는: download; 링크/주소: link, address; 윈도우/파워셸: Windows, PowerShell; 맥: Mac;
 // 종료/죽이/죽여: end, kill; 디스크/용량/공간/드라이브: disk, space, drive; 메모리: memory; 푸시: push; 올렸: pushed
 // (uploaded); 마지막/방금/최근/직전: last, just now, recent, previous.
-/// Leftovers tools make, which a request may ask to clear everywhere: the name as written,
-/// and the command that finds and removes every one under this folder.
-/// (The name as written, the same in lower case, the command.)
+/// Leftovers tools make, which a request may ask to clear everywhere: the name as written, the
+/// same in lower case (as a message is searched), and the command that finds and removes every
+/// one under this folder.
 const JUNK: &[(&str, &str, &str)] = &[
     (".DS_Store", ".ds_store", "find . -name '.DS_Store' -type f -delete"),
     ("__pycache__", "__pycache__", "find . -name '__pycache__' -type d -prune -exec rm -rf {} +"),
