@@ -1608,4 +1608,11 @@ fn a_new_count_changes_the_goal_and_spends_no_round() {
     d.say("2번");
     let plan = d.discussion().plan.clone().expect("a plan");
     assert!(plan.markdown.contains("3개") && !plan.markdown.contains("5개"), "{}", plan.markdown);
+    // Both in one message change both.
+    let mut d = Driver::offline();
+    d.say("send me the top 5 articles about AI every Friday on Slack");
+    assert_eq!(d.stage(), Stage::Debate);
+    d.say("make it every Monday, and only 3");
+    let goal = d.discussion().contract.as_ref().map(|c| c.goal.clone()).unwrap_or_default();
+    assert!(goal.contains("top 3 articles") && goal.contains("every Monday"), "{goal}");
 }

@@ -690,9 +690,10 @@ impl Discussing<'_> {
         // alone changes no design, so no round is spent on it.
         // "5개 말고 3개만", "only 3": the same for how many the goal asks for (and a criterion that
         // said the old count).
+        // Both in one message ("every Monday, and only 3") change both.
         let rescheduled = self.d.contract.as_ref().and_then(|c| reschedule(&c.goal, text));
-        let recounted = self.d.contract.as_ref().and_then(|c| recount(&c.goal, text));
-        if let Some(goal) = rescheduled.clone().or(recounted.clone()) {
+        let recounted = self.d.contract.as_ref().and_then(|c| recount(rescheduled.as_deref().unwrap_or(&c.goal), text));
+        if let Some(goal) = recounted.clone().or(rescheduled.clone()) {
             let lang = self.c.lang;
             if let Some(contract) = self.d.contract.as_mut() {
                 contract.goal = goal.clone();
@@ -707,11 +708,13 @@ impl Discussing<'_> {
             self.d.memory.restate(goal_key(lang), &goal);
             let alone =
                 (rescheduled.is_some() && only_reschedules(text)) || (recounted.is_some() && only_recounts(text));
-            let what = match (rescheduled.is_some(), lang) {
-                (true, Lang::Ko) => "일정",
-                (false, Lang::Ko) => "개수",
-                (true, Lang::En) => "schedule",
-                (false, Lang::En) => "count",
+            let what = match (rescheduled.is_some(), recounted.is_some(), lang) {
+                (true, true, Lang::Ko) => "일정과 개수",
+                (true, false, Lang::Ko) => "일정",
+                (false, _, Lang::Ko) => "개수",
+                (true, true, Lang::En) => "schedule and count",
+                (true, false, Lang::En) => "schedule",
+                (false, _, Lang::En) => "count",
             };
             let t = match (lang, alone) {
                 (Lang::Ko, true) => format!(
