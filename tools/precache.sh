@@ -3,9 +3,10 @@
 # offline and its version, in the staged build, for release builds only.
 #
 # - sw.js: `const VERSION` becomes a hash of every staged file's name and content (sw.js's
-#   own text included, index.html left out: other hooks rewrite it, and a new build always
-#   changes a hashed name anyway); `const FILES` lists every staged file but sw.js, with
-#   the page itself as "./".
+#   own text and returning.html included, index.html left out: a visit the worker answers
+#   gets returning.html, and a first visit gets index.html from the network); `const FILES`
+#   lists every staged file but sw.js, with the page itself as "./" (the worker keeps
+#   returning.html there, tools/returning_page.mjs).
 # - sw-register.js: `const ENABLED` becomes true, so only release builds register the worker
 #   (`trunk serve` builds a debug build with live reload: no worker there).
 # - Both lose their whole-line comments.
@@ -31,13 +32,14 @@ fill() {
 
 [ -f sw.js ] || fail "sw.js is missing from the build (index.html copies it with data-trunk rel=copy-file)"
 [ -f sw-register.js ] || fail "sw-register.js is missing from the build"
+[ -f returning.html ] || fail "returning.html is missing from the build (tools/returning_page.mjs writes it)"
 
 fill sw-register.js enabled "const ENABLED = true;"
 
 files=()
 while IFS= read -r -d '' path; do
   path=${path#./}
-  case "$path" in sw.js | index.html) continue ;; esac
+  case "$path" in sw.js | index.html | returning.html) continue ;; esac
   # Names go into JavaScript and sed unescaped: only plain ones are allowed.
   [[ $path =~ ^[A-Za-z0-9._/-]+$ ]] || fail "unexpected file name: $path"
   files+=("$path")
@@ -49,6 +51,7 @@ version=$(
       printf '%s %s\n' "$path" "$(sha256sum <"$path" | cut -c1-64)"
     done
     sha256sum <sw.js
+    sha256sum <returning.html
   } | sha256sum | cut -c1-16
 )
 

@@ -9,8 +9,9 @@
     ko: ['문제가 생겼습니다. 대화는 저장되어 있습니다. 페이지를 다시 불러오세요.', '다시 불러오기'],
     en: ['Something went wrong. Your conversation is saved. Reload the page.', 'Reload'],
   };
-  // The page keeps <html lang> on the language the user reads: index.html's shell sets it
-  // from the saved choice (else the browser's) before the app, and the app after.
+  // The page keeps <html lang> on the language the user reads: index.html's shell (or
+  // returning.html's script) sets it from the saved choice (else the browser's) before the
+  // app, and the app after.
   const language = () => (document.documentElement.lang === 'ko' ? 'ko' : 'en');
   const show = () => {
     if (document.getElementById('panic-banner') || !document.body) return;

@@ -242,6 +242,7 @@ fn staged(dir: &Path, wasm_name: &str, index: &str) {
     fs::copy(www.join("sw.js"), dir.join("sw.js")).unwrap();
     fs::copy(www.join("sw-register.js"), dir.join("sw-register.js")).unwrap();
     fs::write(dir.join("index.html"), index).unwrap();
+    fs::write(dir.join("returning.html"), "<p>kept</p>").unwrap();
     fs::write(dir.join(wasm_name), b"\0asm").unwrap();
     fs::write(dir.join("style-0011.css"), "body{}").unwrap();
 }
@@ -284,6 +285,15 @@ fn the_hook_lists_the_build_and_versions_it_by_its_files_not_by_index_html() {
         assert!(ok);
         assert_eq!(sw_line(&sw_b, "VERSION") == version_a, same, "{wasm} {index}");
     }
+    // The page the worker keeps is returning.html, not listed by its name: a change to it
+    // alone is a new version (a returning visit would otherwise keep the old page).
+    let c = TempDir::new("precache-c").unwrap();
+    staged(c.path(), "app-aaaa_bg.wasm", "<p>one</p>");
+    fs::write(c.path().join("returning.html"), "<p>kept, changed</p>").unwrap();
+    let (ok, sw_c, _) = run_hook(c.path(), "release");
+    assert!(ok);
+    assert_eq!(sw_line(&sw_c, "FILES"), sw_line(&sw_a, "FILES"));
+    assert_ne!(sw_line(&sw_c, "VERSION"), version_a);
 }
 
 #[test]
@@ -303,6 +313,144 @@ fn the_hook_leaves_debug_builds_without_a_worker_and_refuses_odd_builds() {
     staged(missing.path(), "app-aaaa_bg.wasm", "<p>one</p>");
     fs::remove_file(missing.path().join("sw.js")).unwrap();
     assert!(!run_hook(missing.path(), "release").0);
+    let no_page = TempDir::new("precache-no-page").unwrap();
+    staged(no_page.path(), "app-aaaa_bg.wasm", "<p>one</p>");
+    fs::remove_file(no_page.path().join("returning.html")).unwrap();
+    assert!(!run_hook(no_page.path(), "release").0, "a release build without returning.html fails");
+}
+
+/// Runs tools/returning_page.mjs on `index`: its exit status, returning.html, and its log.
+fn returning_page(index: &str) -> (bool, String, String) {
+    let dir = TempDir::new("returning-page").unwrap();
+    fs::write(dir.path().join("index.html"), index).unwrap();
+    let out = Command::new("node")
+        .arg(workspace_root().join("tools/returning_page.mjs"))
+        .env("TRUNK_STAGING_DIR", dir.path())
+        .output()
+        .expect("node runs (./dev installs it for wasm-opt)");
+    assert_eq!(fs::read_to_string(dir.path().join("index.html")).unwrap(), index, "index.html is left as it was");
+    let page = fs::read_to_string(dir.path().join("returning.html")).unwrap_or_default();
+    let log = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), page, log)
+}
+
+#[test]
+fn the_returning_page_is_index_html_without_its_shell() {
+    let index = fs::read_to_string(workspace_root().join("index.html")).unwrap();
+    let (ok, page, log) = returning_page(&index);
+    assert!(ok, "{log}");
+    let (start, end) = ("<!-- shell: start -->", "<!-- shell: end -->");
+    let before = &index[..index.find(start).unwrap()];
+    let after = &index[index.find(end).unwrap() + end.len()..];
+    assert!(page.starts_with(before) && page.ends_with(after), "only the shell is replaced:\n{page}");
+    for gone in ["boot-shell", "boot-input", "shell-input", "shell: start", "shell: end"] {
+        assert!(!page.contains(gone), "{gone} is left in the returning page");
+    }
+    // In its place one inline script, www/returning.js without its comment lines.
+    let middle = &page[before.len()..page.len() - after.len()];
+    assert!(middle.starts_with("<script>") && middle.ends_with("</script>"), "{middle}");
+    assert_eq!(middle.matches("<script").count(), 1, "{middle}");
+    assert!(middle.contains("localStorage.getItem(\"deliberate.theme\")"), "{middle}");
+    assert!(!middle.contains("//"), "comments are left out: {middle}");
+    // The early compile, the policy and everything else of the page stay.
+    assert!(page.contains("globalThis.deliberateWasm") && page.contains("Content-Security-Policy"));
+
+    // A page that does not mark its shell once, start then end, fails the build.
+    for bad in [index.replace(start, ""), index.replace(end, ""), index.replace(end, &format!("{end}{start}"))] {
+        let (ok, _, log) = returning_page(&bad);
+        assert!(!ok, "a page with its markers missing or doubled was taken");
+        assert!(log.contains("shell: start"), "{log}");
+    }
+}
+
+/// Whether the page of this visit ran the static shell's script.
+fn shell_ran(browser: &Browser) -> bool {
+    browser.execute("return performance.getEntriesByName('shell-input').length > 0;", vec![]).unwrap() == json!(true)
+}
+
+/// A visit of the app's address, once the worker keeps the app, is answered from the kept
+/// returning.html: no static shell (the app itself is the first paint), the user's theme and
+/// language set before it, and no wait for the network, which a new deploy reaches as an
+/// offered reload instead. Other page loads still go to the network first. If a kept file is
+/// gone and the network is down, the page says so in the user's language.
+#[test]
+fn a_visit_the_worker_answers_gets_the_kept_page_without_the_shell_or_the_network() {
+    let _one = one_browser();
+    let site = dist_copy("returning-dist");
+    let server = StaticServer::start(site.path()).unwrap();
+    let url = server.url();
+    let browser = browser_in("en-US").expect("Chromium starts");
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    assert!(shell_ran(&browser), "a first visit gets index.html from the network, shell and all");
+    wait_controlled(&browser);
+    // The user reads Korean, in the dark theme.
+    browser
+        .execute(
+            "localStorage.setItem('deliberate.lang', 'ko'); localStorage.setItem('deliberate.theme', 'dark'); return true;",
+            vec![],
+        )
+        .unwrap();
+    // The server's page changes: a visit the worker answers does not wait for it, or see it.
+    let index = fs::read_to_string(site.path().join("index.html")).unwrap();
+    let changed = index.replacen("<title>Deliberate</title>", "<title>Deliberate (server)</title>", 1);
+    assert_ne!(changed, index, "the page has the title the test changes");
+    fs::write(site.path().join("index.html"), changed).unwrap();
+
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    assert_eq!(browser.title().unwrap(), "Deliberate", "the kept page, not the server's");
+    assert!(!shell_ran(&browser), "the kept page has no shell");
+    assert!(browser.try_find("#boot-shell").unwrap().is_none());
+    assert_eq!(
+        browser
+            .execute(
+                "return [document.documentElement.lang, document.documentElement.dataset.theme, \
+                 getComputedStyle(document.body).backgroundColor];",
+                vec![]
+            )
+            .unwrap(),
+        json!(["ko", "dark", "rgb(17, 21, 33)"]),
+        "the saved language and theme"
+    );
+    browser.wait_for_text(".restart", "다시 시작", STEP).unwrap();
+    let area = browser.find("#composer-input").unwrap();
+    area.send_keys("매주 금요일 팀 점심 메뉴 정하기").unwrap();
+    area.send_keys("\u{E007}").unwrap();
+    browser.wait_for_text(".message.user", "팀 점심", STEP).unwrap();
+
+    // Another page load of the origin (here a query) goes to the network first.
+    browser.goto(&format!("{url}?from=link")).unwrap();
+    wait_app_ready(&browser);
+    assert_eq!(browser.title().unwrap(), "Deliberate (server)");
+    assert!(shell_ran(&browser), "the network's page has the shell");
+    let logs = browser.browser_logs().unwrap();
+    let refused: Vec<&Value> =
+        logs.iter().filter(|l| l["message"].as_str().is_some_and(|m| m.contains("Content Security Policy"))).collect();
+    assert!(refused.is_empty(), "the kept page's policy allows its own scripts: {refused:?}");
+    assert_no_panic_in(&browser);
+
+    // A kept file gone (a browser that evicted part of the cache) and gone from the server
+    // too (a newer deploy): the page says the app could not load, instead of staying blank.
+    let removed = browser
+        .execute_async(
+            "const done = arguments[0];\
+             caches.keys().then(ks => caches.open(ks[0])).then(c => c.keys().then(rs => \
+               Promise.all(rs.filter(r => r.url.endsWith('_bg.wasm')).map(r => c.delete(r))))) \
+             .then(gone => done(gone.length), () => done(-1));",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(removed, json!(1), "the page's wasm was kept, and is gone");
+    for entry in fs::read_dir(site.path()).unwrap().flatten() {
+        if entry.file_name().to_string_lossy().ends_with("_bg.wasm") {
+            fs::remove_file(entry.path()).unwrap();
+        }
+    }
+    browser.goto(&url).unwrap();
+    let note = browser.wait_for_text("#boot-note[role=alert]", "앱을 불러오지 못했습니다", STEP).unwrap();
+    assert!(note.contains("페이지를 다시 불러오세요"), "{note}");
+    assert!(browser.try_find("#composer-input").unwrap().is_none());
 }
 
 /// The LLM's requests go straight to the network: the worker's fetch handler never sees
