@@ -350,10 +350,11 @@ fn the_returning_page_is_index_html_without_its_shell() {
     let middle = &page[before.len()..page.len() - after.len()];
     assert!(middle.starts_with("<script>") && middle.ends_with("</script>"), "{middle}");
     assert_eq!(middle.matches("<script").count(), 1, "{middle}");
-    assert!(middle.contains("localStorage.getItem(\"deliberate.theme\")"), "{middle}");
+    assert!(middle.contains("boot-note") && middle.contains("앱을 불러오지 못했습니다"), "{middle}");
     assert!(!middle.contains("//"), "comments are left out: {middle}");
-    // The early compile, the policy and everything else of the page stay.
+    // The early compile, the theme and language, the policy and everything else of the page stay.
     assert!(page.contains("globalThis.deliberateWasm") && page.contains("Content-Security-Policy"));
+    assert!(page.contains("localStorage.getItem(\"deliberate.theme\")"));
 
     // A page that does not mark its shell once, start then end, fails the build.
     for bad in [index.replace(start, ""), index.replace(end, ""), index.replace(end, &format!("{end}{start}"))] {

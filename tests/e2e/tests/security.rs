@@ -101,19 +101,19 @@ fn the_page_starts_under_a_strict_policy_that_allows_its_own_script_by_hash() {
     // Starting the app refused nothing and the browser read every source of the policy.
     page.assert_no_csp_refusal();
 
-    // The hashes in the page are those of its three inline scripts, as the browser sees them:
-    // all ran (the early compile left its promise, the shell's script a mark, the module
-    // loader started the app).
+    // The hashes in the page are those of its four inline scripts, as the browser sees them:
+    // all ran (the early compile left its promise, the theme and language script the page's
+    // language, the shell's script a mark, the module loader started the app).
     let inline = page
         .browser
         .execute("return [...document.scripts].filter(s => !s.src).map(s => s.type).sort();", vec![])
         .unwrap();
     assert_eq!(
         inline,
-        json!(["", "", "module"]),
-        "three inline scripts: the early compile, the shell's and Trunk's module loader"
+        json!(["", "", "", "module"]),
+        "four inline scripts: the early compile, the theme and language, the shell's and Trunk's module loader"
     );
-    assert_eq!(scripts.iter().filter(|s| s.starts_with("'sha256-")).count(), 3, "{policy}");
+    assert_eq!(scripts.iter().filter(|s| s.starts_with("'sha256-")).count(), 4, "{policy}");
     let ran = page
         .browser
         .execute(
