@@ -454,6 +454,45 @@ fn a_visit_the_worker_answers_gets_the_kept_page_without_the_shell_or_the_networ
     assert!(browser.try_find("#composer-input").unwrap().is_none());
 }
 
+/// A browser without the Static Routing API (Firefox and Safari today) hands every request to
+/// the worker's fetch handler: it too answers a visit of the app's address with the kept page,
+/// without the network, and other page loads from the network.
+#[test]
+fn without_static_routing_the_fetch_handler_answers_the_apps_address_from_the_cache() {
+    let _one = one_browser();
+    let site = dist_copy("returning-handler-dist");
+    let sw_path = site.path().join("sw.js");
+    let sw = fs::read_to_string(&sw_path).unwrap();
+    let check = "if (typeof event.addRoutes !== 'function') return Promise.resolve();";
+    assert!(sw.contains(check), "the worker adds its routes only where the browser can");
+    fs::write(&sw_path, sw.replacen(check, "return Promise.resolve();", 1)).unwrap();
+    let server = StaticServer::start(site.path()).unwrap();
+    let url = server.url();
+    let browser = browser_in("en-US").expect("Chromium starts");
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    wait_controlled(&browser);
+    let index = fs::read_to_string(site.path().join("index.html")).unwrap();
+    fs::write(
+        site.path().join("index.html"),
+        index.replacen("<title>Deliberate</title>", "<title>Deliberate (server)</title>", 1),
+    )
+    .unwrap();
+
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    let navigation =
+        browser.execute("return performance.getEntriesByType('navigation')[0].workerStart > 0;", vec![]).unwrap();
+    assert_eq!(navigation, json!(true), "the fetch handler answered the page");
+    assert_eq!(browser.title().unwrap(), "Deliberate", "the kept page, not the server's");
+    assert!(!shell_ran(&browser), "the kept page has no shell");
+    browser.goto(&format!("{url}?from=link")).unwrap();
+    wait_app_ready(&browser);
+    assert_eq!(browser.title().unwrap(), "Deliberate (server)");
+    assert!(shell_ran(&browser));
+    assert_no_panic_in(&browser);
+}
+
 /// The LLM's requests go straight to the network: the worker's fetch handler never sees
 /// them (each would otherwise wait for it, and after the worker has idled, for the worker to
 /// start). The build's own files are read from the worker's cache by the browser, also
