@@ -454,6 +454,44 @@ fn a_visit_the_worker_answers_gets_the_kept_page_without_the_shell_or_the_networ
     assert!(browser.try_find("#composer-input").unwrap().is_none());
 }
 
+/// The page the worker keeps is answered without the network, so a new deploy must reach a
+/// returning visit through the worker: the visit itself finds the new sw.js (no explicit
+/// update() call here) and the page offers the reload.
+#[test]
+fn a_visit_answered_from_the_cache_still_finds_a_new_deploy_and_offers_it() {
+    let _one = one_browser();
+    let site = dist_copy("returning-update-dist");
+    let server = StaticServer::start(site.path()).unwrap();
+    let url = server.url();
+    let browser = browser_in("en-US").expect("Chromium starts");
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    wait_controlled(&browser);
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    assert!(!shell_ran(&browser), "the kept page");
+    assert!(browser.try_find("#update-notice").unwrap().is_none(), "nothing new yet");
+
+    let sw_path = site.path().join("sw.js");
+    let sw = fs::read_to_string(&sw_path).unwrap();
+    let version = sw_line(&sw, "VERSION").to_string();
+    fs::write(&sw_path, sw.replace(&version, "const VERSION = 'e2e-next'; // precache: version")).unwrap();
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    assert!(!shell_ran(&browser), "still the kept page of the running version");
+    let notice = browser.wait_for_text("#update-notice", "A new version is ready.", INSTALL).unwrap();
+    assert!(notice.contains("Reload"), "{notice}");
+    browser.find("#update-notice button").unwrap().click().unwrap();
+    browser
+        .wait_for(STEP, "the new version's cache alone", |b| {
+            Ok((cache_names(b) == ["deliberate-e2e-next"]).then_some(()))
+        })
+        .unwrap();
+    wait_app_ready(&browser);
+    assert!(!shell_ran(&browser), "the new version's kept page");
+    assert_no_panic_in(&browser);
+}
+
 /// A browser without the Static Routing API (Firefox and Safari today) hands every request to
 /// the worker's fetch handler: it too answers a visit of the app's address with the kept page,
 /// without the network, and other page loads from the network.
