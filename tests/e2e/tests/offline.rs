@@ -369,6 +369,29 @@ fn shell_ran(browser: &Browser) -> bool {
     browser.execute("return performance.getEntriesByName('shell-input').length > 0;", vec![]).unwrap() == json!(true)
 }
 
+/// Serves `site`, opens it in an English Chromium and waits until the app stands and a
+/// service worker controls it: the server, its address and the browser.
+fn opened_under_the_worker(site: &Path) -> (StaticServer, String, Browser) {
+    let server = StaticServer::start(site).unwrap();
+    let url = server.url();
+    let browser = browser_in("en-US").expect("Chromium starts");
+    browser.goto(&url).unwrap();
+    wait_app_ready(&browser);
+    assert!(shell_ran(&browser), "a first visit gets index.html from the network, shell and all");
+    wait_controlled(&browser);
+    (server, url, browser)
+}
+
+/// The server's page gets another title, "Deliberate (server)", as a deploy of the page would
+/// change it: a page with that title came from the network.
+fn change_the_served_title(site: &Path) {
+    let path = site.join("index.html");
+    let index = fs::read_to_string(&path).unwrap();
+    let changed = index.replacen("<title>Deliberate</title>", "<title>Deliberate (server)</title>", 1);
+    assert_ne!(changed, index, "the page has the title the test changes");
+    fs::write(path, changed).unwrap();
+}
+
 /// A visit of the app's address, once the worker keeps the app, is answered from the kept
 /// returning.html: no static shell (the app itself is the first paint), the user's theme and
 /// language set before it, and no wait for the network, which a new deploy reaches as an
@@ -378,13 +401,7 @@ fn shell_ran(browser: &Browser) -> bool {
 fn a_visit_the_worker_answers_gets_the_kept_page_without_the_shell_or_the_network() {
     let _one = one_browser();
     let site = dist_copy("returning-dist");
-    let server = StaticServer::start(site.path()).unwrap();
-    let url = server.url();
-    let browser = browser_in("en-US").expect("Chromium starts");
-    browser.goto(&url).unwrap();
-    wait_app_ready(&browser);
-    assert!(shell_ran(&browser), "a first visit gets index.html from the network, shell and all");
-    wait_controlled(&browser);
+    let (_server, url, browser) = opened_under_the_worker(site.path());
     // The user reads Korean, in the dark theme.
     browser
         .execute(
@@ -393,10 +410,7 @@ fn a_visit_the_worker_answers_gets_the_kept_page_without_the_shell_or_the_networ
         )
         .unwrap();
     // The server's page changes: a visit the worker answers does not wait for it, or see it.
-    let index = fs::read_to_string(site.path().join("index.html")).unwrap();
-    let changed = index.replacen("<title>Deliberate</title>", "<title>Deliberate (server)</title>", 1);
-    assert_ne!(changed, index, "the page has the title the test changes");
-    fs::write(site.path().join("index.html"), changed).unwrap();
+    change_the_served_title(site.path());
 
     browser.goto(&url).unwrap();
     wait_app_ready(&browser);
@@ -461,12 +475,7 @@ fn a_visit_the_worker_answers_gets_the_kept_page_without_the_shell_or_the_networ
 fn a_visit_answered_from_the_cache_still_finds_a_new_deploy_and_offers_it() {
     let _one = one_browser();
     let site = dist_copy("returning-update-dist");
-    let server = StaticServer::start(site.path()).unwrap();
-    let url = server.url();
-    let browser = browser_in("en-US").expect("Chromium starts");
-    browser.goto(&url).unwrap();
-    wait_app_ready(&browser);
-    wait_controlled(&browser);
+    let (_server, url, browser) = opened_under_the_worker(site.path());
     browser.goto(&url).unwrap();
     wait_app_ready(&browser);
     assert!(!shell_ran(&browser), "the kept page");
@@ -504,18 +513,8 @@ fn without_static_routing_the_fetch_handler_answers_the_apps_address_from_the_ca
     let check = "if (typeof event.addRoutes !== 'function') return Promise.resolve();";
     assert!(sw.contains(check), "the worker adds its routes only where the browser can");
     fs::write(&sw_path, sw.replacen(check, "return Promise.resolve();", 1)).unwrap();
-    let server = StaticServer::start(site.path()).unwrap();
-    let url = server.url();
-    let browser = browser_in("en-US").expect("Chromium starts");
-    browser.goto(&url).unwrap();
-    wait_app_ready(&browser);
-    wait_controlled(&browser);
-    let index = fs::read_to_string(site.path().join("index.html")).unwrap();
-    fs::write(
-        site.path().join("index.html"),
-        index.replacen("<title>Deliberate</title>", "<title>Deliberate (server)</title>", 1),
-    )
-    .unwrap();
+    let (_server, url, browser) = opened_under_the_worker(site.path());
+    change_the_served_title(site.path());
 
     browser.goto(&url).unwrap();
     wait_app_ready(&browser);
