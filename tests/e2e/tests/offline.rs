@@ -490,7 +490,17 @@ fn a_visit_answered_from_the_cache_still_finds_a_new_deploy_and_offers_it() {
     assert!(!shell_ran(&browser), "still the kept page of the running version");
     let notice = browser.wait_for_text("#update-notice", "A new version is ready.", INSTALL).unwrap();
     assert!(notice.contains("Reload"), "{notice}");
+    browser.execute("window.e2eSamePage = true; return true;", vec![]).unwrap();
     browser.find("#update-notice button").unwrap().click().unwrap();
+    // The page reloads into the new version; only then are its caches asked for (a script
+    // running across the reload would never return).
+    browser
+        .wait_until(
+            STEP,
+            "the reload into the new version",
+            "return window.e2eSamePage === undefined && document.readyState === 'complete';",
+        )
+        .unwrap();
     browser
         .wait_for(STEP, "the new version's cache alone", |b| {
             Ok((cache_names(b) == ["deliberate-e2e-next"]).then_some(()))
